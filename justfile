@@ -1,0 +1,54 @@
+# Every recipe a developer or CI runs. `scripts/dev.sh` installs the tools and then calls these.
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+wasm_bindgen_version := "0.2.130"
+target_dir := env_var_or_default("CARGO_TARGET_DIR", justfile_directory() / "target")
+wasm_out := "web/src/wasm-pkg"
+
+default:
+    @just --list
+
+# Build the wasm package and the web app, then run the server on its embedded defaults.
+up: wasm web-build
+    cargo run -p kizuna-server --release -- serve
+
+# Every test: lint, core natively, the same vectors in wasm under Node, server, web unit, end-to-end.
+test: lint test-core test-wasm test-server test-web e2e
+
+# rustfmt and clippy -D warnings, native and wasm32.
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+    cargo clippy -p kizuna-core -p kizuna-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+test-core:
+    cargo test -p kizuna-core
+
+# The shared vectors and wasm unit tests, compiled to wasm32 and run by wasm-bindgen-test in Node.
+test-wasm:
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p kizuna-wasm --target wasm32-unknown-unknown
+
+# Build the wasm package (release, size-optimised) into the web app's source tree.
+wasm:
+    cargo build -p kizuna-wasm --target wasm32-unknown-unknown --profile wasm-release
+    wasm-bindgen --target bundler --out-dir {{wasm_out}} --out-name kizuna_wasm {{target_dir}}/wasm32-unknown-unknown/wasm-release/kizuna_wasm.wasm
+    if command -v wasm-opt >/dev/null; then wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals -o {{wasm_out}}/kizuna_wasm_bg.wasm {{wasm_out}}/kizuna_wasm_bg.wasm; fi
+
+# Gzip size of the release .wasm the browser downloads (budget: 60 KB).
+wasm-size: wasm
+    python3 scripts/wasm_size.py {{wasm_out}}/kizuna_wasm_bg.wasm 61440
+
+test-server:
+    cargo test -p kizuna-server
+
+web-install:
+    cd web && npm ci --no-audit --no-fund
+
+web-build: wasm web-install
+    cd web && npm run build
+
+test-web: wasm web-install
+    cd web && npm test
+
+e2e: web-build
+    cd web && npm run e2e

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine (Rust wasm target, just, wasm-bindgen-cli at the pinned version, binaryen,
+# Chromium) and then runs the given just recipe: `scripts/dev.sh up` or `scripts/dev.sh test`.
+# Every step is skipped when its tool is already there, so it is cheap to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+wasm_bindgen_version=$(sed -n 's/^wasm_bindgen_version := "\(.*\)"/\1/p' justfile)
+
+step() { printf '\n== %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "adding the wasm32 target"
+  rustup target add wasm32-unknown-unknown
+fi
+if ! command -v just >/dev/null; then
+  step "installing just"
+  cargo install just
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wasm_bindgen_version" ]; then
+  step "installing wasm-bindgen-cli $wasm_bindgen_version (takes a few minutes)"
+  # Without --locked: the registry lacks a few versions that the CLI's own lock file names.
+  cargo install wasm-bindgen-cli --version "$wasm_bindgen_version"
+fi
+need_apt=()
+command -v wasm-opt >/dev/null || need_apt+=(binaryen)
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  step "installing ${need_apt[*]} from Debian"
+  sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}"
+fi
+
+step "just ${*:-test}"
+exec just "${@:-test}"
