@@ -1,0 +1,1 @@
+//! The register draft (filled in below).

@@ -1,0 +1,38 @@
+//! LINE identifiers.
+
+use std::fmt;
+
+/// A LINE user id as LINE issues them: `U` followed by 32 lowercase hexadecimal digits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LineUserId(String);
+
+impl LineUserId {
+    pub fn parse(text: &str) -> Option<LineUserId> {
+        let hex = text.strip_prefix('U')?;
+        let valid = hex.len() == 32 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        valid.then(|| LineUserId(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for LineUserId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_user_id_is_u_and_32_lowercase_hex_digits() {
+        assert!(LineUserId::parse("U4af4980629a1b2c3d4e5f60718293a4b").is_some());
+        for bad in ["", "U", "u4af4980629a1b2c3d4e5f60718293a4b", "U4AF4980629A1B2C3D4E5F60718293A4B", "U4af4980629a1b2c3d4e5f60718293a4", "U4af4980629a1b2c3d4e5f60718293a4bb", "Ug4f4980629a1b2c3d4e5f60718293a4b"] {
+            assert!(LineUserId::parse(bad).is_none(), "{bad:?}");
+        }
+    }
+}
