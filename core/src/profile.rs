@@ -682,7 +682,7 @@ mod tests {
         assert_eq!(email_missing.get("companyEmail"), Some(&[RuleCode::Required][..]));
         let look_alike = parse(with(json!({"companyEmail": "mei@tsmc.com.evil.io"}))).unwrap_err();
         assert_eq!(look_alike.get("companyEmail"), Some(&[RuleCode::UnknownEmployer][..]));
-        let id_card = parse(with(json!({"verifyMethod": "EMPLOYEE_ID"}))).unwrap_err();
+        let id_card = parse(with(json!({"verifyMethod": "EMPLOYEE_ID", "verifyTempFileName": null}))).unwrap_err();
         assert_eq!(id_card.get("verifyTempFileName"), Some(&[RuleCode::Required][..]));
         let link = parse(with(json!({"verifyMethod": "REVIEW_LINK", "reviewLink": "http://www.linkedin.com/in/mei"}))).unwrap_err();
         assert_eq!(link.get("reviewLink"), Some(&[RuleCode::NotHttps][..]));
