@@ -94,6 +94,11 @@ impl FieldErrors {
         }
     }
 
+    /// Forgets what was recorded for a field, so that a more precise finding can take its place.
+    pub fn remove(&mut self, field: &str) {
+        self.0.remove(field);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
