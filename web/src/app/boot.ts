@@ -1,0 +1,42 @@
+import { appState } from '@/lib/app-state';
+import { loadConfig } from '@/lib/config';
+import { pickLocale, setLocale, t } from '@/lib/i18n';
+import { getLineIdToken, startLiff } from '@/lib/liff';
+import { setIdTokenProvider } from '@/lib/api-client';
+import { describeError, logger } from '@/lib/logger';
+import { captureStartParams, stripStartParams, takeRedirectPath } from '@/app/start-params';
+import { installPopstate, navigate, showFatalError } from '@/app/router';
+import { installChunkErrorHandler } from '@/app/chunk-reload';
+import { startVersionPolling } from '@/app/version-check';
+
+function installErrorLogging() {
+  window.addEventListener('error', (e) => logger.error(`uncaught: ${describeError(e.error ?? e.message)}`));
+  window.addEventListener('unhandledrejection', (e) => logger.error(`unhandled rejection: ${describeError(e.reason)}`));
+}
+
+/** App start (spec §4), then the first navigation through the guards. */
+export async function boot(): Promise<void> {
+  installChunkErrorHandler();
+  installErrorLogging();
+  installPopstate();
+  const startUrl = new URL(location.href);
+  const localeReady = setLocale(pickLocale(navigator.language)).catch(() => {});
+  try {
+    captureStartParams(startUrl);
+    const config = await loadConfig();
+    setIdTokenProvider(getLineIdToken);
+    const result = await startLiff(config);
+    if (result.kind === 'redirected') return;
+    await localeReady;
+    await setLocale(pickLocale(result.language)).catch(() => {});
+    appState.set({ liffInit: true, liffUserProfile: result.profile, liffIsFriend: result.isFriend });
+    const target = takeRedirectPath() ?? stripStartParams(startUrl);
+    await navigate(target, { replace: true });
+    startVersionPolling();
+  } catch (err) {
+    await localeReady;
+    logger.error(`start-up failed: ${describeError(err)}`);
+    appState.set({ startupError: String(err) });
+    showFatalError({ status: 500, message: t('error.startup') });
+  }
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest';
+import { navigationGuard, type GuardContext, type GuardDeps, type RouteName } from '@/app/guards/navigation-guard';
+
+function deps(overrides: Partial<GuardDeps> = {}) {
+  const calls: string[] = [];
+  const d: GuardDeps = {
+    getReviewStatus: vi.fn(async (id: string) => {
+      calls.push(`review:${id}`);
+      return { status: 'PENDING' as const };
+    }),
+    login: vi.fn(async (id: string) => {
+      calls.push(`login:${id}`);
+      return 'token';
+    }),
+    getMyInfo: vi.fn(async () => {
+      calls.push('my-info');
+      return {};
+    }),
+    setReviewStatus: vi.fn((s) => calls.push(`set:${s ? s.status : 'null'}`)),
+    ...overrides,
+  };
+  return { d, calls };
+}
+
+const ctx = (route: RouteName, extra: Partial<GuardContext> = {}): GuardContext => ({
+  route,
+  liffInit: true,
+  isLiffStateRedirect: false,
+  isFriend: true,
+  lineUserId: 'U0123456789abcdef0123456789abcdef',
+  ...extra,
+});
+
+describe('navigation guard (spec §2)', () => {
+  it('does nothing before LIFF is initialised, on liff.state redirects and on /dev', async () => {
+    for (const c of [ctx('profile', { liffInit: false }), ctx('profile', { isLiffStateRedirect: true }), ctx('dev', { isFriend: false })]) {
+      const { d, calls } = deps();
+      await expect(navigationGuard(c, d)).resolves.toEqual({ kind: 'proceed' });
+      expect(calls).toEqual([]);
+    }
+  });
+
+  it('sends a non-friend to /friend with an external redirect, from every route but friend', async () => {
+    for (const route of ['index', 'profile', 'register', 'not-found'] as RouteName[]) {
+      const { d, calls } = deps();
+      await expect(navigationGuard(ctx(route, { isFriend: false }), d)).resolves.toEqual({
+        kind: 'redirect',
+        to: '/friend',
+        external: true,
+      });
+      expect(calls).toEqual([]);
+    }
+    const { d } = deps();
+    await expect(navigationGuard(ctx('friend', { isFriend: false }), d)).resolves.toEqual({ kind: 'proceed' });
+  });
+
+  it('checks review status, then logs in, then loads my-info, in that order', async () => {
+    const { d, calls } = deps();
+    await expect(navigationGuard(ctx('profile'), d)).resolves.toEqual({ kind: 'proceed' });
+    const id = 'U0123456789abcdef0123456789abcdef';
+    expect(calls).toEqual([`review:${id}`, 'set:PENDING', `login:${id}`, 'my-info']);
+  });
+
+  it('sends a registered user from /register to /profile', async () => {
+    const { d } = deps();
+    await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'redirect', to: '/profile' });
+  });
+
+  it('on any failure clears the review status and sends every route but register to register', async () => {
+    for (const failing of ['getReviewStatus', 'login', 'getMyInfo'] as const) {
+      const { d } = deps({ [failing]: vi.fn(async () => Promise.reject(new Error('x'))) });
+      await expect(navigationGuard(ctx('profile'), d)).resolves.toEqual({ kind: 'redirect', to: '/register' });
+      expect(d.setReviewStatus).toHaveBeenLastCalledWith(null);
+      await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'proceed' });
+      await expect(navigationGuard(ctx('index'), d)).resolves.toEqual({ kind: 'redirect', to: '/register' });
+    }
+  });
+
+  it('without a LINE user id only the friendship gate applies', async () => {
+    const { d, calls } = deps();
+    await expect(navigationGuard(ctx('register', { lineUserId: null }), d)).resolves.toEqual({ kind: 'proceed' });
+    expect(calls).toEqual([]);
+  });
+});

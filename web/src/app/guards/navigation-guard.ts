@@ -1,0 +1,51 @@
+import type { ReviewStatus } from '@/lib/app-state';
+
+/** The navigation guard of spec §2, as a pure decision over injected calls. */
+export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'not-found';
+
+export type GuardResult =
+  | { kind: 'proceed' }
+  | { kind: 'redirect'; to: string; external?: boolean };
+
+export interface GuardContext {
+  route: RouteName;
+  liffInit: boolean;
+  /** The target URL carries liff.state: the SDK is restoring a deep link. */
+  isLiffStateRedirect: boolean;
+  isFriend: boolean;
+  lineUserId: string | null;
+}
+
+export interface GuardDeps {
+  getReviewStatus(userId: string): Promise<ReviewStatus>;
+  login(userId: string): Promise<unknown>;
+  getMyInfo(): Promise<unknown>;
+  setReviewStatus(status: ReviewStatus | null): void;
+}
+
+export const PROCEED: GuardResult = { kind: 'proceed' };
+
+export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promise<GuardResult> {
+  if (!ctx.liffInit || ctx.isLiffStateRedirect || ctx.route === 'dev') return PROCEED;
+
+  // 1. Not a friend of the official account: every route but /friend goes there (external).
+  if (!ctx.isFriend) {
+    return ctx.route === 'friend' ? PROCEED : { kind: 'redirect', to: '/friend', external: true };
+  }
+
+  // 2. Review status → login (id as account and password) → my-info; register → profile.
+  if (ctx.lineUserId) {
+    try {
+      const status = await deps.getReviewStatus(ctx.lineUserId);
+      deps.setReviewStatus(status);
+      await deps.login(ctx.lineUserId);
+      await deps.getMyInfo();
+      if (ctx.route === 'register') return { kind: 'redirect', to: '/profile' };
+    } catch {
+      // 3. Any failure: clear the review status; every route but register goes to register.
+      deps.setReviewStatus(null);
+      if (ctx.route !== 'register') return { kind: 'redirect', to: '/register' };
+    }
+  }
+  return PROCEED;
+}

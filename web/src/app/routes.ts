@@ -1,0 +1,23 @@
+import type { ComponentType } from 'react';
+import type { RouteName } from '@/app/guards/navigation-guard';
+import { lazyWithReload } from '@/app/chunk-reload';
+
+/** Spec §2: five routes, all lazily loaded, no route parameters. */
+export interface RouteDef {
+  name: RouteName;
+  path: string;
+  component: ComponentType;
+}
+
+export const routes: RouteDef[] = [
+  { name: 'index', path: '/', component: lazyWithReload(() => import('@/app/index-page')) },
+  { name: 'friend', path: '/friend', component: lazyWithReload(() => import('@/features/friend/components/friend-page')) },
+  { name: 'profile', path: '/profile', component: lazyWithReload(() => import('@/features/profile/components/profile-page')) },
+  { name: 'register', path: '/register', component: lazyWithReload(() => import('@/features/register/components/register-page')) },
+  { name: 'dev', path: '/dev', component: lazyWithReload(() => import('@/features/dev/components/dev-page')) },
+];
+
+export function matchRoute(pathname: string): RouteDef | null {
+  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return routes.find((r) => r.path === clean) ?? null;
+}

@@ -1,0 +1,84 @@
+import { useRef, type PointerEvent } from 'react';
+import { useStore } from '@/lib/store';
+import { closeToast, pauseToast, resumeToast, toastStore, TOAST_SWIPE_THRESHOLD_PX, type Toast } from '@/lib/toast';
+import { useT } from '@/lib/i18n';
+
+/** Top-center toast area (spec §2, §9): pause on hover/focus, swipe (50 px) to dismiss. */
+export function Toaster() {
+  const toasts = useStore(toastStore, (s) => s.toasts);
+  return (
+    <section className="toaster" aria-label="Notifications" aria-live="polite">
+      <ol>
+        {toasts.map((toast) => (
+          <ToastItem key={toast.id} toast={toast} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const t = useT();
+  const ref = useRef<HTMLLIElement>(null);
+  const start = useRef<{ x: number; y: number; id: number } | null>(null);
+
+  const onPointerDown = (e: PointerEvent<HTMLLIElement>) => {
+    if ((e.target as HTMLElement).closest('button')) return;
+    start.current = { x: e.clientX, y: e.clientY, id: e.pointerId };
+    pauseToast(toast.id);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLLIElement>) => {
+    if (!start.current || !ref.current) return;
+    const dx = e.clientX - start.current.x;
+    const dy = Math.min(0, e.clientY - start.current.y);
+    const d = Math.abs(dx) > Math.abs(dy) ? `translateX(${dx}px)` : `translateY(${dy}px)`;
+    ref.current.style.transform = d;
+  };
+  const onPointerUp = (e: PointerEvent<HTMLLIElement>) => {
+    if (!start.current || !ref.current) return;
+    const dx = e.clientX - start.current.x;
+    const dy = e.clientY - start.current.y;
+    start.current = null;
+    if (Math.abs(dx) >= TOAST_SWIPE_THRESHOLD_PX || dy <= -TOAST_SWIPE_THRESHOLD_PX) {
+      closeToast(toast.id);
+    } else {
+      ref.current.style.transform = '';
+      resumeToast(toast.id);
+    }
+  };
+
+  return (
+    <li
+      ref={ref}
+      className={`toast toast-${toast.color}${toast.open ? '' : ' toast-closing'}`}
+      role={toast.color === 'error' ? 'alert' : 'status'}
+      data-testid={`toast-${toast.color}`}
+      tabIndex={0}
+      onMouseEnter={() => pauseToast(toast.id)}
+      onMouseLeave={() => resumeToast(toast.id)}
+      onFocus={() => pauseToast(toast.id)}
+      onBlur={() => resumeToast(toast.id)}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+    >
+      <span className="toast-title">{toast.title}</span>
+      {toast.action ? (
+        <button
+          type="button"
+          className="toast-action"
+          onClick={() => {
+            toast.action?.onClick();
+            closeToast(toast.id);
+          }}
+        >
+          {toast.action.label}
+        </button>
+      ) : null}
+      <button type="button" className="toast-close" aria-label={t('common.close')} onClick={() => closeToast(toast.id)}>
+        ×
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'react';
+import { useT } from '@/lib/i18n';
+import { isMocked, currentMockUserId } from '@/lib/liff';
+import { readRaw, remove, StorageKey, writeRaw } from '@/lib/storage';
+import { clearSession } from '@/lib/auth';
+import { toast } from '@/lib/toast';
+import { describeError } from '@/lib/logger';
+import {
+  getMockUser,
+  listPushedMessages,
+  randomLineUserId,
+  upsertMockUser,
+  type MockLineUser,
+  type PushedMessage,
+} from '@/features/dev/api/mock-line';
+
+/** /dev: client-only tools, exempt from the guards. */
+export default function DevPage() {
+  const t = useT();
+  const [user, setUser] = useState<MockLineUser | null>(null);
+  const [userIdInput, setUserIdInput] = useState('');
+  const [messages, setMessages] = useState<PushedMessage[] | null>(null);
+  const [debug, setDebug] = useState(readRaw(StorageKey.debug) === 'true');
+  const [draft, setDraft] = useState(() => readRaw(StorageKey.registerForm));
+  const mocked = isMocked();
+
+  useEffect(() => {
+    const id = currentMockUserId();
+    if (mocked && id) void getMockUser(id).then(setUser).catch(() => setUser(null));
+  }, [mocked]);
+
+  const switchTo = async (next: MockLineUser) => {
+    try {
+      await upsertMockUser(next);
+      writeRaw(StorageKey.mockUser, next.userId);
+      clearSession();
+      location.assign('/');
+    } catch (err) {
+      toast.error(describeError(err));
+    }
+  };
+
+  const toggleDebug = () => {
+    const next = !debug;
+    if (next) writeRaw(StorageKey.debug, 'true');
+    else remove(StorageKey.debug);
+    setDebug(next);
+  };
+
+  const loadMessages = async () => {
+    try {
+      setMessages(await listPushedMessages());
+    } catch (err) {
+      toast.error(describeError(err));
+    }
+  };
+
+  const clearDraft = () => {
+    remove(StorageKey.registerForm);
+    remove(StorageKey.registerPage);
+    remove(StorageKey.profilePhotos);
+    setDraft(null);
+    toast.success(t('dev.draftCleared'));
+  };
+
+  return (
+    <section className="page dev-page" aria-labelledby="dev-title">
+      <h1 id="dev-title">{t('dev.title')}</h1>
+
+      <div className="card">
+        <h2>{t('dev.mockUser')}</h2>
+        {!mocked ? <p className="notice">{t('dev.notMocked')}</p> : null}
+        {user ? (
+          <dl className="summary-list">
+            <dt>{t('dev.userId')}</dt>
+            <dd><code data-testid="dev-user-id">{user.userId}</code></dd>
+            <dt>{t('dev.displayName')}</dt>
+            <dd>{user.displayName}</dd>
+            <dt>{t('dev.friend')}</dt>
+            <dd>{user.friend ? t('common.yes') : t('common.no')}</dd>
+          </dl>
+        ) : null}
+        <div className="actions stack">
+          {user ? (
+            <button type="button" className="btn" onClick={() => void switchTo({ ...user, friend: !user.friend })} disabled={!mocked}>
+              {user.friend ? t('dev.unfriend') : t('dev.befriend')}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="btn"
+            disabled={!mocked}
+            onClick={() => void switchTo({ userId: randomLineUserId(), displayName: 'New Tester', friend: true })}
+          >
+            {t('dev.newUser')}
+          </button>
+        </div>
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const id = userIdInput.trim();
+            if (!/^U[0-9a-f]{32}$/.test(id)) {
+              toast.error(t('dev.invalidUserId'));
+              return;
+            }
+            void getMockUser(id).then((u) => switchTo(u ?? { userId: id, displayName: 'Tester', friend: true }));
+          }}
+        >
+          <label htmlFor="dev-user">{t('dev.switchUser')}</label>
+          <input id="dev-user" className="input" value={userIdInput} onChange={(e) => setUserIdInput(e.target.value)} placeholder="U0123…" autoComplete="off" spellCheck={false} />
+          <button type="submit" className="btn" disabled={!mocked}>{t('dev.switch')}</button>
+        </form>
+      </div>
+
+      <div className="card">
+        <h2>{t('dev.debug')}</h2>
+        <label className="check">
+          <input type="checkbox" checked={debug} onChange={toggleDebug} />
+          <span>{t('dev.debugHelp')}</span>
+        </label>
+      </div>
+
+      <div className="card">
+        <h2>{t('dev.pushes')}</h2>
+        <button type="button" className="btn" onClick={() => void loadMessages()} disabled={!mocked}>{t('dev.loadPushes')}</button>
+        {messages ? (
+          messages.length ? (
+            <pre className="code-block">{JSON.stringify(messages, null, 2)}</pre>
+          ) : (
+            <p className="muted">{t('dev.noPushes')}</p>
+          )
+        ) : null}
+      </div>
+
+      <div className="card">
+        <h2>{t('dev.draft')}</h2>
+        <p className="muted">{t('dev.draftPage', { page: readRaw(StorageKey.registerPage) ?? '—' })}</p>
+        {draft ? <pre className="code-block" data-testid="dev-draft">{prettify(draft)}</pre> : <p className="muted">{t('dev.noDraft')}</p>}
+        <button type="button" className="btn btn-danger" onClick={clearDraft}>{t('dev.clearDraft')}</button>
+      </div>
+    </section>
+  );
+}
+
+function prettify(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,137 @@
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useT } from '@/lib/i18n';
+import { useStore } from '@/lib/store';
+import { appState, type ReviewStatus } from '@/lib/app-state';
+import { getUserInfo } from '@/lib/auth';
+import { downscaleImage } from '@/lib/image-resize';
+import { imageUrl } from '@/lib/image-url';
+import { toast } from '@/lib/toast';
+import { describeError, logger } from '@/lib/logger';
+import { Avatar } from '@/components/avatar';
+import { Image } from '@/components/image';
+import { Spinner } from '@/components/spinner';
+import { changeAvatar, getMyInfo, getReviewStatus, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
+
+const STATUS_CLASS: Record<string, string> = {
+  PENDING: 'badge-pending',
+  APPROVED: 'badge-approved',
+  REJECTED: 'badge-rejected',
+  SUSPENDED: 'badge-suspended',
+};
+
+/** /profile: review status, the profile summary with photos through the image proxy, avatar change. */
+export default function ProfilePage() {
+  const t = useT();
+  const lineProfile = useStore(appState, (s) => s.liffUserProfile);
+  const reviewStatus = useStore(appState, (s) => s.reviewStatus);
+  const [summary, setSummary] = useState<ProfileSummary>(() => summarise(getUserInfo()));
+  const [loading, setLoading] = useState(!getUserInfo());
+  const [uploading, setUploading] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    let alive = true;
+    const userId = lineProfile?.userId;
+    void (async () => {
+      try {
+        const [info, status] = await Promise.all([
+          getMyInfo(),
+          userId ? getReviewStatus(userId).catch(() => null) : Promise.resolve(null),
+        ]);
+        if (!alive) return;
+        setSummary(summarise(info));
+        if (status) appState.set({ reviewStatus: status });
+      } catch (err) {
+        logger.warn(`profile load failed: ${describeError(err)}`);
+      } finally {
+        if (alive) setLoading(false);
+      }
+    })();
+    return () => {
+      alive = false;
+    };
+  }, [lineProfile?.userId]);
+
+  const onAvatar = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    setUploading(true);
+    try {
+      const small = await downscaleImage(file, 512);
+      await changeAvatar(small);
+      setSummary(summarise(await getMyInfo()));
+      toast.success(t('profile.avatarChanged'));
+    } catch (err) {
+      logger.warn(`avatar change failed: ${describeError(err)}`);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const name = summary.nickname ?? lineProfile?.displayName ?? summary.displayName ?? '';
+  const avatarSrc = summary.avatar ? imageUrl(summary.avatar) : lineProfile?.pictureUrl;
+
+  return (
+    <section className="page profile-page" aria-labelledby="profile-title">
+      <header className="profile-header">
+        <Avatar src={avatarSrc} alt={name || t('profile.you')} size={48} />
+        <div className="profile-header-text">
+          <h1 id="profile-title">{name || t('profile.title')}</h1>
+          {lineProfile?.displayName && lineProfile.displayName !== name ? (
+            <p className="muted">{lineProfile.displayName}</p>
+          ) : null}
+        </div>
+        <button type="button" className="btn btn-small" onClick={() => fileInput.current?.click()} disabled={uploading}>
+          {uploading ? t('common.saving') : t('profile.changeAvatar')}
+        </button>
+        <input ref={fileInput} type="file" accept="image/*" hidden onChange={(e) => void onAvatar(e)} aria-label={t('profile.changeAvatar')} />
+      </header>
+
+      <ReviewCard status={reviewStatus} />
+
+      {loading ? (
+        <Spinner />
+      ) : (
+        <div className="card">
+          <h2>{t('profile.summary')}</h2>
+          <dl className="summary-list">
+            {summary.occupation ? (<><dt>{t('field.occupation')}</dt><dd>{summary.occupation}</dd></>) : null}
+            {summary.city ? (<><dt>{t('field.city')}</dt><dd>{t(summary.city.startsWith('city.') ? summary.city : `city.${summary.city}`)}</dd></>) : null}
+            {summary.birthday ? (<><dt>{t('field.birthday')}</dt><dd>{summary.birthday}</dd></>) : null}
+          </dl>
+          {summary.aboutMe ? <p className="about">{summary.aboutMe}</p> : null}
+          {summary.photos.length ? (
+            <ul className="photo-grid" aria-label={t('register.step.photos')}>
+              {summary.photos.map((p, i) => (
+                <li key={p}>
+                  <Image src={p} alt={t('profile.photoAlt', { n: i + 1 })} width={110} height={147} loading={i < 3 ? 'eager' : 'lazy'} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ReviewCard({ status }: { status: ReviewStatus | null }) {
+  const t = useT();
+  if (!status) return null;
+  const value = String(status.status ?? '').toUpperCase();
+  return (
+    <div className="card review-card" data-testid="review-status" data-status={value}>
+      <div className="review-row">
+        <h2>{t('profile.reviewStatus')}</h2>
+        <span className={`badge ${STATUS_CLASS[value] ?? ''}`}>{t(`review.${value}`)}</span>
+      </div>
+      <p className="muted">{t(`review.${value}.help`)}</p>
+      {value === 'REJECTED' && status.reason ? (
+        <p className="notice notice-error">
+          <strong>{t('review.reason')}</strong> {String(status.reason)}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api, ApiError, NETWORK_ERROR, resetApiClientForTest, setIdTokenProvider } from '@/lib/api-client';
+import { getToken, setToken } from '@/lib/auth';
+import { resetToasts, toastStore } from '@/lib/toast';
+import { setConfigForTest } from '@/lib/config';
+import { setLogShipper } from '@/lib/logger';
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+const fetchMock = vi.fn<typeof fetch>();
+const shown = () => toastStore.get().toasts.filter((t) => t.open).map((t) => [t.color, t.title]);
+
+describe('api client', () => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+    fetchMock.mockReset();
+    resetToasts();
+    resetApiClientForTest();
+    setLogShipper(() => {});
+    setConfigForTest({ lineBotId: 'bot', liffId: 'liff', mockEnable: true, apiServerPath: '/api' });
+    document.cookie = 'kizuna_token=; Max-Age=0; Path=/';
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends the bearer token from the cookie and the base path from config', async () => {
+    setToken('tok-1');
+    fetchMock.mockResolvedValue(jsonResponse(200, { ok: true }));
+    await expect(api.get('/user/my-info')).resolves.toEqual({ ok: true });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/user/my-info');
+    expect((init!.headers as Record<string, string>).Authorization).toBe('Bearer tok-1');
+  });
+
+  it('public calls carry no bearer token but the LINE ID token', async () => {
+    setToken('tok-1');
+    setIdTokenProvider(() => 'id.token.jwt');
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'x' }));
+    await api.post('/user/login', { account: 'U1', password: 'U1' }, { public: true, lineIdToken: true });
+    const headers = fetchMock.mock.calls[0]![1]!.headers as Record<string, string>;
+    expect(headers.Authorization).toBeUndefined();
+    expect(headers['X-Line-Id-Token']).toBe('id.token.jwt');
+  });
+
+  it('an Authorization response header replaces the stored token', async () => {
+    setToken('old');
+    fetchMock.mockResolvedValue(jsonResponse(200, {}, { Authorization: 'Bearer renewed' }));
+    await api.get('/user/my-info');
+    expect(getToken()).toBe('renewed');
+  });
+
+  it('E001A/E001B: one red toast per code and the token cleared', async () => {
+    setToken('tok');
+    fetchMock.mockImplementation(async () => jsonResponse(401, { code: 'E001A', cause: 'Session invalid' }));
+    await expect(api.get('/a')).rejects.toMatchObject({ code: 'E001A', status: 401 });
+    await expect(api.get('/b')).rejects.toBeInstanceOf(ApiError);
+    expect(getToken()).toBeNull();
+    expect(shown()).toEqual([['error', 'Session invalid']]);
+    fetchMock.mockImplementation(async () => jsonResponse(401, { code: 'E001B', cause: 'Session expired' }));
+    await expect(api.get('/c')).rejects.toMatchObject({ code: 'E001B' });
+    expect(shown()).toEqual([
+      ['error', 'Session invalid'],
+      ['error', 'Session expired'],
+    ]);
+  });
+
+  it('an auth error on a public call keeps the stored token', async () => {
+    setToken('tok');
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'E001B', cause: 'expired' }));
+    await expect(api.post('/user/login', {}, { public: true })).rejects.toMatchObject({ code: 'E001B' });
+    expect(getToken()).toBe('tok');
+  });
+
+  it('other errors toast the cause unless showToast is false', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse(409, { code: 'E005', cause: 'Profile exists' }));
+    await expect(api.post('/user-profile', {})).rejects.toMatchObject({ code: 'E005', causeText: 'Profile exists' });
+    expect(shown()).toEqual([['error', 'Profile exists']]);
+    await expect(api.get('/user/my-info', { showToast: false })).rejects.toMatchObject({ code: 'E005' });
+    expect(shown()).toHaveLength(1);
+  });
+
+  it('keeps validation fields and falls back to the status text', async () => {
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(422, { code: 'E002', cause: 'Invalid', fields: { nickname: ['required'] } }),
+    );
+    await expect(api.post('/user-profile', {}, { showToast: false })).rejects.toMatchObject({
+      fields: { nickname: ['required'] },
+    });
+    fetchMock.mockResolvedValueOnce(new Response('oops', { status: 502, statusText: 'Bad Gateway' }));
+    await expect(api.get('/x')).rejects.toMatchObject({ code: 'HTTP502', causeText: 'Bad Gateway' });
+  });
+
+  it('a network failure is an ApiError with the NETWORK code', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(api.get('/x', { showToast: false })).rejects.toMatchObject({ code: NETWORK_ERROR, status: 0 });
+    expect(shown()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,145 @@
+import { apiBase } from '@/lib/config';
+import { clearToken, getToken, setToken } from '@/lib/auth';
+import { t } from '@/lib/i18n';
+import { toast, TOAST_ERROR_DURATION_MS } from '@/lib/toast';
+import { logger } from '@/lib/logger';
+
+/** The own-API client (spec §7, §8; DESIGN.md "API conventions"). */
+export interface ApiErrorBody {
+  code: string;
+  cause: string;
+  fields?: Record<string, string[]>;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    readonly causeText: string,
+    readonly status: number,
+    readonly fields?: Record<string, string[]>,
+  ) {
+    super(`${code}: ${causeText}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** Code used when the server could not be reached at all. */
+export const NETWORK_ERROR = 'NETWORK';
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  formData?: FormData;
+  /** Public call: no bearer token, and an auth error does not clear the stored token. */
+  public?: boolean;
+  /** Send the LINE ID token as X-Line-Id-Token (public identity calls, DESIGN.md). */
+  lineIdToken?: boolean;
+  /** false: no error toast (the caller shows the error itself). Default true. */
+  showToast?: boolean;
+  signal?: AbortSignal;
+}
+
+let idTokenProvider: () => string | null = () => null;
+export function setIdTokenProvider(fn: () => string | null): void {
+  idTokenProvider = fn;
+}
+
+/** E001A/E001B toast once per code while that toast is on screen. */
+const authToastShownAt = new Map<string, number>();
+
+function authErrorToast(code: string, text: string) {
+  const now = Date.now();
+  const at = authToastShownAt.get(code);
+  if (at !== undefined && now - at < TOAST_ERROR_DURATION_MS) return;
+  authToastShownAt.set(code, now);
+  toast.error(text);
+}
+
+export function resetApiClientForTest(): void {
+  authToastShownAt.clear();
+  idTokenProvider = () => null;
+}
+
+async function readError(res: Response): Promise<ApiError> {
+  let body: Partial<ApiErrorBody> = {};
+  try {
+    body = (await res.json()) as Partial<ApiErrorBody>;
+  } catch {
+    /* not JSON */
+  }
+  const code = typeof body.code === 'string' ? body.code : `HTTP${res.status}`;
+  const cause = typeof body.cause === 'string' && body.cause ? body.cause : res.statusText || code;
+  return new ApiError(code, cause, res.status, body.fields);
+}
+
+export async function request<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (!opts.public) {
+    const token = getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+  }
+  if (opts.lineIdToken) {
+    const idToken = idTokenProvider();
+    if (idToken) headers['X-Line-Id-Token'] = idToken;
+  }
+  let body: BodyInit | undefined;
+  if (opts.formData) body = opts.formData;
+  else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const showToast = opts.showToast !== false;
+
+  let res: Response;
+  try {
+    res = await fetch(`${apiBase()}${path}`, {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      signal: opts.signal,
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    const error = new ApiError(NETWORK_ERROR, t('error.network'), 0);
+    logger.warn(`api ${opts.method ?? 'GET'} ${path}: network error ${String(err)}`);
+    if (showToast) toast.error(error.causeText);
+    throw error;
+  }
+
+  // A renewed session token replaces the stored one (spec §4 "Session").
+  const renewed = res.headers.get('Authorization');
+  if (renewed) {
+    const token = renewed.replace(/^Bearer\s+/i, '').trim();
+    if (token) setToken(token);
+  }
+
+  if (!res.ok) {
+    const error = await readError(res);
+    if (error.code === 'E001A' || error.code === 'E001B') {
+      if (!opts.public) clearToken();
+      if (showToast) authErrorToast(error.code, error.causeText);
+    } else if (showToast) {
+      toast.error(error.causeText);
+    }
+    throw error;
+  }
+
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return text as T;
+  }
+}
+
+export const api = {
+  get: <T>(path: string, opts?: RequestOptions) => request<T>(path, { ...opts, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+    request<T>(path, { ...opts, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+    request<T>(path, { ...opts, method: 'PUT', body }),
+  upload: <T>(path: string, formData: FormData, opts?: RequestOptions) =>
+    request<T>(path, { ...opts, method: 'POST', formData }),
+};

@@ -1,0 +1,40 @@
+/** Public config (spec §3): GET /api/config. */
+export interface PublicConfig {
+  lineBotId: string;
+  liffId: string;
+  mockEnable: boolean;
+  apiServerPath: string;
+}
+
+let config: PublicConfig | null = null;
+
+export async function loadConfig(): Promise<PublicConfig> {
+  if (config) return config;
+  const res = await fetch('/api/config', { headers: { Accept: 'application/json' } });
+  if (!res.ok) throw new Error(`config: HTTP ${res.status}`);
+  const body = (await res.json()) as Partial<PublicConfig>;
+  config = {
+    lineBotId: String(body.lineBotId ?? ''),
+    liffId: String(body.liffId ?? ''),
+    mockEnable: Boolean(body.mockEnable),
+    apiServerPath: String(body.apiServerPath || '/api').replace(/\/+$/, ''),
+  };
+  return config;
+}
+
+export function getConfig(): PublicConfig | null {
+  return config;
+}
+
+export function apiBase(): string {
+  return config?.apiServerPath ?? '/api';
+}
+
+/** Test helper. */
+export function setConfigForTest(value: PublicConfig | null): void {
+  config = value;
+}
+
+export function addFriendUrl(lineBotId: string): string {
+  return `https://line.me/R/ti/p/${encodeURIComponent(lineBotId)}`;
+}

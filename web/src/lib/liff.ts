@@ -1,0 +1,171 @@
+import liff from '@line/liff/core';
+import IsInClientModule from '@line/liff/is-in-client';
+import IsLoggedInModule from '@line/liff/is-logged-in';
+import LoginModule from '@line/liff/login';
+import GetFriendshipModule from '@line/liff/get-friendship';
+import GetProfileModule from '@line/liff/get-profile';
+import GetIDTokenModule from '@line/liff/get-id-token';
+import GetLanguageModule from '@line/liff/get-language';
+import type { PublicConfig } from '@/lib/config';
+import { addFriendUrl } from '@/lib/config';
+import type { LiffUserProfile } from '@/lib/app-state';
+import { readRaw, StorageKey, writeRaw } from '@/lib/storage';
+
+/** The LIFF SDK (pluggable core + only the modules used) and the start-up of spec §4. */
+liff.use(new IsInClientModule());
+liff.use(new IsLoggedInModule());
+liff.use(new LoginModule());
+liff.use(new GetFriendshipModule());
+liff.use(new GetProfileModule());
+liff.use(new GetIDTokenModule());
+liff.use(new GetLanguageModule());
+
+export { liff };
+
+export const MOCK_BASE = '/__mock/line';
+
+let idToken: string | null = null;
+let mocked = false;
+
+export function getLineIdToken(): string | null {
+  if (mocked) return idToken;
+  try {
+    return liff.getIDToken();
+  } catch {
+    return null;
+  }
+}
+
+export function isMocked(): boolean {
+  return mocked;
+}
+
+export function isDebug(): boolean {
+  return readRaw(StorageKey.debug) === 'true';
+}
+
+export interface MockLineUser {
+  userId: string;
+  displayName: string;
+  pictureUrl?: string | null;
+  friend: boolean;
+}
+
+export function randomLineUserId(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return `U${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+async function mockJson<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(`${MOCK_BASE}${path}`, {
+    ...init,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+  });
+  if (!res.ok) throw new Error(`mock LINE ${path}: HTTP ${res.status}`);
+  return (await res.json()) as T;
+}
+
+export async function upsertMockUser(user: MockLineUser): Promise<MockLineUser> {
+  const saved = await mockJson<MockLineUser>('/users', { method: 'POST', body: JSON.stringify(user) });
+  return saved ?? user;
+}
+
+export async function getMockUser(userId: string): Promise<MockLineUser | null> {
+  const res = await fetch(`${MOCK_BASE}/users/${encodeURIComponent(userId)}`);
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`mock LINE user: HTTP ${res.status}`);
+  return (await res.json()) as MockLineUser;
+}
+
+/** The mock user this browser plays (kept under kizuna:mock-user), created on first use. */
+async function currentMockUser(): Promise<MockLineUser> {
+  const stored = readRaw(StorageKey.mockUser);
+  if (stored && /^U[0-9a-f]{32}$/.test(stored)) {
+    const user = await getMockUser(stored);
+    if (user) return user;
+  }
+  const userId = stored && /^U[0-9a-f]{32}$/.test(stored) ? stored : randomLineUserId();
+  const user = await upsertMockUser({ userId, displayName: 'Kizuna Tester', friend: true });
+  writeRaw(StorageKey.mockUser, userId);
+  return user;
+}
+
+export type StartupResult =
+  | { kind: 'redirected' }
+  | { kind: 'ready'; profile: LiffUserProfile; isFriend: boolean; language: string };
+
+/** Spec §4 "App start": in-client check → init → login → friendship → profile. */
+export async function startLiff(config: PublicConfig): Promise<StartupResult> {
+  mocked = config.mockEnable;
+  if (!mocked && !liff.isInClient() && !isDebug()) {
+    location.replace(addFriendUrl(config.lineBotId));
+    return { kind: 'redirected' };
+  }
+
+  if (mocked) {
+    const [{ LiffMockPlugin }, user] = await Promise.all([import('@line/liff-mock'), currentMockUser()]);
+    const token = await mockJson<{ idToken: string }>('/id-token', {
+      method: 'POST',
+      body: JSON.stringify({ userId: user.userId }),
+    });
+    idToken = token.idToken;
+    liff.use(new LiffMockPlugin());
+    (liff as unknown as { $mock: { set: (d: unknown) => void } }).$mock.set((prev: Record<string, unknown>) => ({
+      ...prev,
+      isInClient: true,
+      isLoggedIn: true,
+      getLanguage: navigator.language || 'en',
+      getIDToken: idToken,
+      getProfile: {
+        userId: user.userId,
+        displayName: user.displayName,
+        pictureUrl: user.pictureUrl ?? undefined,
+      },
+      getFriendship: { friendFlag: Boolean(user.friend) },
+    }));
+  }
+
+  await liff.init({ liffId: config.liffId, ...(mocked ? { mock: true } : {}) } as Parameters<typeof liff.init>[0]);
+
+  if (mocked) {
+    // Inside LINE the SDK logs in during init; the mock needs the call to unlock its profile APIs.
+    liff.login();
+  } else if (!liff.isLoggedIn()) {
+    liff.login({ redirectUri: location.href });
+    return { kind: 'redirected' };
+  }
+
+  const friendship = await liff.getFriendship();
+  const profile = await liff.getProfile();
+  return {
+    kind: 'ready',
+    isFriend: Boolean(friendship.friendFlag),
+    profile: {
+      userId: profile.userId,
+      displayName: profile.displayName,
+      pictureUrl: profile.pictureUrl,
+      statusMessage: profile.statusMessage,
+    },
+    language: liff.getLanguage(),
+  };
+}
+
+/** Friendship again (the /friend page re-checks on return). With the mock, the mock server's user
+ *  is read afresh first. */
+export async function refreshFriendship(): Promise<boolean> {
+  if (mocked) {
+    const profile = await liff.getProfile();
+    const user = await getMockUser(profile.userId);
+    (liff as unknown as { $mock: { set: (d: unknown) => void } }).$mock.set((prev: Record<string, unknown>) => ({
+      ...prev,
+      getFriendship: { friendFlag: Boolean(user?.friend) },
+    }));
+  }
+  const friendship = await liff.getFriendship();
+  return Boolean(friendship.friendFlag);
+}
+
+export function currentMockUserId(): string | null {
+  return readRaw(StorageKey.mockUser);
+}

@@ -1,0 +1,42 @@
+import { api } from '@/lib/api-client';
+import { setToken, setUserInfo, type UserInfo } from '@/lib/auth';
+import type { ReviewStatus } from '@/lib/app-state';
+
+/** Calls shared by the guard and several features (spec §7). */
+
+/** POST /user/login: account = password = the LINE user id; the ID token proves it (DESIGN.md). */
+export async function login(lineUserId: string, opts: { showToast?: boolean } = {}): Promise<string> {
+  const res = await api.post<{ token: string }>(
+    '/user/login',
+    { account: lineUserId, password: lineUserId },
+    { public: true, lineIdToken: true, showToast: opts.showToast },
+  );
+  if (!res || typeof res.token !== 'string') throw new Error('login: no token in the answer');
+  setToken(res.token);
+  return res.token;
+}
+
+/** GET /user/my-info, stored as user info. Never toasts (spec §8). */
+export async function getMyInfo(): Promise<UserInfo> {
+  const info = await api.get<UserInfo>('/user/my-info', { showToast: false });
+  setUserInfo(info ?? {});
+  return info ?? {};
+}
+
+/** GET /user/review-status/{userId}: public, carries the ID token, never toasts. */
+export async function getReviewStatus(lineUserId: string): Promise<ReviewStatus> {
+  return api.get<ReviewStatus>(`/user/review-status/${encodeURIComponent(lineUserId)}`, {
+    public: true,
+    lineIdToken: true,
+    showToast: false,
+  });
+}
+
+/** POST /file/tempUpload, multipart field `file`; answers {fileName}. */
+export async function uploadTempFile(file: Blob, name = 'photo.jpg', opts: { showToast?: boolean } = {}): Promise<string> {
+  const form = new FormData();
+  form.append('file', file, name);
+  const res = await api.upload<{ fileName: string }>('/file/tempUpload', form, opts);
+  if (!res || typeof res.fileName !== 'string') throw new Error('upload: no fileName in the answer');
+  return res.fileName;
+}

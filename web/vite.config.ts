@@ -1,0 +1,44 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import wasm from 'vite-plugin-wasm';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+
+const buildId = process.env.KIZUNA_BUILD_ID ?? Date.now().toString(36);
+
+/** builds/latest.json: the manifest the running app polls to notice a new build (spec §4). */
+function buildManifest(): Plugin {
+  return {
+    name: 'kizuna-build-manifest',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'builds/latest.json', source: JSON.stringify({ id: buildId }) });
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), wasm(), buildManifest()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  build: {
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    cssCodeSplit: true,
+  },
+  define: {
+    __BUILD_ID__: JSON.stringify(buildId),
+  },
+  server: {
+    proxy: {
+      '/api': 'http://127.0.0.1:8080',
+      '/__mock': 'http://127.0.0.1:8080',
+      '/_ipx': 'http://127.0.0.1:8080',
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+  },
+});
