@@ -1,0 +1,211 @@
+//! The API boundary's error: every failure a handler can answer, mapped to DESIGN.md's
+//! `{code, cause, fields?}` JSON with the status of `kizuna_core::error_code::ErrorCode`.
+//!
+//! Other boundaries (storage, identity, images) have their own error enums and convert into this one;
+//! `Internal` carries an `anyhow` chain that is logged, never sent.
+
+use std::collections::BTreeMap;
+
+use kizuna_core::error_code::ErrorCode;
+use poem::{Response, http::StatusCode};
+use poem_openapi::{
+    ApiResponse, Object,
+    registry::{MetaMediaType, MetaResponse, MetaResponses, Registry},
+    types::ToJSON,
+};
+
+/// The body of every error answer.
+#[derive(Debug, Clone, Object, serde::Serialize, serde::Deserialize)]
+pub struct ErrorBody {
+    /// E001, E001A, E001B, E002, E003, E004, E005, E006, E007 or E500 (DESIGN.md).
+    pub code: String,
+    /// A human-readable cause, never internals.
+    pub cause: String,
+    /// For E002 validation failures: each failing field with its kizuna-core rule codes.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<BTreeMap<String, Vec<String>>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("no session token")]
+    NoSession,
+    #[error("session token invalid")]
+    InvalidSession,
+    #[error("session token expired")]
+    ExpiredSession,
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{cause}")]
+    Validation {
+        cause: String,
+        fields: BTreeMap<String, Vec<String>>,
+    },
+    /// A body of the wrong shape (wrong types, unknown fields): 400 with `fields`.
+    #[error("{cause}")]
+    BadFields {
+        cause: String,
+        fields: BTreeMap<String, Vec<String>>,
+    },
+    #[error("not found")]
+    NotFound,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("too many requests")]
+    RateLimited,
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(err: anyhow::Error) -> Self {
+        ApiError::Internal(err)
+    }
+}
+
+impl ApiError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::NoSession => ErrorCode::E001,
+            ApiError::InvalidSession => ErrorCode::E001A,
+            ApiError::ExpiredSession => ErrorCode::E001B,
+            ApiError::BadRequest(_) | ApiError::BadFields { .. } | ApiError::Validation { .. } => {
+                ErrorCode::E002
+            }
+            ApiError::NotFound => ErrorCode::E003,
+            ApiError::Forbidden(_) => ErrorCode::E004,
+            ApiError::Conflict(_) => ErrorCode::E005,
+            ApiError::TooLarge(_) | ApiError::Unsupported(_) => ErrorCode::E006,
+            ApiError::RateLimited => ErrorCode::E007,
+            ApiError::Internal(_) => ErrorCode::E500,
+        }
+    }
+
+    pub fn status_code(&self) -> StatusCode {
+        let status = match self {
+            ApiError::Validation { .. } => 422,
+            ApiError::TooLarge(_) => 413,
+            other => other.code().http_status(),
+        };
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        let fields = match self {
+            ApiError::Validation { fields, .. } | ApiError::BadFields { fields, .. } => {
+                Some(fields.clone())
+            }
+            _ => None,
+        };
+        ErrorBody {
+            code: self.code().as_str().to_string(),
+            cause: self.to_string(),
+            fields,
+        }
+    }
+
+    /// A validation failure from kizuna-core's `FieldErrors` (or anything serialising as
+    /// `{field: [code]}`).
+    pub fn validation(cause: &str, fields: impl serde::Serialize) -> ApiError {
+        ApiError::Validation {
+            cause: cause.to_string(),
+            fields: fields_map(&fields),
+        }
+    }
+
+    pub fn field(cause: &str, field: &str, rule: &str) -> ApiError {
+        let mut fields = BTreeMap::new();
+        fields.insert(field.to_string(), vec![rule.to_string()]);
+        ApiError::Validation {
+            cause: cause.to_string(),
+            fields,
+        }
+    }
+}
+
+/// `{field: [code]}` from kizuna-core's `FieldErrors` (or anything serialising that way).
+pub fn fields_map(fields: &impl serde::Serialize) -> BTreeMap<String, Vec<String>> {
+    serde_json::to_value(fields)
+        .ok()
+        .and_then(|v| serde_json::from_value::<BTreeMap<String, Vec<String>>>(v).ok())
+        .unwrap_or_default()
+}
+
+/// Builds the JSON answer for a code/status/cause triple.
+pub fn error_response(status: StatusCode, body: &ErrorBody) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(body.to_json_string())
+}
+
+impl poem::error::ResponseError for ApiError {
+    fn status(&self) -> StatusCode {
+        self.status_code()
+    }
+
+    fn as_response(&self) -> Response {
+        if let ApiError::Internal(err) = self {
+            tracing::error!(error = ?err, "internal error");
+        }
+        error_response(self.status_code(), &self.body())
+    }
+}
+
+impl ApiResponse for ApiError {
+    fn meta() -> MetaResponses {
+        let content = || {
+            vec![MetaMediaType {
+                content_type: "application/json; charset=utf-8",
+                schema: <ErrorBody as poem_openapi::types::Type>::schema_ref(),
+            }]
+        };
+        let row = |status: u16, description: &'static str| MetaResponse {
+            description,
+            status: Some(status),
+            status_range: None,
+            content: content(),
+            headers: vec![],
+        };
+        MetaResponses {
+            responses: vec![
+                row(400, "E002: malformed body or parameters."),
+                row(
+                    401,
+                    "E001 no session token, E001A invalid session token, E001B expired session token.",
+                ),
+                row(
+                    403,
+                    "E004: ID token invalid or for another user, or not allowed in this state.",
+                ),
+                row(
+                    404,
+                    "E003: not found, also for things that exist but are not the caller's.",
+                ),
+                row(
+                    409,
+                    "E005: conflict, such as a profile that already exists.",
+                ),
+                row(413, "E006: body or file too large."),
+                row(415, "E006: unsupported or undecodable file."),
+                row(
+                    422,
+                    "E002: validation failed; `fields` lists each failing field with its rule codes.",
+                ),
+                row(429, "E007: rate limited."),
+                row(500, "E500: internal error."),
+            ],
+        }
+    }
+
+    fn register(registry: &mut Registry) {
+        <ErrorBody as poem_openapi::types::Type>::register(registry);
+    }
+}

@@ -1,0 +1,155 @@
+//! Server sessions: 32 random bytes (base64url, 43 characters) handed to the client once; the
+//! database keeps only their SHA-256. A session lives 7 days from its last renewal.
+//!
+//! Renewal: every authenticated answer carries the *same* token in its `Authorization` response
+//! header, and the stored expiry slides to now + 7 days. The expiry is written at most once an hour
+//! per session (a read-mostly hot path), and because the token never changes, parallel requests
+//! cannot race each other into a revoked token.
+
+use std::sync::{Arc, OnceLock};
+
+use anyhow::Context;
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use poem::Request;
+use rand::RngCore;
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, sea_query::Expr,
+};
+use sha2::{Digest, Sha256};
+
+use super::SESSION_COOKIE;
+use crate::{
+    clock::now_secs,
+    error::ApiError,
+    storage::entity::{session, user},
+};
+
+pub const SESSION_TTL_SECS: i64 = 7 * 24 * 3600;
+const RENEW_EVERY_SECS: i64 = 3600;
+
+/// The authenticated caller.
+#[derive(Debug, Clone)]
+pub struct Auth {
+    pub user: user::Model,
+}
+
+/// Put into each request's extensions by [`crate::startup`]'s middleware; filled by a successful
+/// authentication so that the answer carries the renewed token in `Authorization`.
+#[derive(Clone, Default)]
+pub struct RenewSlot(pub Arc<OnceLock<String>>);
+
+#[derive(Clone)]
+pub struct SessionStore {
+    db: DatabaseConnection,
+}
+
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+fn well_formed(token: &str) -> bool {
+    token.len() == 43
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Where the token came from.
+pub enum TokenSource {
+    /// Only `Authorization: Bearer`.
+    Header,
+    /// `Authorization: Bearer`, else the `kizuna_token` cookie (GET requests for files).
+    HeaderOrCookie,
+}
+
+/// The token a request carries: Ok(None) if none, Err(E001A) if the header is not a bearer token.
+pub fn request_token(req: &Request, source: TokenSource) -> Result<Option<String>, ApiError> {
+    if let Some(value) = req.headers().get(poem::http::header::AUTHORIZATION) {
+        let value = value.to_str().map_err(|_| ApiError::InvalidSession)?.trim();
+        let (scheme, token) = value.split_once(' ').ok_or(ApiError::InvalidSession)?;
+        if !scheme.eq_ignore_ascii_case("bearer") {
+            return Err(ApiError::InvalidSession);
+        }
+        return Ok(Some(token.trim().to_string()));
+    }
+    if let TokenSource::HeaderOrCookie = source
+        && let Some(cookie) = req.cookie().get(SESSION_COOKIE)
+    {
+        let value = cookie.value_str().trim().to_string();
+        if !value.is_empty() {
+            return Ok(Some(value));
+        }
+    }
+    Ok(None)
+}
+
+impl SessionStore {
+    pub fn new(db: DatabaseConnection) -> SessionStore {
+        SessionStore { db }
+    }
+
+    /// Starts a session for a user; answers the token (shown once, never stored).
+    pub async fn create(&self, user_id: i64) -> anyhow::Result<String> {
+        let mut bytes = [0u8; 32];
+        rand::rngs::OsRng.fill_bytes(&mut bytes);
+        let token = URL_SAFE_NO_PAD.encode(bytes);
+        let now = now_secs();
+        session::Entity::insert(session::ActiveModel {
+            token_hash: Set(hash_token(&token)),
+            user_id: Set(user_id),
+            created_at: Set(now),
+            expires_at: Set(now + SESSION_TTL_SECS),
+            revoked_at: Set(None),
+        })
+        .exec(&self.db)
+        .await
+        .context("storing a new session")?;
+        Ok(token)
+    }
+
+    /// Authenticates a request: E001 without a token, E001A for an unknown, revoked or malformed
+    /// one, E001B for an expired one. On success the renewal slot gets the token.
+    pub async fn authenticate(&self, req: &Request, source: TokenSource) -> Result<Auth, ApiError> {
+        let token = request_token(req, source)?.ok_or(ApiError::NoSession)?;
+        let auth = self.check(&token).await?;
+        if let Some(slot) = req.extensions().get::<RenewSlot>() {
+            let _ = slot.0.set(token);
+        }
+        Ok(auth)
+    }
+
+    pub async fn check(&self, token: &str) -> Result<Auth, ApiError> {
+        if !well_formed(token) {
+            return Err(ApiError::InvalidSession);
+        }
+        let hash = hash_token(token);
+        let session = session::Entity::find_by_id(hash.clone())
+            .one(&self.db)
+            .await
+            .context("looking up a session")?
+            .filter(|s| s.revoked_at.is_none())
+            .ok_or(ApiError::InvalidSession)?;
+        let now = now_secs();
+        if session.expires_at <= now {
+            return Err(ApiError::ExpiredSession);
+        }
+        if session.expires_at < now + SESSION_TTL_SECS - RENEW_EVERY_SECS {
+            session::Entity::update_many()
+                .col_expr(
+                    session::Column::ExpiresAt,
+                    Expr::value(now + SESSION_TTL_SECS),
+                )
+                .filter(session::Column::TokenHash.eq(hash))
+                .filter(session::Column::ExpiresAt.lt(now + SESSION_TTL_SECS))
+                .exec(&self.db)
+                .await
+                .context("renewing a session")?;
+        }
+        let user = user::Entity::find_by_id(session.user_id)
+            .one(&self.db)
+            .await
+            .context("looking up a session's user")?
+            .ok_or(ApiError::InvalidSession)?;
+        Ok(Auth { user })
+    }
+}

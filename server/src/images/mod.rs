@@ -1,0 +1,276 @@
+//! Uploaded images: content sniffing, byte and pixel caps, decode + re-encode (EXIF orientation
+//! applied, every metadata block dropped), and the on-disk store. `ipx` serves resized variants.
+
+pub mod ipx;
+
+use std::{
+    io::Cursor,
+    path::{Path, PathBuf},
+};
+
+use anyhow::Context;
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, metadata::Orientation};
+use rand::RngCore;
+
+use crate::error::ApiError;
+
+/// Largest accepted upload, in bytes.
+pub const MAX_UPLOAD_BYTES: usize = 10 * 1024 * 1024;
+/// Largest accepted image, in pixels (width × height).
+pub const MAX_PIXELS: u64 = 40_000_000;
+/// Largest accepted side, in pixels.
+pub const MAX_SIDE: u32 = 16_384;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    #[error("the file is larger than 10 MB")]
+    TooManyBytes,
+    #[error("the image has more than 40 megapixels")]
+    TooManyPixels,
+    #[error("the file is not a JPEG, PNG or WebP image")]
+    Unsupported,
+    #[error("the image could not be decoded")]
+    Undecodable,
+    #[error("the image could not be encoded")]
+    Encode(#[source] anyhow::Error),
+}
+
+impl From<ImageError> for ApiError {
+    fn from(err: ImageError) -> ApiError {
+        match err {
+            ImageError::TooManyBytes | ImageError::TooManyPixels => {
+                ApiError::TooLarge(err.to_string())
+            }
+            ImageError::Unsupported | ImageError::Undecodable => {
+                ApiError::Unsupported(err.to_string())
+            }
+            ImageError::Encode(e) => ApiError::Internal(e),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Jpeg,
+    Png,
+    Webp,
+}
+
+impl Kind {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Kind::Jpeg => "image/jpeg",
+            Kind::Png => "image/png",
+            Kind::Webp => "image/webp",
+        }
+    }
+
+    pub fn from_content_type(ct: &str) -> Option<Kind> {
+        match ct {
+            "image/jpeg" => Some(Kind::Jpeg),
+            "image/png" => Some(Kind::Png),
+            "image/webp" => Some(Kind::Webp),
+            _ => None,
+        }
+    }
+
+    fn image_format(self) -> ImageFormat {
+        match self {
+            Kind::Jpeg => ImageFormat::Jpeg,
+            Kind::Png => ImageFormat::Png,
+            Kind::Webp => ImageFormat::WebP,
+        }
+    }
+}
+
+/// What the bytes are, from their magic numbers (never from the name or the declared type).
+pub fn sniff(bytes: &[u8]) -> Option<Kind> {
+    if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some(Kind::Jpeg)
+    } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some(Kind::Png)
+    } else if bytes.len() >= 12 && &bytes[0..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some(Kind::Webp)
+    } else {
+        None
+    }
+}
+
+pub fn limits() -> Limits {
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_PIXELS * 4 + 64 * 1024 * 1024);
+    limits
+}
+
+/// A re-encoded upload, ready to store.
+pub struct Processed {
+    pub bytes: Vec<u8>,
+    pub kind: Kind,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Sniffs, checks the caps, decodes, applies the EXIF orientation and re-encodes in the same format
+/// (JPEG q90, PNG, lossy WebP q90) without any metadata. CPU-bound: call from a blocking thread.
+pub fn process_upload(bytes: &[u8]) -> Result<Processed, ImageError> {
+    if bytes.len() > MAX_UPLOAD_BYTES {
+        return Err(ImageError::TooManyBytes);
+    }
+    let kind = sniff(bytes).ok_or(ImageError::Unsupported)?;
+    if kind == Kind::Jpeg && !jpeg_is_complete(bytes) {
+        return Err(ImageError::Undecodable);
+    }
+    let reader = |bytes| {
+        let mut reader = ImageReader::with_format(Cursor::new(bytes), kind.image_format());
+        reader.limits(limits());
+        reader
+    };
+    let (w, h) = reader(bytes).into_dimensions().map_err(classify)?;
+    if w == 0 || h == 0 {
+        return Err(ImageError::Undecodable);
+    }
+    if u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(ImageError::TooManyPixels);
+    }
+    let mut decoder = reader(bytes).into_decoder().map_err(classify)?;
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let mut img = DynamicImage::from_decoder(decoder).map_err(classify)?;
+    img.apply_orientation(orientation);
+    let out = encode_plain(&img, kind, 90)?;
+    Ok(Processed {
+        bytes: out,
+        kind,
+        width: img.width(),
+        height: img.height(),
+    })
+}
+
+fn classify(err: image::ImageError) -> ImageError {
+    match err {
+        image::ImageError::Limits(_) => ImageError::TooManyPixels,
+        image::ImageError::Unsupported(_) => ImageError::Unsupported,
+        _ => ImageError::Undecodable,
+    }
+}
+
+/// A JPEG must carry its end-of-image marker: the decoders fill a truncated scan with grey instead
+/// of failing, and a half-grey photo is not what the user uploaded.
+fn jpeg_is_complete(bytes: &[u8]) -> bool {
+    let tail = &bytes[bytes.len().saturating_sub(64 * 1024)..];
+    tail.windows(2).any(|w| w == [0xFF, 0xD9])
+}
+
+/// Encodes without metadata: image's encoders write none unless asked.
+pub fn encode_plain(img: &DynamicImage, kind: Kind, quality: u8) -> Result<Vec<u8>, ImageError> {
+    let mut out = Vec::new();
+    match kind {
+        Kind::Jpeg => {
+            let rgb = img.to_rgb8();
+            let encoder =
+                image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, quality.clamp(1, 100));
+            rgb.write_with_encoder(encoder)
+                .map_err(|e| ImageError::Encode(e.into()))?;
+        }
+        Kind::Png => {
+            let encoder = image::codecs::png::PngEncoder::new(&mut out);
+            if img.color().has_alpha() {
+                img.to_rgba8().write_with_encoder(encoder)
+            } else {
+                img.to_rgb8().write_with_encoder(encoder)
+            }
+            .map_err(|e| ImageError::Encode(e.into()))?;
+        }
+        Kind::Webp => {
+            out = encode_webp(img, quality)?;
+        }
+    }
+    Ok(out)
+}
+
+pub fn encode_webp(img: &DynamicImage, quality: u8) -> Result<Vec<u8>, ImageError> {
+    let q = f32::from(quality.clamp(1, 100));
+    let encoded = if img.color().has_alpha() {
+        let rgba = img.to_rgba8();
+        webp::Encoder::from_rgba(rgba.as_raw(), rgba.width(), rgba.height())
+            .encode(q)
+            .to_vec()
+    } else {
+        let rgb = match img {
+            DynamicImage::ImageRgb8(rgb) => std::borrow::Cow::Borrowed(rgb),
+            other => std::borrow::Cow::Owned(other.to_rgb8()),
+        };
+        webp::Encoder::from_rgb(rgb.as_raw(), rgb.width(), rgb.height())
+            .encode(q)
+            .to_vec()
+    };
+    Ok(encoded)
+}
+
+/// 32 lowercase hex digits from the OS RNG.
+pub fn random_id() -> String {
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+pub fn is_file_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Files on disk: `{data}/files/{id[0..2]}/{id}`; variants under `{data}/cache/ipx/…`.
+#[derive(Clone, Debug)]
+pub struct FileStore {
+    files: PathBuf,
+    cache: PathBuf,
+    tmp: PathBuf,
+}
+
+impl FileStore {
+    pub fn new(data_dir: &Path) -> anyhow::Result<FileStore> {
+        let store = FileStore {
+            files: data_dir.join("files"),
+            cache: data_dir.join("cache").join("ipx"),
+            tmp: data_dir.join("tmp"),
+        };
+        for dir in [&store.files, &store.cache, &store.tmp] {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        Ok(store)
+    }
+
+    pub fn path(&self, id: &str) -> PathBuf {
+        self.files.join(&id[..2]).join(id)
+    }
+
+    pub fn variant_dir(&self, id: &str) -> PathBuf {
+        self.cache.join(&id[..2]).join(id)
+    }
+
+    /// Writes a file atomically (temp file + rename): a crash never leaves half a file.
+    pub async fn write_atomic(&self, dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+        if let Some(parent) = dest.parent() {
+            tokio::fs::create_dir_all(parent)
+                .await
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        let tmp = self.tmp.join(format!("{}.part", random_id()));
+        tokio::fs::write(&tmp, bytes)
+            .await
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        if let Err(err) = tokio::fs::rename(&tmp, dest).await {
+            let _ = tokio::fs::remove_file(&tmp).await;
+            return Err(err).with_context(|| format!("moving a file to {}", dest.display()));
+        }
+        Ok(())
+    }
+
+    pub async fn remove(&self, id: &str) {
+        if !is_file_id(id) {
+            return;
+        }
+        let _ = tokio::fs::remove_file(self.path(id)).await;
+        let _ = tokio::fs::remove_dir_all(self.variant_dir(id)).await;
+    }
+}

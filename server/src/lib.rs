@@ -1,0 +1,18 @@
+//! kizuna-server: the spec's API on poem + sea-orm, verified LINE identity, private files, an
+//! ipx-compatible image proxy and the built web app. See `configuration` for the operator
+//! contract and `startup` for how it is wired.
+
+pub mod cleanup;
+pub mod clock;
+pub mod configuration;
+pub mod error;
+pub mod identity;
+pub mod images;
+pub mod middleware;
+pub mod mock_line;
+pub mod rate_limit;
+pub mod routes;
+pub mod startup;
+pub mod static_site;
+pub mod storage;
+pub mod telemetry;

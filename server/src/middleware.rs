@@ -1,0 +1,173 @@
+//! Request plumbing for /api and the image proxy: body size caps, the session renewal header, and
+//! turning every error (ours, poem's, poem-openapi's parse errors) into DESIGN.md's JSON.
+
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
+};
+
+use futures_util::StreamExt;
+use poem::{
+    Body, Endpoint, IntoResponse, Middleware, Request, Response, Result,
+    http::{StatusCode, header},
+};
+
+use crate::{
+    error::{ApiError, ErrorBody, error_response},
+    identity::session::RenewSlot,
+    images::MAX_UPLOAD_BYTES,
+};
+
+/// Default cap of a request body under /api.
+pub const MAX_JSON_BODY: usize = 256 * 1024;
+/// Cap of a multipart upload body (the file's 10 MB plus the multipart framing).
+pub const MAX_UPLOAD_BODY: usize = MAX_UPLOAD_BYTES + 256 * 1024;
+/// How much of an oversize body is read and discarded so that the client sees the 413 instead of
+/// a reset connection.
+const MAX_DRAIN: u64 = 64 * 1024 * 1024;
+
+fn body_limit(path: &str) -> usize {
+    if path == "/api/file/tempUpload" {
+        MAX_UPLOAD_BODY
+    } else if path == "/api/logger" {
+        16 * 1024
+    } else {
+        MAX_JSON_BODY
+    }
+}
+
+fn too_large() -> Response {
+    let body = ApiError::TooLarge("the request body is too large".into()).body();
+    error_response(StatusCode::PAYLOAD_TOO_LARGE, &body)
+}
+
+async fn drain(body: Body) {
+    let mut stream = body.into_bytes_stream();
+    let mut seen: u64 = 0;
+    while let Some(Ok(chunk)) = stream.next().await {
+        seen += chunk.len() as u64;
+        if seen > MAX_DRAIN {
+            break;
+        }
+    }
+}
+
+/// The /api middleware: caps, renewal header, JSON errors.
+pub struct ApiPlumbing;
+
+impl<E: Endpoint> Middleware<E> for ApiPlumbing {
+    type Output = ApiPlumbingEndpoint<E>;
+
+    fn transform(&self, ep: E) -> Self::Output {
+        ApiPlumbingEndpoint(ep)
+    }
+}
+
+pub struct ApiPlumbingEndpoint<E>(E);
+
+impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, mut req: Request) -> Result<Response> {
+        let limit = body_limit(req.uri().path());
+        let declared = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|len| len > limit as u64) {
+            drain(req.take_body()).await;
+            return Ok(too_large());
+        }
+        // Without a (truthful) Content-Length, count while the handler reads.
+        let exceeded = Arc::new(AtomicBool::new(false));
+        if declared.is_none() {
+            let flag = exceeded.clone();
+            let mut seen = 0usize;
+            let stream = req.take_body().into_bytes_stream().map(move |chunk| {
+                let chunk = chunk?;
+                seen += chunk.len();
+                if seen > limit {
+                    flag.store(true, Ordering::SeqCst);
+                    return Err(std::io::Error::other("request body too large"));
+                }
+                Ok(chunk)
+            });
+            req.set_body(Body::from_bytes_stream(stream));
+        }
+
+        let slot = RenewSlot::default();
+        req.extensions_mut().insert(slot.clone());
+        let resp = match self.0.call(req).await {
+            Ok(r) => r.into_response(),
+            Err(err) => api_error_response(err),
+        };
+        if exceeded.load(Ordering::SeqCst) {
+            return Ok(too_large());
+        }
+        let mut resp = resp;
+        if let Some(token) = slot.0.get()
+            && resp.status() != StatusCode::UNAUTHORIZED
+            && let Ok(v) = token.parse()
+        {
+            resp.headers_mut().insert(header::AUTHORIZATION, v);
+            resp.headers_mut().insert(
+                header::ACCESS_CONTROL_EXPOSE_HEADERS,
+                "Authorization".parse().expect("static header"),
+            );
+        }
+        if resp.headers().get(header::CACHE_CONTROL).is_none() {
+            resp.headers_mut().insert(
+                header::CACHE_CONTROL,
+                "no-store".parse().expect("static header"),
+            );
+        }
+        Ok(resp)
+    }
+}
+
+/// Any error under /api as `{code, cause}`.
+pub fn api_error_response(err: poem::Error) -> Response {
+    if let Some(api) = err.downcast_ref::<ApiError>() {
+        return poem::error::ResponseError::as_response(api);
+    }
+    let status = err.status();
+    let (code, cause, status) = match status.as_u16() {
+        404 => ("E003", "not found".to_string(), status),
+        405 => ("E003", "method not allowed".to_string(), status),
+        413 => ("E006", "the request body is too large".to_string(), status),
+        401 => ("E001", "no session token".to_string(), status),
+        400 | 415 | 422 => (
+            "E002",
+            clean_cause(&err.to_string()),
+            StatusCode::BAD_REQUEST,
+        ),
+        s if s >= 500 => {
+            tracing::error!(error = %err, "internal error");
+            (
+                "E500",
+                "internal error".to_string(),
+                StatusCode::INTERNAL_SERVER_ERROR,
+            )
+        }
+        _ => ("E002", clean_cause(&err.to_string()), status),
+    };
+    error_response(
+        status,
+        &ErrorBody {
+            code: code.into(),
+            cause,
+            fields: None,
+        },
+    )
+}
+
+/// poem-openapi's parse messages are safe to show, but keep them short.
+fn clean_cause(msg: &str) -> String {
+    let msg: String = msg.chars().take(300).collect();
+    if msg.is_empty() {
+        "malformed request".into()
+    } else {
+        msg
+    }
+}

@@ -1,0 +1,230 @@
+//! /file: temp uploads (multipart field `file`) and owner-only fetches.
+
+use anyhow::Context;
+use poem::{Body, IntoResponse, Request, Response, http::StatusCode};
+use poem_openapi::{
+    ApiResponse, Multipart, Object, OpenApi,
+    param::Path,
+    payload::Json,
+    registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
+    types::multipart::Upload,
+};
+use sea_orm::{ActiveValue::Set, EntityTrait};
+
+use super::{ApiTags, State};
+use crate::{
+    clock::now_secs,
+    error::ApiError,
+    identity::{Auth, session::TokenSource},
+    images::{self, MAX_UPLOAD_BYTES, is_file_id},
+    storage::entity::file,
+};
+
+/// Caching of a file or a variant: private (it is one person's), and immutable since a file id
+/// never changes content.
+pub const IMMUTABLE_PRIVATE: &str = "private, max-age=31536000, immutable";
+
+#[derive(Debug, Multipart)]
+pub struct UploadForm {
+    /// A JPEG, PNG or WebP image, at most 10 MB and 40 megapixels.
+    pub file: Upload,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Uploaded {
+    /// The new file's name (32 lowercase hex digits).
+    pub file_name: String,
+    pub content_type: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+#[derive(ApiResponse)]
+pub enum UploadResponse {
+    /// Stored as a temp file (removed after 24 h unless a profile claims it).
+    #[oai(status = 200)]
+    Ok(Json<Uploaded>),
+}
+
+/// An image answer (the stored bytes), or 304 when `If-None-Match` matches.
+pub struct ImageResponse(pub Response);
+
+impl IntoResponse for ImageResponse {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+impl ApiResponse for ImageResponse {
+    fn meta() -> MetaResponses {
+        let binary = || {
+            MetaSchemaRef::Inline(Box::new(MetaSchema {
+                format: Some("binary"),
+                ..MetaSchema::new("string")
+            }))
+        };
+        MetaResponses {
+            responses: vec![
+                MetaResponse {
+                    description: "The image, with ETag and `Cache-Control: private, max-age=31536000, immutable`.",
+                    status: Some(200),
+                    status_range: None,
+                    content: ["image/jpeg", "image/png", "image/webp"]
+                        .into_iter()
+                        .map(|content_type| MetaMediaType {
+                            content_type,
+                            schema: binary(),
+                        })
+                        .collect(),
+                    headers: vec![],
+                },
+                MetaResponse {
+                    description: "Not modified (If-None-Match matched the ETag).",
+                    status: Some(304),
+                    status_range: None,
+                    content: vec![],
+                    headers: vec![],
+                },
+            ],
+        }
+    }
+
+    fn register(_registry: &mut Registry) {}
+}
+
+/// Answers bytes with a strong ETag, or 304 if the request already has them.
+pub fn cached_image(req: &Request, etag: &str, content_type: &str, bytes: Vec<u8>) -> Response {
+    let quoted = format!("\"{etag}\"");
+    let matches = req
+        .headers()
+        .get(poem::http::header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == quoted || t.trim() == "*"));
+    let builder = Response::builder()
+        .header(poem::http::header::ETAG, quoted.as_str())
+        .header(poem::http::header::CACHE_CONTROL, IMMUTABLE_PRIVATE)
+        .header("x-content-type-options", "nosniff");
+    if matches {
+        builder.status(StatusCode::NOT_MODIFIED).finish()
+    } else {
+        builder.content_type(content_type).body(Body::from(bytes))
+    }
+}
+
+/// The file row if `auth` may see it (its owner; later also reviewers), else E003.
+pub async fn visible_file(state: &State, auth: &Auth, id: &str) -> Result<file::Model, ApiError> {
+    if !is_file_id(id) {
+        return Err(ApiError::NotFound);
+    }
+    file::Entity::find_by_id(id.to_string())
+        .one(&state.db)
+        .await
+        .context("looking up a file")?
+        .filter(|f| f.owner_id == auth.user.id)
+        .ok_or(ApiError::NotFound)
+}
+
+pub struct FileApi;
+
+#[OpenApi(tag = "ApiTags::File")]
+impl FileApi {
+    /// Upload a temp image
+    ///
+    /// The content is sniffed (JPEG, PNG, WebP), capped (10 MB → 413 E006, 40 megapixels → 413
+    /// E006), decoded and re-encoded, which applies the EXIF orientation and drops all metadata
+    /// (GPS included). Anything else answers 415 E006.
+    #[oai(path = "/file/tempUpload", method = "post")]
+    async fn temp_upload(
+        &self,
+        state: poem::web::Data<&State>,
+        req: &Request,
+        form: UploadForm,
+    ) -> Result<UploadResponse, ApiError> {
+        let auth = state
+            .sessions
+            .authenticate(req, TokenSource::Header)
+            .await?;
+        if form.file.size() > MAX_UPLOAD_BYTES {
+            return Err(ApiError::TooLarge("the file is larger than 10 MB".into()));
+        }
+        let bytes = form
+            .file
+            .into_vec()
+            .await
+            .map_err(|_| ApiError::BadRequest("the upload could not be read".into()))?;
+        let processed = {
+            let _permit = state
+                .image_permits
+                .acquire()
+                .await
+                .context("the image worker pool is closed")?;
+            tokio::task::spawn_blocking(move || images::process_upload(&bytes))
+                .await
+                .context("an image worker panicked")??
+        };
+        let id = images::random_id();
+        state
+            .files
+            .write_atomic(&state.files.path(&id), &processed.bytes)
+            .await?;
+        let inserted = file::Entity::insert(file::ActiveModel {
+            id: Set(id.clone()),
+            owner_id: Set(auth.user.id),
+            purpose: Set(file::PURPOSE_TEMP.into()),
+            content_type: Set(processed.kind.content_type().into()),
+            width: Set(processed.width as i32),
+            height: Set(processed.height as i32),
+            size_bytes: Set(processed.bytes.len() as i64),
+            profile_id: Set(None),
+            created_at: Set(now_secs()),
+            claimed_at: Set(None),
+        })
+        .exec(&state.db)
+        .await;
+        if let Err(err) = inserted {
+            state.files.remove(&id).await;
+            return Err(anyhow::Error::new(err)
+                .context("recording an upload")
+                .into());
+        }
+        tracing::info!(
+            user = auth.user.id,
+            bytes = processed.bytes.len(),
+            "temp file stored"
+        );
+        Ok(UploadResponse::Ok(Json(Uploaded {
+            file_name: id,
+            content_type: processed.kind.content_type().into(),
+            width: processed.width,
+            height: processed.height,
+        })))
+    }
+
+    /// Fetch one of the caller's files
+    ///
+    /// The session comes from `Authorization: Bearer` or the `kizuna_token` cookie (for `<img>`).
+    /// E003 for unknown ids and for other people's files.
+    #[oai(path = "/file/fetch/:file_id", method = "get")]
+    async fn fetch(
+        &self,
+        state: poem::web::Data<&State>,
+        req: &Request,
+        #[oai(name = "fileId")] file_id: Path<String>,
+    ) -> Result<ImageResponse, ApiError> {
+        let auth = state
+            .sessions
+            .authenticate(req, TokenSource::HeaderOrCookie)
+            .await?;
+        let row = visible_file(&state, &auth, &file_id.0).await?;
+        let bytes = tokio::fs::read(state.files.path(&row.id))
+            .await
+            .with_context(|| format!("reading stored file {}", row.id))?;
+        Ok(ImageResponse(cached_image(
+            req,
+            &row.id,
+            &row.content_type,
+            bytes,
+        )))
+    }
+}

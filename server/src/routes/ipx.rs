@@ -1,0 +1,85 @@
+//! GET /_ipx/{modifiers}/{source}: resized variants of stored files (see `images::ipx`).
+
+use anyhow::Context;
+use poem::{Request, Response, handler, web::Data};
+
+use super::{
+    State,
+    file::{cached_image, visible_file},
+};
+use crate::{
+    error::ApiError,
+    identity::session::TokenSource,
+    images::{
+        Kind,
+        ipx::{Plan, parse_modifiers, parse_source, render},
+    },
+};
+
+#[handler]
+pub async fn ipx(state: Data<&State>, req: &Request) -> Response {
+    match serve(state.0, req).await {
+        Ok(resp) => resp,
+        Err(err) => poem::Error::from(err).into_response(),
+    }
+}
+
+async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
+    // /_ipx/{modifiers}/{source…}
+    let rest = req
+        .uri()
+        .path()
+        .strip_prefix("/_ipx/")
+        .ok_or(ApiError::NotFound)?;
+    let (modifiers, source) = rest
+        .split_once('/')
+        .ok_or_else(|| ApiError::BadRequest("expected /_ipx/{modifiers}/{source}".into()))?;
+    let modifiers = parse_modifiers(modifiers)?;
+    let file_id = parse_source(source)?;
+    let auth = state
+        .sessions
+        .authenticate(req, TokenSource::HeaderOrCookie)
+        .await?;
+    let row = visible_file(state, &auth, &file_id).await?;
+    let source_kind = Kind::from_content_type(&row.content_type)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("stored file of unknown type")))?;
+    let accepts_webp = req
+        .headers()
+        .get(poem::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("image/webp"));
+    let (sw, sh) = (row.width as u32, row.height as u32);
+    let plan = Plan::new(&modifiers, sw, sh, source_kind, accepts_webp);
+    let key = plan.cache_key(&row.id);
+    let cached = state
+        .files
+        .variant_dir(&row.id)
+        .join(format!("{key}.{}", plan.extension()));
+    let content_type = plan.kind.content_type();
+
+    if let Ok(bytes) = tokio::fs::read(&cached).await {
+        return Ok(cached_image(req, &key, content_type, bytes));
+    }
+    let source_path = state.files.path(&row.id);
+    let bytes = {
+        let _permit = state
+            .image_permits
+            .acquire()
+            .await
+            .context("the image worker pool is closed")?;
+        let plan = plan.clone();
+        tokio::task::spawn_blocking(move || render(&source_path, source_kind, sw, sh, &plan))
+            .await
+            .context("an image worker panicked")?
+            .map_err(|e| match e {
+                crate::images::ImageError::Encode(err) => ApiError::Internal(err),
+                other => {
+                    ApiError::Internal(anyhow::anyhow!("a stored image failed to decode: {other}"))
+                }
+            })?
+    };
+    if let Err(err) = state.files.write_atomic(&cached, &bytes).await {
+        tracing::warn!(error = ?err, "could not cache an image variant");
+    }
+    Ok(cached_image(req, &key, content_type, bytes))
+}

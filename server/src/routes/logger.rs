@@ -1,0 +1,81 @@
+//! POST /api/logger: the web app's log lines, written to the server log (target `client`) at their
+//! level. Message at most 2000 characters (the body at most 16 KB), control characters replaced;
+//! 30 lines a minute per session (or per client address without one) → E007.
+
+use poem::Request;
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
+
+use super::{ApiTags, State};
+use crate::{
+    error::ApiError,
+    identity::session::{TokenSource, hash_token, request_token},
+};
+
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+#[derive(Debug, Clone, Copy, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum LogLevel {
+    Trace,
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+#[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
+pub struct LogLine {
+    #[oai(validator(max_length = 2000))]
+    pub message: String,
+    pub level: LogLevel,
+}
+
+#[derive(ApiResponse)]
+pub enum LoggerResponse {
+    /// Written to the server log.
+    #[oai(status = 204)]
+    Written,
+}
+
+pub struct LoggerApi;
+
+fn client_key(req: &Request) -> String {
+    if let Ok(Some(token)) = request_token(req, TokenSource::Header) {
+        return format!("s:{}", &hash_token(&token)[..16]);
+    }
+    match req.remote_addr().as_socket_addr() {
+        Some(addr) => format!("ip:{}", addr.ip()),
+        None => "ip:unknown".into(),
+    }
+}
+
+#[OpenApi(tag = "ApiTags::Logger")]
+impl LoggerApi {
+    /// Write a client log line
+    #[oai(path = "/logger", method = "post")]
+    async fn log(
+        &self,
+        state: poem::web::Data<&State>,
+        req: &Request,
+        body: Json<LogLine>,
+    ) -> Result<LoggerResponse, ApiError> {
+        if !state.log_limiter.allow(&client_key(req)) {
+            return Err(ApiError::RateLimited);
+        }
+        let message: String = body
+            .message
+            .chars()
+            .take(MAX_MESSAGE_CHARS)
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        match body.level {
+            LogLevel::Trace => tracing::trace!(target: "client", "{message}"),
+            LogLevel::Debug => tracing::debug!(target: "client", "{message}"),
+            LogLevel::Info => tracing::info!(target: "client", "{message}"),
+            LogLevel::Warn => tracing::warn!(target: "client", "{message}"),
+            LogLevel::Error => tracing::error!(target: "client", "{message}"),
+        }
+        Ok(LoggerResponse::Written)
+    }
+}

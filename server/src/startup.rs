@@ -1,0 +1,177 @@
+//! Builds the application: database, migrations, file store, LINE verifier (and the mock), routes;
+//! binds the listener (port 0 in tests) and runs until SIGINT/SIGTERM with a graceful shutdown.
+
+use std::{net::SocketAddr, sync::Arc, time::Duration};
+
+use anyhow::Context;
+use poem::{
+    Endpoint, EndpointExt, IntoEndpoint, Route, Server, get,
+    listener::{Acceptor, Listener, TcpAcceptor, TcpListener},
+};
+use tokio::sync::Semaphore;
+
+use crate::{
+    cleanup,
+    configuration::Settings,
+    identity::{LineVerifier, SessionStore},
+    images::FileStore,
+    middleware::ApiPlumbing,
+    mock_line::MockLine,
+    rate_limit::RateLimiter,
+    routes::{self, AppState, State},
+    static_site::StaticSite,
+    storage,
+    telemetry::RequestTrace,
+};
+
+pub struct Application {
+    addr: SocketAddr,
+    acceptor: TcpAcceptor,
+    state: State,
+    mock: Option<Arc<MockLine>>,
+}
+
+impl Application {
+    pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        let acceptor = TcpListener::bind(settings.bind.clone())
+            .into_acceptor()
+            .await
+            .with_context(|| format!("binding {}", settings.bind))?;
+        let addr = acceptor
+            .local_addr()
+            .first()
+            .and_then(|a| a.as_socket_addr().copied())
+            .context("the listener has no TCP address")?;
+
+        std::fs::create_dir_all(&settings.data_dir)
+            .with_context(|| format!("creating the data dir {}", settings.data_dir.display()))?;
+        let db = storage::connect(&settings.database_url()).await?;
+        storage::migrate(&db).await?;
+        let files = FileStore::new(&settings.data_dir)?;
+
+        let api_base = match (&settings.line.api_base, settings.line.mock) {
+            (Some(base), _) => base.clone(),
+            (None, true) => {
+                let host = if addr.ip().is_unspecified() {
+                    "127.0.0.1".to_string()
+                } else {
+                    addr.ip().to_string()
+                };
+                format!("http://{host}:{}/__mock/line", addr.port())
+            }
+            (None, false) => "https://api.line.me".into(),
+        };
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .no_proxy()
+            .build()
+            .context("building the HTTP client")?;
+        let mock = settings.line.mock.then(|| {
+            Arc::new(MockLine::new(
+                &settings.line.channel_id,
+                &settings.line.channel_access_token,
+            ))
+        });
+        tracing::info!(%addr, line_api = %api_base, mock = settings.line.mock, "kizuna-server ready");
+
+        let state = Arc::new(AppState {
+            verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
+            sessions: SessionStore::new(db.clone()),
+            image_permits: Semaphore::new(settings.image_workers.max(1)),
+            log_limiter: RateLimiter::new(30, 30),
+            files,
+            db,
+            settings,
+        });
+        Ok(Application {
+            addr,
+            acceptor,
+            state,
+            mock,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    pub fn address(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn state(&self) -> State {
+        self.state.clone()
+    }
+
+    pub fn endpoint(&self) -> impl Endpoint + 'static {
+        build_routes(self.state.clone(), self.mock.clone())
+    }
+
+    /// Serves until SIGINT/SIGTERM; in-flight requests get 30 s to finish.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        let app = self.endpoint();
+        let cleanup = cleanup::spawn(
+            self.state.db.clone(),
+            self.state.files.clone(),
+            Duration::from_secs(600),
+        );
+        let result = Server::new_with_acceptor(self.acceptor)
+            .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(30)))
+            .await;
+        cleanup.abort();
+        self.state.db.clone().close().await.ok();
+        result.context("serving HTTP")
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}
+
+fn build_routes(state: State, mock: Option<Arc<MockLine>>) -> impl Endpoint + 'static {
+    let service = routes::api_service();
+    let spec = service.spec_endpoint();
+    let docs = service.swagger_ui();
+    let api = Route::new()
+        .at("/openapi.json", spec)
+        .nest("/docs", docs)
+        .nest("/", service)
+        .with(ApiPlumbing);
+    let mut app = Route::new()
+        .nest("/api", api)
+        .at("/healthz", get(routes::health::healthz))
+        .at("/_ipx/*path", get(routes::ipx::ipx));
+    if let Some(mock) = mock {
+        app = app.nest("/__mock/line", mock.routes());
+    }
+    let web_dir = state.settings.web_dir.clone();
+    app.nest("/", StaticSite::new(web_dir).into_endpoint())
+        .with(RequestTrace)
+        .data(state)
+}
+
+/// `kizuna-server migrate`: apply pending migrations and exit.
+pub async fn migrate_only(settings: &Settings) -> anyhow::Result<()> {
+    let db = storage::connect(&settings.database_url()).await?;
+    storage::migrate(&db).await?;
+    db.close().await.ok();
+    Ok(())
+}

@@ -1,0 +1,28 @@
+use sea_orm::entity::prelude::*;
+
+pub const PURPOSE_TEMP: &str = "temp";
+pub const PURPOSE_PHOTO: &str = "photo";
+pub const PURPOSE_VERIFY: &str = "verify";
+pub const PURPOSE_AVATAR: &str = "avatar";
+
+/// An uploaded (re-encoded) image. `claimed_at` is None while it is a temp file.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "files")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: String,
+    pub owner_id: i64,
+    pub purpose: String,
+    pub content_type: String,
+    pub width: i32,
+    pub height: i32,
+    pub size_bytes: i64,
+    pub profile_id: Option<i64>,
+    pub created_at: i64,
+    pub claimed_at: Option<i64>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

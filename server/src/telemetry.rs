@@ -1,0 +1,76 @@
+//! tracing setup and the per-request span with a request id.
+//!
+//! Logged per request: id, method, path (never the query string, never headers or bodies, so no
+//! token, ID token, photo or profile text), status and latency.
+
+use std::time::Instant;
+
+use poem::{Endpoint, IntoResponse, Middleware, Request, Response, Result};
+use tracing::Instrument;
+use tracing_subscriber::{EnvFilter, fmt};
+
+/// Installs the global subscriber (RUST_LOG, default `info`). Safe to call more than once.
+pub fn init_subscriber() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = fmt().with_env_filter(filter).with_target(true).try_init();
+}
+
+pub struct RequestTrace;
+
+impl<E: Endpoint> Middleware<E> for RequestTrace {
+    type Output = RequestTraceEndpoint<E>;
+
+    fn transform(&self, ep: E) -> Self::Output {
+        RequestTraceEndpoint(ep)
+    }
+}
+
+pub struct RequestTraceEndpoint<E>(E);
+
+fn request_id(req: &Request) -> String {
+    req.headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| {
+            !v.is_empty()
+                && v.len() <= 64
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+        .map(str::to_string)
+        .unwrap_or_else(|| crate::images::random_id()[..16].to_string())
+}
+
+impl<E: Endpoint> Endpoint for RequestTraceEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, req: Request) -> Result<Response> {
+        let id = request_id(&req);
+        let span = tracing::info_span!(
+            "request",
+            id = %id,
+            method = %req.method(),
+            path = %req.uri().path(),
+        );
+        async move {
+            let started = Instant::now();
+            let mut resp = match self.0.call(req).await {
+                Ok(r) => r.into_response(),
+                Err(err) => err.into_response(),
+            };
+            let status = resp.status().as_u16();
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            if status >= 500 {
+                tracing::error!(status, ms, "request failed");
+            } else {
+                tracing::debug!(status, ms, "request done");
+            }
+            if let Ok(v) = id.parse() {
+                resp.headers_mut().insert("x-request-id", v);
+            }
+            Ok(resp)
+        }
+        .instrument(span)
+        .await
+    }
+}
