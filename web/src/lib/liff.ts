@@ -110,7 +110,7 @@ export async function startLiff(config: PublicConfig): Promise<StartupResult> {
       body: JSON.stringify({ userId: user.userId }),
     });
     idToken = token.idToken;
-    liff.use(new LiffMockPlugin());
+    liff.use(new LiffMockPlugin() as unknown as Parameters<typeof liff.use>[0]);
     (liff as unknown as { $mock: { set: (d: unknown) => void } }).$mock.set((prev: Record<string, unknown>) => ({
       ...prev,
       isInClient: true,

@@ -1,6 +1,7 @@
 import type { Core } from '@/lib/wasm/types';
 
 export type * from '@/lib/wasm/types';
+export { RANGE_CONDITIONS, VALUE_CONDITIONS, RULE_CODES } from '@/lib/wasm/types';
 
 /** Loads the wasm core once (vite-plugin-wasm); every rule the form applies comes from here. */
 let loading: Promise<Core> | null = null;

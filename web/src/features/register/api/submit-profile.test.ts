@@ -1,0 +1,87 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import type { BuildResult, RegisterDraft } from '@/lib/wasm';
+import { forgetUploads, submitProfile, SubmitValidationError, type SubmitDeps } from '@/features/register/api/submit-profile';
+
+const USER = 'U0123456789abcdef0123456789abcdef';
+const draft = {
+  photoNameList: ['local-a', '', 'local-b', '', '', ''],
+  verifyTempFileName: 'local-v',
+} as unknown as RegisterDraft;
+
+// The core is injected: these tests are about the order of calls, not about rules.
+const okCore = {
+  buildPayload: vi.fn((d: RegisterDraft): BuildResult => ({
+    payload: { photoNameList: d.photoNameList.filter(Boolean), verifyTempFileName: d.verifyTempFileName },
+    errors: {},
+  })),
+};
+
+function makeDeps(overrides: Partial<SubmitDeps> = {}) {
+  const calls: string[] = [];
+  let n = 0;
+  const deps: SubmitDeps = {
+    hasSession: () => false,
+    login: vi.fn(async () => void calls.push('login')),
+    upload: vi.fn(async (_b, name) => {
+      calls.push(`upload:${name}`);
+      return `srv${++n}`;
+    }),
+    readLocalFile: vi.fn(async () => new Blob(['x'])),
+    createProfile: vi.fn(async (p) => void calls.push(`create:${JSON.stringify(p)}`)),
+    wait: vi.fn(async (ms) => void calls.push(`wait:${ms}`)),
+    ...overrides,
+  };
+  return { deps, calls };
+}
+
+describe('submit profile', () => {
+  beforeEach(() => forgetUploads());
+
+  it('logs in, uploads each non-empty slot, waits 500 ms, then creates the profile', async () => {
+    const { deps, calls } = makeDeps();
+    await submitProfile(okCore, draft, USER, '2026-01-01', deps);
+    expect(calls).toEqual([
+      'login',
+      'upload:local-a.jpg',
+      'upload:local-b.jpg',
+      'upload:local-v.jpg',
+      'wait:500',
+      'create:{"photoNameList":["srv1","srv2"],"verifyTempFileName":"srv3"}',
+    ]);
+  });
+
+  it('skips the login with a session', async () => {
+    const { deps, calls } = makeDeps({ hasSession: () => true });
+    await submitProfile(okCore, draft, USER, '2026-01-01', deps);
+    expect(calls[0]).toBe('upload:local-a.jpg');
+  });
+
+  it('does nothing when the core reports errors', async () => {
+    const { deps, calls } = makeDeps();
+    const badCore = { buildPayload: () => ({ errors: { nickname: ['required'] } }) };
+    await expect(submitProfile(badCore, draft, USER, '2026-01-01', deps)).rejects.toBeInstanceOf(SubmitValidationError);
+    expect(calls).toEqual([]);
+  });
+
+  it('a retry after a failed create re-uses the uploads', async () => {
+    const failing = makeDeps({
+      createProfile: vi.fn(async () => {
+        throw new ApiError('NETWORK', 'offline', 0);
+      }),
+    });
+    await expect(submitProfile(okCore, draft, USER, '2026-01-01', failing.deps)).rejects.toMatchObject({ code: 'NETWORK' });
+    const retry = makeDeps({ hasSession: () => true });
+    await submitProfile(okCore, draft, USER, '2026-01-01', retry.deps);
+    expect(retry.calls).toEqual(['wait:500', 'create:{"photoNameList":["srv1","srv2"],"verifyTempFileName":"srv3"}']);
+  });
+
+  it('treats E005 (profile exists) as done', async () => {
+    const { deps } = makeDeps({
+      createProfile: vi.fn(async () => {
+        throw new ApiError('E005', 'exists', 409);
+      }),
+    });
+    await expect(submitProfile(okCore, draft, USER, '2026-01-01', deps)).resolves.toBeUndefined();
+  });
+});

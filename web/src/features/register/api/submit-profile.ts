@@ -1,0 +1,94 @@
+import { api, ApiError } from '@/lib/api-client';
+import { getToken } from '@/lib/auth';
+import { login, uploadTempFile } from '@/lib/user-api';
+import type { Core, FieldErrors, RegisterDraft, UserProfileCreate } from '@/lib/wasm';
+import { dataUrlToBlob } from '@/lib/image-resize';
+import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
+
+/** Registration submit (spec §4): log in without a session, upload each non-empty photo slot as a
+ *  temp file, wait 500 ms, create the profile. Nothing typed is touched on failure; uploads that
+ *  succeeded are remembered so a retry only sends what is missing. */
+export const WAIT_AFTER_UPLOADS_MS = 500;
+
+export interface SubmitDeps {
+  hasSession(): boolean;
+  login(lineUserId: string): Promise<unknown>;
+  upload(blob: Blob, name: string): Promise<string>;
+  readLocalFile(token: string): Promise<Blob | null>;
+  createProfile(payload: UserProfileCreate): Promise<unknown>;
+  wait(ms: number): Promise<void>;
+}
+
+export class SubmitValidationError extends Error {
+  constructor(readonly fields: FieldErrors) {
+    super('validation failed');
+    this.name = 'SubmitValidationError';
+  }
+}
+
+export class MissingLocalFileError extends Error {
+  constructor(readonly token: string) {
+    super(`local file ${token} is gone`);
+    this.name = 'MissingLocalFileError';
+  }
+}
+
+/** local token → server temp file name, for retries within this page session. */
+const uploaded = new Map<string, string>();
+
+export function forgetUploads(): void {
+  uploaded.clear();
+}
+
+async function resolveFile(token: string, deps: SubmitDeps): Promise<string> {
+  if (!token || !isLocalToken(token)) return token;
+  const known = uploaded.get(token);
+  if (known) return known;
+  const blob = await deps.readLocalFile(token);
+  if (!blob) throw new MissingLocalFileError(token);
+  const name = await deps.upload(blob, `${token}.jpg`);
+  uploaded.set(token, name);
+  return name;
+}
+
+export async function submitProfile(
+  core: Pick<Core, 'buildPayload'>,
+  draft: RegisterDraft,
+  lineUserId: string,
+  today: string,
+  deps: SubmitDeps,
+): Promise<void> {
+  const precheck = core.buildPayload(draft, lineUserId, today);
+  if (!precheck.payload || Object.keys(precheck.errors).length) throw new SubmitValidationError(precheck.errors);
+
+  if (!deps.hasSession()) await deps.login(lineUserId);
+
+  const photoNameList: string[] = [];
+  for (const slot of draft.photoNameList) photoNameList.push(slot ? await resolveFile(slot, deps) : '');
+  const verifyTempFileName = draft.verifyTempFileName ? await resolveFile(draft.verifyTempFileName, deps) : '';
+
+  await deps.wait(WAIT_AFTER_UPLOADS_MS);
+
+  const final = core.buildPayload({ ...draft, photoNameList, verifyTempFileName }, lineUserId, today);
+  if (!final.payload || Object.keys(final.errors).length) throw new SubmitValidationError(final.errors);
+  try {
+    await deps.createProfile(final.payload);
+  } catch (err) {
+    // E005: the profile exists already (an earlier attempt got through before its answer was lost).
+    if (err instanceof ApiError && err.code === 'E005') return;
+    throw err;
+  }
+  forgetUploads();
+}
+
+export const defaultSubmitDeps: SubmitDeps = {
+  hasSession: () => Boolean(getToken()),
+  login: (id) => login(id, { showToast: false }),
+  upload: (blob, name) => uploadTempFile(blob, name, { showToast: false }),
+  readLocalFile: async (token) => {
+    const dataUrl = getPhoto(token);
+    return dataUrl ? dataUrlToBlob(dataUrl) : null;
+  },
+  createProfile: (payload) => api.post('/user-profile', payload, { public: true, lineIdToken: true, showToast: false }),
+  wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+};

@@ -1,0 +1,166 @@
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '@/lib/store';
+import { appState } from '@/lib/app-state';
+import { useT } from '@/lib/i18n';
+import { ApiError, NETWORK_ERROR } from '@/lib/api-client';
+import { toast } from '@/lib/toast';
+import { describeError, logger } from '@/lib/logger';
+import { Spinner } from '@/components/spinner';
+import { navigate } from '@/app/router';
+import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
+import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
+import { clearDraftStorage } from '@/features/register/lib/draft-storage';
+import { defaultSubmitDeps, MissingLocalFileError, submitProfile, SubmitValidationError } from '@/features/register/api/submit-profile';
+import { StepAbout, StepBasics, StepLifestyle } from '@/features/register/components/step-basics';
+import { StepWork } from '@/features/register/components/step-work';
+import { StepTags } from '@/features/register/components/step-tags';
+import { StepPhotos } from '@/features/register/components/step-photos';
+import { StepConditions } from '@/features/register/components/step-conditions';
+import { StepLocation } from '@/features/register/components/step-location';
+import { StepReview } from '@/features/register/components/step-review';
+
+/** /register: the multi-step form, its draft kept in local storage, submitted as spec §4 says. */
+export default function RegisterPage() {
+  const t = useT();
+  const lineUserId = useStore(appState, (s) => s.liffUserProfile?.userId ?? '');
+  const state = useRegisterForm(lineUserId);
+  if (state.status === 'loading') return <Spinner />;
+  if (state.status === 'error') {
+    return (
+      <section className="page">
+        <h1>{t('register.title')}</h1>
+        <p className="notice notice-error" role="alert">{t('register.coreFailed')}</p>
+        <button type="button" className="btn" onClick={() => location.reload()}>{t('common.retry')}</button>
+      </section>
+    );
+  }
+  return <RegisterForm form={state.form} />;
+}
+
+function RegisterForm({ form }: { form: RegisterForm }) {
+  const { step, t, goTo, reveal, errors, draft, core, lineUserId, today } = form;
+  const [submitting, setSubmitting] = useState(false);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const first = useRef(true);
+  const current = STEPS[step]!;
+
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [step]);
+
+  const focusFirstError = () => {
+    requestAnimationFrame(() => {
+      const el = document.querySelector<HTMLElement>('.field-invalid input, .field-invalid select, .field-invalid textarea, .field-invalid button, [data-testid="error-summary"]');
+      el?.focus();
+    });
+  };
+
+  const next = () => {
+    const stepErrors = errorsOfStep(errors, step);
+    reveal([...current.fields, ...stepErrors]);
+    if (stepErrors.length) {
+      focusFirstError();
+      return;
+    }
+    goTo(step + 1);
+  };
+
+  const submit = async () => {
+    reveal('all');
+    if (Object.keys(errors).some((k) => errors[k]!.length)) {
+      focusFirstError();
+      return;
+    }
+    setSubmitting(true);
+    setSubmitError(null);
+    try {
+      await submitProfile(core, draft, lineUserId, today, defaultSubmitDeps);
+      clearDraftStorage();
+      toast.success(t('register.submitted'));
+      await navigate('/profile', { replace: true });
+    } catch (err) {
+      logger.warn(`register submit failed: ${describeError(err)}`);
+      let text: string;
+      if (err instanceof SubmitValidationError) {
+        text = t('register.fixErrors');
+      } else if (err instanceof MissingLocalFileError) {
+        text = t('register.photoLost');
+      } else if (err instanceof ApiError) {
+        text = err.code === NETWORK_ERROR ? t('error.network') : err.causeText;
+      } else {
+        text = t('error.unexpected');
+      }
+      setSubmitError(text);
+      toast.error(text);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <section className="page register-page" aria-labelledby="register-step-title">
+      <p className="eyebrow">{t('register.title')}</p>
+      <nav aria-label={t('register.steps')} className="stepper">
+        <p className="stepper-count" aria-live="polite">{t('register.stepOf', { n: step + 1, total: STEPS.length })}</p>
+        <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(((step + 1) / STEPS.length) * 100)} aria-label={t('register.progress')}>
+          <span style={{ width: `${((step + 1) / STEPS.length) * 100}%` }} />
+        </div>
+        <ol className="stepper-list">
+          {STEPS.map((s, i) => {
+            const hasErrors = i !== REVIEW_STEP && errorsOfStep(errors, i).length > 0;
+            return (
+              <li key={s.id}>
+                <button
+                  type="button"
+                  className={`step-dot${i === step ? ' step-current' : ''}${i < step ? ' step-done' : ''}`}
+                  aria-current={i === step ? 'step' : undefined}
+                  onClick={() => goTo(i)}
+                  data-testid={`step-${s.id}`}
+                >
+                  <span aria-hidden="true">{i + 1}</span>
+                  <span className="sr-only">{t(`register.step.${s.id}`)}{hasErrors ? ` (${t('register.needsAttention')})` : ''}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      </nav>
+      <h1 id="register-step-title" ref={heading} tabIndex={-1} data-step={current.id}>{t(`register.step.${current.id}`)}</h1>
+      <p className="lead">{t(`register.stepLead.${current.id}`)}</p>
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (step === REVIEW_STEP) void submit();
+          else next();
+        }}
+      >
+        {current.id === 'basics' ? <StepBasics form={form} /> : null}
+        {current.id === 'work' ? <StepWork form={form} /> : null}
+        {current.id === 'lifestyle' ? <StepLifestyle form={form} /> : null}
+        {current.id === 'tags' ? <StepTags form={form} /> : null}
+        {current.id === 'about' ? <StepAbout form={form} /> : null}
+        {current.id === 'photos' ? <StepPhotos form={form} /> : null}
+        {current.id === 'conditions' ? <StepConditions form={form} /> : null}
+        {current.id === 'location' ? <StepLocation form={form} /> : null}
+        {current.id === 'review' ? <StepReview form={form} submitError={submitError} submitting={submitting} onSubmit={() => void submit()} /> : null}
+        {step !== REVIEW_STEP ? (
+          <div className="form-nav">
+            <button type="button" className="btn" onClick={() => goTo(step - 1)} disabled={step === 0}>{t('common.back')}</button>
+            <button type="submit" className="btn btn-primary" data-testid="next">{t('common.next')}</button>
+          </div>
+        ) : (
+          <div className="form-nav">
+            <button type="button" className="btn" onClick={() => goTo(step - 1)}>{t('common.back')}</button>
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}

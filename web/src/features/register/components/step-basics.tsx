@@ -1,0 +1,71 @@
+import { SelectInput, TextInput } from '@/components/form';
+import type { RegisterForm } from '@/features/register/hooks/use-register-form';
+import { choiceOptions } from '@/features/register/components/options';
+
+export function StepBasics({ form }: { form: RegisterForm }) {
+  const { draft, update, touch, errorOf, t, cat } = form;
+  return (
+    <>
+      <TextInput name="nickname" label={t('field.nickname')} hint={t('hint.nickname')} value={draft.nickname} required={form.req('nickname')} onChange={(v) => update({ nickname: v })} onBlur={() => touch('nickname')} error={errorOf('nickname')} autoComplete="nickname" />
+      <TextInput name="name" label={t('field.name')} hint={t('hint.name')} value={draft.name} required={form.req('name')} onChange={(v) => update({ name: v })} onBlur={() => touch('name')} error={errorOf('name')} autoComplete="name" />
+      <SelectInput name="gender" label={t('field.gender')} placeholder={t('common.choose')} value={draft.gender} options={choiceOptions(cat.choices.gender, t)} required={form.req('gender')} onChange={(v) => update({ gender: v })} onBlur={() => touch('gender')} error={errorOf('gender')} />
+      <SelectInput name="matchGender" label={t('field.matchGender')} placeholder={t('common.choose')} value={draft.matchGender} options={choiceOptions(cat.choices.matchGender, t)} required={form.req('matchGender')} onChange={(v) => update({ matchGender: v })} onBlur={() => touch('matchGender')} error={errorOf('matchGender')} />
+      <TextInput name="birthday" type="date" label={t('field.birthday')} value={draft.birthday} required={form.req('birthday')} onChange={(v) => update({ birthday: v })} onBlur={() => touch('birthday')} error={errorOf('birthday')} autoComplete="bday" max={form.today} />
+      <TextInput name="height" type="number" inputMode="numeric" label={t('field.height')} hint={t('hint.height')} value={draft.height} required={form.req('height')} onChange={(v) => update({ height: v })} onBlur={() => touch('height')} error={errorOf('height')} min={cat.limits.height?.min} max={cat.limits.height?.max} />
+    </>
+  );
+}
+
+export function StepLifestyle({ form }: { form: RegisterForm }) {
+  const { draft, update, touch, errorOf, t, cat } = form;
+  const select = (name: 'marriageRecord' | 'hasChildren' | 'smoke' | 'drink' | 'tattoo' | 'mbti') => (
+    <SelectInput
+      name={name}
+      label={t(`field.${name}`)}
+      placeholder={t('common.choose')}
+      value={draft[name]}
+      options={choiceOptions(cat.choices[name], t)}
+      required={form.req(name)}
+      onChange={(v) => update({ [name]: v })}
+      onBlur={() => touch(name)}
+      error={errorOf(name)}
+    />
+  );
+  return (
+    <>
+      {select('marriageRecord')}
+      {select('hasChildren')}
+      {select('smoke')}
+      {select('drink')}
+      {select('tattoo')}
+      {select('mbti')}
+    </>
+  );
+}
+
+export function StepAbout({ form }: { form: RegisterForm }) {
+  const { draft, update, touch, errorOf, t, cat } = form;
+  const area = (name: 'aboutMe' | 'datingQuestion' | 'dailyLife' | 'surprisePoint' | 'feedback') => (
+    <TextInput
+      name={name}
+      multiline
+      label={t(`field.${name}`)}
+      hint={t(`hint.${name}`)}
+      value={draft[name]}
+      required={form.req(name)}
+      maxLength={cat.limits[name]?.max}
+      onChange={(v) => update({ [name]: v })}
+      onBlur={() => touch(name)}
+      error={errorOf(name)}
+    />
+  );
+  return (
+    <>
+      {area('aboutMe')}
+      {area('datingQuestion')}
+      {area('dailyLife')}
+      {area('surprisePoint')}
+      {area('feedback')}
+    </>
+  );
+}

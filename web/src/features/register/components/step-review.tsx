@@ -1,0 +1,67 @@
+import type { RegisterForm } from '@/features/register/hooks/use-register-form';
+import { STEPS, stepOfField, REVIEW_STEP } from '@/features/register/lib/steps';
+import { labelOf } from '@/features/register/components/options';
+
+/** Review: what will be sent, per step with an edit link, and every remaining error. */
+export function StepReview({ form, submitError, submitting, onSubmit }: { form: RegisterForm; submitError: string | null; submitting: boolean; onSubmit: () => void }) {
+  const { draft, errors, t, cat, goTo, message } = form;
+  const errorKeys = Object.keys(errors).filter((k) => errors[k]!.length);
+  const photos = draft.photoNameList.filter(Boolean).length;
+  const rows: [number, string, string][] = [
+    [0, 'nickname', draft.nickname],
+    [0, 'birthday', draft.birthday],
+    [0, 'gender', labelOf(cat.choices.gender, draft.gender, t)],
+    [1, 'occupation', draft.occupation],
+    [1, 'verifyMethod', labelOf(cat.choices.verifyMethod, draft.verifyMethod, t)],
+    [2, 'marriageRecord', labelOf(cat.choices.marriageRecord, draft.marriageRecord, t)],
+    [4, 'aboutMe', draft.aboutMe],
+    [5, 'photoNameList', t('register.photoCount', { n: photos })],
+    [7, 'city', cat.cities.find((c) => c.code === draft.city) ? t(cat.cities.find((c) => c.code === draft.city)!.key) : ''],
+  ];
+  return (
+    <>
+      {errorKeys.length ? (
+        <div className="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1} data-testid="error-summary">
+          <h3 id="error-summary-title">{t('register.errorSummary', { n: errorKeys.length })}</h3>
+          <ul>
+            {errorKeys.map((k) => {
+              const step = stepOfField(k);
+              return (
+                <li key={k}>
+                  <button type="button" className="link-button" onClick={() => goTo(step)} disabled={step === REVIEW_STEP}>
+                    {t(`register.step.${STEPS[step]!.id}`)} · {fieldLabel(k, t)}: {message(k, errors[k]![0]!)}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ) : null}
+      <dl className="review-list">
+        {rows.map(([step, field, value]) => (
+          <div key={field} className="review-item">
+            <dt>{t(`field.${field}`)}</dt>
+            <dd>{value ? <span className="clamp">{value}</span> : <span className="muted">{t('register.notFilled')}</span>}</dd>
+            <button type="button" className="link-button" onClick={() => goTo(step)}>{t('common.edit')}</button>
+          </div>
+        ))}
+      </dl>
+      {submitError ? (
+        <div className="notice notice-error" role="alert" data-testid="submit-error">
+          <strong>{t('register.submitFailed')}</strong> {submitError}
+          <p className="muted">{t('register.draftKept')}</p>
+        </div>
+      ) : null}
+      <button type="button" className="btn btn-primary btn-block" onClick={onSubmit} disabled={submitting} data-testid="submit">
+        {submitting ? t('register.submitting') : submitError ? t('register.retry') : t('register.submit')}
+      </button>
+      <p className="field-hint center">{t('register.afterSubmit')}</p>
+    </>
+  );
+}
+
+function fieldLabel(key: string, t: RegisterForm['t']): string {
+  if (key.startsWith('valueItem.')) return t(`condition.${key.slice('valueItem.'.length).split('.')[0]}`);
+  const base = key.split(/[.[]/)[0]!;
+  return t(`field.${base}`);
+}

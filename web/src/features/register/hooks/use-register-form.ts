@@ -1,0 +1,135 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { loadCore, todayIso, type Catalogues, type Core, type FieldErrors, type RegisterDraft } from '@/lib/wasm';
+import { useT, type TFunction } from '@/lib/i18n';
+import { describeError, logger } from '@/lib/logger';
+import { loadDraft, loadStep, prunePhotos, saveDraft, saveStep } from '@/features/register/lib/draft-storage';
+import { baseField, STEPS } from '@/features/register/lib/steps';
+
+export interface RegisterForm {
+  core: Core;
+  cat: Catalogues;
+  draft: RegisterDraft;
+  errors: FieldErrors;
+  step: number;
+  lineUserId: string;
+  today: string;
+  t: TFunction;
+  update(patch: Partial<RegisterDraft>): void;
+  touch(field: string): void;
+  /** The translated first error of a field (and its sub-keys), when it should be shown. */
+  errorOf(field: string): string | null;
+  /** Show every error of these fields (Next / submit pressed). */
+  reveal(fields: string[] | 'all'): void;
+  goTo(step: number): void;
+  message(field: string, code: string): string;
+  /** Whether the core requires the field (asked of the core with an empty draft). */
+  req(field: string): boolean;
+}
+
+export function useRegisterForm(lineUserId: string):
+  | { status: 'loading' }
+  | { status: 'error'; error: string }
+  | { status: 'ready'; form: RegisterForm } {
+  const t = useT();
+  const [core, setCore] = useState<Core | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<RegisterDraft | null>(null);
+  const [step, setStep] = useState(0);
+  const [touched, setTouched] = useState<Set<string>>(() => new Set());
+  const [revealAll, setRevealAll] = useState(false);
+  const today = useMemo(() => todayIso(), []);
+  const draftRef = useRef<RegisterDraft | null>(null);
+
+  useEffect(() => {
+    let alive = true;
+    loadCore()
+      .then((c) => {
+        if (!alive) return;
+        const result = loadDraft(c);
+        if (result.repaired.length || result.dropped.length || result.discarded) {
+          logger.info(`draft repaired: repaired=${result.repaired.join(',')} dropped=${result.dropped.join(',')} discarded=${result.discarded}`);
+        }
+        draftRef.current = result.draft;
+        setDraft(result.draft);
+        setStep(loadStep(STEPS.length));
+        setCore(c);
+      })
+      .catch((err: unknown) => {
+        logger.error(`wasm core failed to load: ${describeError(err)}`);
+        if (alive) setLoadError(String(err));
+      });
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  const errors = useMemo<FieldErrors>(() => {
+    if (!core || !draft) return {};
+    try {
+      return core.validateDraft(draft, lineUserId, today);
+    } catch (err) {
+      logger.error(`validateDraft failed: ${describeError(err)}`);
+      return {};
+    }
+  }, [core, draft, lineUserId, today]);
+
+  const update = useCallback((patch: Partial<RegisterDraft>) => {
+    const next = { ...(draftRef.current as RegisterDraft), ...patch };
+    draftRef.current = next;
+    setDraft(next);
+    saveDraft(next);
+    if (patch.photoNameList || patch.verifyTempFileName !== undefined) {
+      prunePhotos([...next.photoNameList, next.verifyTempFileName].filter((n) => n.startsWith('local-')));
+    }
+    setTouched((prev) => {
+      const s = new Set(prev);
+      for (const k of Object.keys(patch)) s.add(k === 'fertilityPlanTagId' ? 'fertilityPlanTagIds' : k);
+      return s;
+    });
+  }, []);
+
+  const touch = useCallback((field: string) => setTouched((prev) => (prev.has(field) ? prev : new Set(prev).add(field))), []);
+
+  const reveal = useCallback((fields: string[] | 'all') => {
+    if (fields === 'all') setRevealAll(true);
+    else setTouched((prev) => new Set([...prev, ...fields]));
+  }, []);
+
+  const goTo = useCallback((n: number) => {
+    const bounded = Math.max(0, Math.min(STEPS.length - 1, n));
+    setStep(bounded);
+    saveStep(bounded);
+    window.scrollTo?.(0, 0);
+  }, []);
+
+  const cat = useMemo(() => (core ? core.catalogues() : null), [core]);
+  const requiredFields = useMemo(() => {
+    if (!core) return new Set<string>();
+    const empty = core.validateDraft(core.emptyDraft(), lineUserId, today);
+    return new Set(Object.keys(empty).filter((k) => empty[k]!.includes('required')));
+  }, [core, lineUserId, today]);
+
+  if (loadError) return { status: 'error', error: loadError };
+  if (!core || !draft || !cat) return { status: 'loading' };
+
+  const message = (field: string, code: string) => {
+    const limits = cat.limits[baseField(field)] ?? {};
+    return t(`rule.${code}`, { min: limits.min ?? '', max: limits.max ?? '' });
+  };
+
+  const errorOf = (field: string) => {
+    const keys = Object.keys(errors).filter((k) => k === field || k.startsWith(`${field}.`));
+    const visible = revealAll || touched.has(field) || keys.some((k) => touched.has(k));
+    if (!visible) return null;
+    for (const k of keys) {
+      const code = errors[k]?.[0];
+      if (code) return message(k, code);
+    }
+    return null;
+  };
+
+  return {
+    status: 'ready',
+    form: { core, cat, draft, errors, step, lineUserId, today, t, update, touch, errorOf, reveal, goTo, message, req: (f) => requiredFields.has(f) },
+  };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import en from '@/lib/i18n/locales/en.json';
+import zh from '@/lib/i18n/locales/zh-TW.json';
+import ja from '@/lib/i18n/locales/ja.json';
+import { pickLocale, translate } from '@/lib/i18n';
+import { loadCore, RULE_CODES } from '@/lib/wasm';
+
+const locales: Record<string, Record<string, string>> = { en, 'zh-TW': zh, ja };
+
+describe('i18n', () => {
+  it('chooses zh-TW, ja or en from the LIFF language, en by default', () => {
+    expect(pickLocale('zh-TW')).toBe('zh-TW');
+    expect(pickLocale('zh-Hant-TW')).toBe('zh-TW');
+    expect(pickLocale('ja-JP')).toBe('ja');
+    expect(pickLocale('en-US')).toBe('en');
+    expect(pickLocale('th')).toBe('en');
+    expect(pickLocale(undefined)).toBe('en');
+  });
+
+  it('interpolates parameters', () => {
+    expect(translate({ a: 'Page not found: {path}' }, 'a', { path: '/x' })).toBe('Page not found: /x');
+    expect(translate({}, 'missing.key')).toBe('missing.key');
+  });
+
+  it('the three locales have the same keys and no empty message', () => {
+    const keys = Object.keys(en).sort();
+    for (const [name, messages] of Object.entries(locales)) {
+      expect(Object.keys(messages).sort(), name).toEqual(keys);
+      for (const k of keys) expect(messages[k]!.trim(), `${name}:${k}`).not.toBe('');
+    }
+  });
+
+  it('every core rule code and catalogue key has a translation in every locale', async () => {
+    const core = await loadCore();
+    const cat = core.catalogues();
+    const keys = new Set<string>(RULE_CODES.map((c) => `rule.${c}`));
+    for (const list of Object.values(cat.tags)) for (const tag of list) keys.add(tag.key);
+    for (const city of cat.cities) keys.add(city.key);
+    for (const list of Object.values(cat.choices)) for (const option of list) keys.add(option.key);
+    // Every field the core can report an error for has a label.
+    const empty = core.validateDraft(core.emptyDraft(), 'U0123456789abcdef0123456789abcdef', '2026-01-01');
+    for (const field of Object.keys(empty)) {
+      if (field.startsWith('valueItem.')) keys.add(`condition.${field.split('.')[1]}`);
+      else keys.add(`field.${field.split(/[.[]/)[0]}`);
+      for (const code of empty[field]!) keys.add(`rule.${code}`);
+    }
+    expect(cat.employers).toHaveLength(31);
+    expect(keys.size).toBeGreaterThan(100);
+    for (const [name, messages] of Object.entries(locales)) {
+      const missing = [...keys].filter((k) => !(k in messages));
+      expect(missing, name).toEqual([]);
+    }
+  });
+});
