@@ -7,9 +7,32 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct ChoiceOption {
-    #[cfg_attr(feature = "ts", tsify(type = "string | number"))]
-    pub value: serde_json::Value,
+    pub value: ChoiceValue,
     pub key: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub enum ChoiceValue {
+    Name(&'static str),
+    Code(u8),
+}
+
+/// A choice whose wire form is a small number.
+pub trait NumericChoice: Sized {
+    fn from_code(code: u8) -> Option<Self>;
+
+    /// Parses the JSON text a form select holds ("0", "1", …; spec §3: "parsed from a JSON
+    /// string"): a JSON integer literal, so no sign, fraction, exponent or leading zero.
+    fn from_json_text(text: &str) -> Option<Self> {
+        let text = text.trim();
+        let canonical = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
+        if !canonical {
+            return None;
+        }
+        text.parse().ok().and_then(Self::from_code)
+    }
 }
 
 /// Declares a choice whose wire form is a string.
@@ -32,7 +55,7 @@ macro_rules! string_choice {
 
             pub fn options() -> Vec<ChoiceOption> {
                 Self::ALL.iter().map(|c| ChoiceOption {
-                    value: serde_json::Value::from(c.as_str()),
+                    value: ChoiceValue::Name(c.as_str()),
                     key: format!(concat!("choice.", $key, ".{}"), c.as_str()),
                 }).collect()
             }
@@ -84,9 +107,15 @@ macro_rules! numeric_choice {
 
             pub fn options() -> Vec<ChoiceOption> {
                 Self::ALL.iter().map(|c| ChoiceOption {
-                    value: serde_json::Value::from(c.code()),
+                    value: ChoiceValue::Code(c.code()),
                     key: format!(concat!("choice.", $key, ".{}"), c.label()),
                 }).collect()
+            }
+        }
+
+        impl NumericChoice for $name {
+            fn from_code(code: u8) -> Option<$name> {
+                $name::from_code(code)
             }
         }
 
@@ -247,6 +276,15 @@ mod tests {
     }
 
     #[test]
+    fn json_text_codes_parse_only_as_canonical_integers() {
+        assert_eq!(Smoke::from_json_text("2"), Some(Smoke::Socially));
+        assert_eq!(Smoke::from_json_text(" 0 "), Some(Smoke::Never));
+        for bad in ["", "02", "-1", "1.0", "1e0", "\"1\"", "9", "256", "true"] {
+            assert_eq!(Smoke::from_json_text(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
     fn there_are_sixteen_mbti_types() {
         assert_eq!(Mbti::ALL.len(), 16);
     }
@@ -254,7 +292,7 @@ mod tests {
     #[test]
     fn options_carry_translation_keys() {
         let options = Smoke::options();
-        assert_eq!(options[0].value, 0);
+        assert_eq!(options[0].value, ChoiceValue::Code(0));
         assert_eq!(options[0].key, "choice.smoke.never");
         assert_eq!(Gender::options()[1].key, "choice.gender.FEMALE");
     }

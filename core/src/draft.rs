@@ -13,7 +13,6 @@ use crate::conditions::{Bounds, CONDITION_TYPES, Condition};
 use crate::date::Date;
 use crate::profile::UserProfileCreate;
 use crate::rules::{FieldErrors, RuleCode};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -164,6 +163,13 @@ pub struct RepairedDraft {
     pub dropped: Vec<String>,
     /// The stored value was not a draft at all (not an object); nothing could be kept.
     pub discarded: bool,
+}
+
+impl RepairedDraft {
+    /// For a stored value that cannot even be read as JSON.
+    pub fn unreadable() -> RepairedDraft {
+        RepairedDraft { draft: RegisterDraft::default(), repaired: Vec::new(), dropped: Vec::new(), discarded: true }
+    }
 }
 
 /// What `build_payload` made of a draft.
@@ -338,12 +344,12 @@ impl Repairer {
 /// Reads back whatever was stored (already JSON-parsed; `null` when nothing was), keeping every
 /// usable field. Never fails.
 pub fn repair(stored: &Value) -> RepairedDraft {
-    let empty = |discarded| RepairedDraft { draft: RegisterDraft::default(), repaired: Vec::new(), dropped: Vec::new(), discarded };
     let Value::Object(stored) = stored else {
-        return empty(!stored.is_null());
+        let nothing_stored = RepairedDraft { discarded: false, ..RepairedDraft::unreadable() };
+        return if stored.is_null() { nothing_stored } else { RepairedDraft::unreadable() };
     };
     let Ok(Value::Object(mut clean)) = serde_json::to_value(RegisterDraft::default()) else {
-        return empty(true);
+        return RepairedDraft::unreadable();
     };
     let mut fixer = Repairer::default();
     let is_v1 = !stored.contains_key("version");
@@ -378,7 +384,7 @@ pub fn repair(stored: &Value) -> RepairedDraft {
         Ok(draft) => RepairedDraft { draft, repaired: fixer.repaired, dropped: fixer.dropped, discarded: false },
         // Every field above was coerced to its shape, so this cannot happen; should it ever, an
         // empty form is still better than a crash.
-        Err(_) => empty(true),
+        Err(_) => RepairedDraft::unreadable(),
     }
 }
 
@@ -472,11 +478,11 @@ fn choice<T>(field: &str, value: &str, parse: fn(&str) -> Option<T>, e: &mut Fie
 }
 
 /// A choice whose select holds a JSON string ("0"), parsed as JSON (spec §3).
-fn json_choice<T: DeserializeOwned>(field: &str, value: &str, e: &mut FieldErrors) -> Option<T> {
+fn json_choice<T: NumericChoice>(field: &str, value: &str, e: &mut FieldErrors) -> Option<T> {
     if value.trim().is_empty() {
         return None;
     }
-    let parsed = serde_json::from_str(value).ok();
+    let parsed = T::from_json_text(value);
     if parsed.is_none() {
         e.add(field, RuleCode::InvalidChoice);
     }

@@ -243,15 +243,15 @@ impl UserProfileCreate {
         let about_me = check_text("aboutMe", self.about_me.as_deref(), rules::ABOUT_ME, e);
         let tag_catalogue = catalogue::tags();
         let tags = ProfileTags {
-            personality: check_tags("personalityTagIds", self.personality_tag_ids, &tag_catalogue.personality, rules::PERSONALITY_TAGS, e),
-            exercise: check_tags("exerciseTagIds", self.exercise_tag_ids, &tag_catalogue.exercise, rules::EXERCISE_TAGS, e),
-            hobby: check_tags("hobbyTagIds", self.hobby_tag_ids, &tag_catalogue.hobby, rules::HOBBY_TAGS, e),
-            marriage_type: check_tags("marriageTypeTagIds", self.marriage_type_tag_ids, &tag_catalogue.marriage_type, rules::MARRIAGE_TYPE_TAGS, e),
-            fertility_plan: check_tags("fertilityPlanTagIds", self.fertility_plan_tag_ids, &tag_catalogue.fertility_plan, rules::FERTILITY_PLAN_TAGS, e)
+            personality: check_tags("personalityTagIds", self.personality_tag_ids, tag_catalogue.personality, rules::PERSONALITY_TAGS, e),
+            exercise: check_tags("exerciseTagIds", self.exercise_tag_ids, tag_catalogue.exercise, rules::EXERCISE_TAGS, e),
+            hobby: check_tags("hobbyTagIds", self.hobby_tag_ids, tag_catalogue.hobby, rules::HOBBY_TAGS, e),
+            marriage_type: check_tags("marriageTypeTagIds", self.marriage_type_tag_ids, tag_catalogue.marriage_type, rules::MARRIAGE_TYPE_TAGS, e),
+            fertility_plan: check_tags("fertilityPlanTagIds", self.fertility_plan_tag_ids, tag_catalogue.fertility_plan, rules::FERTILITY_PLAN_TAGS, e)
                 .first()
                 .copied()
                 .unwrap_or_default(),
-            pet: check_tags("petTagIds", self.pet_tag_ids, &tag_catalogue.pet, rules::PET_TAGS, e),
+            pet: check_tags("petTagIds", self.pet_tag_ids, tag_catalogue.pet, rules::PET_TAGS, e),
         };
         let dating_question = check_text("datingQuestion", self.dating_question.as_deref(), rules::DATING_QUESTION, e);
         let daily_life = check_text("dailyLife", self.daily_life.as_deref(), rules::DAILY_LIFE, e);
@@ -514,7 +514,7 @@ fn parse_verification(
     let email = company_email.and_then(|text| EmailAddress::parse(text).or_else(|| invalid("companyEmail", RuleCode::InvalidEmail, e)));
     let employer_id = email.as_ref().and_then(|email| {
         catalogue::employer_for_domain(email.domain())
-            .map(|employer| employer.id.clone())
+            .map(|employer| employer.id.to_owned())
             .or_else(|| invalid("companyEmail", RuleCode::UnknownEmployer, e))
     });
     let link = review_link.and_then(|text| match HttpsUrl::parse(text) {
