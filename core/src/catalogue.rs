@@ -5,7 +5,6 @@ use crate::choices::*;
 use crate::email::{EmailAddress, domain_is_within};
 use crate::rules::{self, RangeRule};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// A tag with a stable numeric id (stored in profiles; never reused) and its translation key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -61,7 +60,8 @@ pub struct Catalogues {
     pub employers: &'static [Employer],
     pub choices: Choices,
     #[cfg_attr(feature = "ts", tsify(type = "Record<string, RangeRule>"))]
-    pub limits: BTreeMap<String, RangeRule>,
+    #[serde(serialize_with = "as_map")]
+    pub limits: Vec<(&'static str, RangeRule)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -139,8 +139,12 @@ pub fn all() -> Catalogues {
         cities: cities(),
         employers: employers(),
         choices: choices(),
-        limits: rules::limits().into_iter().map(|(field, rule)| (field.to_owned(), rule)).collect(),
+        limits: rules::limits(),
     }
+}
+
+fn as_map<S: serde::Serializer>(pairs: &[(&'static str, RangeRule)], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(pairs.iter().map(|(field, rule)| (field, rule)))
 }
 
 #[cfg(test)]

@@ -13,8 +13,8 @@ use crate::conditions::{Bounds, CONDITION_TYPES, Condition};
 use crate::date::Date;
 use crate::profile::UserProfileCreate;
 use crate::rules::{FieldErrors, RuleCode};
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 pub const DRAFT_VERSION: u32 = 2;
 pub const PHOTO_SLOTS: usize = 6;
@@ -24,7 +24,9 @@ const MAX_STORED_TEXT: usize = 5_000;
 
 /// The form as typed. Text inputs and selects hold strings ('' = nothing chosen);
 /// `marriageRecord`, `hasChildren`, `smoke` and `drink` hold JSON strings ("0", "1", …).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Deliberately not `Deserialize`: a draft from outside is read with `repair`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct RegisterDraft {
@@ -73,7 +75,7 @@ pub struct RegisterDraft {
     pub conditions: DraftConditions,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct DraftConditions {
@@ -88,7 +90,7 @@ pub struct DraftConditions {
     pub drink: ValueDraft,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct RangeDraft {
     pub selected: bool,
@@ -96,7 +98,7 @@ pub struct RangeDraft {
     pub to: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct ValueDraft {
     pub selected: bool,
@@ -183,17 +185,92 @@ pub struct BuildOutcome {
     pub errors: FieldErrors,
 }
 
-const TEXT_FIELDS: [&str; 32] = [
-    "nickname", "name", "gender", "matchGender", "birthday", "height", "occupationType", "occupation",
-    "achievement", "incomeRange", "school", "education", "marriageRecord", "hasChildren", "smoke",
-    "drink", "tattoo", "mbti", "fertilityPlanTagId", "aboutMe", "datingQuestion", "dailyLife",
-    "surprisePoint", "city", "address", "recommendDistanceKm", "feedback", "verifyMethod",
-    "companyEmail", "reviewLink", "verifyTempFileName", "verifyDescription",
-];
-const LIST_FIELDS: [&str; 5] = ["personalityTagIds", "exerciseTagIds", "hobbyTagIds", "marriageTypeTagIds", "petTagIds"];
-const RANGE_CONDITIONS: [&str; 3] = ["HEIGHT", "AGE", "INCOME"];
 /// Tag ids are short numbers; anything longer in a stored list is damage.
 const MAX_STORED_TAG_ID: usize = 10;
+
+impl RegisterDraft {
+    /// The text input stored under a wire name. With `list_slot` and the coordinate, photo and
+    /// condition fields handled in `repair`, this is the one map from stored names to fields.
+    fn text_slot(&mut self, name: &str) -> Option<&mut String> {
+        Some(match name {
+            "nickname" => &mut self.nickname,
+            "name" => &mut self.name,
+            "gender" => &mut self.gender,
+            "matchGender" => &mut self.match_gender,
+            "birthday" => &mut self.birthday,
+            "height" => &mut self.height,
+            "occupationType" => &mut self.occupation_type,
+            "occupation" => &mut self.occupation,
+            "achievement" => &mut self.achievement,
+            "incomeRange" => &mut self.income_range,
+            "school" => &mut self.school,
+            "education" => &mut self.education,
+            "marriageRecord" => &mut self.marriage_record,
+            "hasChildren" => &mut self.has_children,
+            "smoke" => &mut self.smoke,
+            "drink" => &mut self.drink,
+            "tattoo" => &mut self.tattoo,
+            "mbti" => &mut self.mbti,
+            "fertilityPlanTagId" => &mut self.fertility_plan_tag_id,
+            "aboutMe" => &mut self.about_me,
+            "datingQuestion" => &mut self.dating_question,
+            "dailyLife" => &mut self.daily_life,
+            "surprisePoint" => &mut self.surprise_point,
+            "city" => &mut self.city,
+            "address" => &mut self.address,
+            "recommendDistanceKm" => &mut self.recommend_distance_km,
+            "feedback" => &mut self.feedback,
+            "verifyMethod" => &mut self.verify_method,
+            "companyEmail" => &mut self.company_email,
+            "reviewLink" => &mut self.review_link,
+            "verifyTempFileName" => &mut self.verify_temp_file_name,
+            "verifyDescription" => &mut self.verify_description,
+            _ => return None,
+        })
+    }
+
+    fn list_slot(&mut self, name: &str) -> Option<&mut Vec<String>> {
+        Some(match name {
+            "personalityTagIds" => &mut self.personality_tag_ids,
+            "exerciseTagIds" => &mut self.exercise_tag_ids,
+            "hobbyTagIds" => &mut self.hobby_tag_ids,
+            "marriageTypeTagIds" => &mut self.marriage_type_tag_ids,
+            "petTagIds" => &mut self.pet_tag_ids,
+            _ => return None,
+        })
+    }
+
+    fn coordinate_slot(&mut self, name: &str) -> Option<&mut Option<f64>> {
+        Some(match name {
+            "latitude" => &mut self.latitude,
+            "longitude" => &mut self.longitude,
+            _ => return None,
+        })
+    }
+}
+
+impl DraftConditions {
+    fn range_slot(&mut self, kind: &str) -> Option<&mut RangeDraft> {
+        Some(match kind {
+            "HEIGHT" => &mut self.height,
+            "AGE" => &mut self.age,
+            "INCOME" => &mut self.income,
+            _ => return None,
+        })
+    }
+
+    fn value_slot(&mut self, kind: &str) -> Option<&mut ValueDraft> {
+        Some(match kind {
+            "EDUCATION" => &mut self.education,
+            "MARRIAGE_RECORD" => &mut self.marriage_record,
+            "HAS_CHILDREN" => &mut self.has_children,
+            "SMOKE" => &mut self.smoke,
+            "TATTOO" => &mut self.tattoo,
+            "DRINK" => &mut self.drink,
+            _ => return None,
+        })
+    }
+}
 
 #[derive(Default)]
 struct Repairer {
@@ -263,18 +340,14 @@ impl Repairer {
         Some(kept)
     }
 
-    fn coordinate(&mut self, field: &str, value: &Value) -> Option<Value> {
+    fn coordinate(&mut self, field: &str, value: &Value) -> Option<Option<f64>> {
         let number = match value {
-            Value::Null => return Some(Value::Null),
+            Value::Null => return Some(None),
             Value::Number(number) => number.as_f64(),
-            Value::String(text) => {
-                self.repaired(field);
-                text.trim().parse::<f64>().ok()
-            }
             _ => None,
         };
         match number.filter(|n| n.is_finite()) {
-            Some(number) => Some(Value::from(number)),
+            Some(number) => Some(Some(number)),
             None => {
                 self.dropped(field);
                 None
@@ -307,21 +380,18 @@ impl Repairer {
         Some(slots)
     }
 
-    fn conditions(&mut self, value: &Value) -> Option<Value> {
+    fn conditions(&mut self, value: &Value) -> Option<DraftConditions> {
         let Value::Object(stored) = value else {
             self.dropped("conditions");
             return None;
         };
-        let Ok(Value::Object(mut clean)) = serde_json::to_value(DraftConditions::default()) else {
-            return None;
-        };
+        let mut clean = DraftConditions::default();
         for (kind, entry) in stored {
             let field = format!("conditions.{kind}");
             let Some(Value::Object(entry)) = CONDITION_TYPES.contains(&kind.as_str()).then_some(entry) else {
                 self.dropped(&field);
                 continue;
             };
-            let mut cleaned = Map::new();
             let selected = match entry.get("selected") {
                 Some(Value::Bool(selected)) => *selected,
                 _ => {
@@ -329,63 +399,64 @@ impl Repairer {
                     false
                 }
             };
-            cleaned.insert("selected".into(), Value::Bool(selected));
-            let parts: &[&str] = if RANGE_CONDITIONS.contains(&kind.as_str()) { &["from", "to"] } else { &["value"] };
-            for part in parts {
-                let text = entry.get(*part).and_then(|v| self.text(&field, v)).unwrap_or_default();
-                cleaned.insert((*part).into(), Value::String(text));
+            let mut part = |name: &str| entry.get(name).and_then(|v| self.text(&field, v)).unwrap_or_default();
+            if let Some(range) = clean.range_slot(kind) {
+                *range = RangeDraft { selected, from: part("from"), to: part("to") };
+            } else if let Some(choice) = clean.value_slot(kind) {
+                *choice = ValueDraft { selected, value: part("value") };
             }
-            clean.insert(kind.clone(), Value::Object(cleaned));
         }
-        Some(Value::Object(clean))
+        Some(clean)
     }
 }
 
 /// Reads back whatever was stored (already JSON-parsed; `null` when nothing was), keeping every
-/// usable field. Never fails.
+/// usable field. Never fails. Every draft from outside (storage, the web app's state) comes in
+/// through here, so nothing else has to cope with a malformed one.
 pub fn repair(stored: &Value) -> RepairedDraft {
     let Value::Object(stored) = stored else {
         let nothing_stored = RepairedDraft { discarded: false, ..RepairedDraft::unreadable() };
         return if stored.is_null() { nothing_stored } else { RepairedDraft::unreadable() };
     };
-    let Ok(Value::Object(mut clean)) = serde_json::to_value(RegisterDraft::default()) else {
-        return RepairedDraft::unreadable();
-    };
+    let mut draft = RegisterDraft::default();
     let mut fixer = Repairer::default();
     let is_v1 = !stored.contains_key("version");
     for (field, value) in stored {
         let name = field.as_str();
-        let (target, cleaned) = if name == "version" {
+        if name == "version" {
             continue;
         } else if name == "fertilityPlanTagIds" && is_v1 {
             // v1 kept the single fertility plan as a one-element list.
             fixer.repaired("fertilityPlanTagId");
             let first = value.as_array().and_then(|items| items.first()).cloned().unwrap_or(Value::String(String::new()));
-            ("fertilityPlanTagId", fixer.text("fertilityPlanTagId", &first).map(Value::String))
-        } else if TEXT_FIELDS.contains(&name) {
-            (name, fixer.text(name, value).map(Value::String))
-        } else if LIST_FIELDS.contains(&name) {
-            (name, fixer.list(name, value).map(|items| items.into_iter().map(Value::String).collect()))
-        } else if name == "latitude" || name == "longitude" {
-            (name, fixer.coordinate(name, value))
+            if let Some(text) = fixer.text("fertilityPlanTagId", &first) {
+                draft.fertility_plan_tag_id = text;
+            }
+        } else if draft.text_slot(name).is_some() {
+            if let (Some(text), Some(slot)) = (fixer.text(name, value), draft.text_slot(name)) {
+                *slot = text;
+            }
+        } else if draft.list_slot(name).is_some() {
+            if let (Some(items), Some(slot)) = (fixer.list(name, value), draft.list_slot(name)) {
+                *slot = items;
+            }
+        } else if draft.coordinate_slot(name).is_some() {
+            if let (Some(number), Some(slot)) = (fixer.coordinate(name, value), draft.coordinate_slot(name)) {
+                *slot = number;
+            }
         } else if name == "photoNameList" {
-            (name, fixer.photos(value).map(|slots| slots.into_iter().map(Value::String).collect()))
+            if let Some(slots) = fixer.photos(value) {
+                draft.photo_name_list = slots;
+            }
         } else if name == "conditions" {
-            (name, fixer.conditions(value))
+            if let Some(conditions) = fixer.conditions(value) {
+                draft.conditions = conditions;
+            }
         } else {
             fixer.dropped(name);
-            continue;
-        };
-        if let Some(cleaned) = cleaned {
-            clean.insert(target.to_owned(), cleaned);
         }
     }
-    match serde_json::from_value(Value::Object(clean)) {
-        Ok(draft) => RepairedDraft { draft, repaired: fixer.repaired, dropped: fixer.dropped, discarded: false },
-        // Every field above was coerced to its shape, so this cannot happen; should it ever, an
-        // empty form is still better than a crash.
-        Err(_) => RepairedDraft::unreadable(),
-    }
+    RepairedDraft { draft, repaired: fixer.repaired, dropped: fixer.dropped, discarded: false }
 }
 
 /// Turns the draft into the payload (spec §3, §5): JSON-string choices parsed, tag ids to
@@ -664,14 +735,16 @@ mod tests {
 
     #[test]
     fn a_v1_draft_is_migrated_field_by_field() {
-        let stored = json!({"nickname": "Mei", "height": 163, "fertilityPlanTagIds": [502], "personalityTagIds": [101, "104"], "latitude": "25.03"});
+        let stored = json!({"nickname": "Mei", "height": 163, "fertilityPlanTagIds": [502], "personalityTagIds": [101, "104"], "latitude": 25.03, "longitude": "121.5"});
         let repaired = repair(&stored);
         assert_eq!(repaired.draft.nickname, "Mei");
         assert_eq!(repaired.draft.height, "163");
         assert_eq!(repaired.draft.fertility_plan_tag_id, "502");
         assert_eq!(repaired.draft.personality_tag_ids, ["101", "104"]);
         assert_eq!(repaired.draft.latitude, Some(25.03));
+        assert_eq!(repaired.draft.longitude, None);
         assert!(repaired.repaired.contains(&"height".to_string()));
+        assert_eq!(repaired.dropped, ["longitude"]);
     }
 
     #[test]

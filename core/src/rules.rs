@@ -2,7 +2,7 @@
 //! instant feedback) and the server (as the control) enforce, and the rule codes are what both
 //! report per field so the client can translate them.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// Why a field failed; stable snake_case codes that the translation files key on.
@@ -61,12 +61,27 @@ impl RuleCode {
 
 /// Every failing field with every rule it breaks, keyed by the payload's wire name
 /// (`valueItem.HEIGHT` for a condition). Empty means valid.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
+///
+/// A sorted list rather than a map: it is tiny, and a map type costs the wasm build more code
+/// than it saves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct FieldErrors(
-    #[cfg_attr(feature = "ts", tsify(type = "Record<string, RuleCode[]>"))] BTreeMap<String, Vec<RuleCode>>,
+    #[cfg_attr(feature = "ts", tsify(type = "Record<string, RuleCode[]>"))] Vec<(String, Vec<RuleCode>)>,
 );
+
+impl Serialize for FieldErrors {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(field, codes)| (field, codes)))
+    }
+}
+
+impl<'de> Deserialize<'de> for FieldErrors {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<String, Vec<RuleCode>>::deserialize(deserializer)?;
+        Ok(FieldErrors(map.into_iter().collect()))
+    }
+}
 
 impl FieldErrors {
     pub fn new() -> FieldErrors {
@@ -80,7 +95,14 @@ impl FieldErrors {
     }
 
     pub fn add(&mut self, field: &str, code: RuleCode) {
-        let codes = self.0.entry(field.to_owned()).or_default();
+        let index = match self.0.binary_search_by(|(known, _)| known.as_str().cmp(field)) {
+            Ok(index) => index,
+            Err(index) => {
+                self.0.insert(index, (field.to_owned(), Vec::new()));
+                index
+            }
+        };
+        let codes = &mut self.0[index].1;
         if !codes.contains(&code) {
             codes.push(code);
         }
@@ -96,7 +118,7 @@ impl FieldErrors {
 
     /// Forgets what was recorded for a field, so that a more precise finding can take its place.
     pub fn remove(&mut self, field: &str) {
-        self.0.remove(field);
+        self.0.retain(|(known, _)| known != field);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -108,11 +130,11 @@ impl FieldErrors {
     }
 
     pub fn get(&self, field: &str) -> Option<&[RuleCode]> {
-        self.0.get(field).map(Vec::as_slice)
+        self.0.iter().find(|(known, _)| known == field).map(|(_, codes)| codes.as_slice())
     }
 
     pub fn fields(&self) -> impl Iterator<Item = &str> {
-        self.0.keys().map(String::as_str)
+        self.0.iter().map(|(field, _)| field.as_str())
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &[RuleCode])> {
@@ -216,9 +238,9 @@ pub fn check_text(field: &str, value: Option<&str>, rule: TextRule, errors: &mut
 }
 
 /// All limits by wire field name, for the client to show hints (maxlength, counters, min/max).
-pub fn limits() -> BTreeMap<&'static str, RangeRule> {
+pub fn limits() -> Vec<(&'static str, RangeRule)> {
     let text = |rule: TextRule| RangeRule { min: rule.min, max: rule.max };
-    BTreeMap::from([
+    Vec::from([
         ("nickname", text(NICKNAME)),
         ("name", text(NAME)),
         ("occupation", text(OCCUPATION)),

@@ -36,8 +36,18 @@ fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError
     serde_json::from_value(json_from_js(value, what)?).map_err(|e| error(format!("{what}: {e}")))
 }
 
+/// The web app's draft state goes through the same repair as a stored draft: a field of the
+/// wrong shape is reset rather than failing the whole call.
+fn draft_from_js(value: JsValue) -> Result<RegisterDraft, JsError> {
+    let repaired = draft::repair(&json_from_js(value, "draft")?);
+    if repaired.discarded {
+        return Err(error("draft must be an object"));
+    }
+    Ok(repaired.draft)
+}
+
 fn parse_today(today: &str) -> Result<Date, JsError> {
-    Date::parse(today).ok_or_else(|| error(format!("today must be YYYY-MM-DD, got {today:?}")))
+    Date::parse(today).ok_or_else(|| error(format!("today must be YYYY-MM-DD, got \"{today}\"")))
 }
 
 /// Tags, cities, employers, every closed choice and the field limits.
@@ -69,7 +79,7 @@ pub fn validate_draft(
     line_user_id: &str,
     today: &str,
 ) -> Result<JsValue, JsError> {
-    let draft: RegisterDraft = from_js(draft, "draft")?;
+    let draft = draft_from_js(draft)?;
     to_js(&draft::validate(&draft, line_user_id, parse_today(today)?))
 }
 
@@ -80,17 +90,8 @@ pub fn build_payload(
     line_user_id: &str,
     today: &str,
 ) -> Result<JsValue, JsError> {
-    let draft: RegisterDraft = from_js(draft, "draft")?;
+    let draft = draft_from_js(draft)?;
     to_js(&draft::build_payload(&draft, line_user_id, parse_today(today)?))
-}
-
-/// The server's own check of a payload: type errors and unknown fields first, then every rule.
-#[wasm_bindgen(js_name = validatePayload, unchecked_return_type = "FieldErrors")]
-pub fn validate_payload(#[wasm_bindgen(unchecked_param_type = "unknown")] payload: JsValue, today: &str) -> Result<JsValue, JsError> {
-    let today = parse_today(today)?;
-    let value = json_from_js(payload, "payload")?;
-    let errors = UserProfileCreate::from_json(value).and_then(|payload| payload.parse(today)).err().unwrap_or_default();
-    to_js(&errors)
 }
 
 #[wasm_bindgen(js_name = employerForEmail, unchecked_return_type = "Employer | undefined")]
@@ -99,22 +100,6 @@ pub fn employer_for_email(email: &str) -> Result<JsValue, JsError> {
         Some(employer) => to_js(employer),
         None => Ok(JsValue::UNDEFINED),
     }
-}
-
-/// Does a (valid) profile meet every condition? Throws when the profile itself is invalid.
-#[wasm_bindgen(js_name = satisfiesConditions)]
-pub fn satisfies_conditions(
-    #[wasm_bindgen(unchecked_param_type = "UserProfileCreate")] profile: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Condition[]")] conditions: JsValue,
-    today: &str,
-) -> Result<bool, JsError> {
-    let today = parse_today(today)?;
-    let profile = json_from_js(profile, "profile")?;
-    let conditions: Vec<Condition> = from_js(conditions, "conditions")?;
-    let profile = UserProfileCreate::from_json(profile)
-        .and_then(|payload| payload.parse(today))
-        .map_err(|errors| error(format!("profile is invalid: {}", serde_json::to_string(&errors).unwrap_or_default())))?;
-    Ok(conditions::satisfies(&profile.facts(), &conditions, today))
 }
 
 /// Every rule code, for translation completeness checks.
