@@ -476,6 +476,35 @@ pub fn build_payload(draft: &RegisterDraft, line_user_id: &str, today: Date) -> 
     BuildOutcome { payload, errors }
 }
 
+/// The conditions a draft's condition section stands for, and what is wrong with them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct ConditionsOutcome {
+    pub conditions: Vec<Condition>,
+    pub errors: FieldErrors,
+}
+
+pub fn conditions_of(draft: &RegisterDraft) -> ConditionsOutcome {
+    let mut errors = FieldErrors::new();
+    let conditions = conditions(&draft.conditions, &mut errors);
+    crate::conditions::check(&conditions, &mut errors);
+    ConditionsOutcome { conditions, errors }
+}
+
+/// Does the person of one complete draft meet the conditions chosen in another? Matchmaking
+/// proper runs on stored profiles; this lets the form preview a condition against a sample.
+pub fn satisfies(person: &RegisterDraft, seeker: &RegisterDraft, line_user_id: &str, today: Date) -> Result<bool, FieldErrors> {
+    let profile = match build_payload(person, line_user_id, today).payload {
+        Some(payload) => payload.parse(today)?,
+        None => return Err(validate(person, line_user_id, today)),
+    };
+    let wanted = conditions_of(seeker);
+    if !wanted.errors.is_empty() {
+        return Err(wanted.errors);
+    }
+    Ok(crate::conditions::satisfies(&profile.facts(), &wanted.conditions, today))
+}
+
 /// Every failing field of the draft, keyed by payload wire name (`{}` when it would be accepted).
 pub fn validate(draft: &RegisterDraft, line_user_id: &str, today: Date) -> FieldErrors {
     build_payload(draft, line_user_id, today).errors
@@ -707,6 +736,18 @@ mod tests {
         assert_eq!(errors.get("smoke"), Some(&[RuleCode::InvalidChoice][..]));
         assert_eq!(errors.get("gender"), Some(&[RuleCode::InvalidChoice][..]));
         assert_eq!(errors.len(), 3);
+    }
+
+    #[test]
+    fn a_draft_meets_the_conditions_of_another_draft() {
+        let person = complete_draft();
+        let mut seeker = RegisterDraft::default();
+        seeker.conditions.height = RangeDraft { selected: true, from: "160".into(), to: "170".into() };
+        assert_eq!(satisfies(&person, &seeker, LINE_ID, today()), Ok(true));
+        seeker.conditions.education = ValueDraft { selected: true, value: "DOCTORATE".into() };
+        assert_eq!(satisfies(&person, &seeker, LINE_ID, today()), Ok(false));
+        seeker.conditions.age = RangeDraft { selected: true, from: "40".into(), to: "30".into() };
+        assert!(satisfies(&person, &seeker, LINE_ID, today()).is_err());
     }
 
     #[test]

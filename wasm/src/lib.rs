@@ -2,15 +2,12 @@
 //! JsValue arguments with serde-wasm-bindgen, calls core, and converts the answer back; the
 //! TypeScript types come from the core types (tsify), so nothing is written twice.
 
-use kizuna_core::conditions::{self, Condition};
 use kizuna_core::date::Date;
 use kizuna_core::draft::{self, RegisterDraft, RepairedDraft};
 use kizuna_core::error_code::ErrorCode;
-use kizuna_core::profile::UserProfileCreate;
 use kizuna_core::rules::RuleCode;
 use kizuna_core::catalogue;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
 /// The one error helper: every failure reaches JavaScript as a thrown `Error` with a message.
@@ -22,18 +19,58 @@ fn error(message: impl std::fmt::Display) -> JsError {
 // through `Value`, so bridging here keeps one instantiation of each type's serde code in the
 // binary instead of a second one for serde-wasm-bindgen. That is most of the wasm's size.
 
+// Errors name the argument but do not format serde's own error values: their Display code
+// (every serde_json error text, float printing) would be a large share of the binary, for
+// messages that only ever mean "this argument is not plain JSON data".
+
 /// Plain JSON-shaped values (objects, not Maps; numbers, not BigInts), as the web app expects.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let json = serde_json::to_value(value).map_err(error)?;
-    json.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(error)
+    let json = serde_json::to_value(value).map_err(|_| error("result is not representable as JSON"))?;
+    json.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|_| error("result is not representable in JavaScript"))
 }
 
+/// Reads a JavaScript value as JSON data. Written out instead of serde-wasm-bindgen's
+/// deserializer, whose error construction alone links float printing into the binary.
+/// `undefined` reads as null; functions, symbols and bigints are refused.
 fn json_from_js(value: JsValue, what: &str) -> Result<serde_json::Value, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| error(format!("{what}: {e}")))
-}
-
-fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    serde_json::from_value(json_from_js(value, what)?).map_err(|e| error(format!("{what}: {e}")))
+    fn read(value: &JsValue, depth: u32) -> Option<serde_json::Value> {
+        use serde_json::Value;
+        if depth > 32 {
+            return None;
+        }
+        if value.is_null() || value.is_undefined() {
+            return Some(Value::Null);
+        }
+        if let Some(flag) = value.as_bool() {
+            return Some(Value::Bool(flag));
+        }
+        if let Some(number) = value.as_f64() {
+            let is_integer = number.fract() == 0.0 && number.abs() <= 9_007_199_254_740_991.0;
+            return Some(if is_integer && number >= 0.0 {
+                Value::from(number as u64)
+            } else if is_integer {
+                Value::from(number as i64)
+            } else {
+                serde_json::Number::from_f64(number).map_or(Value::Null, Value::Number)
+            });
+        }
+        if let Some(text) = value.as_string() {
+            return Some(Value::String(text));
+        }
+        if js_sys::Array::is_array(value) {
+            return js_sys::Array::from(value).iter().map(|item| read(&item, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
+        }
+        if value.is_object() && !value.is_function() {
+            let mut map = serde_json::Map::new();
+            for entry in js_sys::Object::entries(value.unchecked_ref()).iter() {
+                let entry = js_sys::Array::from(&entry);
+                map.insert(entry.get(0).as_string()?, read(&entry.get(1), depth + 1)?);
+            }
+            return Some(Value::Object(map));
+        }
+        None
+    }
+    read(&value, 0).ok_or_else(|| error(format!("{what} must be plain JSON data")))
 }
 
 /// The web app's draft state goes through the same repair as a stored draft: a field of the
@@ -100,6 +137,26 @@ pub fn employer_for_email(email: &str) -> Result<JsValue, JsError> {
         Some(employer) => to_js(employer),
         None => Ok(JsValue::UNDEFINED),
     }
+}
+
+/// The conditions (`valueItem`) the form's condition section would send, with their errors.
+#[wasm_bindgen(js_name = conditionsOf, unchecked_return_type = "ConditionsOutcome")]
+pub fn conditions_of(#[wasm_bindgen(unchecked_param_type = "RegisterDraft")] draft: JsValue) -> Result<JsValue, JsError> {
+    to_js(&draft::conditions_of(&draft_from_js(draft)?))
+}
+
+/// Would the person described by `person` (a complete draft) meet the conditions chosen in
+/// `seeker`'s draft? Throws when the person's draft is not a valid profile.
+#[wasm_bindgen(js_name = satisfiesConditions)]
+pub fn satisfies_conditions(
+    #[wasm_bindgen(unchecked_param_type = "RegisterDraft")] person: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "RegisterDraft")] seeker: JsValue,
+    line_user_id: &str,
+    today: &str,
+) -> Result<bool, JsError> {
+    let today = parse_today(today)?;
+    let (person, seeker) = (draft_from_js(person)?, draft_from_js(seeker)?);
+    draft::satisfies(&person, &seeker, line_user_id, today).map_err(|_| error("the person's draft is not a valid profile"))
 }
 
 /// Every rule code, for translation completeness checks.
