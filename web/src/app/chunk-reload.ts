@@ -45,8 +45,10 @@ export function lazyWithReload<T extends ComponentType>(load: () => Promise<{ de
 }
 
 export function installChunkErrorHandler(): void {
+  // Vite reports failed preloads here; the import itself still rejects (no preventDefault), and
+  // lazyWithReload decides about the reload.
   window.addEventListener('vite:preloadError', (event) => {
-    event.preventDefault();
-    reloadForChunkError();
+    const payload = (event as Event & { payload?: unknown }).payload;
+    logger.warn(`preload failed: ${String(payload)}`);
   });
 }

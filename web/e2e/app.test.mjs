@@ -1,0 +1,140 @@
+// The Playwright suite of issue 4, against the real server in mock mode.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
+import { completeForm, fillBasics, fillWork, next, waitForStep } from './register-flow.mjs';
+
+const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
+
+describe('Kizuna LIFF app', () => {
+  const server = new KizunaServer();
+  let browser;
+  let registered; // a user who completed the form
+
+  before(async () => {
+    await server.start();
+    browser = await launchBrowser();
+    if (SCREENSHOTS) ensureScreenshotDir();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server.dispose();
+  });
+
+  it('a new user completes every step with two photos and lands on /profile showing PENDING', async () => {
+    const user = await server.mockUser({ displayName: 'Mei Lin' });
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/`);
+    await page.waitForURL(/\/register$/);
+    await completeForm(page, { photos: 2, screenshots: SCREENSHOTS });
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/\/profile$/, { timeout: 30_000 });
+    const status = page.getByTestId('review-status');
+    await status.waitFor();
+    assert.equal(await status.getAttribute('data-status'), 'PENDING');
+    assert.match(await status.innerText(), /In review/);
+    // the draft and its cached entries are gone
+    const stored = await page.evaluate(() => ['register-form', 'register-page', 'profile-photos'].map((k) => localStorage.getItem(`kizuna:${k}`)));
+    assert.deepEqual(stored, [null, null, null]);
+    // two photos through the image proxy
+    await page.locator('.photo-grid img').first().waitFor();
+    assert.equal(await page.locator('.photo-grid img').count(), 2);
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'profile.png'), fullPage: true });
+    const review = await server.reviewStatus(user.userId);
+    assert.equal(review.status, 200);
+    assert.equal(review.body.status, 'PENDING');
+    registered = user;
+    await context.close();
+  });
+
+  it('a registered user opening /register lands on /profile', async () => {
+    assert.ok(registered, 'needs the user of the first test');
+    const { page, base, context } = await openAs(browser, server, registered.userId);
+    await page.goto(`${base}/register`);
+    await page.waitForURL(/\/profile$/);
+    await page.getByTestId('review-status').waitFor();
+    await context.close();
+  });
+
+  it('a non-friend is sent to the friend page', async () => {
+    const user = await server.mockUser({ friend: false });
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/register`);
+    await page.waitForURL(/\/friend$/);
+    await page.getByTestId('add-friend').waitFor();
+    const href = await page.getByTestId('add-friend').getAttribute('href');
+    assert.match(href, /^https:\/\/line\.me\/R\/ti\/p\//);
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'friend.png'), fullPage: true });
+    await context.close();
+  });
+
+  it('reloading mid-form keeps every field and the step', async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/register`);
+    await waitForStep(page, 'basics');
+    await fillBasics(page);
+    await next(page);
+    await waitForStep(page, 'work');
+    await fillWork(page);
+    await page.reload();
+    await waitForStep(page, 'work');
+    assert.equal(await page.locator('[data-field="occupation"] input').inputValue(), 'Firmware engineer');
+    assert.equal(await page.locator('[data-field="companyEmail"] input').inputValue(), 'mei.lin@tsmc.com');
+    assert.equal(await page.locator('[data-field="education"] select').inputValue(), 'MASTER');
+    await page.getByTestId('step-basics').click();
+    await waitForStep(page, 'basics');
+    assert.equal(await page.locator('[data-field="nickname"] input').inputValue(), 'Mei');
+    assert.equal(await page.locator('[data-field="birthday"] input').inputValue(), '1994-05-12');
+    assert.equal(await page.locator('[data-field="gender"] select').inputValue(), 'FEMALE');
+    await context.close();
+  });
+
+  it('the server stopped at submit: a clear error, the draft intact, and the retry after restart creates exactly one profile', async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/register`);
+    await completeForm(page, { photos: 2 });
+    const draftBefore = await page.evaluate(() => localStorage.getItem('kizuna:register-form'));
+    await server.stop();
+    await page.getByTestId('submit').click();
+    const error = page.getByTestId('submit-error');
+    await error.waitFor({ timeout: 20_000 });
+    assert.match(await error.innerText(), /not sent/i);
+    assert.equal(await page.evaluate(() => localStorage.getItem('kizuna:register-form')), draftBefore);
+    await waitForStep(page, 'review');
+    await server.start();
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/\/profile$/, { timeout: 30_000 });
+    await page.getByTestId('review-status').waitFor();
+    const review = await server.reviewStatus(user.userId);
+    assert.equal(review.body.status, 'PENDING');
+    // one profile: creating it again is a conflict
+    const token = await server.idToken(user.userId);
+    const again = await server.json('/api/user-profile', { method: 'POST', headers: { 'X-Line-Id-Token': token }, body: JSON.stringify({ account: user.userId, password: user.userId }) });
+    assert.ok([409, 422, 400].includes(again.status), `second create answered ${again.status}`);
+    await context.close();
+  });
+
+  it('an unknown path shows the 404 page', async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/no-such-page`);
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    assert.match(await page.getByTestId('error-message').innerText(), /Page not found: \/no-such-page/);
+    await context.close();
+  });
+
+  it('zh-TW and en both render', async () => {
+    const user = await server.mockUser();
+    for (const [locale, heading] of [['zh-TW', '基本資料'], ['en-US', 'About you']]) {
+      const { page, base, context } = await openAs(browser, server, user.userId, { locale });
+      await page.goto(`${base}/register`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      if (SCREENSHOTS && locale === 'zh-TW') await page.screenshot({ path: join(SCREENSHOT_DIR, 'register-zh-TW.png'), fullPage: true });
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,193 @@
+// End-to-end harness: the real kizuna-server (mock LINE mode, temp data dir, built web app) and
+// Debian Chromium driven by playwright-core. No browser download, ever.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { createServer } from 'node:net';
+import { deflateSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB_DIR = resolve(here, '..');
+export const REPO_DIR = resolve(WEB_DIR, '..');
+export const SCREENSHOT_DIR = join(REPO_DIR, 'docs', 'screenshots');
+export const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
+export const VIEWPORT = { width: 390, height: 844 };
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+export function serverBinary() {
+  if (process.env.KIZUNA_SERVER_BIN) return process.env.KIZUNA_SERVER_BIN;
+  const target = process.env.CARGO_TARGET_DIR || join(REPO_DIR, 'target');
+  for (const profile of ['release', 'debug']) {
+    const bin = join(target, profile, 'kizuna-server');
+    if (existsSync(bin)) return bin;
+  }
+  execFileSync('cargo', ['build', '-p', 'kizuna-server'], { cwd: REPO_DIR, stdio: 'inherit' });
+  return join(target, 'debug', 'kizuna-server');
+}
+
+export function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/** One server: start, stop, restart on the same port and data dir. */
+export class KizunaServer {
+  constructor() {
+    this.dataDir = mkdtempSync(join(tmpdir(), 'kizuna-e2e-'));
+    this.child = null;
+    this.port = 0;
+    this.log = [];
+  }
+  get base() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  async start() {
+    if (!this.port) this.port = await freePort();
+    const env = {
+      ...process.env,
+      KIZUNA_BIND: `127.0.0.1:${this.port}`,
+      KIZUNA_DATA_DIR: this.dataDir,
+      KIZUNA_WEB_DIR: join(WEB_DIR, 'dist'),
+      KIZUNA_LINE_MOCK: 'true',
+      RUST_LOG: process.env.RUST_LOG || 'warn',
+    };
+    delete env.DATABASE_URL;
+    this.child = spawn(serverBinary(), ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keep = (chunk) => {
+      this.log.push(String(chunk));
+      if (this.log.length > 200) this.log.shift();
+    };
+    this.child.stdout.on('data', keep);
+    this.child.stderr.on('data', keep);
+    const exited = new Promise((_, rej) => this.child.once('exit', (code) => rej(new Error(`server exited (${code}):\n${this.log.join('')}`))));
+    const deadline = Date.now() + 60_000;
+    const ready = (async () => {
+      while (Date.now() < deadline) {
+        try {
+          const res = await fetch(`${this.base}/healthz`);
+          if (res.ok) return;
+        } catch {
+          /* not yet */
+        }
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      throw new Error(`server not healthy in time:\n${this.log.join('')}`);
+    })();
+    await Promise.race([ready, exited]);
+    this.child.removeAllListeners('exit');
+  }
+  async stop() {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    this.child = null;
+    await new Promise((res) => {
+      child.once('exit', res);
+      child.kill('SIGTERM');
+      setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 5000).unref();
+    });
+  }
+  async dispose() {
+    await this.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+  async json(path, init = {}) {
+    const res = await fetch(`${this.base}${path}`, {
+      ...init,
+      headers: { 'Content-Type': 'application/json', ...(init.headers || {}) },
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+  /** A LINE user on the mock platform. */
+  async mockUser({ userId = randomUserId(), displayName = 'E2E Tester', friend = true } = {}) {
+    const r = await this.json('/__mock/line/users', { method: 'POST', body: JSON.stringify({ userId, displayName, friend }) });
+    if (r.status >= 300) throw new Error(`mock user: ${r.status} ${JSON.stringify(r.body)}`);
+    return { userId, displayName, friend };
+  }
+  async idToken(userId) {
+    const r = await this.json('/__mock/line/id-token', { method: 'POST', body: JSON.stringify({ userId }) });
+    return r.body.idToken;
+  }
+  async reviewStatus(userId) {
+    const token = await this.idToken(userId);
+    return this.json(`/api/user/review-status/${userId}`, { headers: { 'X-Line-Id-Token': token } });
+  }
+}
+
+export function randomUserId() {
+  let hex = '';
+  for (let i = 0; i < 32; i++) hex += Math.floor(Math.random() * 16).toString(16);
+  return `U${hex}`;
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A page playing `userId` on the mock LINE platform, in `locale`. */
+export async function openAs(browser, server, userId, { locale = 'en-US' } = {}) {
+  const context = await browser.newContext({ viewport: VIEWPORT, locale, deviceScaleFactor: 1, hasTouch: true, isMobile: true });
+  await context.addInitScript((id) => {
+    if (!localStorage.getItem('kizuna:mock-user')) localStorage.setItem('kizuna:mock-user', id);
+  }, userId);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error('[pageerror]', err.message));
+  return { context, page, base: server.base };
+}
+
+/** A tiny valid PNG (solid colour), decodable by browsers and the server. */
+export function pngBytes(width = 96, height = 128, rgb = [15, 118, 110]) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type), data]);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      const shade = (x + y) % 32 < 16 ? 1 : 0.85;
+      raw[row + 1 + x * 3] = Math.round(rgb[0] * shade);
+      raw[row + 2 + x * 3] = Math.round(rgb[1] * shade);
+      raw[row + 3 + x * 3] = Math.round(rgb[2] * shade);
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export function ensureScreenshotDir() {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+}

@@ -1,0 +1,111 @@
+// Filling the register form the way a person does (en locale labels are not relied upon: fields
+// are found by their payload name through data-field).
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pngBytes, SCREENSHOT_DIR } from './harness.mjs';
+
+export const STEP_IDS = ['basics', 'work', 'lifestyle', 'tags', 'about', 'photos', 'conditions', 'location', 'review'];
+
+const field = (page, name) => page.locator(`[data-field="${name}"]`);
+
+export async function currentStep(page) {
+  return page.locator('#register-step-title').getAttribute('data-step');
+}
+
+export async function waitForStep(page, id) {
+  await page.locator(`#register-step-title[data-step="${id}"]`).waitFor({ timeout: 15_000 });
+}
+
+async function fill(page, name, value) {
+  await field(page, name).locator('input, textarea').first().fill(value);
+}
+
+async function select(page, name, value) {
+  await field(page, name).locator('select').selectOption(value);
+}
+
+async function chip(page, name, value) {
+  await field(page, name).locator(`input[value="${value}"]`).check({ force: true });
+}
+
+export async function next(page) {
+  await page.getByTestId('next').click();
+}
+
+async function shot(page, name, screenshots) {
+  if (!screenshots) return;
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+export async function fillBasics(page) {
+  await fill(page, 'nickname', 'Mei');
+  await fill(page, 'name', 'Lin Mei');
+  await select(page, 'gender', 'FEMALE');
+  await select(page, 'matchGender', 'MALE');
+  await fill(page, 'birthday', '1994-05-12');
+  await fill(page, 'height', '165');
+}
+
+export async function fillWork(page) {
+  await select(page, 'occupationType', 'SOFTWARE_ENGINEERING');
+  await fill(page, 'occupation', 'Firmware engineer');
+  await select(page, 'incomeRange', 'INCOME_100_150');
+  await fill(page, 'school', 'National Taiwan University');
+  await select(page, 'education', 'MASTER');
+  await chip(page, 'verifyMethod', 'COMPANY_EMAIL');
+  await fill(page, 'companyEmail', 'mei.lin@tsmc.com');
+}
+
+export async function fillLifestyle(page) {
+  await select(page, 'marriageRecord', '0');
+  await select(page, 'hasChildren', '0');
+  await select(page, 'smoke', '0');
+  await select(page, 'drink', '1');
+  await select(page, 'tattoo', 'NONE');
+}
+
+export async function fillTags(page) {
+  await chip(page, 'personalityTagIds', '103');
+  await chip(page, 'hobbyTagIds', '301');
+  await chip(page, 'hobbyTagIds', '305');
+  await chip(page, 'fertilityPlanTagIds', await field(page, 'fertilityPlanTagIds').locator('input').first().getAttribute('value'));
+}
+
+export async function fillAbout(page) {
+  await fill(page, 'aboutMe', 'I design chips by day and bake sourdough at the weekend.');
+}
+
+export async function addPhotos(page, count) {
+  for (let i = 0; i < count; i++) {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId(`photo-slot-${i}`).locator('button').click();
+    await (await chooser).setFiles({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: pngBytes(96, 128, i ? [180, 83, 9] : [15, 118, 110]) });
+    await page.getByTestId(`photo-slot-${i}`).locator('img').waitFor();
+  }
+}
+
+export async function fillConditions(page) {
+  await field(page, 'valueItem.AGE').locator('input[type=checkbox]').check();
+  const inputs = field(page, 'valueItem.AGE').locator('input[type=number]');
+  await inputs.nth(0).fill('28');
+  await inputs.nth(1).fill('40');
+}
+
+export async function fillLocation(page) {
+  await select(page, 'city', 'TPE');
+  await fill(page, 'address', 'Da\u2019an District');
+}
+
+/** Fills every step up to review; returns at the review step. */
+export async function completeForm(page, { photos = 2, screenshots = false } = {}) {
+  const fillers = [fillBasics, fillWork, fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
+  for (let i = 0; i < fillers.length; i++) {
+    await waitForStep(page, STEP_IDS[i]);
+    await fillers[i](page);
+    await shot(page, `register-${i + 1}-${STEP_IDS[i]}`, screenshots);
+    await next(page);
+  }
+  await waitForStep(page, 'review');
+  assert.equal(await page.getByTestId('error-summary').count(), 0, 'no errors left at review');
+  await shot(page, 'register-9-review', screenshots);
+}
