@@ -209,3 +209,14 @@ impl ApiResponse for ApiError {
         <ErrorBody as poem_openapi::types::Type>::register(registry);
     }
 }
+
+/// Reads a JSON body strictly (exact types, no unknown fields): poem-openapi's own parsing turns
+/// numbers and booleans into strings, which would let `{"account": 5}` through as "5".
+pub fn strict_json<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, ApiError> {
+    serde_json::from_value(value).map_err(|e| {
+        let msg: String = e.to_string().chars().take(200).collect();
+        ApiError::BadRequest(format!("malformed body: {msg}"))
+    })
+}

@@ -69,7 +69,7 @@ impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, mut req: Request) -> Result<Response> {
-        let limit = body_limit(req.uri().path());
+        let limit = body_limit(req.original_uri().path());
         let declared = req
             .headers()
             .get(header::CONTENT_LENGTH)

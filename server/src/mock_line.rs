@@ -8,7 +8,7 @@
 //! |---|---|
 //! | POST /users {userId, displayName, pictureUrl?, friend} | creates or updates a user (toggle `friend` this way) |
 //! | GET /users/{userId} | {userId, displayName, pictureUrl, friend} |
-//! | POST /id-token {userId} | {idToken}: iss https://access.line.me, aud channel id, sub, iat, exp = iat + 3600, kid |
+//! | POST /id-token {userId, expiresIn?, audience?} | {idToken}: iss https://access.line.me, aud channel id, sub, iat, exp = iat + 3600, kid (the optional fields mint expired or foreign-audience tokens for tests) |
 //! | GET /oauth2/v2.1/certs | the JWKS |
 //! | GET /friendship/v1/status?userId= | {friendFlag} |
 //! | GET /v2/profile?userId= | {userId, displayName, pictureUrl} |
@@ -108,14 +108,19 @@ impl MockLine {
         &self.kid
     }
 
-    pub fn mint(&self, user: &MockUser) -> String {
-        let iat = now_secs();
+    pub fn mint(&self, user: &MockUser, expires_in: i64, audience: Option<&str>) -> String {
+        let now = now_secs();
+        let iat = if expires_in <= 0 {
+            now + expires_in - 3600
+        } else {
+            now
+        };
         let mut claims = json!({
             "iss": LINE_ISSUER,
             "sub": user.user_id,
-            "aud": self.channel_id,
+            "aud": audience.unwrap_or(&self.channel_id),
             "iat": iat,
-            "exp": iat + 3600,
+            "exp": now + expires_in,
             "amr": ["linesso"],
             "name": user.display_name,
         });
@@ -189,6 +194,12 @@ fn get_user(mock: Data<&Arc<MockLine>>, Path(user_id): Path<String>) -> Response
 #[serde(rename_all = "camelCase")]
 struct IdTokenRequest {
     user_id: String,
+    /// Test hook: seconds until expiry (default 3600; negative mints an expired token).
+    #[serde(default)]
+    expires_in: Option<i64>,
+    /// Test hook: another audience than the channel id.
+    #[serde(default)]
+    audience: Option<String>,
 }
 
 #[handler]
@@ -203,7 +214,10 @@ fn id_token(mock: Data<&Arc<MockLine>>, body: poem::Result<Json<IdTokenRequest>>
         .get(&body.user_id)
         .cloned();
     match user {
-        Some(user) => Json(json!({"idToken": mock.mint(&user)})).into_response(),
+        Some(user) => Json(json!({
+            "idToken": mock.mint(&user, body.expires_in.unwrap_or(3600), body.audience.as_deref())
+        }))
+        .into_response(),
         None => not_found(),
     }
 }

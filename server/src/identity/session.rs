@@ -72,12 +72,19 @@ pub fn request_token(req: &Request, source: TokenSource) -> Result<Option<String
         }
         return Ok(Some(token.trim().to_string()));
     }
-    if let TokenSource::HeaderOrCookie = source
-        && let Some(cookie) = req.cookie().get(SESSION_COOKIE)
-    {
-        let value = cookie.value_str().trim().to_string();
-        if !value.is_empty() {
-            return Ok(Some(value));
+    if let TokenSource::HeaderOrCookie = source {
+        for header in req.headers().get_all(poem::http::header::COOKIE) {
+            let Ok(header) = header.to_str() else {
+                continue;
+            };
+            for pair in header.split(';') {
+                if let Some((name, value)) = pair.trim().split_once('=')
+                    && name.trim() == SESSION_COOKIE
+                    && !value.trim().is_empty()
+                {
+                    return Ok(Some(value.trim().trim_matches('"').to_string()));
+                }
+            }
         }
     }
     Ok(None)

@@ -205,7 +205,7 @@ impl FileApi {
     ///
     /// The session comes from `Authorization: Bearer` or the `kizuna_token` cookie (for `<img>`).
     /// E003 for unknown ids and for other people's files.
-    #[oai(path = "/file/fetch/:file_id", method = "get")]
+    #[oai(path = "/file/fetch/:fileId", method = "get")]
     async fn fetch(
         &self,
         state: poem::web::Data<&State>,

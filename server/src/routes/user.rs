@@ -20,8 +20,9 @@ use crate::{
 
 /// The spec's login body: both fields hold the LINE user id. They are no proof of identity (the ID
 /// token is); `account` must equal the token's subject.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, serde::Deserialize)]
 #[oai(deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct LoginBody {
     pub account: String,
     pub password: String,
@@ -141,8 +142,10 @@ impl UserApi {
         state: poem::web::Data<&State>,
         req: &Request,
         #[oai(name = "X-Line-Id-Token")] id_token: Header<Option<String>>,
-        body: Json<LoginBody>,
+        /// `{account, password}`, both the LINE user id (strings).
+        body: Json<serde_json::Value>,
     ) -> Result<LoginResponse, ApiError> {
+        let body: LoginBody = crate::error::strict_json(body.0)?;
         let identity = state.verifier.verify(id_token.0.as_deref()).await?;
         if body.account != identity.user_id.as_str() {
             return Err(ApiError::Forbidden(
@@ -193,7 +196,7 @@ impl UserApi {
     ///
     /// Public: identified by the LINE ID token in `X-Line-Id-Token` (or a session of the same
     /// user). E003 for a user without a profile and for anybody else's id.
-    #[oai(path = "/user/review-status/:user_id", method = "get")]
+    #[oai(path = "/user/review-status/:userId", method = "get")]
     async fn review_status(
         &self,
         state: poem::web::Data<&State>,

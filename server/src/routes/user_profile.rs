@@ -14,7 +14,7 @@ use poem::Request;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Header, payload::Json};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, DatabaseTransaction,
-    EntityTrait, QueryFilter, TransactionTrait, sea_query::Expr,
+    EntityTrait, QueryFilter, sea_query::Expr,
 };
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -45,8 +45,9 @@ pub struct ProfileCreated {
     pub created_at: i64,
 }
 
-#[derive(Debug, Object)]
+#[derive(Debug, Object, serde::Deserialize)]
 #[oai(deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct AvatarBody {
     /// A file name of one of the caller's files.
     pub avatar: String,
@@ -383,19 +384,23 @@ impl UserProfileApi {
             .map(|f| f.as_str().to_string());
 
         let user = find_or_create_user(&state.db, &identity).await?;
-        if profile::Entity::find()
+        // Inside the write transaction (BEGIN IMMEDIATE on SQLite), so a parallel duplicate sees
+        // the first one's profile; on PostgreSQL the unique user_id catches it at insert time.
+        let txn = crate::storage::begin_write(&state.db)
+            .await
+            .context("starting a transaction")?;
+        let exists = profile::Entity::find()
             .filter(profile::Column::UserId.eq(user.id))
-            .one(&state.db)
+            .one(&txn)
             .await
             .context("looking up a profile")?
-            .is_some()
-        {
+            .is_some();
+        if exists {
+            txn.rollback().await.ok();
             return answer_existing(&state.db, &user, &hash)
                 .await
                 .map(|r| CreateProfileResponse::Ok(Json(r)));
         }
-
-        let txn = state.db.begin().await.context("starting a transaction")?;
         let mut all: Vec<String> = photos.clone();
         all.extend(verify_file.clone());
         let ok = claimable(&txn, user.id, &all).await?;
@@ -460,16 +465,20 @@ impl UserProfileApi {
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
-        body: Json<AvatarBody>,
+        /// `{avatar}`: a file name of one of the caller's files.
+        body: Json<serde_json::Value>,
     ) -> Result<AvatarResponse, ApiError> {
         let auth = state
             .sessions
             .authenticate(req, TokenSource::Header)
             .await?;
+        let body: AvatarBody = crate::error::strict_json(body.0)?;
         if !crate::images::is_file_id(&body.avatar) {
             return Err(ApiError::NotFound);
         }
-        let txn = state.db.begin().await.context("starting a transaction")?;
+        let txn = crate::storage::begin_write(&state.db)
+            .await
+            .context("starting a transaction")?;
         let file = file::Entity::find_by_id(body.avatar.clone())
             .one(&txn)
             .await

@@ -7,7 +7,10 @@ pub mod migration;
 use std::time::Duration;
 
 use anyhow::Context;
-use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr, SqlErr};
+use sea_orm::{
+    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbErr, SqlErr,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+};
 use sea_orm_migration::MigratorTrait;
 
 /// Opens the pool. SQLite gets WAL, a busy timeout, foreign keys and `synchronous = NORMAL`.
@@ -81,4 +84,14 @@ pub async fn ping(db: &DatabaseConnection) -> bool {
 /// True when the error is a unique-constraint violation (a concurrent duplicate insert).
 pub fn is_unique_violation(err: &DbErr) -> bool {
     matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
+}
+
+/// A transaction that will write: `BEGIN IMMEDIATE` on SQLite (so that two writers queue on the
+/// busy timeout instead of failing to upgrade a read lock), a plain `BEGIN` on PostgreSQL.
+pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
+    db.begin_with_options(TransactionOptions {
+        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+        ..Default::default()
+    })
+    .await
 }

@@ -1,0 +1,271 @@
+//! Uploads: sniffing, caps, re-encoding without metadata, ownership, expiry, and the proxy's rules.
+
+use img_parts::{ImageEXIF, jpeg::Jpeg};
+use kizuna_server::{cleanup, images::FileStore};
+use serde_json::Value;
+
+use crate::helpers::{Backend, assert_error, exif_with_gps, jpeg, jpeg_with_exif, png, spawn_app};
+
+#[tokio::test]
+async fn gps_exif_is_dropped_and_orientation_applied() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let u = app.new_user().await;
+    let original = jpeg_with_exif(40, 20, exif_with_gps(6));
+    assert!(
+        Jpeg::from_bytes(original.clone().into())
+            .unwrap()
+            .exif()
+            .is_some()
+    );
+    let r = app.upload(&u.token, original, "geo.jpg").await;
+    assert_eq!(r.status(), 200);
+    let body: Value = r.json().await.unwrap();
+    // Orientation 6 = rotate 90° clockwise: 40×20 becomes 20×40.
+    assert_eq!(
+        (body["width"].as_u64(), body["height"].as_u64()),
+        (Some(20), Some(40))
+    );
+    let id = body["fileName"].as_str().unwrap();
+    let bytes = app
+        .get(&format!("/api/file/fetch/{id}"), Some(&u.token))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let jpeg = Jpeg::from_bytes(bytes.clone()).unwrap();
+    assert!(jpeg.exif().is_none());
+    assert!(
+        jpeg.segments().iter().all(|s| s.marker() != 0xE1),
+        "no APP1 segment at all"
+    );
+    assert!(!bytes.windows(4).any(|w| w == b"Exif"));
+    let img = image::load_from_memory(&bytes).unwrap();
+    assert_eq!((img.width(), img.height()), (20, 40));
+    // The same through the proxy.
+    let bytes = app
+        .get(&format!("/_ipx/f_jpeg/api/file/fetch/{id}"), Some(&u.token))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert!(Jpeg::from_bytes(bytes).unwrap().exif().is_none());
+}
+
+#[tokio::test]
+async fn hostile_uploads_are_refused_without_a_trace() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let u = app.new_user().await;
+    let before = app.snapshot().await;
+
+    // Not an image, named .jpg.
+    let r = app
+        .upload(&u.token, b"#!/bin/sh\necho pwned\n".repeat(50), "photo.jpg")
+        .await;
+    assert_error(r, 415, "E006").await;
+    let r = app
+        .upload(
+            &u.token,
+            b"<svg xmlns='http://www.w3.org/2000/svg'/>".to_vec(),
+            "a.jpg",
+        )
+        .await;
+    assert_error(r, 415, "E006").await;
+    let r = app.upload(&u.token, Vec::new(), "empty.jpg").await;
+    assert_error(r, 415, "E006").await;
+
+    // Truncated images.
+    let full = jpeg(800, 600);
+    let r = app
+        .upload(&u.token, full[..full.len() / 2].to_vec(), "half.jpg")
+        .await;
+    assert_error(r, 415, "E006").await;
+    let p = png(300, 300);
+    let r = app
+        .upload(&u.token, p[..p.len() / 2].to_vec(), "half.png")
+        .await;
+    assert_error(r, 415, "E006").await;
+
+    // Pixel floods: a PNG header claiming 20000×20000, a JPEG claiming 65000×65000, one of
+    // 8000×6000 (48 MP, under the side cap but over 40 MP).
+    let mut flood = png(1, 1);
+    flood[16..20].copy_from_slice(&20000u32.to_be_bytes());
+    flood[20..24].copy_from_slice(&20000u32.to_be_bytes());
+    let crc = crc32(&flood[12..29]);
+    flood[29..33].copy_from_slice(&crc.to_be_bytes());
+    let r = app.upload(&u.token, flood, "flood.png").await;
+    assert_error(r, 413, "E006").await;
+    for (w, h) in [(65000u16, 65000u16), (8000, 6000)] {
+        let mut flood = jpeg(16, 16);
+        let sof = flood.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
+        flood[sof + 5..sof + 7].copy_from_slice(&h.to_be_bytes());
+        flood[sof + 7..sof + 9].copy_from_slice(&w.to_be_bytes());
+        let r = app.upload(&u.token, flood, "flood.jpg").await;
+        assert_error(r, 413, "E006").await;
+    }
+
+    // 40 MB.
+    let mut big = jpeg(64, 64);
+    big.resize(40 * 1024 * 1024, 0);
+    let r = app.upload(&u.token, big, "big.jpg").await;
+    assert_error(r, 413, "E006").await;
+    // Just over 10 MB.
+    let mut big = jpeg(64, 64);
+    big.resize(10 * 1024 * 1024 + 10, 0);
+    let r = app.upload(&u.token, big, "big.jpg").await;
+    assert_error(r, 413, "E006").await;
+
+    // No session, no file field.
+    let part = reqwest::multipart::Part::bytes(jpeg(8, 8)).file_name("a.jpg");
+    let r = app
+        .client
+        .post(app.url("/api/file/tempUpload"))
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 401, "E001").await;
+    let part = reqwest::multipart::Part::bytes(jpeg(8, 8)).file_name("a.jpg");
+    let r = app
+        .client
+        .post(app.url("/api/file/tempUpload"))
+        .bearer_auth(&u.token)
+        .multipart(reqwest::multipart::Form::new().part("photo", part))
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 400, "E002").await;
+
+    assert_eq!(app.snapshot().await, before);
+    // Nothing left on disk either.
+    let files = std::fs::read_dir(app.data_dir.join("files"))
+        .unwrap()
+        .count();
+    assert_eq!(files, 0);
+
+    // PNG and WebP are fine.
+    app.upload_ok(&u.token, png(50, 40)).await;
+    let webp = webp::Encoder::from_rgb(&vec![100u8; 30 * 20 * 3], 30, 20)
+        .encode(80.0)
+        .to_vec();
+    app.upload_ok(&u.token, webp).await;
+}
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[tokio::test]
+async fn files_are_private_and_temp_files_expire() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let a = app.new_user().await;
+    let b = app.new_user().await;
+    let id = app.upload_ok(&a.token, jpeg(64, 48)).await;
+
+    assert_eq!(
+        app.get(&format!("/api/file/fetch/{id}"), Some(&a.token))
+            .await
+            .status(),
+        200
+    );
+    assert_error(
+        app.get(&format!("/api/file/fetch/{id}"), Some(&b.token))
+            .await,
+        404,
+        "E003",
+    )
+    .await;
+    assert_error(
+        app.get(&format!("/api/file/fetch/{id}"), None).await,
+        401,
+        "E001",
+    )
+    .await;
+    for bad in [
+        "0123456789abcdef0123456789abcdef",
+        "..%2F..%2Fetc%2Fpasswd",
+        "x",
+    ] {
+        assert_error(
+            app.get(&format!("/api/file/fetch/{bad}"), Some(&a.token))
+                .await,
+            404,
+            "E003",
+        )
+        .await;
+    }
+
+    // The proxy: only stored files, known modifiers.
+    assert_error(
+        app.get("/_ipx/w_100/https://example.com/a.jpg", Some(&a.token))
+            .await,
+        400,
+        "E002",
+    )
+    .await;
+    assert_error(
+        app.get(
+            &format!("/_ipx/w_100,zoom_3/api/file/fetch/{id}"),
+            Some(&a.token),
+        )
+        .await,
+        400,
+        "E002",
+    )
+    .await;
+    assert_error(
+        app.get(&format!("/_ipx/w_100/api/file/fetch/{id}"), None)
+            .await,
+        401,
+        "E001",
+    )
+    .await;
+    let r = app
+        .get(
+            &format!("/_ipx/w_99999,h_99999,fit_fill/api/file/fetch/{id}"),
+            Some(&a.token),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let img = image::load_from_memory(&r.bytes().await.unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (64, 48), "never enlarged");
+    let r = app
+        .get(
+            &format!("/_ipx/s_40x40,fit_contain,b_ffffff,f_png/api/file/fetch/{id}"),
+            Some(&a.token),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let img = image::load_from_memory(&r.bytes().await.unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (40, 40));
+
+    // Not yet 24 h old: kept. Older: removed (row, file and variants).
+    let store = FileStore::new(&app.data_dir).unwrap();
+    let now = kizuna_server::clock::now_secs();
+    assert_eq!(cleanup::sweep(&app.db, &store, now).await.unwrap(), 0);
+    assert_eq!(
+        cleanup::sweep(&app.db, &store, now + 25 * 3600)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_error(
+        app.get(&format!("/api/file/fetch/{id}"), Some(&a.token))
+            .await,
+        404,
+        "E003",
+    )
+    .await;
+    assert!(!store.path(&id).exists());
+    assert!(!store.variant_dir(&id).exists());
+}

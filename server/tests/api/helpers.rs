@@ -1,0 +1,366 @@
+//! Test harness: the real server on a random port with its own database (a SQLite temp file, or a
+//! freshly created PostgreSQL database that is dropped afterwards) and its own data dir.
+
+use std::{path::PathBuf, sync::Once};
+
+use kizuna_server::{
+    configuration::{
+        LineSettings, MOCK_BOT_ID, MOCK_CHANNEL_ACCESS_TOKEN, MOCK_CHANNEL_ID, MOCK_CHANNEL_SECRET,
+        MOCK_LIFF_ID, Settings,
+    },
+    startup::Application,
+};
+use rand::RngCore;
+use reqwest::{Response, StatusCode};
+use sea_orm::{ConnectionTrait, Database};
+use serde_json::{Value, json};
+
+pub const PG_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub data_dir: PathBuf,
+    pg_database: Option<String>,
+    pub db: sea_orm::DatabaseConnection,
+}
+
+static TRACING: Once = Once::new();
+
+fn random_hex(bytes: usize) -> String {
+    let mut b = vec![0u8; bytes];
+    rand::rngs::OsRng.fill_bytes(&mut b);
+    hex::encode(b)
+}
+
+/// A fresh LINE user id (U + 32 lowercase hex).
+pub fn line_user_id() -> String {
+    format!("U{}", random_hex(16))
+}
+
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    TRACING.call_once(|| {
+        if std::env::var("TEST_LOG").is_ok() {
+            kizuna_server::telemetry::init_subscriber();
+        }
+    });
+    let data_dir = std::env::temp_dir().join(format!("kizuna-test-{}", random_hex(8)));
+    std::fs::create_dir_all(&data_dir).unwrap();
+    let (database_url, pg_database) = match backend {
+        Backend::Sqlite => (None, None),
+        Backend::Postgres => {
+            let name = format!("kizuna_test_{}", random_hex(8));
+            let admin = Database::connect(PG_ADMIN_URL)
+                .await
+                .expect("PostgreSQL on 127.0.0.1:5432");
+            admin
+                .execute_unprepared(&format!("CREATE DATABASE {name}"))
+                .await
+                .unwrap();
+            admin.close().await.ok();
+            (
+                Some(format!("postgres://postgres@127.0.0.1:5432/{name}")),
+                Some(name),
+            )
+        }
+    };
+    let settings = Settings {
+        bind: "127.0.0.1:0".into(),
+        database_url,
+        data_dir: data_dir.clone(),
+        web_dir: data_dir.join("web"),
+        line: LineSettings {
+            mock: true,
+            api_base: None,
+            channel_id: MOCK_CHANNEL_ID.into(),
+            liff_id: MOCK_LIFF_ID.into(),
+            bot_id: MOCK_BOT_ID.into(),
+            channel_secret: MOCK_CHANNEL_SECRET.into(),
+            channel_access_token: MOCK_CHANNEL_ACCESS_TOKEN.into(),
+        },
+        image_workers: 2,
+    };
+    let db_url = settings.database_url();
+    let app = Application::build(settings).await.expect("the app builds");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let db = kizuna_server::storage::connect(&db_url).await.unwrap();
+    TestApp {
+        address,
+        client: reqwest::Client::builder().no_proxy().build().unwrap(),
+        data_dir,
+        pg_database,
+        db,
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.data_dir);
+        if let Some(name) = self.pg_database.take() {
+            // The server's pool may still hold connections: FORCE closes them.
+            std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async {
+                    if let Ok(admin) = Database::connect(PG_ADMIN_URL).await {
+                        let _ = admin
+                            .execute_unprepared(&format!(
+                                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                            ))
+                            .await;
+                        admin.close().await.ok();
+                    }
+                });
+            })
+            .join()
+            .ok();
+        }
+    }
+}
+
+/// A user as the tests drive it: LINE id, a fresh ID token, a session.
+pub struct User {
+    pub line_id: String,
+    pub id_token: String,
+    pub token: String,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub async fn mock_user(&self, line_id: &str, friend: bool) {
+        let r = self
+            .client
+            .post(self.url("/__mock/line/users"))
+            .json(&json!({"userId": line_id, "displayName": "Test user", "friend": friend}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+    }
+
+    pub async fn id_token(&self, line_id: &str) -> String {
+        let r: Value = self
+            .client
+            .post(self.url("/__mock/line/id-token"))
+            .json(&json!({"userId": line_id}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        r["idToken"].as_str().unwrap().to_string()
+    }
+
+    pub async fn login_raw(&self, id_token: Option<&str>, account: &str) -> Response {
+        let mut req = self
+            .client
+            .post(self.url("/api/user/login"))
+            .json(&json!({"account": account, "password": account}));
+        if let Some(t) = id_token {
+            req = req.header("X-Line-Id-Token", t);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// A new mock LINE user, logged in.
+    pub async fn new_user(&self) -> User {
+        let line_id = line_user_id();
+        self.mock_user(&line_id, true).await;
+        let id_token = self.id_token(&line_id).await;
+        let r = self.login_raw(Some(&id_token), &line_id).await;
+        assert_eq!(r.status(), 200);
+        let body: Value = r.json().await.unwrap();
+        User {
+            line_id,
+            id_token,
+            token: body["token"].as_str().unwrap().to_string(),
+        }
+    }
+
+    pub async fn upload(&self, token: &str, bytes: Vec<u8>, name: &str) -> Response {
+        let part = reqwest::multipart::Part::bytes(bytes)
+            .file_name(name.to_string())
+            .mime_str("image/jpeg")
+            .unwrap();
+        let form = reqwest::multipart::Form::new().part("file", part);
+        self.client
+            .post(self.url("/api/file/tempUpload"))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn upload_ok(&self, token: &str, bytes: Vec<u8>) -> String {
+        let r = self.upload(token, bytes, "photo.jpg").await;
+        assert_eq!(r.status(), 200, "{:?}", r.text().await);
+        let body: Value = r.json().await.unwrap();
+        body["fileName"].as_str().unwrap().to_string()
+    }
+
+    pub async fn create_profile(&self, id_token: Option<&str>, body: &Value) -> Response {
+        let mut req = self.client.post(self.url("/api/user-profile")).json(body);
+        if let Some(t) = id_token {
+            req = req.header("X-Line-Id-Token", t);
+        }
+        req.send().await.unwrap()
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Response {
+        let mut req = self.client.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// Row counts of every table: bad input must leave them unchanged.
+    pub async fn snapshot(&self) -> Vec<(String, i64)> {
+        let mut out = Vec::new();
+        for table in [
+            "users",
+            "sessions",
+            "files",
+            "profiles",
+            "profile_photos",
+            "profile_tags",
+            "profile_conditions",
+            "review_history",
+        ] {
+            let row = self
+                .db
+                .query_one_raw(sea_orm::Statement::from_string(
+                    self.db.get_database_backend(),
+                    format!("SELECT COUNT(*) AS n FROM {table}"),
+                ))
+                .await
+                .unwrap()
+                .unwrap();
+            let n: i64 = row.try_get("", "n").unwrap();
+            out.push((table.to_string(), n));
+        }
+        out
+    }
+}
+
+/// Asserts an error answer's status and code; answers the body.
+pub async fn assert_error(r: Response, status: u16, code: &str) -> Value {
+    let got = r.status();
+    let text = r.text().await.unwrap();
+    assert_eq!(got, StatusCode::from_u16(status).unwrap(), "body: {text}");
+    let body: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"));
+    assert_eq!(body["code"], code, "body: {text}");
+    assert!(body["cause"].is_string(), "body: {text}");
+    body
+}
+
+/// A complete, valid registration payload (kizuna-core's own fixture) for `line_id`.
+pub fn profile_payload(line_id: &str, photos: &[String], verify: &str) -> Value {
+    json!({
+        "account": line_id,
+        "password": line_id,
+        "nickname": "Mei", "name": "Lin Mei-Ling", "gender": "FEMALE", "matchGender": "MALE",
+        "occupationType": "SOFTWARE_ENGINEERING", "occupation": "Backend engineer",
+        "achievement": "Led the payments migration", "height": 163, "incomeRange": "INCOME_100_150",
+        "birthday": "1995-03-14", "school": "NTU", "education": "MASTER", "marriageRecord": 0,
+        "hasChildren": 0, "smoke": 0, "tattoo": "NONE", "drink": 1,
+        "aboutMe": "I enjoy weekend hikes and trying new coffee shops.",
+        "personalityTagIds": [101, 104], "exerciseTagIds": [204], "hobbyTagIds": [301, 310],
+        "marriageTypeTagIds": [402], "fertilityPlanTagIds": [502], "petTagIds": [602],
+        "datingQuestion": "Favourite trail?", "dailyLife": "Code, climb, cook.", "surprisePoint": "I can juggle.",
+        "city": "TPE", "address": "Da'an District", "latitude": 25.026, "longitude": 121.543,
+        "recommendDistanceKm": 30, "feedback": "A friend told me", "mbti": "INTJ",
+        "reviewLink": "https://www.linkedin.com/in/mei", "verifyDescription": "Team lead",
+        "verifyTempFileName": verify,
+        "verifyMethod": "COMPANY_EMAIL", "companyEmail": "mei@tsmc.com",
+        "photoNameList": photos,
+        "valueItem": [{"type": "HEIGHT", "from": 170, "to": 190}, {"type": "EDUCATION", "value": "BACHELOR"}]
+    })
+}
+
+/// A `w`×`h` JPEG with a gradient (so that it compresses like a photo, not like a flat colour).
+pub fn jpeg(w: u32, h: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(w, h, |x, y| {
+        image::Rgb([
+            (x * 255 / w.max(1)) as u8,
+            (y * 255 / h.max(1)) as u8,
+            ((x + y) % 256) as u8,
+        ])
+    });
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85)
+        .encode_image(&img)
+        .unwrap();
+    out
+}
+
+pub fn png(w: u32, h: u32) -> Vec<u8> {
+    let img = image::RgbaImage::from_fn(w, h, |x, y| image::Rgba([x as u8, y as u8, 128, 200]));
+    let mut out = Vec::new();
+    img.write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .unwrap();
+    out
+}
+
+/// An EXIF block (TIFF, little endian) with an orientation and a GPS IFD holding a latitude.
+pub fn exif_with_gps(orientation: u16) -> Vec<u8> {
+    let mut t = Vec::new();
+    t.extend_from_slice(b"II*\0");
+    t.extend_from_slice(&8u32.to_le_bytes());
+    // IFD0 at 8: 2 entries.
+    t.extend_from_slice(&2u16.to_le_bytes());
+    // Orientation: SHORT, count 1, value inline.
+    t.extend_from_slice(&0x0112u16.to_le_bytes());
+    t.extend_from_slice(&3u16.to_le_bytes());
+    t.extend_from_slice(&1u32.to_le_bytes());
+    t.extend_from_slice(&orientation.to_le_bytes());
+    t.extend_from_slice(&0u16.to_le_bytes());
+    // GPS IFD pointer: LONG -> 38.
+    t.extend_from_slice(&0x8825u16.to_le_bytes());
+    t.extend_from_slice(&4u16.to_le_bytes());
+    t.extend_from_slice(&1u32.to_le_bytes());
+    t.extend_from_slice(&38u32.to_le_bytes());
+    t.extend_from_slice(&0u32.to_le_bytes()); // next IFD
+    assert_eq!(t.len(), 38);
+    // GPS IFD at 38: 2 entries.
+    t.extend_from_slice(&2u16.to_le_bytes());
+    t.extend_from_slice(&0x0001u16.to_le_bytes()); // GPSLatitudeRef "N"
+    t.extend_from_slice(&2u16.to_le_bytes());
+    t.extend_from_slice(&2u32.to_le_bytes());
+    t.extend_from_slice(b"N\0\0\0");
+    t.extend_from_slice(&0x0002u16.to_le_bytes()); // GPSLatitude, 3 RATIONAL at 68
+    t.extend_from_slice(&5u16.to_le_bytes());
+    t.extend_from_slice(&3u32.to_le_bytes());
+    t.extend_from_slice(&68u32.to_le_bytes());
+    t.extend_from_slice(&0u32.to_le_bytes());
+    assert_eq!(t.len(), 68);
+    for (n, d) in [(25u32, 1u32), (1, 1), (3456, 100)] {
+        t.extend_from_slice(&n.to_le_bytes());
+        t.extend_from_slice(&d.to_le_bytes());
+    }
+    t
+}
+
+/// A JPEG carrying `exif`.
+pub fn jpeg_with_exif(w: u32, h: u32, exif: Vec<u8>) -> Vec<u8> {
+    use img_parts::{ImageEXIF, jpeg::Jpeg};
+    let mut j = Jpeg::from_bytes(jpeg(w, h).into()).unwrap();
+    j.set_exif(Some(exif.into()));
+    let mut out = Vec::new();
+    j.encoder().write_to(&mut out).unwrap();
+    out
+}

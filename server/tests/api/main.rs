@@ -1,0 +1,11 @@
+//! Integration tests: the real server over HTTP, one database per test (SQLite file and
+//! PostgreSQL on 127.0.0.1:5432).
+
+#![recursion_limit = "256"]
+
+mod bad_input;
+mod files;
+mod helpers;
+mod identity;
+mod misc;
+mod scenario;

@@ -1,0 +1,264 @@
+//! The "Done when" walk, on SQLite and on PostgreSQL.
+
+use reqwest::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, assert_error, jpeg, profile_payload, spawn_app};
+
+async fn whole_scenario(backend: Backend) {
+    let app = spawn_app(backend).await;
+
+    // Mock user + ID token → login.
+    let a = app.new_user().await;
+
+    // Before registration: my-info without a profile, review status E003.
+    let r = app.get("/api/user/my-info", Some(&a.token)).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()[AUTHORIZATION].to_str().unwrap(), a.token);
+    let info: Value = r.json().await.unwrap();
+    assert_eq!(info["userId"], a.line_id.as_str());
+    assert!(info["profile"].is_null());
+    assert!(info["reviewStatus"].is_null());
+    let r = app
+        .client
+        .get(app.url(&format!("/api/user/review-status/{}", a.line_id)))
+        .header("X-Line-Id-Token", &a.id_token)
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 404, "E003").await;
+
+    // Upload photos and the verification file.
+    let p1 = app.upload_ok(&a.token, jpeg(640, 480)).await;
+    let p2 = app.upload_ok(&a.token, jpeg(480, 640)).await;
+    let verify = app.upload_ok(&a.token, jpeg(300, 200)).await;
+    assert_eq!(p1.len(), 32);
+    assert_ne!(p1, p2);
+
+    // Create the profile.
+    let payload = profile_payload(&a.line_id, &[p1.clone(), p2.clone()], &verify);
+    let r = app.create_profile(Some(&a.id_token), &payload).await;
+    let status = r.status();
+    let created: Value = r.json().await.unwrap();
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(created["status"], "PENDING");
+    assert_eq!(created["photos"], json!([p1, p2]));
+
+    // my-info now has the profile.
+    let info: Value = app
+        .get("/api/user/my-info", Some(&a.token))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(info["reviewStatus"], "PENDING");
+    assert_eq!(info["profile"]["nickname"], "Mei");
+    assert_eq!(info["profile"]["photoNameList"], json!([p1, p2]));
+
+    // Review status PENDING (by ID token, and by the session of the same user).
+    let r = app
+        .client
+        .get(app.url(&format!("/api/user/review-status/{}", a.line_id)))
+        .header("X-Line-Id-Token", &a.id_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let rs: Value = r.json().await.unwrap();
+    assert_eq!(rs["status"], "PENDING");
+    assert_eq!(rs["userId"], a.line_id.as_str());
+    let rs: Value = app
+        .get(
+            &format!("/api/user/review-status/{}", a.line_id),
+            Some(&a.token),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(rs["status"], "PENDING");
+
+    // Avatar.
+    let r = app
+        .client
+        .put(app.url("/api/user-profile/avatar"))
+        .bearer_auth(&a.token)
+        .json(&json!({"avatar": p1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()[AUTHORIZATION].to_str().unwrap(), a.token);
+    let info: Value = app
+        .get("/api/user/my-info", Some(&a.token))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(info["avatar"], p1.as_str());
+
+    // The photo itself, by header and by cookie.
+    let r = app
+        .get(&format!("/api/file/fetch/{p1}"), Some(&a.token))
+        .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()[CONTENT_TYPE], "image/jpeg");
+    let r = app
+        .client
+        .get(app.url(&format!("/api/file/fetch/{p1}")))
+        .header("Cookie", format!("kizuna_token={}", a.token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+
+    // Through the image proxy, with strong caching.
+    let ipx = format!("/_ipx/w_100,f_webp/api/file/fetch/{p1}");
+    let r = app.get(&ipx, Some(&a.token)).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()[CONTENT_TYPE], "image/webp");
+    assert_eq!(
+        r.headers()[CACHE_CONTROL],
+        "private, max-age=31536000, immutable"
+    );
+    let etag = r.headers()[ETAG].to_str().unwrap().to_string();
+    let bytes = r.bytes().await.unwrap();
+    let img = image::load_from_memory(&bytes).unwrap();
+    assert_eq!((img.width(), img.height()), (100, 75));
+    // Cached now: same bytes, and 304 on If-None-Match.
+    let again = app.get(&ipx, Some(&a.token)).await.bytes().await.unwrap();
+    assert_eq!(again, bytes);
+    let r = app
+        .client
+        .get(app.url(&ipx))
+        .bearer_auth(&a.token)
+        .header(IF_NONE_MATCH, &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 304);
+    // Cookie works for the proxy too (for <img>).
+    let r = app
+        .client
+        .get(app.url(&format!(
+            "/_ipx/s_50x50,fit_cover,f_jpeg,q_70/api/file/fetch/{p2}"
+        )))
+        .header("Cookie", format!("kizuna_token={}", a.token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let img = image::load_from_memory(&r.bytes().await.unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (50, 50));
+
+    // A second user gets E003 for every one of the first user's things.
+    let b = app.new_user().await;
+    for path in [
+        format!("/api/file/fetch/{p1}"),
+        format!("/api/file/fetch/{verify}"),
+        format!("/_ipx/w_100,f_webp/api/file/fetch/{p1}"),
+        format!("/_ipx/_/api/file/fetch/{p2}"),
+        format!("/api/user/review-status/{}", a.line_id),
+    ] {
+        assert_error(app.get(&path, Some(&b.token)).await, 404, "E003").await;
+    }
+    let r = app
+        .client
+        .get(app.url(&format!("/api/user/review-status/{}", a.line_id)))
+        .header("X-Line-Id-Token", &b.id_token)
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 404, "E003").await;
+    let r = app
+        .client
+        .put(app.url("/api/user-profile/avatar"))
+        .bearer_auth(&b.token)
+        .json(&json!({"avatar": p1}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 404, "E003").await;
+    // B cannot register with A's files.
+    let before = app.snapshot().await;
+    let stolen = profile_payload(&b.line_id, &[p1.clone()], &verify);
+    let body = assert_error(
+        app.create_profile(Some(&b.id_token), &stolen).await,
+        422,
+        "E002",
+    )
+    .await;
+    assert!(body["fields"]["photoNameList"].is_array(), "{body}");
+    assert!(body["fields"]["verifyTempFileName"].is_array(), "{body}");
+    // B's own info is untouched by A.
+    let info: Value = app
+        .get("/api/user/my-info", Some(&b.token))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(info["profile"].is_null());
+    assert!(info["avatar"].is_null());
+    assert_eq!(app.snapshot().await, before);
+
+    // A retry of the same create makes no duplicate; a different payload is a conflict.
+    let before = app.snapshot().await;
+    let r = app.create_profile(Some(&a.id_token), &payload).await;
+    assert_eq!(r.status(), 200);
+    let retried: Value = r.json().await.unwrap();
+    assert_eq!(retried, created);
+    let mut changed = payload.clone();
+    changed["nickname"] = json!("Someone else");
+    assert_error(
+        app.create_profile(Some(&a.id_token), &changed).await,
+        409,
+        "E005",
+    )
+    .await;
+    assert_eq!(app.snapshot().await, before);
+    let counts: std::collections::BTreeMap<_, _> = before.into_iter().collect();
+    assert_eq!(counts["profiles"], 1);
+    assert_eq!(counts["review_history"], 1);
+    assert_eq!(counts["profile_photos"], 2);
+}
+
+#[tokio::test]
+async fn scenario_sqlite() {
+    whole_scenario(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn scenario_postgres() {
+    whole_scenario(Backend::Postgres).await;
+}
+
+/// Two identical creates in parallel (a double tap) still make one profile.
+async fn parallel_duplicate_create(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let a = app.new_user().await;
+    let p1 = app.upload_ok(&a.token, jpeg(64, 64)).await;
+    let v = app.upload_ok(&a.token, jpeg(64, 64)).await;
+    let payload = profile_payload(&a.line_id, &[p1], &v);
+    let (r1, r2) = tokio::join!(
+        app.create_profile(Some(&a.id_token), &payload),
+        app.create_profile(Some(&a.id_token), &payload)
+    );
+    let (s1, s2) = (r1.status().as_u16(), r2.status().as_u16());
+    let b1 = r1.text().await.unwrap();
+    let b2 = r2.text().await.unwrap();
+    assert!(s1 == 200 && s2 == 200, "{s1} {b1} / {s2} {b2}");
+    assert_eq!(b1, b2);
+    let counts: std::collections::BTreeMap<_, _> = app.snapshot().await.into_iter().collect();
+    assert_eq!(counts["profiles"], 1);
+    assert_eq!(counts["review_history"], 1);
+}
+
+#[tokio::test]
+async fn parallel_duplicate_create_sqlite() {
+    parallel_duplicate_create(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn parallel_duplicate_create_postgres() {
+    parallel_duplicate_create(Backend::Postgres).await;
+}
