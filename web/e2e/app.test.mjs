@@ -119,8 +119,9 @@ describe('Kizuna LIFF app', () => {
   });
 
   it('an unknown path shows the 404 page', async () => {
-    const user = await server.mockUser();
-    const { page, base, context } = await openAs(browser, server, user.userId);
+    // An unregistered user is sent to /register by the guard (spec §2 step 3), so a registered one.
+    assert.ok(registered, 'needs the user of the first test');
+    const { page, base, context } = await openAs(browser, server, registered.userId);
     await page.goto(`${base}/no-such-page`);
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     assert.match(await page.getByTestId('error-message').innerText(), /Page not found: \/no-such-page/);

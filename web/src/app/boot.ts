@@ -1,8 +1,8 @@
 import { appState } from '@/lib/app-state';
 import { loadConfig } from '@/lib/config';
 import { pickLocale, setLocale, t } from '@/lib/i18n';
-import { getLineIdToken, startLiff } from '@/lib/liff';
-import { setIdTokenProvider } from '@/lib/api-client';
+import { getLineIdToken, refreshLineIdToken, startLiff } from '@/lib/liff';
+import { setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { captureStartParams, stripStartParams, takeRedirectPath } from '@/app/start-params';
 import { installPopstate, navigate, showFatalError } from '@/app/router';
@@ -25,6 +25,7 @@ export async function boot(): Promise<void> {
     captureStartParams(startUrl);
     const config = await loadConfig();
     setIdTokenProvider(getLineIdToken);
+    setIdTokenRefresher(refreshLineIdToken);
     const result = await startLiff(config);
     if (result.kind === 'redirected') return;
     await localeReady;

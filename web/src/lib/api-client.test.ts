@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, NETWORK_ERROR, resetApiClientForTest, setIdTokenProvider } from '@/lib/api-client';
+import { api, ApiError, NETWORK_ERROR, resetApiClientForTest, setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
 import { getToken, setToken } from '@/lib/auth';
 import { resetToasts, toastStore } from '@/lib/toast';
 import { setConfigForTest } from '@/lib/config';
@@ -93,6 +93,22 @@ describe('api client', () => {
     });
     fetchMock.mockResolvedValueOnce(new Response('oops', { status: 502, statusText: 'Bad Gateway' }));
     await expect(api.get('/x')).rejects.toMatchObject({ code: 'HTTP502', causeText: 'Bad Gateway' });
+  });
+
+  it('a stale ID token (E004) on an identity call is refreshed once and the call retried', async () => {
+    let token = 'old.jwt';
+    setIdTokenProvider(() => token);
+    setIdTokenRefresher(async () => {
+      token = 'new.jwt';
+      return true;
+    });
+    fetchMock.mockImplementation(async (_u, init) => {
+      const sent = (init!.headers as Record<string, string>)['X-Line-Id-Token'];
+      return sent === 'new.jwt' ? jsonResponse(200, { token: 's' }) : jsonResponse(403, { code: 'E004', cause: 'Invalid ID_TOKEN' });
+    });
+    await expect(api.post('/user/login', {}, { public: true, lineIdToken: true })).resolves.toEqual({ token: 's' });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(shown()).toEqual([]);
   });
 
   it('a network failure is an ApiError with the NETWORK code', async () => {

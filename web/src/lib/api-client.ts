@@ -44,6 +44,12 @@ export function setIdTokenProvider(fn: () => string | null): void {
   idTokenProvider = fn;
 }
 
+/** Gets a fresh LINE ID token (they expire after an hour); true when there is a new one. */
+let idTokenRefresher: () => Promise<boolean> = async () => false;
+export function setIdTokenRefresher(fn: () => Promise<boolean>): void {
+  idTokenRefresher = fn;
+}
+
 /** E001A/E001B toast once per code while that toast is on screen. */
 const authToastShownAt = new Map<string, number>();
 
@@ -58,6 +64,7 @@ function authErrorToast(code: string, text: string) {
 export function resetApiClientForTest(): void {
   authToastShownAt.clear();
   idTokenProvider = () => null;
+  idTokenRefresher = async () => false;
 }
 
 async function readError(res: Response): Promise<ApiError> {
@@ -73,6 +80,25 @@ async function readError(res: Response): Promise<ApiError> {
 }
 
 export async function request<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
+  if (!opts.lineIdToken) return send<T>(path, opts);
+  try {
+    return await send<T>(path, { ...opts, showToast: false });
+  } catch (err) {
+    // A stale LINE ID token (E004 on an identity call): refresh it once and try again.
+    if (err instanceof ApiError && err.code === 'E004' && (await idTokenRefresher().catch(() => false))) {
+      return send<T>(path, opts);
+    }
+    if (err instanceof ApiError && opts.showToast !== false) reportError(err);
+    throw err;
+  }
+}
+
+function reportError(error: ApiError) {
+  if (error.code === 'E001A' || error.code === 'E001B') authErrorToast(error.code, error.causeText);
+  else toast.error(error.causeText);
+}
+
+async function send<T>(path: string, opts: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (!opts.public) {
     const token = getToken();
@@ -102,7 +128,7 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
   } catch (err) {
     const error = new ApiError(NETWORK_ERROR, t('error.network'), 0);
     logger.warn(`api ${opts.method ?? 'GET'} ${path}: network error ${String(err)}`);
-    if (showToast) toast.error(error.causeText);
+    if (showToast) reportError(error);
     throw error;
   }
 
@@ -115,12 +141,8 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
 
   if (!res.ok) {
     const error = await readError(res);
-    if (error.code === 'E001A' || error.code === 'E001B') {
-      if (!opts.public) clearToken();
-      if (showToast) authErrorToast(error.code, error.causeText);
-    } else if (showToast) {
-      toast.error(error.causeText);
-    }
+    if ((error.code === 'E001A' || error.code === 'E001B') && !opts.public) clearToken();
+    if (showToast) reportError(error);
     throw error;
   }
 

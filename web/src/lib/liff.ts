@@ -91,6 +91,27 @@ async function currentMockUser(): Promise<MockLineUser> {
   return user;
 }
 
+/** A fresh LINE ID token for the identity calls. The mock signs a new one; in LINE an expired
+ *  token means logging in again (the draft survives the round trip in local storage). */
+export async function refreshLineIdToken(): Promise<boolean> {
+  if (mocked) {
+    const userId = readRaw(StorageKey.mockUser);
+    if (!userId) return false;
+    const token = await mockJson<{ idToken: string }>('/id-token', { method: 'POST', body: JSON.stringify({ userId }) });
+    if (!token.idToken || token.idToken === idToken) return false;
+    idToken = token.idToken;
+    return true;
+  }
+  try {
+    const exp = (liff as unknown as { getDecodedIDToken?: () => { exp?: number } | null }).getDecodedIDToken?.()?.exp;
+    if (exp && exp * 1000 > Date.now()) return false;
+  } catch {
+    /* fall through to login */
+  }
+  liff.login({ redirectUri: location.href });
+  return false;
+}
+
 export type StartupResult =
   | { kind: 'redirected' }
   | { kind: 'ready'; profile: LiffUserProfile; isFriend: boolean; language: string };
