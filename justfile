@@ -38,8 +38,16 @@ wasm:
 wasm-size: wasm
     python3 scripts/wasm_size.py {{wasm_out}}/kizuna_wasm_bg.wasm 61440
 
+# Server unit + integration tests (each test gets its own SQLite file or PostgreSQL database on
+# 127.0.0.1:5432, user postgres, dropped afterwards).
 test-server:
     cargo test -p kizuna-server
+
+# Server benchmarks (not part of `just test`; needs wrk, node and PostgreSQL on 127.0.0.1:5432):
+# my-info vs healthz on SQLite and PostgreSQL, and the image proxy against the npm ipx package.
+bench:
+    cargo build -p kizuna-server --release --bin kizuna-server --example bench_images
+    bash server/bench/run.sh
 
 web-install:
     cd web && npm ci --no-audit --no-fund

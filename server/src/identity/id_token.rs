@@ -162,7 +162,7 @@ impl LineVerifier {
         }
         let aud_ok = match &claims.aud {
             Audience::One(a) => *a == self.channel_id,
-            Audience::Many(list) => list.iter().any(|a| *a == self.channel_id),
+            Audience::Many(list) => list.contains(&self.channel_id),
         };
         if !aud_ok {
             return Err(IdTokenError::Audience);

@@ -9,7 +9,7 @@ async fn bad_bodies(backend: Backend) {
     let u = app.new_user().await;
     let p = app.upload_ok(&u.token, jpeg(64, 64)).await;
     let v = app.upload_ok(&u.token, jpeg(64, 64)).await;
-    let good = profile_payload(&u.line_id, &[p.clone()], &v);
+    let good = profile_payload(&u.line_id, std::slice::from_ref(&p), &v);
     let before = app.snapshot().await;
 
     let raw = |path: &str, body: &str| {

@@ -181,7 +181,7 @@ async fn whole_scenario(backend: Backend) {
     assert_error(r, 404, "E003").await;
     // B cannot register with A's files.
     let before = app.snapshot().await;
-    let stolen = profile_payload(&b.line_id, &[p1.clone()], &verify);
+    let stolen = profile_payload(&b.line_id, std::slice::from_ref(&p1), &verify);
     let body = assert_error(
         app.create_profile(Some(&b.id_token), &stolen).await,
         422,
