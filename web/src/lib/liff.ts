@@ -97,7 +97,16 @@ export async function refreshLineIdToken(): Promise<boolean> {
   if (mocked) {
     const userId = readRaw(StorageKey.mockUser);
     if (!userId) return false;
-    const token = await mockJson<{ idToken: string }>('/id-token', { method: 'POST', body: JSON.stringify({ userId }) });
+    const sign = () => mockJson<{ idToken: string }>('/id-token', { method: 'POST', body: JSON.stringify({ userId }) });
+    let token: { idToken: string };
+    try {
+      token = await sign();
+    } catch {
+      // A restarted mock platform forgot its users: put this one back as the SDK knows it.
+      const [profile, friendship] = await Promise.all([liff.getProfile(), liff.getFriendship()]);
+      await upsertMockUser({ userId, displayName: profile.displayName, pictureUrl: profile.pictureUrl, friend: friendship.friendFlag });
+      token = await sign();
+    }
     if (!token.idToken || token.idToken === idToken) return false;
     idToken = token.idToken;
     return true;
