@@ -21,12 +21,13 @@ lint:
     cargo clippy --workspace --all-targets -- -D warnings
     cargo clippy -p kizuna-core -p kizuna-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+# Core unit tests, property tests and the shared vectors natively (prints the vector count).
 test-core:
-    cargo test -p kizuna-core
+    cargo test -p kizuna-core -- --show-output
 
 # The shared vectors and wasm unit tests, compiled to wasm32 and run by wasm-bindgen-test in Node.
 test-wasm:
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p kizuna-wasm --target wasm32-unknown-unknown
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p kizuna-wasm --target wasm32-unknown-unknown -- --nocapture
 
 # Build the wasm package (release, size-optimised) into the web app's source tree.
 wasm:

@@ -26,7 +26,14 @@ fn main() {
 
     let tags = read("tags");
     code.push_str("pub(crate) static TAGS: TagCatalogue = TagCatalogue {\n");
-    for (kind, rust_name) in [("personality", "personality"), ("exercise", "exercise"), ("hobby", "hobby"), ("marriageType", "marriage_type"), ("fertilityPlan", "fertility_plan"), ("pet", "pet")] {
+    for (kind, rust_name) in [
+        ("personality", "personality"),
+        ("exercise", "exercise"),
+        ("hobby", "hobby"),
+        ("marriageType", "marriage_type"),
+        ("fertilityPlan", "fertility_plan"),
+        ("pet", "pet"),
+    ] {
         let items = tags[kind].as_array().unwrap_or_else(|| panic!("tags.json needs a list {kind}"));
         write!(code, "    {rust_name}: &[").unwrap();
         for tag in items {
@@ -39,13 +46,26 @@ fn main() {
 
     code.push_str("pub(crate) static CITIES: &[City] = &[\n");
     for city in read("cities").as_array().expect("cities.json is a list") {
-        writeln!(code, "    City {{ code: {}, key: {}, latitude: {}, longitude: {} }},", str_field(city, "code"), str_field(city, "key"), num_field(city, "latitude"), num_field(city, "longitude")).unwrap();
+        writeln!(
+            code,
+            "    City {{ code: {}, key: {}, latitude: {}, longitude: {} }},",
+            str_field(city, "code"),
+            str_field(city, "key"),
+            num_field(city, "latitude"),
+            num_field(city, "longitude")
+        )
+        .unwrap();
     }
     code.push_str("];\n");
 
     code.push_str("pub(crate) static EMPLOYERS: &[Employer] = &[\n");
     for employer in read("employers").as_array().expect("employers.json is a list") {
-        let domains: Vec<String> = employer["domains"].as_array().expect("domains is a list").iter().map(|d| format!("{:?}", d.as_str().expect("a domain is a string"))).collect();
+        let domains: Vec<String> = employer["domains"]
+            .as_array()
+            .expect("domains is a list")
+            .iter()
+            .map(|d| format!("{:?}", d.as_str().expect("a domain is a string")))
+            .collect();
         writeln!(
             code,
             "    Employer {{ id: {}, name: {}, domains: &[{}], logo: {}, color: {} }},",

@@ -134,13 +134,7 @@ pub fn choices() -> Choices {
 }
 
 pub fn all() -> Catalogues {
-    Catalogues {
-        tags: tags(),
-        cities: cities(),
-        employers: employers(),
-        choices: choices(),
-        limits: rules::limits(),
-    }
+    Catalogues { tags: tags(), cities: cities(), employers: employers(), choices: choices(), limits: rules::limits() }
 }
 
 fn as_map<S: serde::Serializer>(pairs: &[(&'static str, RangeRule)], serializer: S) -> Result<S::Ok, S::Error> {
@@ -189,7 +183,15 @@ mod tests {
 
     #[test]
     fn look_alike_and_malformed_addresses_map_to_no_employer() {
-        for address in ["jane@tsmc.com.evil.io", "jane@xtsmc.com", "jane@gmail.com", "tsmc.com", "jane@tsmc", "jane@@tsmc.com", "jane@tsmc.com@evil.io"] {
+        for address in [
+            "jane@tsmc.com.evil.io",
+            "jane@xtsmc.com",
+            "jane@gmail.com",
+            "tsmc.com",
+            "jane@tsmc",
+            "jane@@tsmc.com",
+            "jane@tsmc.com@evil.io",
+        ] {
             assert!(employer_for_email(address).is_none(), "{address:?}");
         }
     }

@@ -27,7 +27,8 @@ pub trait NumericChoice: Sized {
     /// string"): a JSON integer literal, so no sign, fraction, exponent or leading zero.
     fn from_json_text(text: &str) -> Option<Self> {
         let text = text.trim();
-        let canonical = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
+        let canonical =
+            !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
         if !canonical {
             return None;
         }

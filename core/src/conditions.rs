@@ -16,15 +16,27 @@ pub enum Condition {
     /// In 10,000 TWD a year, compared with the lower bound of the person's income range.
     Income(Bounds),
     /// At least this education.
-    Education { value: Education },
-    MarriageRecord { value: MarriageRecord },
-    HasChildren { value: HasChildren },
+    Education {
+        value: Education,
+    },
+    MarriageRecord {
+        value: MarriageRecord,
+    },
+    HasChildren {
+        value: HasChildren,
+    },
     /// At most this much smoking.
-    Smoke { value: Smoke },
+    Smoke {
+        value: Smoke,
+    },
     /// At most this visible a tattoo.
-    Tattoo { value: Tattoo },
+    Tattoo {
+        value: Tattoo,
+    },
     /// At most this much drinking.
-    Drink { value: Drink },
+    Drink {
+        value: Drink,
+    },
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,7 +56,8 @@ impl Bounds {
 
 /// The condition kinds, in the order the form lists them; the wire name doubles as the key of a
 /// condition's errors (`valueItem.HEIGHT`).
-pub const CONDITION_TYPES: [&str; 9] = ["HEIGHT", "AGE", "INCOME", "EDUCATION", "MARRIAGE_RECORD", "HAS_CHILDREN", "SMOKE", "TATTOO", "DRINK"];
+pub const CONDITION_TYPES: [&str; 9] =
+    ["HEIGHT", "AGE", "INCOME", "EDUCATION", "MARRIAGE_RECORD", "HAS_CHILDREN", "SMOKE", "TATTOO", "DRINK"];
 
 impl Condition {
     pub fn type_name(self) -> &'static str {
@@ -196,7 +209,8 @@ mod tests {
 
     #[test]
     fn every_condition_must_hold() {
-        let conditions = [Condition::Height(Bounds { from: 160, to: 180 }), Condition::Education { value: Education::Doctorate }];
+        let conditions =
+            [Condition::Height(Bounds { from: 160, to: 180 }), Condition::Education { value: Education::Doctorate }];
         assert!(!satisfies(&person(), &conditions, today()));
     }
 

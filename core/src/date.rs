@@ -12,10 +12,8 @@ pub struct Date {
 
 impl Date {
     pub fn from_ymd(year: u16, month: u8, day: u8) -> Option<Date> {
-        let valid = (1900..=9999).contains(&year)
-            && (1..=12).contains(&month)
-            && day >= 1
-            && day <= days_in_month(year, month);
+        let valid =
+            (1900..=9999).contains(&year) && (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
         valid.then_some(Date { year, month, day })
     }
 
@@ -27,9 +25,7 @@ impl Date {
             return None;
         }
         let number = |range: std::ops::Range<usize>| -> Option<u16> {
-            bytes[range].iter().try_fold(0u16, |acc, &b| {
-                b.is_ascii_digit().then(|| acc * 10 + u16::from(b - b'0'))
-            })
+            bytes[range].iter().try_fold(0u16, |acc, &b| b.is_ascii_digit().then(|| acc * 10 + u16::from(b - b'0')))
         };
         let year = number(0..4)?;
         let month = u8::try_from(number(5..7)?).ok()?;
@@ -61,7 +57,7 @@ impl Date {
 }
 
 fn is_leap(year: u16) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
 }
 
 fn days_in_month(year: u16, month: u8) -> u8 {
@@ -94,7 +90,17 @@ mod tests {
 
     #[test]
     fn impossible_or_sloppy_dates_are_refused() {
-        for text in ["2023-02-29", "1990-13-01", "1990-00-10", "1990-1-01", "1990/01/01", "1990-01-01 ", "", "１９９０-01-01", "1899-12-31"] {
+        for text in [
+            "2023-02-29",
+            "1990-13-01",
+            "1990-00-10",
+            "1990-1-01",
+            "1990/01/01",
+            "1990-01-01 ",
+            "",
+            "１９９０-01-01",
+            "1899-12-31",
+        ] {
             assert_eq!(Date::parse(text), None, "{text:?}");
         }
     }

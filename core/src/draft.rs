@@ -428,7 +428,8 @@ pub fn repair(stored: &Value) -> RepairedDraft {
         } else if name == "fertilityPlanTagIds" && is_v1 {
             // v1 kept the single fertility plan as a one-element list.
             fixer.repaired("fertilityPlanTagId");
-            let first = value.as_array().and_then(|items| items.first()).cloned().unwrap_or(Value::String(String::new()));
+            let first =
+                value.as_array().and_then(|items| items.first()).cloned().unwrap_or(Value::String(String::new()));
             if let Some(text) = fixer.text("fertilityPlanTagId", &first) {
                 draft.fertility_plan_tag_id = text;
             }
@@ -493,7 +494,12 @@ pub fn conditions_of(draft: &RegisterDraft) -> ConditionsOutcome {
 
 /// Does the person of one complete draft meet the conditions chosen in another? Matchmaking
 /// proper runs on stored profiles; this lets the form preview a condition against a sample.
-pub fn satisfies(person: &RegisterDraft, seeker: &RegisterDraft, line_user_id: &str, today: Date) -> Result<bool, FieldErrors> {
+pub fn satisfies(
+    person: &RegisterDraft,
+    seeker: &RegisterDraft,
+    line_user_id: &str,
+    today: Date,
+) -> Result<bool, FieldErrors> {
     let profile = match build_payload(person, line_user_id, today).payload {
         Some(payload) => payload.parse(today)?,
         None => return Err(validate(person, line_user_id, today)),
@@ -555,7 +561,14 @@ fn convert(d: &RegisterDraft, line_user_id: &str) -> (UserProfileCreate, FieldEr
         verify_description: text(&d.verify_description),
         verify_method: choice("verifyMethod", &d.verify_method, VerifyMethod::parse, e),
         company_email: text(&d.company_email),
-        photo_name_list: Some(d.photo_name_list.iter().map(|slot| slot.trim()).filter(|slot| !slot.is_empty()).map(str::to_owned).collect()),
+        photo_name_list: Some(
+            d.photo_name_list
+                .iter()
+                .map(|slot| slot.trim())
+                .filter(|slot| !slot.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        ),
         value_item: Some(conditions(&d.conditions, e)),
     };
     (payload, errors)
@@ -607,17 +620,24 @@ fn tag_ids(field: &str, ids: &[String], e: &mut FieldErrors) -> Option<Vec<u32>>
     (!ids.is_empty()).then(|| ids.iter().filter_map(|id| number(field, id, e)).collect())
 }
 
+/// A range condition of the form: its type, what was typed, and how to make the condition.
+type RangeSection<'a> = (&'a str, &'a RangeDraft, fn(Bounds) -> Condition);
+
 /// Only selected conditions that carry data are sent (spec §5).
 fn conditions(c: &DraftConditions, e: &mut FieldErrors) -> Vec<Condition> {
     let mut out = Vec::new();
-    let ranges: [(&str, &RangeDraft, fn(Bounds) -> Condition); 3] =
-        [("HEIGHT", &c.height, Condition::Height), ("AGE", &c.age, Condition::Age), ("INCOME", &c.income, Condition::Income)];
+    let ranges: [RangeSection; 3] = [
+        ("HEIGHT", &c.height, Condition::Height),
+        ("AGE", &c.age, Condition::Age),
+        ("INCOME", &c.income, Condition::Income),
+    ];
     for (kind, draft, make) in ranges {
         if !draft.selected {
             continue;
         }
         let key = format!("valueItem.{kind}");
-        let bound = |text: &str, e: &mut FieldErrors| if text.trim().is_empty() { Some(0) } else { number(&key, text, e) };
+        let bound =
+            |text: &str, e: &mut FieldErrors| if text.trim().is_empty() { Some(0) } else { number(&key, text, e) };
         if let (Some(from), Some(to)) = (bound(&draft.from, e), bound(&draft.to, e))
             && (from, to) != (0, 0)
         {
@@ -722,7 +742,10 @@ mod tests {
         draft.conditions.smoke = ValueDraft { selected: true, value: "0".into() };
         draft.conditions.drink = ValueDraft { selected: true, value: "".into() };
         let payload = build_payload(&draft, LINE_ID, today()).payload.unwrap();
-        assert_eq!(serde_json::to_value(payload.value_item).unwrap(), json!([{"type": "HEIGHT", "from": 170, "to": 0}, {"type": "SMOKE", "value": 0}]));
+        assert_eq!(
+            serde_json::to_value(payload.value_item).unwrap(),
+            json!([{"type": "HEIGHT", "from": 170, "to": 0}, {"type": "SMOKE", "value": 0}])
+        );
     }
 
     #[test]

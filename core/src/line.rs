@@ -31,7 +31,15 @@ mod tests {
     #[test]
     fn a_line_user_id_is_u_and_32_lowercase_hex_digits() {
         assert!(LineUserId::parse("U4af4980629a1b2c3d4e5f60718293a4b").is_some());
-        for bad in ["", "U", "u4af4980629a1b2c3d4e5f60718293a4b", "U4AF4980629A1B2C3D4E5F60718293A4B", "U4af4980629a1b2c3d4e5f60718293a4", "U4af4980629a1b2c3d4e5f60718293a4bb", "Ug4f4980629a1b2c3d4e5f60718293a4b"] {
+        for bad in [
+            "",
+            "U",
+            "u4af4980629a1b2c3d4e5f60718293a4b",
+            "U4AF4980629A1B2C3D4E5F60718293A4B",
+            "U4af4980629a1b2c3d4e5f60718293a4",
+            "U4af4980629a1b2c3d4e5f60718293a4bb",
+            "Ug4f4980629a1b2c3d4e5f60718293a4b",
+        ] {
             assert!(LineUserId::parse(bad).is_none(), "{bad:?}");
         }
     }

@@ -118,13 +118,49 @@ pub struct UserProfileCreate {
 
 /// Every wire field of `UserProfileCreate`; a test keeps it in step with the struct.
 pub const FIELDS: [&str; 43] = [
-    "account", "password", "nickname", "name", "gender", "matchGender", "occupationType", "occupation",
-    "achievement", "height", "incomeRange", "birthday", "school", "education", "marriageRecord",
-    "hasChildren", "smoke", "tattoo", "drink", "aboutMe", "personalityTagIds", "exerciseTagIds",
-    "hobbyTagIds", "marriageTypeTagIds", "fertilityPlanTagIds", "petTagIds", "datingQuestion",
-    "dailyLife", "surprisePoint", "city", "address", "latitude", "longitude", "recommendDistanceKm",
-    "feedback", "mbti", "reviewLink", "verifyTempFileName", "verifyDescription", "verifyMethod",
-    "companyEmail", "photoNameList", "valueItem",
+    "account",
+    "password",
+    "nickname",
+    "name",
+    "gender",
+    "matchGender",
+    "occupationType",
+    "occupation",
+    "achievement",
+    "height",
+    "incomeRange",
+    "birthday",
+    "school",
+    "education",
+    "marriageRecord",
+    "hasChildren",
+    "smoke",
+    "tattoo",
+    "drink",
+    "aboutMe",
+    "personalityTagIds",
+    "exerciseTagIds",
+    "hobbyTagIds",
+    "marriageTypeTagIds",
+    "fertilityPlanTagIds",
+    "petTagIds",
+    "datingQuestion",
+    "dailyLife",
+    "surprisePoint",
+    "city",
+    "address",
+    "latitude",
+    "longitude",
+    "recommendDistanceKm",
+    "feedback",
+    "mbti",
+    "reviewLink",
+    "verifyTempFileName",
+    "verifyDescription",
+    "verifyMethod",
+    "companyEmail",
+    "photoNameList",
+    "valueItem",
 ];
 
 /// A registration that passed every rule.
@@ -214,7 +250,8 @@ impl UserProfileCreate {
         if !errors.is_empty() {
             return Err(errors);
         }
-        serde_json::from_value(serde_json::Value::Object(map)).map_err(|_| FieldErrors::single("", RuleCode::InvalidType))
+        serde_json::from_value(serde_json::Value::Object(map))
+            .map_err(|_| FieldErrors::single("", RuleCode::InvalidType))
     }
 
     /// Applies every rule of registration; `today` decides the age rules.
@@ -243,14 +280,38 @@ impl UserProfileCreate {
         let about_me = check_text("aboutMe", self.about_me.as_deref(), rules::ABOUT_ME, e);
         let tag_catalogue = catalogue::tags();
         let tags = ProfileTags {
-            personality: check_tags("personalityTagIds", self.personality_tag_ids, tag_catalogue.personality, rules::PERSONALITY_TAGS, e),
-            exercise: check_tags("exerciseTagIds", self.exercise_tag_ids, tag_catalogue.exercise, rules::EXERCISE_TAGS, e),
+            personality: check_tags(
+                "personalityTagIds",
+                self.personality_tag_ids,
+                tag_catalogue.personality,
+                rules::PERSONALITY_TAGS,
+                e,
+            ),
+            exercise: check_tags(
+                "exerciseTagIds",
+                self.exercise_tag_ids,
+                tag_catalogue.exercise,
+                rules::EXERCISE_TAGS,
+                e,
+            ),
             hobby: check_tags("hobbyTagIds", self.hobby_tag_ids, tag_catalogue.hobby, rules::HOBBY_TAGS, e),
-            marriage_type: check_tags("marriageTypeTagIds", self.marriage_type_tag_ids, tag_catalogue.marriage_type, rules::MARRIAGE_TYPE_TAGS, e),
-            fertility_plan: check_tags("fertilityPlanTagIds", self.fertility_plan_tag_ids, tag_catalogue.fertility_plan, rules::FERTILITY_PLAN_TAGS, e)
-                .first()
-                .copied()
-                .unwrap_or_default(),
+            marriage_type: check_tags(
+                "marriageTypeTagIds",
+                self.marriage_type_tag_ids,
+                tag_catalogue.marriage_type,
+                rules::MARRIAGE_TYPE_TAGS,
+                e,
+            ),
+            fertility_plan: check_tags(
+                "fertilityPlanTagIds",
+                self.fertility_plan_tag_ids,
+                tag_catalogue.fertility_plan,
+                rules::FERTILITY_PLAN_TAGS,
+                e,
+            )
+            .first()
+            .copied()
+            .unwrap_or_default(),
             pet: check_tags("petTagIds", self.pet_tag_ids, tag_catalogue.pet, rules::PET_TAGS, e),
         };
         let dating_question = check_text("datingQuestion", self.dating_question.as_deref(), rules::DATING_QUESTION, e);
@@ -435,7 +496,9 @@ fn parse_account(account: Option<&str>, password: Option<&str>, e: &mut FieldErr
     };
     match password {
         None | Some("") => missing("password", e),
-        Some(password) if account.as_ref().is_some_and(|id| id.as_str() != password) => invalid("password", RuleCode::Mismatch, e),
+        Some(password) if account.as_ref().is_some_and(|id| id.as_str() != password) => {
+            invalid("password", RuleCode::Mismatch, e)
+        }
         Some(_) => account,
     }
 }
@@ -453,7 +516,13 @@ fn parse_birthday(text: Option<&str>, today: Date, e: &mut FieldErrors) -> Optio
     }
 }
 
-fn check_tags(field: &str, ids: Option<Vec<u32>>, allowed: &[catalogue::Tag], rule: RangeRule, e: &mut FieldErrors) -> Vec<u32> {
+fn check_tags(
+    field: &str,
+    ids: Option<Vec<u32>>,
+    allowed: &[catalogue::Tag],
+    rule: RangeRule,
+    e: &mut FieldErrors,
+) -> Vec<u32> {
     let ids = match ids {
         None if rule.min > 0 => return missing(field, e).unwrap_or_default(),
         None => return Vec::new(),
@@ -509,9 +578,11 @@ fn parse_verification(
     description: Option<&str>,
     e: &mut FieldErrors,
 ) -> Option<Verification> {
-    let (company_email, review_link, temp_file) = (non_blank(company_email), non_blank(review_link), non_blank(temp_file));
+    let (company_email, review_link, temp_file) =
+        (non_blank(company_email), non_blank(review_link), non_blank(temp_file));
 
-    let email = company_email.and_then(|text| EmailAddress::parse(text).or_else(|| invalid("companyEmail", RuleCode::InvalidEmail, e)));
+    let email = company_email
+        .and_then(|text| EmailAddress::parse(text).or_else(|| invalid("companyEmail", RuleCode::InvalidEmail, e)));
     let employer_id = email.as_ref().and_then(|email| {
         catalogue::employer_for_domain(email.domain())
             .map(|employer| employer.id.to_owned())
@@ -522,7 +593,8 @@ fn parse_verification(
         Err(UrlError::NotHttps) => invalid("reviewLink", RuleCode::NotHttps, e),
         Err(UrlError::Invalid) => invalid("reviewLink", RuleCode::Invalid, e),
     });
-    let file = temp_file.and_then(|text| FileName::parse(text).or_else(|| invalid("verifyTempFileName", RuleCode::Invalid, e)));
+    let file = temp_file
+        .and_then(|text| FileName::parse(text).or_else(|| invalid("verifyTempFileName", RuleCode::Invalid, e)));
     let description = check_text("verifyDescription", description, rules::VERIFY_DESCRIPTION, e);
 
     let method = required("verifyMethod", method, e)?;
@@ -631,14 +703,42 @@ mod tests {
         let profile = parse(complete_payload()).unwrap();
         assert_eq!(profile.verification.employer_id.as_deref(), Some("tsmc"));
         assert_eq!(profile.tags.fertility_plan, 502);
-        let again = UserProfileCreate::from_json(serde_json::to_value(profile.to_payload()).unwrap()).unwrap().parse(today()).unwrap();
+        let again = UserProfileCreate::from_json(serde_json::to_value(profile.to_payload()).unwrap())
+            .unwrap()
+            .parse(today())
+            .unwrap();
         assert_eq!(again, profile);
     }
 
     #[test]
     fn an_empty_body_reports_every_required_field_at_once() {
         let errors = parse(json!({})).unwrap_err();
-        for field in ["account", "password", "nickname", "name", "gender", "matchGender", "occupationType", "occupation", "height", "incomeRange", "birthday", "education", "marriageRecord", "hasChildren", "smoke", "tattoo", "drink", "aboutMe", "personalityTagIds", "hobbyTagIds", "fertilityPlanTagIds", "city", "verifyMethod", "photoNameList"] {
+        for field in [
+            "account",
+            "password",
+            "nickname",
+            "name",
+            "gender",
+            "matchGender",
+            "occupationType",
+            "occupation",
+            "height",
+            "incomeRange",
+            "birthday",
+            "education",
+            "marriageRecord",
+            "hasChildren",
+            "smoke",
+            "tattoo",
+            "drink",
+            "aboutMe",
+            "personalityTagIds",
+            "hobbyTagIds",
+            "fertilityPlanTagIds",
+            "city",
+            "verifyMethod",
+            "photoNameList",
+        ] {
             assert_eq!(errors.get(field), Some(&[RuleCode::Required][..]), "{field}");
         }
         assert_eq!(errors.get("school"), None);
@@ -647,7 +747,10 @@ mod tests {
 
     #[test]
     fn wrong_types_and_unknown_fields_are_all_reported_before_any_rule() {
-        let errors = UserProfileCreate::from_json(with(json!({"height": "tall", "gender": "ALIEN", "smoke": 9, "isAdmin": true, "photoNameList": "a"}))).unwrap_err();
+        let errors = UserProfileCreate::from_json(with(
+            json!({"height": "tall", "gender": "ALIEN", "smoke": 9, "isAdmin": true, "photoNameList": "a"}),
+        ))
+        .unwrap_err();
         assert_eq!(errors.get("height"), Some(&[RuleCode::InvalidType][..]));
         assert_eq!(errors.get("gender"), Some(&[RuleCode::InvalidChoice][..]));
         assert_eq!(errors.get("smoke"), Some(&[RuleCode::InvalidChoice][..]));
@@ -684,7 +787,8 @@ mod tests {
         assert_eq!(look_alike.get("companyEmail"), Some(&[RuleCode::UnknownEmployer][..]));
         let id_card = parse(with(json!({"verifyMethod": "EMPLOYEE_ID", "verifyTempFileName": null}))).unwrap_err();
         assert_eq!(id_card.get("verifyTempFileName"), Some(&[RuleCode::Required][..]));
-        let link = parse(with(json!({"verifyMethod": "REVIEW_LINK", "reviewLink": "http://www.linkedin.com/in/mei"}))).unwrap_err();
+        let link = parse(with(json!({"verifyMethod": "REVIEW_LINK", "reviewLink": "http://www.linkedin.com/in/mei"})))
+            .unwrap_err();
         assert_eq!(link.get("reviewLink"), Some(&[RuleCode::NotHttps][..]));
     }
 
@@ -699,16 +803,29 @@ mod tests {
 
     #[test]
     fn photos_are_one_to_six_distinct_safe_names() {
-        assert_eq!(parse(with(json!({"photoNameList": []}))).unwrap_err().get("photoNameList"), Some(&[RuleCode::TooFew][..]));
+        assert_eq!(
+            parse(with(json!({"photoNameList": []}))).unwrap_err().get("photoNameList"),
+            Some(&[RuleCode::TooFew][..])
+        );
         let seven: Vec<String> = (0..7).map(|i| format!("photo{i}")).collect();
-        assert_eq!(parse(with(json!({"photoNameList": seven}))).unwrap_err().get("photoNameList"), Some(&[RuleCode::TooMany][..]));
-        assert_eq!(parse(with(json!({"photoNameList": ["a", "a"]}))).unwrap_err().get("photoNameList"), Some(&[RuleCode::Duplicate][..]));
-        assert_eq!(parse(with(json!({"photoNameList": ["../x"]}))).unwrap_err().get("photoNameList"), Some(&[RuleCode::Invalid][..]));
+        assert_eq!(
+            parse(with(json!({"photoNameList": seven}))).unwrap_err().get("photoNameList"),
+            Some(&[RuleCode::TooMany][..])
+        );
+        assert_eq!(
+            parse(with(json!({"photoNameList": ["a", "a"]}))).unwrap_err().get("photoNameList"),
+            Some(&[RuleCode::Duplicate][..])
+        );
+        assert_eq!(
+            parse(with(json!({"photoNameList": ["../x"]}))).unwrap_err().get("photoNameList"),
+            Some(&[RuleCode::Invalid][..])
+        );
     }
 
     #[test]
     fn tags_must_exist_in_their_own_catalogue_and_fertility_plan_is_exactly_one() {
-        let errors = parse(with(json!({"personalityTagIds": [101, 301], "fertilityPlanTagIds": [501, 502]}))).unwrap_err();
+        let errors =
+            parse(with(json!({"personalityTagIds": [101, 301], "fertilityPlanTagIds": [501, 502]}))).unwrap_err();
         assert_eq!(errors.get("personalityTagIds"), Some(&[RuleCode::InvalidChoice][..]));
         assert_eq!(errors.get("fertilityPlanTagIds"), Some(&[RuleCode::TooMany][..]));
     }

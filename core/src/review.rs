@@ -44,7 +44,8 @@ impl fmt::Display for InvalidTransition {
 impl std::error::Error for InvalidTransition {}
 
 impl ReviewStatus {
-    pub const ALL: [ReviewStatus; 4] = [ReviewStatus::Pending, ReviewStatus::Approved, ReviewStatus::Rejected, ReviewStatus::Suspended];
+    pub const ALL: [ReviewStatus; 4] =
+        [ReviewStatus::Pending, ReviewStatus::Approved, ReviewStatus::Rejected, ReviewStatus::Suspended];
 
     /// The status of a newly submitted profile.
     pub const INITIAL: ReviewStatus = ReviewStatus::Pending;
@@ -110,7 +111,8 @@ mod tests {
     #[test]
     fn no_other_transition_exists() {
         let actions = [Approve, Reject, Resubmit, Suspend, Reinstate];
-        let allowed: usize = ReviewStatus::ALL.iter().map(|s| actions.iter().filter(|a| s.apply(**a).is_ok()).count()).sum();
+        let allowed: usize =
+            ReviewStatus::ALL.iter().map(|s| actions.iter().filter(|a| s.apply(**a).is_ok()).count()).sum();
         assert_eq!(allowed, 6);
     }
 

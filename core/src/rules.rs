@@ -220,7 +220,8 @@ pub fn check_text(field: &str, value: Option<&str>, rule: TextRule, errors: &mut
         return None;
     }
     let mut ok = true;
-    let has_bad_control = trimmed.chars().any(|c| c.is_control() && !(rule.multiline && (c == '\n' || c == '\r' || c == '\t')));
+    let has_bad_control =
+        trimmed.chars().any(|c| c.is_control() && !(rule.multiline && (c == '\n' || c == '\r' || c == '\t')));
     if has_bad_control {
         errors.add(field, RuleCode::ControlChars);
         ok = false;
@@ -278,7 +279,10 @@ mod tests {
         errors.add("nickname", RuleCode::TooLong);
         errors.add("nickname", RuleCode::ControlChars);
         assert_eq!(errors.get("nickname"), Some(&[RuleCode::TooLong, RuleCode::ControlChars][..]));
-        assert_eq!(serde_json::to_value(&errors).unwrap(), serde_json::json!({"nickname": ["too_long", "control_chars"]}));
+        assert_eq!(
+            serde_json::to_value(&errors).unwrap(),
+            serde_json::json!({"nickname": ["too_long", "control_chars"]})
+        );
     }
 
     #[test]
@@ -305,7 +309,9 @@ mod tests {
         let mut errors = FieldErrors::new();
         assert!(check_text("aboutMe", Some("I like hiking.\nAnd cats, and coffee."), ABOUT_ME, &mut errors).is_some());
         assert!(check_text("nickname", Some("a\nb"), NICKNAME, &mut errors).is_none());
-        assert!(check_text("aboutMe", Some("I like hiking.\u{0}And cats, and coffee."), ABOUT_ME, &mut errors).is_none());
+        assert!(
+            check_text("aboutMe", Some("I like hiking.\u{0}And cats, and coffee."), ABOUT_ME, &mut errors).is_none()
+        );
         assert_eq!(errors.fields().collect::<Vec<_>>(), ["aboutMe", "nickname"]);
     }
 }

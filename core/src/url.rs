@@ -39,7 +39,12 @@ impl HttpsUrl {
             Some((host, port)) => (host, Some(port)),
             None => (authority, None),
         };
-        let port_ok = port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u16>().is_ok_and(|n| n > 0));
+        let port_ok = port.is_none_or(|p| {
+            !p.is_empty()
+                && p.len() <= 5
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u16>().is_ok_and(|n| n > 0)
+        });
         if !port_ok || !is_domain(&host.to_ascii_lowercase()) {
             return Err(UrlError::Invalid);
         }
@@ -71,14 +76,25 @@ mod tests {
 
     #[test]
     fn other_schemes_are_not_https() {
-        for bad in ["http://example.com", "javascript:alert(1)", "ftp://example.com", "example.com", "data:text/html,x"] {
+        for bad in ["http://example.com", "javascript:alert(1)", "ftp://example.com", "example.com", "data:text/html,x"]
+        {
             assert_eq!(HttpsUrl::parse(bad), Err(UrlError::NotHttps), "{bad:?}");
         }
     }
 
     #[test]
     fn broken_https_links_are_invalid() {
-        for bad in ["https://", "https://localhost", "https://user:pw@example.com", "https://exa mple.com", "https://example.com:0", "https://example.com:99999", "https://1.2.3.4/", "https://example.com/\u{7}", "https://ex_ample.com"] {
+        for bad in [
+            "https://",
+            "https://localhost",
+            "https://user:pw@example.com",
+            "https://exa mple.com",
+            "https://example.com:0",
+            "https://example.com:99999",
+            "https://1.2.3.4/",
+            "https://example.com/\u{7}",
+            "https://ex_ample.com",
+        ] {
             assert_eq!(HttpsUrl::parse(bad), Err(UrlError::Invalid), "{bad:?}");
         }
     }

@@ -2,11 +2,11 @@
 //! JsValue arguments with serde-wasm-bindgen, calls core, and converts the answer back; the
 //! TypeScript types come from the core types (tsify), so nothing is written twice.
 
+use kizuna_core::catalogue;
 use kizuna_core::date::Date;
 use kizuna_core::draft::{self, RegisterDraft, RepairedDraft};
 use kizuna_core::error_code::ErrorCode;
 use kizuna_core::rules::RuleCode;
-use kizuna_core::catalogue;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -26,7 +26,8 @@ fn error(message: impl std::fmt::Display) -> JsError {
 /// Plain JSON-shaped values (objects, not Maps; numbers, not BigInts), as the web app expects.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     let json = serde_json::to_value(value).map_err(|_| error("result is not representable as JSON"))?;
-    json.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|_| error("result is not representable in JavaScript"))
+    json.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|_| error("result is not representable in JavaScript"))
 }
 
 /// Reads a JavaScript value as JSON data. Written out instead of serde-wasm-bindgen's
@@ -58,7 +59,11 @@ fn json_from_js(value: JsValue, what: &str) -> Result<serde_json::Value, JsError
             return Some(Value::String(text));
         }
         if js_sys::Array::is_array(value) {
-            return js_sys::Array::from(value).iter().map(|item| read(&item, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
+            return js_sys::Array::from(value)
+                .iter()
+                .map(|item| read(&item, depth + 1))
+                .collect::<Option<Vec<_>>>()
+                .map(Value::Array);
         }
         if value.is_object() && !value.is_function() {
             let mut map = serde_json::Map::new();
@@ -141,7 +146,9 @@ pub fn employer_for_email(email: &str) -> Result<JsValue, JsError> {
 
 /// The conditions (`valueItem`) the form's condition section would send, with their errors.
 #[wasm_bindgen(js_name = conditionsOf, unchecked_return_type = "ConditionsOutcome")]
-pub fn conditions_of(#[wasm_bindgen(unchecked_param_type = "RegisterDraft")] draft: JsValue) -> Result<JsValue, JsError> {
+pub fn conditions_of(
+    #[wasm_bindgen(unchecked_param_type = "RegisterDraft")] draft: JsValue,
+) -> Result<JsValue, JsError> {
     to_js(&draft::conditions_of(&draft_from_js(draft)?))
 }
 
@@ -156,7 +163,8 @@ pub fn satisfies_conditions(
 ) -> Result<bool, JsError> {
     let today = parse_today(today)?;
     let (person, seeker) = (draft_from_js(person)?, draft_from_js(seeker)?);
-    draft::satisfies(&person, &seeker, line_user_id, today).map_err(|_| error("the person's draft is not a valid profile"))
+    draft::satisfies(&person, &seeker, line_user_id, today)
+        .map_err(|_| error("the person's draft is not a valid profile"))
 }
 
 /// Every rule code, for translation completeness checks.
