@@ -59,5 +59,8 @@ web-build: wasm web-install
 test-web: wasm web-install
     cd web && npm test
 
+# End-to-end: the real server (built fresh here, never a stale binary) + the built web app in
+# Debian Chromium.
 e2e: web-build
-    cd web && npm run e2e
+    cargo build -p kizuna-server
+    cd web && KIZUNA_SERVER_BIN={{target_dir}}/debug/kizuna-server npm run e2e
