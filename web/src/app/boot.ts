@@ -8,10 +8,24 @@ import { captureStartParams, stripStartParams, takeRedirectPath } from '@/app/st
 import { installPopstate, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
 import { startVersionPolling } from '@/app/version-check';
+import { matchRoute } from '@/app/routes';
+import { loadCore } from '@/lib/wasm';
 
 function installErrorLogging() {
   window.addEventListener('error', (e) => logger.error(`uncaught: ${describeError(e.error ?? e.message)}`));
   window.addEventListener('unhandledrejection', (e) => logger.error(`unhandled rejection: ${describeError(e.reason)}`));
+}
+
+/** Start fetching the page's code (and the wasm core for /register) while LIFF starts up, so the
+ *  first render does not wait for one more round trip after the guard. */
+function warmRoute(pathname: string) {
+  const route = matchRoute(pathname);
+  if (route?.name === 'register' || route?.name === 'index') {
+    void import('@/features/register/components/register-page').catch(() => {});
+    void loadCore().catch(() => {});
+  } else if (route?.name === 'profile') {
+    void import('@/features/profile/components/profile-page').catch(() => {});
+  }
 }
 
 /** App start (spec §4), then the first navigation through the guards. */
@@ -20,6 +34,7 @@ export async function boot(): Promise<void> {
   installErrorLogging();
   installPopstate();
   const startUrl = new URL(location.href);
+  warmRoute(startUrl.pathname);
   const localeReady = setLocale(pickLocale(navigator.language)).catch(() => {});
   try {
     captureStartParams(startUrl);
