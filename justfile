@@ -56,6 +56,7 @@ web-install:
 web-build: wasm web-install
     cd web && npm run build
 
+# Vitest unit tests of the web app (guards, API client, toasts, draft storage, translations vs the core).
 test-web: wasm web-install
     cd web && npm test
 
@@ -64,3 +65,9 @@ test-web: wasm web-install
 e2e: web-build
     cargo build -p kizuna-server
     cd web && KIZUNA_SERVER_BIN={{target_dir}}/debug/kizuna-server npm run e2e
+
+# The two budget figures of /register, printed: first-render gzip bytes (HTML, JS, CSS, wasm; <= 150 KB)
+# and the Lighthouse mobile performance score (median of 3 runs, >= 95). Fails when out of budget.
+web-budget: web-build
+    cargo build -p kizuna-server
+    cd web && KIZUNA_SERVER_BIN={{target_dir}}/debug/kizuna-server CHROME_PATH=/usr/bin/chromium npm run budget
