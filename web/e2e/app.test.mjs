@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
-import { completeForm, fillBasics, fillWork, next, waitForStep } from './register-flow.mjs';
+import { completeForm, fillBasics, fillWork, next, shot, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
@@ -41,7 +41,11 @@ describe('Kizuna LIFF app', () => {
     // two photos through the image proxy
     await page.locator('.photo-grid img').first().waitFor();
     assert.equal(await page.locator('.photo-grid img').count(), 2);
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'profile.png'), fullPage: true });
+    await page.locator('.summary-list dd', { hasText: 'Taipei City' }).waitFor();
+    if (SCREENSHOTS) {
+      await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'profile.png'), fullPage: true });
+    }
     const review = await server.reviewStatus(user.userId);
     assert.equal(review.status, 200);
     assert.equal(review.body.status, 'PENDING');
@@ -134,7 +138,7 @@ describe('Kizuna LIFF app', () => {
       const { page, base, context } = await openAs(browser, server, user.userId, { locale });
       await page.goto(`${base}/register`);
       await page.getByRole('heading', { name: heading }).waitFor();
-      if (SCREENSHOTS && locale === 'zh-TW') await page.screenshot({ path: join(SCREENSHOT_DIR, 'register-zh-TW.png'), fullPage: true });
+      if (SCREENSHOTS && locale === 'zh-TW') await shot(page, 'register-zh-TW');
       await context.close();
     }
   });

@@ -32,9 +32,13 @@ export async function next(page) {
   await page.getByTestId('next').click();
 }
 
-async function shot(page, name, screenshots) {
+/** Full-page screenshot; the sticky step navigation is laid out in flow so it does not float over
+ *  the middle of the stitched image. */
+export async function shot(page, name, screenshots = true) {
   if (!screenshots) return;
+  const style = await page.addStyleTag({ content: '.form-nav{position:static!important}' });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await style.evaluate((el) => el.remove());
 }
 
 export async function fillBasics(page) {

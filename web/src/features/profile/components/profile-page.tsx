@@ -10,6 +10,7 @@ import { describeError, logger } from '@/lib/logger';
 import { Avatar } from '@/components/avatar';
 import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
+import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
 import { changeAvatar, getMyInfo, getReviewStatus, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -28,6 +29,12 @@ export default function ProfilePage() {
   const [loading, setLoading] = useState(!getUserInfo());
   const [uploading, setUploading] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  // Catalogue labels (city names) come from the core, loaded after the page is shown.
+  const [cat, setCat] = useState<Catalogues | null>(() => coreIfLoaded()?.catalogues() ?? null);
+  useEffect(() => {
+    if (!cat) void loadCore().then((core) => setCat(core.catalogues())).catch(() => {});
+  }, [cat]);
+  const cityKey = summary.city ? cat?.cities.find((c) => c.code === summary.city)?.key : undefined;
 
   useEffect(() => {
     let alive = true;
@@ -97,7 +104,7 @@ export default function ProfilePage() {
           <h2>{t('profile.summary')}</h2>
           <dl className="summary-list">
             {summary.occupation ? (<><dt>{t('field.occupation')}</dt><dd>{summary.occupation}</dd></>) : null}
-            {summary.city ? (<><dt>{t('field.city')}</dt><dd>{t(summary.city.startsWith('city.') ? summary.city : `city.${summary.city}`)}</dd></>) : null}
+            {summary.city ? (<><dt>{t('field.city')}</dt><dd>{cityKey ? t(cityKey) : summary.city}</dd></>) : null}
             {summary.birthday ? (<><dt>{t('field.birthday')}</dt><dd>{summary.birthday}</dd></>) : null}
           </dl>
           {summary.aboutMe ? <p className="about">{summary.aboutMe}</p> : null}

@@ -156,7 +156,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
             <button type="submit" className="btn btn-primary" data-testid="next">{t('common.next')}</button>
           </div>
         ) : (
-          <div className="form-nav">
+          <div className="form-nav form-nav-static">
             <button type="button" className="btn" onClick={() => goTo(step - 1)}>{t('common.back')}</button>
           </div>
         )}

@@ -79,7 +79,7 @@ export function StepPhotos({ form }: { form: RegisterForm }) {
                 </>
               ) : (
                 <button type="button" className="photo-add" onClick={() => pick(i)} disabled={busy !== null} aria-label={t('register.addPhotoN', { n: i + 1 })}>
-                  {busy === i ? <span className="spinner" aria-hidden="true" /> : <span aria-hidden="true">＋</span>}
+                  {busy === i ? <span className="spinner" aria-hidden="true" /> : <span aria-hidden="true">+</span>}
                 </button>
               )}
             </li>
