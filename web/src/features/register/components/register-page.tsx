@@ -90,6 +90,12 @@ function RegisterForm({ form }: { form: RegisterForm }) {
         text = t('register.fixErrors');
       } else if (err instanceof MissingLocalFileError) {
         text = t('register.photoLost');
+      } else if (err instanceof ApiError && err.fields && Object.keys(err.fields).length) {
+        // The server ran the same core rules and disagreed: show what it reported, per field.
+        const details = Object.entries(err.fields)
+          .map(([field, codes]) => `${t(field.startsWith('valueItem.') ? `condition.${field.split('.')[1]}` : `field.${field.split(/[.[]/)[0]}`)}: ${form.message(field, codes[0] ?? 'invalid')}`)
+          .join('; ');
+        text = `${err.causeText} (${details})`;
       } else if (err instanceof ApiError) {
         text = err.code === NETWORK_ERROR ? t('error.network') : err.causeText;
       } else {
