@@ -6,21 +6,28 @@ use std::fmt::Write;
 use std::{env, fs, path::Path};
 
 fn main() {
-    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("catalogue_data.rs");
+    let out =
+        Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("catalogue_data.rs");
     let mut code = String::new();
     for file in ["tags", "cities", "employers"] {
         println!("cargo:rerun-if-changed=data/{file}.json");
     }
     let read = |file: &str| -> Value {
-        let text = fs::read_to_string(format!("data/{file}.json")).unwrap_or_else(|e| panic!("data/{file}.json: {e}"));
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("data/{file}.json is not valid JSON: {e}"))
+        let text = fs::read_to_string(format!("data/{file}.json"))
+            .unwrap_or_else(|e| panic!("data/{file}.json: {e}"));
+        serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("data/{file}.json is not valid JSON: {e}"))
     };
     let str_field = |item: &Value, key: &str| -> String {
-        let text = item[key].as_str().unwrap_or_else(|| panic!("{key} must be a string in {item}"));
+        let text = item[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("{key} must be a string in {item}"));
         format!("{text:?}")
     };
     let num_field = |item: &Value, key: &str| -> String {
-        let number = item[key].as_f64().unwrap_or_else(|| panic!("{key} must be a number in {item}"));
+        let number = item[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} must be a number in {item}"));
         format!("{number:?}")
     };
 
@@ -34,10 +41,14 @@ fn main() {
         ("fertilityPlan", "fertility_plan"),
         ("pet", "pet"),
     ] {
-        let items = tags[kind].as_array().unwrap_or_else(|| panic!("tags.json needs a list {kind}"));
+        let items = tags[kind]
+            .as_array()
+            .unwrap_or_else(|| panic!("tags.json needs a list {kind}"));
         write!(code, "    {rust_name}: &[").unwrap();
         for tag in items {
-            let id = tag["id"].as_u64().unwrap_or_else(|| panic!("tag id must be a whole number in {tag}"));
+            let id = tag["id"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("tag id must be a whole number in {tag}"));
             write!(code, "Tag {{ id: {id}, key: {} }}, ", str_field(tag, "key")).unwrap();
         }
         code.push_str("],\n");
@@ -59,7 +70,10 @@ fn main() {
     code.push_str("];\n");
 
     code.push_str("pub(crate) static EMPLOYERS: &[Employer] = &[\n");
-    for employer in read("employers").as_array().expect("employers.json is a list") {
+    for employer in read("employers")
+        .as_array()
+        .expect("employers.json is a list")
+    {
         let domains: Vec<String> = employer["domains"]
             .as_array()
             .expect("domains is a list")

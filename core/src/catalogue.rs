@@ -113,7 +113,12 @@ pub fn employer_for_email(address: &str) -> Option<&'static Employer> {
 }
 
 pub(crate) fn employer_for_domain(domain: &str) -> Option<&'static Employer> {
-    employers().iter().find(|employer| employer.domains.iter().any(|listed| domain_is_within(domain, listed)))
+    employers().iter().find(|employer| {
+        employer
+            .domains
+            .iter()
+            .any(|listed| domain_is_within(domain, listed))
+    })
 }
 
 pub fn choices() -> Choices {
@@ -134,10 +139,19 @@ pub fn choices() -> Choices {
 }
 
 pub fn all() -> Catalogues {
-    Catalogues { tags: tags(), cities: cities(), employers: employers(), choices: choices(), limits: rules::limits() }
+    Catalogues {
+        tags: tags(),
+        cities: cities(),
+        employers: employers(),
+        choices: choices(),
+        limits: rules::limits(),
+    }
 }
 
-fn as_map<S: serde::Serializer>(pairs: &[(&'static str, RangeRule)], serializer: S) -> Result<S::Ok, S::Error> {
+fn as_map<S: serde::Serializer>(
+    pairs: &[(&'static str, RangeRule)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.collect_map(pairs.iter().map(|(field, rule)| (field, rule)))
 }
 
@@ -151,7 +165,10 @@ mod tests {
         assert_eq!(employers().len(), 31);
         let ids: HashSet<_> = employers().iter().map(|e| &e.id).collect();
         assert_eq!(ids.len(), 31);
-        let domains: Vec<_> = employers().iter().flat_map(|e| e.domains.iter().copied()).collect();
+        let domains: Vec<_> = employers()
+            .iter()
+            .flat_map(|e| e.domains.iter().copied())
+            .collect();
         assert_eq!(domains.iter().collect::<HashSet<_>>().len(), domains.len());
         assert!(domains.iter().all(|d| crate::email::is_domain(d)));
     }
@@ -160,24 +177,41 @@ mod tests {
     fn taiwan_has_twenty_two_cities_and_counties() {
         assert_eq!(cities().len(), 22);
         assert!(city("TPE").is_some());
-        assert!(cities().iter().all(|c| (21.0..27.0).contains(&c.latitude) && (118.0..123.0).contains(&c.longitude)));
+        assert!(
+            cities().iter().all(
+                |c| (21.0..27.0).contains(&c.latitude) && (118.0..123.0).contains(&c.longitude)
+            )
+        );
     }
 
     #[test]
     fn tag_ids_are_unique_across_every_catalogue() {
         let t = tags();
-        let all: Vec<u32> = [t.personality, t.exercise, t.hobby, t.marriage_type, t.fertility_plan, t.pet]
-            .into_iter()
-            .flatten()
-            .map(|tag| tag.id)
-            .collect();
+        let all: Vec<u32> = [
+            t.personality,
+            t.exercise,
+            t.hobby,
+            t.marriage_type,
+            t.fertility_plan,
+            t.pet,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|tag| tag.id)
+        .collect();
         assert_eq!(all.iter().collect::<HashSet<_>>().len(), all.len());
     }
 
     #[test]
     fn work_addresses_map_to_their_employer_including_subdomains() {
-        assert_eq!(employer_for_email("jane@tsmc.com").map(|e| e.id), Some("tsmc"));
-        assert_eq!(employer_for_email("Jane@Mail.TSMC.com").map(|e| e.id), Some("tsmc"));
+        assert_eq!(
+            employer_for_email("jane@tsmc.com").map(|e| e.id),
+            Some("tsmc")
+        );
+        assert_eq!(
+            employer_for_email("Jane@Mail.TSMC.com").map(|e| e.id),
+            Some("tsmc")
+        );
         assert_eq!(employer_for_email("kim@fb.com").map(|e| e.id), Some("meta"));
     }
 

@@ -27,8 +27,9 @@ pub trait NumericChoice: Sized {
     /// string"): a JSON integer literal, so no sign, fraction, exponent or leading zero.
     fn from_json_text(text: &str) -> Option<Self> {
         let text = text.trim();
-        let canonical =
-            !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
+        let canonical = !text.is_empty()
+            && text.bytes().all(|b| b.is_ascii_digit())
+            && (text == "0" || !text.starts_with('0'));
         if !canonical {
             return None;
         }
@@ -263,15 +264,24 @@ mod tests {
 
     #[test]
     fn string_choices_travel_as_their_wire_names() {
-        assert_eq!(serde_json::to_value(Gender::NonBinary).unwrap(), "NON_BINARY");
-        assert_eq!(serde_json::from_value::<Tattoo>("HIDDEN".into()).unwrap(), Tattoo::Hidden);
+        assert_eq!(
+            serde_json::to_value(Gender::NonBinary).unwrap(),
+            "NON_BINARY"
+        );
+        assert_eq!(
+            serde_json::from_value::<Tattoo>("HIDDEN".into()).unwrap(),
+            Tattoo::Hidden
+        );
         assert!(serde_json::from_value::<Tattoo>("hidden".into()).is_err());
     }
 
     #[test]
     fn numeric_choices_travel_as_their_codes() {
         assert_eq!(serde_json::to_value(Smoke::Socially).unwrap(), 2);
-        assert_eq!(serde_json::from_value::<Drink>(1.into()).unwrap(), Drink::Socially);
+        assert_eq!(
+            serde_json::from_value::<Drink>(1.into()).unwrap(),
+            Drink::Socially
+        );
         assert!(serde_json::from_value::<Drink>(3.into()).is_err());
         assert!(serde_json::from_value::<Drink>("1".into()).is_err());
     }

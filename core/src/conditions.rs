@@ -56,8 +56,17 @@ impl Bounds {
 
 /// The condition kinds, in the order the form lists them; the wire name doubles as the key of a
 /// condition's errors (`valueItem.HEIGHT`).
-pub const CONDITION_TYPES: [&str; 9] =
-    ["HEIGHT", "AGE", "INCOME", "EDUCATION", "MARRIAGE_RECORD", "HAS_CHILDREN", "SMOKE", "TATTOO", "DRINK"];
+pub const CONDITION_TYPES: [&str; 9] = [
+    "HEIGHT",
+    "AGE",
+    "INCOME",
+    "EDUCATION",
+    "MARRIAGE_RECORD",
+    "HAS_CHILDREN",
+    "SMOKE",
+    "TATTOO",
+    "DRINK",
+];
 
 impl Condition {
     pub fn type_name(self) -> &'static str {
@@ -97,7 +106,10 @@ pub struct MatchFacts {
 pub fn satisfies(person: &MatchFacts, conditions: &[Condition], today: Date) -> bool {
     conditions.iter().all(|condition| match *condition {
         Condition::Height(bounds) => bounds.admits(person.height_cm),
-        Condition::Age(bounds) => person.birthday.age_on(today).is_some_and(|age| bounds.admits(u32::from(age))),
+        Condition::Age(bounds) => person
+            .birthday
+            .age_on(today)
+            .is_some_and(|age| bounds.admits(u32::from(age))),
         Condition::Income(bounds) => bounds.admits(person.income_range.lower_bound()),
         Condition::Education { value } => person.education >= value,
         Condition::MarriageRecord { value } => person.marriage_record == value,
@@ -180,43 +192,108 @@ mod tests {
     fn age_is_computed_on_the_given_day() {
         let thirty_two_to_forty = Condition::Age(Bounds { from: 32, to: 40 });
         assert!(satisfies(&person(), &[thirty_two_to_forty], today()));
-        assert!(!satisfies(&person(), &[thirty_two_to_forty], Date::parse("2026-05-19").unwrap()));
+        assert!(!satisfies(
+            &person(),
+            &[thirty_two_to_forty],
+            Date::parse("2026-05-19").unwrap()
+        ));
     }
 
     #[test]
     fn income_compares_the_lower_bound_of_the_range() {
-        assert!(satisfies(&person(), &[Condition::Income(Bounds { from: 100, to: 0 })], today()));
-        assert!(!satisfies(&person(), &[Condition::Income(Bounds { from: 120, to: 0 })], today()));
+        assert!(satisfies(
+            &person(),
+            &[Condition::Income(Bounds { from: 100, to: 0 })],
+            today()
+        ));
+        assert!(!satisfies(
+            &person(),
+            &[Condition::Income(Bounds { from: 120, to: 0 })],
+            today()
+        ));
     }
 
     #[test]
     fn education_is_at_least_and_habits_are_at_most() {
         let p = person();
-        assert!(satisfies(&p, &[Condition::Education { value: Education::Bachelor }], today()));
-        assert!(!satisfies(&p, &[Condition::Education { value: Education::Doctorate }], today()));
-        assert!(satisfies(&p, &[Condition::Drink { value: Drink::Regularly }], today()));
-        assert!(!satisfies(&p, &[Condition::Drink { value: Drink::Never }], today()));
-        assert!(!satisfies(&p, &[Condition::Tattoo { value: Tattoo::None }], today()));
-        assert!(satisfies(&p, &[Condition::Smoke { value: Smoke::Never }], today()));
+        assert!(satisfies(
+            &p,
+            &[Condition::Education {
+                value: Education::Bachelor
+            }],
+            today()
+        ));
+        assert!(!satisfies(
+            &p,
+            &[Condition::Education {
+                value: Education::Doctorate
+            }],
+            today()
+        ));
+        assert!(satisfies(
+            &p,
+            &[Condition::Drink {
+                value: Drink::Regularly
+            }],
+            today()
+        ));
+        assert!(!satisfies(
+            &p,
+            &[Condition::Drink {
+                value: Drink::Never
+            }],
+            today()
+        ));
+        assert!(!satisfies(
+            &p,
+            &[Condition::Tattoo {
+                value: Tattoo::None
+            }],
+            today()
+        ));
+        assert!(satisfies(
+            &p,
+            &[Condition::Smoke {
+                value: Smoke::Never
+            }],
+            today()
+        ));
     }
 
     #[test]
     fn marriage_record_and_children_must_match_exactly() {
         let p = person();
-        assert!(satisfies(&p, &[Condition::MarriageRecord { value: MarriageRecord::NeverMarried }], today()));
-        assert!(!satisfies(&p, &[Condition::HasChildren { value: HasChildren::YesLivingApart }], today()));
+        assert!(satisfies(
+            &p,
+            &[Condition::MarriageRecord {
+                value: MarriageRecord::NeverMarried
+            }],
+            today()
+        ));
+        assert!(!satisfies(
+            &p,
+            &[Condition::HasChildren {
+                value: HasChildren::YesLivingApart
+            }],
+            today()
+        ));
     }
 
     #[test]
     fn every_condition_must_hold() {
-        let conditions =
-            [Condition::Height(Bounds { from: 160, to: 180 }), Condition::Education { value: Education::Doctorate }];
+        let conditions = [
+            Condition::Height(Bounds { from: 160, to: 180 }),
+            Condition::Education {
+                value: Education::Doctorate,
+            },
+        ];
         assert!(!satisfies(&person(), &conditions, today()));
     }
 
     #[test]
     fn conditions_travel_with_their_type_tag_and_missing_bounds_become_zero() {
-        let parsed: Condition = serde_json::from_value(serde_json::json!({"type": "HEIGHT", "from": 160})).unwrap();
+        let parsed: Condition =
+            serde_json::from_value(serde_json::json!({"type": "HEIGHT", "from": 160})).unwrap();
         assert_eq!(parsed, Condition::Height(Bounds { from: 160, to: 0 }));
         let smoke = serde_json::to_value(Condition::Smoke { value: Smoke::Quit }).unwrap();
         assert_eq!(smoke, serde_json::json!({"type": "SMOKE", "value": 1}));
@@ -229,15 +306,32 @@ mod tests {
             &[
                 Condition::Height(Bounds { from: 180, to: 160 }),
                 Condition::Age(Bounds { from: 0, to: 0 }),
-                Condition::Income(Bounds { from: 20_000, to: 0 }),
-                Condition::Smoke { value: Smoke::Never },
+                Condition::Income(Bounds {
+                    from: 20_000,
+                    to: 0,
+                }),
+                Condition::Smoke {
+                    value: Smoke::Never,
+                },
                 Condition::Smoke { value: Smoke::Quit },
             ],
             &mut errors,
         );
-        assert_eq!(errors.get("valueItem.HEIGHT"), Some(&[RuleCode::InvalidRange][..]));
-        assert_eq!(errors.get("valueItem.AGE"), Some(&[RuleCode::InvalidRange][..]));
-        assert_eq!(errors.get("valueItem.INCOME"), Some(&[RuleCode::OutOfRange][..]));
-        assert_eq!(errors.get("valueItem.SMOKE"), Some(&[RuleCode::Duplicate][..]));
+        assert_eq!(
+            errors.get("valueItem.HEIGHT"),
+            Some(&[RuleCode::InvalidRange][..])
+        );
+        assert_eq!(
+            errors.get("valueItem.AGE"),
+            Some(&[RuleCode::InvalidRange][..])
+        );
+        assert_eq!(
+            errors.get("valueItem.INCOME"),
+            Some(&[RuleCode::OutOfRange][..])
+        );
+        assert_eq!(
+            errors.get("valueItem.SMOKE"),
+            Some(&[RuleCode::Duplicate][..])
+        );
     }
 }

@@ -12,8 +12,10 @@ pub struct Date {
 
 impl Date {
     pub fn from_ymd(year: u16, month: u8, day: u8) -> Option<Date> {
-        let valid =
-            (1900..=9999).contains(&year) && (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
+        let valid = (1900..=9999).contains(&year)
+            && (1..=12).contains(&month)
+            && day >= 1
+            && day <= days_in_month(year, month);
         valid.then_some(Date { year, month, day })
     }
 
@@ -25,7 +27,9 @@ impl Date {
             return None;
         }
         let number = |range: std::ops::Range<usize>| -> Option<u16> {
-            bytes[range].iter().try_fold(0u16, |acc, &b| b.is_ascii_digit().then(|| acc * 10 + u16::from(b - b'0')))
+            bytes[range].iter().try_fold(0u16, |acc, &b| {
+                b.is_ascii_digit().then(|| acc * 10 + u16::from(b - b'0'))
+            })
         };
         let year = number(0..4)?;
         let month = u8::try_from(number(5..7)?).ok()?;

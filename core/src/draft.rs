@@ -170,7 +170,12 @@ pub struct RepairedDraft {
 impl RepairedDraft {
     /// For a stored value that cannot even be read as JSON.
     pub fn unreadable() -> RepairedDraft {
-        RepairedDraft { draft: RegisterDraft::default(), repaired: Vec::new(), dropped: Vec::new(), discarded: true }
+        RepairedDraft {
+            draft: RegisterDraft::default(),
+            repaired: Vec::new(),
+            dropped: Vec::new(),
+            discarded: true,
+        }
     }
 }
 
@@ -329,7 +334,9 @@ impl Repairer {
         let kept: Vec<String> = items
             .iter()
             .filter_map(|item| match item {
-                Value::String(text) if !text.is_empty() && text.len() <= MAX_STORED_TAG_ID => Some(text.clone()),
+                Value::String(text) if !text.is_empty() && text.len() <= MAX_STORED_TAG_ID => {
+                    Some(text.clone())
+                }
                 Value::Number(number) if number.is_u64() => Some(number.to_string()),
                 _ => None,
             })
@@ -388,7 +395,9 @@ impl Repairer {
         let mut clean = DraftConditions::default();
         for (kind, entry) in stored {
             let field = format!("conditions.{kind}");
-            let Some(Value::Object(entry)) = CONDITION_TYPES.contains(&kind.as_str()).then_some(entry) else {
+            let Some(Value::Object(entry)) =
+                CONDITION_TYPES.contains(&kind.as_str()).then_some(entry)
+            else {
                 self.dropped(&field);
                 continue;
             };
@@ -399,11 +408,23 @@ impl Repairer {
                     false
                 }
             };
-            let mut part = |name: &str| entry.get(name).and_then(|v| self.text(&field, v)).unwrap_or_default();
+            let mut part = |name: &str| {
+                entry
+                    .get(name)
+                    .and_then(|v| self.text(&field, v))
+                    .unwrap_or_default()
+            };
             if let Some(range) = clean.range_slot(kind) {
-                *range = RangeDraft { selected, from: part("from"), to: part("to") };
+                *range = RangeDraft {
+                    selected,
+                    from: part("from"),
+                    to: part("to"),
+                };
             } else if let Some(choice) = clean.value_slot(kind) {
-                *choice = ValueDraft { selected, value: part("value") };
+                *choice = ValueDraft {
+                    selected,
+                    value: part("value"),
+                };
             }
         }
         Some(clean)
@@ -415,8 +436,15 @@ impl Repairer {
 /// through here, so nothing else has to cope with a malformed one.
 pub fn repair(stored: &Value) -> RepairedDraft {
     let Value::Object(stored) = stored else {
-        let nothing_stored = RepairedDraft { discarded: false, ..RepairedDraft::unreadable() };
-        return if stored.is_null() { nothing_stored } else { RepairedDraft::unreadable() };
+        let nothing_stored = RepairedDraft {
+            discarded: false,
+            ..RepairedDraft::unreadable()
+        };
+        return if stored.is_null() {
+            nothing_stored
+        } else {
+            RepairedDraft::unreadable()
+        };
     };
     let mut draft = RegisterDraft::default();
     let mut fixer = Repairer::default();
@@ -428,8 +456,11 @@ pub fn repair(stored: &Value) -> RepairedDraft {
         } else if name == "fertilityPlanTagIds" && is_v1 {
             // v1 kept the single fertility plan as a one-element list.
             fixer.repaired("fertilityPlanTagId");
-            let first =
-                value.as_array().and_then(|items| items.first()).cloned().unwrap_or(Value::String(String::new()));
+            let first = value
+                .as_array()
+                .and_then(|items| items.first())
+                .cloned()
+                .unwrap_or(Value::String(String::new()));
             if let Some(text) = fixer.text("fertilityPlanTagId", &first) {
                 draft.fertility_plan_tag_id = text;
             }
@@ -442,7 +473,9 @@ pub fn repair(stored: &Value) -> RepairedDraft {
                 *slot = items;
             }
         } else if draft.coordinate_slot(name).is_some() {
-            if let (Some(number), Some(slot)) = (fixer.coordinate(name, value), draft.coordinate_slot(name)) {
+            if let (Some(number), Some(slot)) =
+                (fixer.coordinate(name, value), draft.coordinate_slot(name))
+            {
                 *slot = number;
             }
         } else if name == "photoNameList" {
@@ -457,7 +490,12 @@ pub fn repair(stored: &Value) -> RepairedDraft {
             fixer.dropped(name);
         }
     }
-    RepairedDraft { draft, repaired: fixer.repaired, dropped: fixer.dropped, discarded: false }
+    RepairedDraft {
+        draft,
+        repaired: fixer.repaired,
+        dropped: fixer.dropped,
+        discarded: false,
+    }
 }
 
 /// Turns the draft into the payload (spec §3, §5): JSON-string choices parsed, tag ids to
@@ -508,7 +546,11 @@ pub fn satisfies(
     if !wanted.errors.is_empty() {
         return Err(wanted.errors);
     }
-    Ok(crate::conditions::satisfies(&profile.facts(), &wanted.conditions, today))
+    Ok(crate::conditions::satisfies(
+        &profile.facts(),
+        &wanted.conditions,
+        today,
+    ))
 }
 
 /// Every failing field of the draft, keyed by payload wire name (`{}` when it would be accepted).
@@ -526,7 +568,12 @@ fn convert(d: &RegisterDraft, line_user_id: &str) -> (UserProfileCreate, FieldEr
         name: text(&d.name),
         gender: choice("gender", &d.gender, Gender::parse, e),
         match_gender: choice("matchGender", &d.match_gender, MatchGender::parse, e),
-        occupation_type: choice("occupationType", &d.occupation_type, OccupationType::parse, e),
+        occupation_type: choice(
+            "occupationType",
+            &d.occupation_type,
+            OccupationType::parse,
+            e,
+        ),
         occupation: text(&d.occupation),
         achievement: text(&d.achievement),
         height: number("height", &d.height, e),
@@ -544,7 +591,8 @@ fn convert(d: &RegisterDraft, line_user_id: &str) -> (UserProfileCreate, FieldEr
         exercise_tag_ids: tag_ids("exerciseTagIds", &d.exercise_tag_ids, e),
         hobby_tag_ids: tag_ids("hobbyTagIds", &d.hobby_tag_ids, e),
         marriage_type_tag_ids: tag_ids("marriageTypeTagIds", &d.marriage_type_tag_ids, e),
-        fertility_plan_tag_ids: number("fertilityPlanTagIds", &d.fertility_plan_tag_id, e).map(|id| vec![id]),
+        fertility_plan_tag_ids: number("fertilityPlanTagIds", &d.fertility_plan_tag_id, e)
+            .map(|id| vec![id]),
         pet_tag_ids: tag_ids("petTagIds", &d.pet_tag_ids, e),
         dating_question: text(&d.dating_question),
         daily_life: text(&d.daily_life),
@@ -553,7 +601,9 @@ fn convert(d: &RegisterDraft, line_user_id: &str) -> (UserProfileCreate, FieldEr
         address: text(&d.address),
         latitude: d.latitude,
         longitude: d.longitude,
-        recommend_distance_km: Some(number("recommendDistanceKm", &d.recommend_distance_km, e).unwrap_or(0)),
+        recommend_distance_km: Some(
+            number("recommendDistanceKm", &d.recommend_distance_km, e).unwrap_or(0),
+        ),
         feedback: text(&d.feedback),
         mbti: choice("mbti", &d.mbti, Mbti::parse, e),
         review_link: text(&d.review_link),
@@ -578,7 +628,12 @@ fn text(value: &str) -> Option<String> {
     (!value.trim().is_empty()).then(|| value.to_owned())
 }
 
-fn choice<T>(field: &str, value: &str, parse: fn(&str) -> Option<T>, e: &mut FieldErrors) -> Option<T> {
+fn choice<T>(
+    field: &str,
+    value: &str,
+    parse: fn(&str) -> Option<T>,
+    e: &mut FieldErrors,
+) -> Option<T> {
     let value = value.trim();
     if value.is_empty() {
         return None;
@@ -636,8 +691,13 @@ fn conditions(c: &DraftConditions, e: &mut FieldErrors) -> Vec<Condition> {
             continue;
         }
         let key = format!("valueItem.{kind}");
-        let bound =
-            |text: &str, e: &mut FieldErrors| if text.trim().is_empty() { Some(0) } else { number(&key, text, e) };
+        let bound = |text: &str, e: &mut FieldErrors| {
+            if text.trim().is_empty() {
+                Some(0)
+            } else {
+                number(&key, text, e)
+            }
+        };
         if let (Some(from), Some(to)) = (bound(&draft.from, e), bound(&draft.to, e))
             && (from, to) != (0, 0)
         {
@@ -646,21 +706,35 @@ fn conditions(c: &DraftConditions, e: &mut FieldErrors) -> Vec<Condition> {
     }
 
     let key = |kind: &str| format!("valueItem.{kind}");
-    let picked = |draft: &ValueDraft| (draft.selected && !draft.value.trim().is_empty()).then(|| draft.value.clone());
+    let picked = |draft: &ValueDraft| {
+        (draft.selected && !draft.value.trim().is_empty()).then(|| draft.value.clone())
+    };
     if let Some(value) = picked(&c.education) {
-        out.extend(choice(&key("EDUCATION"), &value, Education::parse, e).map(|value| Condition::Education { value }));
+        out.extend(
+            choice(&key("EDUCATION"), &value, Education::parse, e)
+                .map(|value| Condition::Education { value }),
+        );
     }
     if let Some(value) = picked(&c.marriage_record) {
-        out.extend(json_choice(&key("MARRIAGE_RECORD"), &value, e).map(|value| Condition::MarriageRecord { value }));
+        out.extend(
+            json_choice(&key("MARRIAGE_RECORD"), &value, e)
+                .map(|value| Condition::MarriageRecord { value }),
+        );
     }
     if let Some(value) = picked(&c.has_children) {
-        out.extend(json_choice(&key("HAS_CHILDREN"), &value, e).map(|value| Condition::HasChildren { value }));
+        out.extend(
+            json_choice(&key("HAS_CHILDREN"), &value, e)
+                .map(|value| Condition::HasChildren { value }),
+        );
     }
     if let Some(value) = picked(&c.smoke) {
         out.extend(json_choice(&key("SMOKE"), &value, e).map(|value| Condition::Smoke { value }));
     }
     if let Some(value) = picked(&c.tattoo) {
-        out.extend(choice(&key("TATTOO"), &value, Tattoo::parse, e).map(|value| Condition::Tattoo { value }));
+        out.extend(
+            choice(&key("TATTOO"), &value, Tattoo::parse, e)
+                .map(|value| Condition::Tattoo { value }),
+        );
     }
     if let Some(value) = picked(&c.drink) {
         out.extend(json_choice(&key("DRINK"), &value, e).map(|value| Condition::Drink { value }));
@@ -736,11 +810,29 @@ mod tests {
     #[test]
     fn only_selected_conditions_carrying_data_are_sent() {
         let mut draft = complete_draft();
-        draft.conditions.height = RangeDraft { selected: true, from: "170".into(), to: "".into() };
-        draft.conditions.age = RangeDraft { selected: true, from: "".into(), to: "".into() };
-        draft.conditions.income = RangeDraft { selected: false, from: "100".into(), to: "".into() };
-        draft.conditions.smoke = ValueDraft { selected: true, value: "0".into() };
-        draft.conditions.drink = ValueDraft { selected: true, value: "".into() };
+        draft.conditions.height = RangeDraft {
+            selected: true,
+            from: "170".into(),
+            to: "".into(),
+        };
+        draft.conditions.age = RangeDraft {
+            selected: true,
+            from: "".into(),
+            to: "".into(),
+        };
+        draft.conditions.income = RangeDraft {
+            selected: false,
+            from: "100".into(),
+            to: "".into(),
+        };
+        draft.conditions.smoke = ValueDraft {
+            selected: true,
+            value: "0".into(),
+        };
+        draft.conditions.drink = ValueDraft {
+            selected: true,
+            value: "".into(),
+        };
         let payload = build_payload(&draft, LINE_ID, today()).payload.unwrap();
         assert_eq!(
             serde_json::to_value(payload.value_item).unwrap(),
@@ -765,11 +857,22 @@ mod tests {
     fn a_draft_meets_the_conditions_of_another_draft() {
         let person = complete_draft();
         let mut seeker = RegisterDraft::default();
-        seeker.conditions.height = RangeDraft { selected: true, from: "160".into(), to: "170".into() };
+        seeker.conditions.height = RangeDraft {
+            selected: true,
+            from: "160".into(),
+            to: "170".into(),
+        };
         assert_eq!(satisfies(&person, &seeker, LINE_ID, today()), Ok(true));
-        seeker.conditions.education = ValueDraft { selected: true, value: "DOCTORATE".into() };
+        seeker.conditions.education = ValueDraft {
+            selected: true,
+            value: "DOCTORATE".into(),
+        };
         assert_eq!(satisfies(&person, &seeker, LINE_ID, today()), Ok(false));
-        seeker.conditions.age = RangeDraft { selected: true, from: "40".into(), to: "30".into() };
+        seeker.conditions.age = RangeDraft {
+            selected: true,
+            from: "40".into(),
+            to: "30".into(),
+        };
         assert!(satisfies(&person, &seeker, LINE_ID, today()).is_err());
     }
 
@@ -794,7 +897,10 @@ mod tests {
         let draft = complete_draft();
         let repaired = repair(&serde_json::to_value(&draft).unwrap());
         assert_eq!(repaired.draft, draft);
-        assert!(repaired.repaired.is_empty() && repaired.dropped.is_empty(), "{repaired:?}");
+        assert!(
+            repaired.repaired.is_empty() && repaired.dropped.is_empty(),
+            "{repaired:?}"
+        );
     }
 
     #[test]
@@ -818,9 +924,20 @@ mod tests {
         assert_eq!(repaired.draft.name, "Lin");
         assert_eq!(repaired.draft.nickname, "");
         assert_eq!(repaired.draft.photo_name_list, ["", "abc", "", "", "", ""]);
-        assert_eq!(repaired.draft.conditions.height, RangeDraft { selected: false, from: "170".into(), to: "".into() });
+        assert_eq!(
+            repaired.draft.conditions.height,
+            RangeDraft {
+                selected: false,
+                from: "170".into(),
+                to: "".into()
+            }
+        );
         for field in ["nickname", "hobbyTagIds", "conditions.WEIGHT", "isAdmin"] {
-            assert!(repaired.dropped.contains(&field.to_string()), "{field} in {:?}", repaired.dropped);
+            assert!(
+                repaired.dropped.contains(&field.to_string()),
+                "{field} in {:?}",
+                repaired.dropped
+            );
         }
     }
 }

@@ -45,7 +45,9 @@ fn is_local_part(local: &str) -> bool {
     let atom_char = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b);
     !local.is_empty()
         && local.len() <= MAX_LOCAL_LEN
-        && local.split('.').all(|atom| !atom.is_empty() && atom.bytes().all(atom_char))
+        && local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.bytes().all(atom_char))
 }
 
 /// A DNS host name of at least two labels whose top label is not numeric (so no bare IPs).
@@ -56,18 +58,25 @@ pub(crate) fn is_domain(domain: &str) -> bool {
             && label.len() <= MAX_LABEL_LEN
             && !label.starts_with('-')
             && !label.ends_with('-')
-            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
     };
     domain.len() <= MAX_DOMAIN_LEN
         && labels.len() >= 2
         && labels.iter().all(label_ok)
-        && labels.last().is_some_and(|top| !top.bytes().all(|b| b.is_ascii_digit()))
+        && labels
+            .last()
+            .is_some_and(|top| !top.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// True when `domain` is `listed` or one of its subdomains (`mail.tsmc.com` for `tsmc.com`),
 /// never for look-alikes such as `xtsmc.com` or `tsmc.com.evil.io`.
 pub fn domain_is_within(domain: &str, listed: &str) -> bool {
-    domain == listed || domain.strip_suffix(listed).is_some_and(|prefix| prefix.ends_with('.'))
+    domain == listed
+        || domain
+            .strip_suffix(listed)
+            .is_some_and(|prefix| prefix.ends_with('.'))
 }
 
 #[cfg(test)]

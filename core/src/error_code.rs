@@ -95,7 +95,10 @@ mod tests {
 
     #[test]
     fn only_invalid_and_expired_sessions_clear_the_token() {
-        let clearing: Vec<_> = ErrorCode::ALL.into_iter().filter(|c| c.clears_session()).collect();
+        let clearing: Vec<_> = ErrorCode::ALL
+            .into_iter()
+            .filter(|c| c.clears_session())
+            .collect();
         assert_eq!(clearing, [ErrorCode::E001A, ErrorCode::E001B]);
     }
 }

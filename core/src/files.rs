@@ -14,7 +14,9 @@ impl FileName {
     pub fn parse(text: &str) -> Option<FileName> {
         let valid = !text.is_empty()
             && text.len() <= Self::MAX_LEN
-            && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
         valid.then(|| FileName(text.to_owned()))
     }
 
@@ -37,7 +39,15 @@ mod tests {
     fn file_names_cannot_carry_paths_or_dots() {
         assert!(FileName::parse("0123456789abcdef0123456789abcdef").is_some());
         assert!(FileName::parse("local-3").is_some());
-        for bad in ["", "../etc/passwd", "a/b", "a.jpg", "a b", "é", &"a".repeat(65)] {
+        for bad in [
+            "",
+            "../etc/passwd",
+            "a/b",
+            "a.jpg",
+            "a b",
+            "é",
+            &"a".repeat(65),
+        ] {
             assert!(FileName::parse(bad).is_none(), "{bad:?}");
         }
     }

@@ -242,7 +242,10 @@ impl UserProfileCreate {
                 errors.add(key, RuleCode::UnknownField);
                 continue;
             }
-            let alone = serde_json::Value::Object(serde_json::Map::from_iter([(key.clone(), field_value.clone())]));
+            let alone = serde_json::Value::Object(serde_json::Map::from_iter([(
+                key.clone(),
+                field_value.clone(),
+            )]));
             if let Err(error) = serde_json::from_value::<UserProfileCreate>(alone) {
                 errors.add(key, classify_type_error(&error.to_string()));
             }
@@ -265,9 +268,20 @@ impl UserProfileCreate {
         let gender = required("gender", self.gender, e);
         let match_gender = required("matchGender", self.match_gender, e);
         let occupation_type = required("occupationType", self.occupation_type, e);
-        let occupation = check_text("occupation", self.occupation.as_deref(), rules::OCCUPATION, e);
-        let achievement = check_text("achievement", self.achievement.as_deref(), rules::ACHIEVEMENT, e);
-        let height_cm = required("height", self.height, e).filter(|&h| in_range("height", h, rules::HEIGHT_CM, e));
+        let occupation = check_text(
+            "occupation",
+            self.occupation.as_deref(),
+            rules::OCCUPATION,
+            e,
+        );
+        let achievement = check_text(
+            "achievement",
+            self.achievement.as_deref(),
+            rules::ACHIEVEMENT,
+            e,
+        );
+        let height_cm = required("height", self.height, e)
+            .filter(|&h| in_range("height", h, rules::HEIGHT_CM, e));
         let income_range = required("incomeRange", self.income_range, e);
         let birthday = parse_birthday(self.birthday.as_deref(), today, e);
         let school = check_text("school", self.school.as_deref(), rules::SCHOOL, e);
@@ -294,7 +308,13 @@ impl UserProfileCreate {
                 rules::EXERCISE_TAGS,
                 e,
             ),
-            hobby: check_tags("hobbyTagIds", self.hobby_tag_ids, tag_catalogue.hobby, rules::HOBBY_TAGS, e),
+            hobby: check_tags(
+                "hobbyTagIds",
+                self.hobby_tag_ids,
+                tag_catalogue.hobby,
+                rules::HOBBY_TAGS,
+                e,
+            ),
             marriage_type: check_tags(
                 "marriageTypeTagIds",
                 self.marriage_type_tag_ids,
@@ -312,11 +332,32 @@ impl UserProfileCreate {
             .first()
             .copied()
             .unwrap_or_default(),
-            pet: check_tags("petTagIds", self.pet_tag_ids, tag_catalogue.pet, rules::PET_TAGS, e),
+            pet: check_tags(
+                "petTagIds",
+                self.pet_tag_ids,
+                tag_catalogue.pet,
+                rules::PET_TAGS,
+                e,
+            ),
         };
-        let dating_question = check_text("datingQuestion", self.dating_question.as_deref(), rules::DATING_QUESTION, e);
-        let daily_life = check_text("dailyLife", self.daily_life.as_deref(), rules::DAILY_LIFE, e);
-        let surprise_point = check_text("surprisePoint", self.surprise_point.as_deref(), rules::SURPRISE_POINT, e);
+        let dating_question = check_text(
+            "datingQuestion",
+            self.dating_question.as_deref(),
+            rules::DATING_QUESTION,
+            e,
+        );
+        let daily_life = check_text(
+            "dailyLife",
+            self.daily_life.as_deref(),
+            rules::DAILY_LIFE,
+            e,
+        );
+        let surprise_point = check_text(
+            "surprisePoint",
+            self.surprise_point.as_deref(),
+            rules::SURPRISE_POINT,
+            e,
+        );
         let city = match self.city.as_deref().map(str::trim) {
             None | Some("") => missing("city", e),
             Some(code) if catalogue::city(code).is_some() => Some(code.to_owned()),
@@ -325,7 +366,12 @@ impl UserProfileCreate {
         let address = check_text("address", self.address.as_deref(), rules::ADDRESS, e);
         let location = parse_location(self.latitude, self.longitude, e);
         let recommend_distance_km = self.recommend_distance_km.unwrap_or(0);
-        in_range("recommendDistanceKm", recommend_distance_km, rules::RECOMMEND_DISTANCE_KM, e);
+        in_range(
+            "recommendDistanceKm",
+            recommend_distance_km,
+            rules::RECOMMEND_DISTANCE_KM,
+            e,
+        );
         let feedback = check_text("feedback", self.feedback.as_deref(), rules::FEEDBACK, e);
         let verification = parse_verification(
             self.verify_method,
@@ -489,7 +535,11 @@ fn in_range(field: &str, value: u32, rule: RangeRule, errors: &mut FieldErrors) 
     ok
 }
 
-fn parse_account(account: Option<&str>, password: Option<&str>, e: &mut FieldErrors) -> Option<LineUserId> {
+fn parse_account(
+    account: Option<&str>,
+    password: Option<&str>,
+    e: &mut FieldErrors,
+) -> Option<LineUserId> {
     let account = match account {
         None | Some("") => missing("account", e),
         Some(text) => LineUserId::parse(text).or_else(|| invalid("account", RuleCode::Invalid, e)),
@@ -506,7 +556,9 @@ fn parse_account(account: Option<&str>, password: Option<&str>, e: &mut FieldErr
 fn parse_birthday(text: Option<&str>, today: Date, e: &mut FieldErrors) -> Option<Date> {
     let birthday = match text.map(str::trim) {
         None | Some("") => return missing("birthday", e),
-        Some(text) => Date::parse(text).or_else(|| invalid("birthday", RuleCode::InvalidDate, e))?,
+        Some(text) => {
+            Date::parse(text).or_else(|| invalid("birthday", RuleCode::InvalidDate, e))?
+        }
     };
     match birthday.age_on(today).map(u32::from) {
         None => invalid("birthday", RuleCode::InvalidDate, e),
@@ -535,7 +587,10 @@ fn check_tags(
     if count > rule.max {
         e.add(field, RuleCode::TooMany);
     }
-    if ids.iter().any(|id| !allowed.iter().any(|tag| tag.id == *id)) {
+    if ids
+        .iter()
+        .any(|id| !allowed.iter().any(|tag| tag.id == *id))
+    {
         e.add(field, RuleCode::InvalidChoice);
     }
     if has_duplicates(&ids) {
@@ -545,10 +600,17 @@ fn check_tags(
 }
 
 fn has_duplicates<T: PartialEq>(items: &[T]) -> bool {
-    items.iter().enumerate().any(|(i, item)| items[..i].contains(item))
+    items
+        .iter()
+        .enumerate()
+        .any(|(i, item)| items[..i].contains(item))
 }
 
-fn parse_location(latitude: Option<f64>, longitude: Option<f64>, e: &mut FieldErrors) -> Option<Coordinates> {
+fn parse_location(
+    latitude: Option<f64>,
+    longitude: Option<f64>,
+    e: &mut FieldErrors,
+) -> Option<Coordinates> {
     match (latitude, longitude) {
         (None, None) => None,
         (Some(latitude), Some(longitude)) => {
@@ -560,7 +622,10 @@ fn parse_location(latitude: Option<f64>, longitude: Option<f64>, e: &mut FieldEr
             if !lng_ok {
                 e.add("longitude", RuleCode::OutOfRange);
             }
-            (lat_ok && lng_ok).then_some(Coordinates { latitude, longitude })
+            (lat_ok && lng_ok).then_some(Coordinates {
+                latitude,
+                longitude,
+            })
         }
         _ => {
             e.add("latitude", RuleCode::BothOrNeither);
@@ -578,11 +643,15 @@ fn parse_verification(
     description: Option<&str>,
     e: &mut FieldErrors,
 ) -> Option<Verification> {
-    let (company_email, review_link, temp_file) =
-        (non_blank(company_email), non_blank(review_link), non_blank(temp_file));
+    let (company_email, review_link, temp_file) = (
+        non_blank(company_email),
+        non_blank(review_link),
+        non_blank(temp_file),
+    );
 
-    let email = company_email
-        .and_then(|text| EmailAddress::parse(text).or_else(|| invalid("companyEmail", RuleCode::InvalidEmail, e)));
+    let email = company_email.and_then(|text| {
+        EmailAddress::parse(text).or_else(|| invalid("companyEmail", RuleCode::InvalidEmail, e))
+    });
     let employer_id = email.as_ref().and_then(|email| {
         catalogue::employer_for_domain(email.domain())
             .map(|employer| employer.id.to_owned())
@@ -593,15 +662,27 @@ fn parse_verification(
         Err(UrlError::NotHttps) => invalid("reviewLink", RuleCode::NotHttps, e),
         Err(UrlError::Invalid) => invalid("reviewLink", RuleCode::Invalid, e),
     });
-    let file = temp_file
-        .and_then(|text| FileName::parse(text).or_else(|| invalid("verifyTempFileName", RuleCode::Invalid, e)));
-    let description = check_text("verifyDescription", description, rules::VERIFY_DESCRIPTION, e);
+    let file = temp_file.and_then(|text| {
+        FileName::parse(text).or_else(|| invalid("verifyTempFileName", RuleCode::Invalid, e))
+    });
+    let description = check_text(
+        "verifyDescription",
+        description,
+        rules::VERIFY_DESCRIPTION,
+        e,
+    );
 
     let method = required("verifyMethod", method, e)?;
     let evidence_given = match method {
-        VerifyMethod::CompanyEmail => company_email.is_some() || missing::<()>("companyEmail", e).is_some(),
-        VerifyMethod::EmployeeId => temp_file.is_some() || missing::<()>("verifyTempFileName", e).is_some(),
-        VerifyMethod::ReviewLink => review_link.is_some() || missing::<()>("reviewLink", e).is_some(),
+        VerifyMethod::CompanyEmail => {
+            company_email.is_some() || missing::<()>("companyEmail", e).is_some()
+        }
+        VerifyMethod::EmployeeId => {
+            temp_file.is_some() || missing::<()>("verifyTempFileName", e).is_some()
+        }
+        VerifyMethod::ReviewLink => {
+            review_link.is_some() || missing::<()>("reviewLink", e).is_some()
+        }
     };
     let evidence_valid = match method {
         VerifyMethod::CompanyEmail => employer_id.is_some(),
@@ -636,7 +717,10 @@ fn parse_photos(names: Option<Vec<String>>, e: &mut FieldErrors) -> Vec<FileName
     if has_duplicates(&names) {
         e.add("photoNameList", RuleCode::Duplicate);
     }
-    let parsed: Vec<FileName> = names.iter().filter_map(|name| FileName::parse(name)).collect();
+    let parsed: Vec<FileName> = names
+        .iter()
+        .filter_map(|name| FileName::parse(name))
+        .collect();
     if parsed.len() != names.len() {
         e.add("photoNameList", RuleCode::Invalid);
     }
@@ -693,7 +777,12 @@ mod tests {
     #[test]
     fn the_field_list_names_every_wire_field_of_a_complete_payload() {
         let payload = complete_payload();
-        let keys: std::collections::BTreeSet<&str> = payload.as_object().unwrap().keys().map(String::as_str).collect();
+        let keys: std::collections::BTreeSet<&str> = payload
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
         let listed: std::collections::BTreeSet<&str> = FIELDS.into_iter().collect();
         assert_eq!(keys, listed);
     }
@@ -703,10 +792,11 @@ mod tests {
         let profile = parse(complete_payload()).unwrap();
         assert_eq!(profile.verification.employer_id.as_deref(), Some("tsmc"));
         assert_eq!(profile.tags.fertility_plan, 502);
-        let again = UserProfileCreate::from_json(serde_json::to_value(profile.to_payload()).unwrap())
-            .unwrap()
-            .parse(today())
-            .unwrap();
+        let again =
+            UserProfileCreate::from_json(serde_json::to_value(profile.to_payload()).unwrap())
+                .unwrap()
+                .parse(today())
+                .unwrap();
         assert_eq!(again, profile);
     }
 
@@ -739,7 +829,11 @@ mod tests {
             "verifyMethod",
             "photoNameList",
         ] {
-            assert_eq!(errors.get(field), Some(&[RuleCode::Required][..]), "{field}");
+            assert_eq!(
+                errors.get(field),
+                Some(&[RuleCode::Required][..]),
+                "{field}"
+            );
         }
         assert_eq!(errors.get("school"), None);
         assert_eq!(errors.get("recommendDistanceKm"), None);
@@ -755,20 +849,29 @@ mod tests {
         assert_eq!(errors.get("gender"), Some(&[RuleCode::InvalidChoice][..]));
         assert_eq!(errors.get("smoke"), Some(&[RuleCode::InvalidChoice][..]));
         assert_eq!(errors.get("isAdmin"), Some(&[RuleCode::UnknownField][..]));
-        assert_eq!(errors.get("photoNameList"), Some(&[RuleCode::InvalidType][..]));
+        assert_eq!(
+            errors.get("photoNameList"),
+            Some(&[RuleCode::InvalidType][..])
+        );
         assert_eq!(errors.len(), 5);
     }
 
     #[test]
     fn a_body_that_is_not_an_object_is_an_invalid_type() {
         for body in [json!([]), json!("x"), json!(null), json!(3)] {
-            assert_eq!(UserProfileCreate::from_json(body).unwrap_err(), FieldErrors::single("", RuleCode::InvalidType));
+            assert_eq!(
+                UserProfileCreate::from_json(body).unwrap_err(),
+                FieldErrors::single("", RuleCode::InvalidType)
+            );
         }
     }
 
     #[test]
     fn the_password_must_repeat_the_account() {
-        let errors = parse(with(json!({"password": "U00000000000000000000000000000000"}))).unwrap_err();
+        let errors = parse(with(
+            json!({"password": "U00000000000000000000000000000000"}),
+        ))
+        .unwrap_err();
         assert_eq!(errors.get("password"), Some(&[RuleCode::Mismatch][..]));
     }
 
@@ -782,13 +885,27 @@ mod tests {
     #[test]
     fn each_verification_method_requires_its_own_evidence() {
         let email_missing = parse(with(json!({"companyEmail": null}))).unwrap_err();
-        assert_eq!(email_missing.get("companyEmail"), Some(&[RuleCode::Required][..]));
+        assert_eq!(
+            email_missing.get("companyEmail"),
+            Some(&[RuleCode::Required][..])
+        );
         let look_alike = parse(with(json!({"companyEmail": "mei@tsmc.com.evil.io"}))).unwrap_err();
-        assert_eq!(look_alike.get("companyEmail"), Some(&[RuleCode::UnknownEmployer][..]));
-        let id_card = parse(with(json!({"verifyMethod": "EMPLOYEE_ID", "verifyTempFileName": null}))).unwrap_err();
-        assert_eq!(id_card.get("verifyTempFileName"), Some(&[RuleCode::Required][..]));
-        let link = parse(with(json!({"verifyMethod": "REVIEW_LINK", "reviewLink": "http://www.linkedin.com/in/mei"})))
-            .unwrap_err();
+        assert_eq!(
+            look_alike.get("companyEmail"),
+            Some(&[RuleCode::UnknownEmployer][..])
+        );
+        let id_card = parse(with(
+            json!({"verifyMethod": "EMPLOYEE_ID", "verifyTempFileName": null}),
+        ))
+        .unwrap_err();
+        assert_eq!(
+            id_card.get("verifyTempFileName"),
+            Some(&[RuleCode::Required][..])
+        );
+        let link = parse(with(
+            json!({"verifyMethod": "REVIEW_LINK", "reviewLink": "http://www.linkedin.com/in/mei"}),
+        ))
+        .unwrap_err();
         assert_eq!(link.get("reviewLink"), Some(&[RuleCode::NotHttps][..]));
     }
 
@@ -804,29 +921,45 @@ mod tests {
     #[test]
     fn photos_are_one_to_six_distinct_safe_names() {
         assert_eq!(
-            parse(with(json!({"photoNameList": []}))).unwrap_err().get("photoNameList"),
+            parse(with(json!({"photoNameList": []})))
+                .unwrap_err()
+                .get("photoNameList"),
             Some(&[RuleCode::TooFew][..])
         );
         let seven: Vec<String> = (0..7).map(|i| format!("photo{i}")).collect();
         assert_eq!(
-            parse(with(json!({"photoNameList": seven}))).unwrap_err().get("photoNameList"),
+            parse(with(json!({"photoNameList": seven})))
+                .unwrap_err()
+                .get("photoNameList"),
             Some(&[RuleCode::TooMany][..])
         );
         assert_eq!(
-            parse(with(json!({"photoNameList": ["a", "a"]}))).unwrap_err().get("photoNameList"),
+            parse(with(json!({"photoNameList": ["a", "a"]})))
+                .unwrap_err()
+                .get("photoNameList"),
             Some(&[RuleCode::Duplicate][..])
         );
         assert_eq!(
-            parse(with(json!({"photoNameList": ["../x"]}))).unwrap_err().get("photoNameList"),
+            parse(with(json!({"photoNameList": ["../x"]})))
+                .unwrap_err()
+                .get("photoNameList"),
             Some(&[RuleCode::Invalid][..])
         );
     }
 
     #[test]
     fn tags_must_exist_in_their_own_catalogue_and_fertility_plan_is_exactly_one() {
-        let errors =
-            parse(with(json!({"personalityTagIds": [101, 301], "fertilityPlanTagIds": [501, 502]}))).unwrap_err();
-        assert_eq!(errors.get("personalityTagIds"), Some(&[RuleCode::InvalidChoice][..]));
-        assert_eq!(errors.get("fertilityPlanTagIds"), Some(&[RuleCode::TooMany][..]));
+        let errors = parse(with(
+            json!({"personalityTagIds": [101, 301], "fertilityPlanTagIds": [501, 502]}),
+        ))
+        .unwrap_err();
+        assert_eq!(
+            errors.get("personalityTagIds"),
+            Some(&[RuleCode::InvalidChoice][..])
+        );
+        assert_eq!(
+            errors.get("fertilityPlanTagIds"),
+            Some(&[RuleCode::TooMany][..])
+        );
     }
 }

@@ -37,15 +37,24 @@ pub struct InvalidTransition {
 
 impl fmt::Display for InvalidTransition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot {:?} a profile that is {}", self.action, self.from.as_str())
+        write!(
+            f,
+            "cannot {:?} a profile that is {}",
+            self.action,
+            self.from.as_str()
+        )
     }
 }
 
 impl std::error::Error for InvalidTransition {}
 
 impl ReviewStatus {
-    pub const ALL: [ReviewStatus; 4] =
-        [ReviewStatus::Pending, ReviewStatus::Approved, ReviewStatus::Rejected, ReviewStatus::Suspended];
+    pub const ALL: [ReviewStatus; 4] = [
+        ReviewStatus::Pending,
+        ReviewStatus::Approved,
+        ReviewStatus::Rejected,
+        ReviewStatus::Suspended,
+    ];
 
     /// The status of a newly submitted profile.
     pub const INITIAL: ReviewStatus = ReviewStatus::Pending;
@@ -60,7 +69,9 @@ impl ReviewStatus {
     }
 
     pub fn parse(text: &str) -> Option<ReviewStatus> {
-        ReviewStatus::ALL.into_iter().find(|status| status.as_str() == text)
+        ReviewStatus::ALL
+            .into_iter()
+            .find(|status| status.as_str() == text)
     }
 
     pub fn apply(self, action: ReviewAction) -> Result<ReviewStatus, InvalidTransition> {
@@ -111,8 +122,10 @@ mod tests {
     #[test]
     fn no_other_transition_exists() {
         let actions = [Approve, Reject, Resubmit, Suspend, Reinstate];
-        let allowed: usize =
-            ReviewStatus::ALL.iter().map(|s| actions.iter().filter(|a| s.apply(**a).is_ok()).count()).sum();
+        let allowed: usize = ReviewStatus::ALL
+            .iter()
+            .map(|s| actions.iter().filter(|a| s.apply(**a).is_ok()).count())
+            .sum();
         assert_eq!(allowed, 6);
     }
 

@@ -67,7 +67,8 @@ impl RuleCode {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct FieldErrors(
-    #[cfg_attr(feature = "ts", tsify(type = "Record<string, RuleCode[]>"))] Vec<(String, Vec<RuleCode>)>,
+    #[cfg_attr(feature = "ts", tsify(type = "Record<string, RuleCode[]>"))]
+    Vec<(String, Vec<RuleCode>)>,
 );
 
 impl Serialize for FieldErrors {
@@ -95,7 +96,10 @@ impl FieldErrors {
     }
 
     pub fn add(&mut self, field: &str, code: RuleCode) {
-        let index = match self.0.binary_search_by(|(known, _)| known.as_str().cmp(field)) {
+        let index = match self
+            .0
+            .binary_search_by(|(known, _)| known.as_str().cmp(field))
+        {
             Ok(index) => index,
             Err(index) => {
                 self.0.insert(index, (field.to_owned(), Vec::new()));
@@ -130,7 +134,10 @@ impl FieldErrors {
     }
 
     pub fn get(&self, field: &str) -> Option<&[RuleCode]> {
-        self.0.iter().find(|(known, _)| known == field).map(|(_, codes)| codes.as_slice())
+        self.0
+            .iter()
+            .find(|(known, _)| known == field)
+            .map(|(_, codes)| codes.as_slice())
     }
 
     pub fn fields(&self) -> impl Iterator<Item = &str> {
@@ -138,12 +145,18 @@ impl FieldErrors {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &[RuleCode])> {
-        self.0.iter().map(|(field, codes)| (field.as_str(), codes.as_slice()))
+        self.0
+            .iter()
+            .map(|(field, codes)| (field.as_str(), codes.as_slice()))
     }
 
     /// `Ok(value)` when nothing failed, so a validator can end with `errors.into_result(value)`.
     pub fn into_result<T>(self, value: T) -> Result<T, FieldErrors> {
-        if self.is_empty() { Ok(value) } else { Err(self) }
+        if self.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
     }
 }
 
@@ -159,11 +172,21 @@ pub struct TextRule {
 }
 
 const fn required(min: u32, max: u32) -> TextRule {
-    TextRule { required: true, min, max, multiline: false }
+    TextRule {
+        required: true,
+        min,
+        max,
+        multiline: false,
+    }
 }
 
 const fn optional(max: u32, multiline: bool) -> TextRule {
-    TextRule { required: false, min: 0, max, multiline }
+    TextRule {
+        required: false,
+        min: 0,
+        max,
+        multiline,
+    }
 }
 
 pub const NICKNAME: TextRule = required(1, 20);
@@ -172,7 +195,12 @@ pub const OCCUPATION: TextRule = required(1, 50);
 pub const ACHIEVEMENT: TextRule = optional(300, true);
 pub const SCHOOL: TextRule = optional(100, false);
 /// A real introduction is what reviewers and matches look for, so a one-liner is not enough.
-pub const ABOUT_ME: TextRule = TextRule { required: true, min: 20, max: 1000, multiline: true };
+pub const ABOUT_ME: TextRule = TextRule {
+    required: true,
+    min: 20,
+    max: 1000,
+    multiline: true,
+};
 pub const DATING_QUESTION: TextRule = optional(500, true);
 pub const DAILY_LIFE: TextRule = optional(500, true);
 pub const SURPRISE_POINT: TextRule = optional(500, true);
@@ -200,7 +228,10 @@ pub const AGE_YEARS: RangeRule = RangeRule { min: 18, max: 99 };
 pub const RECOMMEND_DISTANCE_KM: RangeRule = RangeRule { min: 0, max: 500 };
 pub const PHOTOS: RangeRule = RangeRule { min: 1, max: 6 };
 /// Income condition bounds, in 10,000 TWD a year.
-pub const INCOME_CONDITION: RangeRule = RangeRule { min: 0, max: 10_000 };
+pub const INCOME_CONDITION: RangeRule = RangeRule {
+    min: 0,
+    max: 10_000,
+};
 
 pub const PERSONALITY_TAGS: RangeRule = RangeRule { min: 1, max: 5 };
 pub const EXERCISE_TAGS: RangeRule = RangeRule { min: 0, max: 5 };
@@ -211,7 +242,12 @@ pub const PET_TAGS: RangeRule = RangeRule { min: 0, max: 5 };
 
 /// Checks a free-text value against its rule, returning the trimmed text when it passes.
 /// An absent or blank optional value is `Ok(None)`.
-pub fn check_text(field: &str, value: Option<&str>, rule: TextRule, errors: &mut FieldErrors) -> Option<String> {
+pub fn check_text(
+    field: &str,
+    value: Option<&str>,
+    rule: TextRule,
+    errors: &mut FieldErrors,
+) -> Option<String> {
     let trimmed = value.map(str::trim).unwrap_or("");
     if trimmed.is_empty() {
         if rule.required {
@@ -220,8 +256,9 @@ pub fn check_text(field: &str, value: Option<&str>, rule: TextRule, errors: &mut
         return None;
     }
     let mut ok = true;
-    let has_bad_control =
-        trimmed.chars().any(|c| c.is_control() && !(rule.multiline && (c == '\n' || c == '\r' || c == '\t')));
+    let has_bad_control = trimmed
+        .chars()
+        .any(|c| c.is_control() && !(rule.multiline && (c == '\n' || c == '\r' || c == '\t')));
     if has_bad_control {
         errors.add(field, RuleCode::ControlChars);
         ok = false;
@@ -240,7 +277,10 @@ pub fn check_text(field: &str, value: Option<&str>, rule: TextRule, errors: &mut
 
 /// All limits by wire field name, for the client to show hints (maxlength, counters, min/max).
 pub fn limits() -> Vec<(&'static str, RangeRule)> {
-    let text = |rule: TextRule| RangeRule { min: rule.min, max: rule.max };
+    let text = |rule: TextRule| RangeRule {
+        min: rule.min,
+        max: rule.max,
+    };
     Vec::from([
         ("nickname", text(NICKNAME)),
         ("name", text(NAME)),
@@ -278,7 +318,10 @@ mod tests {
         errors.add("nickname", RuleCode::TooLong);
         errors.add("nickname", RuleCode::TooLong);
         errors.add("nickname", RuleCode::ControlChars);
-        assert_eq!(errors.get("nickname"), Some(&[RuleCode::TooLong, RuleCode::ControlChars][..]));
+        assert_eq!(
+            errors.get("nickname"),
+            Some(&[RuleCode::TooLong, RuleCode::ControlChars][..])
+        );
         assert_eq!(
             serde_json::to_value(&errors).unwrap(),
             serde_json::json!({"nickname": ["too_long", "control_chars"]})
@@ -307,10 +350,24 @@ mod tests {
     #[test]
     fn line_breaks_are_allowed_only_in_multiline_fields() {
         let mut errors = FieldErrors::new();
-        assert!(check_text("aboutMe", Some("I like hiking.\nAnd cats, and coffee."), ABOUT_ME, &mut errors).is_some());
+        assert!(
+            check_text(
+                "aboutMe",
+                Some("I like hiking.\nAnd cats, and coffee."),
+                ABOUT_ME,
+                &mut errors
+            )
+            .is_some()
+        );
         assert!(check_text("nickname", Some("a\nb"), NICKNAME, &mut errors).is_none());
         assert!(
-            check_text("aboutMe", Some("I like hiking.\u{0}And cats, and coffee."), ABOUT_ME, &mut errors).is_none()
+            check_text(
+                "aboutMe",
+                Some("I like hiking.\u{0}And cats, and coffee."),
+                ABOUT_ME,
+                &mut errors
+            )
+            .is_none()
         );
         assert_eq!(errors.fields().collect::<Vec<_>>(), ["aboutMe", "nickname"]);
     }

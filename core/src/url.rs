@@ -48,7 +48,11 @@ impl HttpsUrl {
         if !port_ok || !is_domain(&host.to_ascii_lowercase()) {
             return Err(UrlError::Invalid);
         }
-        let normalised = format!("https://{}{}", authority.to_ascii_lowercase(), &rest[authority_end..]);
+        let normalised = format!(
+            "https://{}{}",
+            authority.to_ascii_lowercase(),
+            &rest[authority_end..]
+        );
         Ok(HttpsUrl(normalised))
     }
 
@@ -70,14 +74,22 @@ mod tests {
     #[test]
     fn https_links_with_paths_and_queries_are_accepted() {
         let url = HttpsUrl::parse("HTTPS://www.LinkedIn.com/in/jane-doe?trk=x#top").unwrap();
-        assert_eq!(url.as_str(), "https://www.linkedin.com/in/jane-doe?trk=x#top");
+        assert_eq!(
+            url.as_str(),
+            "https://www.linkedin.com/in/jane-doe?trk=x#top"
+        );
         assert!(HttpsUrl::parse("https://example.com:8443").is_ok());
     }
 
     #[test]
     fn other_schemes_are_not_https() {
-        for bad in ["http://example.com", "javascript:alert(1)", "ftp://example.com", "example.com", "data:text/html,x"]
-        {
+        for bad in [
+            "http://example.com",
+            "javascript:alert(1)",
+            "ftp://example.com",
+            "example.com",
+            "data:text/html,x",
+        ] {
             assert_eq!(HttpsUrl::parse(bad), Err(UrlError::NotHttps), "{bad:?}");
         }
     }

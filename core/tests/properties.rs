@@ -46,7 +46,8 @@ fn any_json() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_map(|n| serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)),
+        any::<f64>()
+            .prop_map(|n| serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)),
         ".{0,12}".prop_map(Value::String),
         "[0-9]{1,4}".prop_map(Value::String),
     ];
@@ -54,7 +55,13 @@ fn any_json() -> impl Strategy<Value = Value> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
             prop::collection::vec(
-                (prop_oneof![prop::sample::select(&KEYS[..]).prop_map(str::to_owned), ".{0,6}"], inner),
+                (
+                    prop_oneof![
+                        prop::sample::select(&KEYS[..]).prop_map(str::to_owned),
+                        ".{0,6}"
+                    ],
+                    inner
+                ),
                 0..8
             )
             .prop_map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
@@ -106,15 +113,27 @@ fn plausible_draft() -> impl Strategy<Value = RegisterDraft> {
     let pick = |options: Vec<kizuna_core::ChoiceOption>| {
         let values: Vec<String> = options
             .iter()
-            .map(|o| serde_json::to_value(o.value).unwrap().to_string().trim_matches('"').to_owned())
+            .map(|o| {
+                serde_json::to_value(o.value)
+                    .unwrap()
+                    .to_string()
+                    .trim_matches('"')
+                    .to_owned()
+            })
             .collect();
         prop::sample::select(values)
     };
     let tags = catalogue::tags();
     let tag_ids = |tags: &'static [catalogue::Tag], max: usize| {
-        prop::sample::subsequence(tags.iter().map(|t| t.id.to_string()).collect::<Vec<_>>(), 0..=max)
+        prop::sample::subsequence(
+            tags.iter().map(|t| t.id.to_string()).collect::<Vec<_>>(),
+            0..=max,
+        )
     };
-    let cities: Vec<String> = catalogue::cities().iter().map(|c| c.code.to_owned()).collect();
+    let cities: Vec<String> = catalogue::cities()
+        .iter()
+        .map(|c| c.code.to_owned())
+        .collect();
     (
         (
             "[a-zA-Z 小明]{0,22}",
@@ -140,7 +159,12 @@ fn plausible_draft() -> impl Strategy<Value = RegisterDraft> {
             tag_ids(tags.personality, 6),
             tag_ids(tags.hobby, 9),
             tag_ids(tags.pet, 3),
-            prop::sample::select(tags.fertility_plan.iter().map(|t| t.id.to_string()).collect::<Vec<_>>()),
+            prop::sample::select(
+                tags.fertility_plan
+                    .iter()
+                    .map(|t| t.id.to_string())
+                    .collect::<Vec<_>>(),
+            ),
         ),
         (
             "[a-z ,.]{15,60}",
@@ -153,11 +177,25 @@ fn plausible_draft() -> impl Strategy<Value = RegisterDraft> {
             prop::sample::select(vec!["mei@tsmc.com", "x@gmail.com", "kim@mail.google.com"]),
             prop::collection::vec(prop::option::of("[a-f0-9]{32}"), 6),
         ),
-        (any::<bool>(), 100u32..240, 100u32..240, prop::option::of(pick(catalogue::choices().education))),
+        (
+            any::<bool>(),
+            100u32..240,
+            100u32..240,
+            prop::option::of(pick(catalogue::choices().education)),
+        ),
     )
         .prop_map(|(basic, life, tag, about, verify, wanted)| {
             let (nickname, name, gender, match_gender, year, month, day, height) = basic;
-            let (occupation_type, income_range, education, marriage_record, has_children, smoke, drink, tattoo) = life;
+            let (
+                occupation_type,
+                income_range,
+                education,
+                marriage_record,
+                has_children,
+                smoke,
+                drink,
+                tattoo,
+            ) = life;
             let (personality, hobby, pet, fertility) = tag;
             let (about_me, city, location, distance) = about;
             let (method, email, photos) = verify;
@@ -207,7 +245,11 @@ fn plausible_draft() -> impl Strategy<Value = RegisterDraft> {
 
 #[test]
 fn whatever_the_client_builds_the_server_accepts() {
-    let mut runner = TestRunner::new(Config { cases: 1024, failure_persistence: None, ..Config::default() });
+    let mut runner = TestRunner::new(Config {
+        cases: 1024,
+        failure_persistence: None,
+        ..Config::default()
+    });
     let accepted = std::cell::Cell::new(0u32);
     let refused = std::cell::Cell::new(0u32);
     runner
@@ -217,10 +259,15 @@ fn whatever_the_client_builds_the_server_accepts() {
                     accepted.set(accepted.get() + 1);
                     let body = serde_json::to_value(&payload).unwrap();
                     let parsed = UserProfileCreate::from_json(body).and_then(|p| p.parse(today()));
-                    prop_assert!(parsed.is_ok(), "server refused what the client built: {:?}", parsed.err());
+                    prop_assert!(
+                        parsed.is_ok(),
+                        "server refused what the client built: {:?}",
+                        parsed.err()
+                    );
                     let normalised = parsed.unwrap().to_payload();
-                    let again = UserProfileCreate::from_json(serde_json::to_value(&normalised).unwrap())
-                        .and_then(|p| p.parse(today()));
+                    let again =
+                        UserProfileCreate::from_json(serde_json::to_value(&normalised).unwrap())
+                            .and_then(|p| p.parse(today()));
                     prop_assert!(again.is_ok(), "the normalised payload does not parse again");
                 }
                 None => refused.set(refused.get() + 1),
@@ -229,7 +276,12 @@ fn whatever_the_client_builds_the_server_accepts() {
         })
         .unwrap();
     let (accepted, refused) = (accepted.get(), refused.get());
-    println!("client-built payloads: {accepted} accepted by the server, {refused} drafts refused by the client");
+    println!(
+        "client-built payloads: {accepted} accepted by the server, {refused} drafts refused by the client"
+    );
     // The generator must exercise both outcomes, or the property says nothing.
-    assert!(accepted >= 50 && refused >= 50, "accepted {accepted}, refused {refused}");
+    assert!(
+        accepted >= 50 && refused >= 50,
+        "accepted {accepted}, refused {refused}"
+    );
 }

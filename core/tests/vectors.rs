@@ -18,23 +18,39 @@ impl Engine for Native {
 
     fn build(&self, draft_json: &Value, line_user_id: &str, day: &str) -> Value {
         let draft = draft::repair(draft_json).draft;
-        serde_json::to_value(draft::build_payload(&draft, line_user_id, today(day))).expect("serialises")
+        serde_json::to_value(draft::build_payload(&draft, line_user_id, today(day)))
+            .expect("serialises")
     }
 
     fn employer(&self, email: &str) -> Value {
         serde_json::to_value(catalogue::employer_for_email(email)).expect("serialises")
     }
 
-    fn satisfies(&self, person: &Value, seeker: &Value, line_user_id: &str, day: &str) -> Result<bool, String> {
+    fn satisfies(
+        &self,
+        person: &Value,
+        seeker: &Value,
+        line_user_id: &str,
+        day: &str,
+    ) -> Result<bool, String> {
         let (person, seeker) = (draft::repair(person).draft, draft::repair(seeker).draft);
-        draft::satisfies(&person, &seeker, line_user_id, today(day)).map_err(|errors| format!("{errors:?}"))
+        draft::satisfies(&person, &seeker, line_user_id, today(day))
+            .map_err(|errors| format!("{errors:?}"))
     }
 }
 
 #[test]
 fn every_shared_vector_passes_natively() {
     let report = run(&Native);
-    println!("vectors (native): {} passed, {} failed", report.passed, report.failures.len());
-    assert!(report.failures.is_empty(), "failing vectors:\n{}", report.failures.join("\n"));
+    println!(
+        "vectors (native): {} passed, {} failed",
+        report.passed,
+        report.failures.len()
+    );
+    assert!(
+        report.failures.is_empty(),
+        "failing vectors:\n{}",
+        report.failures.join("\n")
+    );
     assert!(report.passed >= 60, "only {} vectors ran", report.passed);
 }

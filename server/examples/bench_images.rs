@@ -14,17 +14,29 @@ fn main() -> anyhow::Result<()> {
     std::fs::create_dir_all(&out)?;
     for i in 0..count {
         let mut rng = StdRng::seed_from_u64(u64::from(i) + 1);
-        let (cx, cy) = (rng.gen_range(0..width) as f32, rng.gen_range(0..height) as f32);
-        let base = [rng.gen_range(40..200) as f32, rng.gen_range(40..200) as f32, rng.gen_range(40..200) as f32];
+        let (cx, cy) = (
+            rng.gen_range(0..width) as f32,
+            rng.gen_range(0..height) as f32,
+        );
+        let base = [
+            rng.gen_range(40..200) as f32,
+            rng.gen_range(40..200) as f32,
+            rng.gen_range(40..200) as f32,
+        ];
         let img = RgbImage::from_fn(width, height, |x, y| {
             let (fx, fy) = (x as f32, y as f32);
             let d = ((fx - cx).powi(2) + (fy - cy).powi(2)).sqrt() / width as f32;
             let wave = ((fx / 37.0).sin() * (fy / 53.0).cos()) * 25.0;
-            let stripes = if ((fx + fy) as u32 / 180) % 2 == 0 { 18.0 } else { -18.0 };
+            let stripes = if ((fx + fy) as u32 / 180) % 2 == 0 {
+                18.0
+            } else {
+                -18.0
+            };
             let mut px = [0u8; 3];
             for (c, v) in px.iter_mut().enumerate() {
                 let noise: f32 = rng.gen_range(-5.0..5.0);
-                *v = (base[c] * (1.2 - d) + wave * (c as f32 - 1.0) + stripes + noise).clamp(0.0, 255.0) as u8;
+                *v = (base[c] * (1.2 - d) + wave * (c as f32 - 1.0) + stripes + noise)
+                    .clamp(0.0, 255.0) as u8;
             }
             Rgb(px)
         });

@@ -25,7 +25,8 @@ fn error(message: impl std::fmt::Display) -> JsError {
 
 /// Plain JSON-shaped values (objects, not Maps; numbers, not BigInts), as the web app expects.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let json = serde_json::to_value(value).map_err(|_| error("result is not representable as JSON"))?;
+    let json =
+        serde_json::to_value(value).map_err(|_| error("result is not representable as JSON"))?;
     json.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|_| error("result is not representable in JavaScript"))
 }
@@ -106,7 +107,9 @@ pub fn empty_draft() -> Result<JsValue, JsError> {
 /// Reads back a stored draft (whatever JSON.parse gave, or null), keeping every usable field.
 /// Never throws on bad data.
 #[wasm_bindgen(js_name = repairDraft, unchecked_return_type = "RepairedDraft")]
-pub fn repair_draft(#[wasm_bindgen(unchecked_param_type = "unknown")] stored: JsValue) -> Result<JsValue, JsError> {
+pub fn repair_draft(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] stored: JsValue,
+) -> Result<JsValue, JsError> {
     let repaired = match json_from_js(stored, "stored draft") {
         Ok(value) => draft::repair(&value),
         Err(_) => RepairedDraft::unreadable(),
@@ -133,7 +136,11 @@ pub fn build_payload(
     today: &str,
 ) -> Result<JsValue, JsError> {
     let draft = draft_from_js(draft)?;
-    to_js(&draft::build_payload(&draft, line_user_id, parse_today(today)?))
+    to_js(&draft::build_payload(
+        &draft,
+        line_user_id,
+        parse_today(today)?,
+    ))
 }
 
 #[wasm_bindgen(js_name = employerForEmail, unchecked_return_type = "Employer | undefined")]

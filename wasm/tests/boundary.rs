@@ -16,10 +16,14 @@ fn get(object: &JsValue, key: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn a_stored_function_or_symbol_is_discarded_rather_than_thrown() {
-    for stored in
-        [js_sys::Function::new_no_args("return 1").into(), JsValue::symbol(Some("x")), JsValue::bigint_from_str("12")]
-    {
-        let repaired = kizuna_wasm::repair_draft(stored).map_err(message).expect("never throws");
+    for stored in [
+        js_sys::Function::new_no_args("return 1").into(),
+        JsValue::symbol(Some("x")),
+        JsValue::bigint_from_str("12"),
+    ] {
+        let repaired = kizuna_wasm::repair_draft(stored)
+            .map_err(message)
+            .expect("never throws");
         assert_eq!(get(&repaired, "discarded"), JsValue::TRUE);
     }
 }
@@ -36,19 +40,23 @@ fn catalogues_come_out_as_plain_objects_with_thirty_one_employers() {
 
 #[wasm_bindgen_test]
 fn a_draft_that_is_not_an_object_is_refused_with_a_message() {
-    let error =
-        kizuna_wasm::validate_draft(JsValue::from_str("nope"), "U4af4980629a1b2c3d4e5f60718293a4b", "2026-11-22")
-            .map_err(message)
-            .unwrap_err();
+    let error = kizuna_wasm::validate_draft(
+        JsValue::from_str("nope"),
+        "U4af4980629a1b2c3d4e5f60718293a4b",
+        "2026-11-22",
+    )
+    .map_err(message)
+    .unwrap_err();
     assert_eq!(error, "draft must be an object");
 }
 
 #[wasm_bindgen_test]
 fn a_malformed_today_is_refused_with_a_message() {
     let draft = kizuna_wasm::empty_draft().map_err(message).unwrap();
-    let error = kizuna_wasm::validate_draft(draft, "U4af4980629a1b2c3d4e5f60718293a4b", "22/11/2026")
-        .map_err(message)
-        .unwrap_err();
+    let error =
+        kizuna_wasm::validate_draft(draft, "U4af4980629a1b2c3d4e5f60718293a4b", "22/11/2026")
+            .map_err(message)
+            .unwrap_err();
     assert_eq!(error, "today must be YYYY-MM-DD, got \"22/11/2026\"");
 }
 
@@ -56,13 +64,21 @@ fn a_malformed_today_is_refused_with_a_message() {
 fn an_empty_draft_reports_required_fields_as_arrays_of_codes() {
     let draft = kizuna_wasm::empty_draft().map_err(message).unwrap();
     let errors =
-        kizuna_wasm::validate_draft(draft, "U4af4980629a1b2c3d4e5f60718293a4b", "2026-11-22").map_err(message).unwrap();
+        kizuna_wasm::validate_draft(draft, "U4af4980629a1b2c3d4e5f60718293a4b", "2026-11-22")
+            .map_err(message)
+            .unwrap();
     let nickname = js_sys::Array::from(&get(&errors, "nickname"));
     assert_eq!(nickname.get(0).as_string().as_deref(), Some("required"));
 }
 
 #[wasm_bindgen_test]
 fn every_rule_and_error_code_is_listed_for_translation() {
-    assert_eq!(js_sys::Array::from(&kizuna_wasm::rule_codes().map_err(message).unwrap()).length(), 21);
-    assert_eq!(js_sys::Array::from(&kizuna_wasm::error_codes().map_err(message).unwrap()).length(), 10);
+    assert_eq!(
+        js_sys::Array::from(&kizuna_wasm::rule_codes().map_err(message).unwrap()).length(),
+        21
+    );
+    assert_eq!(
+        js_sys::Array::from(&kizuna_wasm::error_codes().map_err(message).unwrap()).length(),
+        10
+    );
 }

@@ -9,7 +9,9 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 include!("../../tests/vectors/runner.rs");
 
 fn to_js(value: &Value) -> JsValue {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).expect("vector JSON converts")
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .expect("vector JSON converts")
 }
 
 fn from_js(value: JsValue) -> Value {
@@ -25,7 +27,11 @@ struct Wasm;
 
 impl Engine for Wasm {
     fn repair(&self, stored: &Value) -> Value {
-        from_js(kizuna_wasm::repair_draft(to_js(stored)).map_err(message).expect("repairDraft never throws on data"))
+        from_js(
+            kizuna_wasm::repair_draft(to_js(stored))
+                .map_err(message)
+                .expect("repairDraft never throws on data"),
+        )
     }
 
     fn build(&self, draft: &Value, line_user_id: &str, today: &str) -> Value {
@@ -37,18 +43,37 @@ impl Engine for Wasm {
     }
 
     fn employer(&self, email: &str) -> Value {
-        from_js(kizuna_wasm::employer_for_email(email).map_err(message).expect("employerForEmail answers"))
+        from_js(
+            kizuna_wasm::employer_for_email(email)
+                .map_err(message)
+                .expect("employerForEmail answers"),
+        )
     }
 
-    fn satisfies(&self, person: &Value, seeker: &Value, line_user_id: &str, today: &str) -> Result<bool, String> {
-        kizuna_wasm::satisfies_conditions(to_js(person), to_js(seeker), line_user_id, today).map_err(message)
+    fn satisfies(
+        &self,
+        person: &Value,
+        seeker: &Value,
+        line_user_id: &str,
+        today: &str,
+    ) -> Result<bool, String> {
+        kizuna_wasm::satisfies_conditions(to_js(person), to_js(seeker), line_user_id, today)
+            .map_err(message)
     }
 }
 
 #[wasm_bindgen_test]
 fn every_shared_vector_passes_in_wasm() {
     let report = run(&Wasm);
-    console_log!("vectors (wasm): {} passed, {} failed", report.passed, report.failures.len());
-    assert!(report.failures.is_empty(), "failing vectors:\n{}", report.failures.join("\n"));
+    console_log!(
+        "vectors (wasm): {} passed, {} failed",
+        report.passed,
+        report.failures.len()
+    );
+    assert!(
+        report.failures.is_empty(),
+        "failing vectors:\n{}",
+        report.failures.join("\n")
+    );
     assert!(report.passed >= 60, "only {} vectors ran", report.passed);
 }
