@@ -62,6 +62,16 @@ describe('Kizuna LIFF app', () => {
     await context.close();
   });
 
+  it('a deep link through liff.state is restored after start-up', async () => {
+    assert.ok(registered, 'needs the user of the first test');
+    const { page, base, context } = await openAs(browser, server, registered.userId);
+    await page.goto(`${base}/?liff.state=${encodeURIComponent('/profile')}`);
+    await page.waitForURL(/\/profile$/);
+    await page.getByTestId('review-status').waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('kizuna:redirect-path')), null);
+    await context.close();
+  });
+
   it('a non-friend is sent to the friend page', async () => {
     const user = await server.mockUser({ friend: false });
     const { page, base, context } = await openAs(browser, server, user.userId);

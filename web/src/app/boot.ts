@@ -19,6 +19,9 @@ function installErrorLogging() {
 /** Start fetching the page's code (and the wasm core for /register) while LIFF starts up, so the
  *  first render does not wait for one more round trip after the guard. */
 function warmRoute(pathname: string) {
+  // Spec §9: no prefetching on save-data or 2g connections.
+  const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+  if (connection?.saveData || connection?.effectiveType?.includes('2g')) return;
   const route = matchRoute(pathname);
   if (route?.name === 'register' || route?.name === 'index') {
     void import('@/features/register/components/register-page').catch(() => {});
