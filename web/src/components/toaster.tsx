@@ -5,9 +5,10 @@ import { useT } from '@/lib/i18n';
 
 /** Top-center toast area (spec §2, §9): pause on hover/focus, swipe (50 px) to dismiss. */
 export function Toaster() {
+  const t = useT();
   const toasts = useStore(toastStore, (s) => s.toasts);
   return (
-    <section className="toaster" aria-label="Notifications" aria-live="polite">
+    <section className="toaster" aria-label={t('common.notifications')} aria-live="polite">
       <ol>
         {toasts.map((toast) => (
           <ToastItem key={toast.id} toast={toast} />

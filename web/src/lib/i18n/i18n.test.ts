@@ -52,3 +52,27 @@ describe('i18n', () => {
     }
   });
 });
+
+describe('i18n keys used in the code', () => {
+  it('every literal t(...) key exists in the locales', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (name === 'wasm-pkg') continue;
+        if (statSync(path).isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(name) && !name.endsWith('.test.ts')) files.push(path);
+      }
+    };
+    walk(join(process.cwd(), 'src'));
+    const used = new Set<string>();
+    for (const file of files) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z0-9_.-]+)'/g)) used.add(m[1]!);
+    }
+    expect(used.size).toBeGreaterThan(100);
+    const missing = [...used].filter((k) => !(k in en));
+    expect(missing).toEqual([]);
+  });
+});
