@@ -5,7 +5,7 @@ import { apiBase } from '@/lib/config';
 import { getMyInfo, getReviewStatus, login } from '@/lib/user-api';
 import { describeError, logger } from '@/lib/logger';
 import { t } from '@/lib/i18n';
-import { navigationGuard, PROCEED, type GuardResult } from '@/app/guards/navigation-guard';
+import { navigationGuard, type GuardResult } from '@/app/guards/navigation-guard';
 import { decideRouteRule, type RouteRule } from '@/app/guards/route-rules-guard';
 import { matchRoute } from '@/app/routes';
 import { ErrorPage } from '@/app/error-page';
@@ -42,6 +42,8 @@ async function fetchRouteRule(path: string): Promise<RouteRule | null> {
 async function runGuards(url: URL): Promise<GuardResult> {
   const route = matchRoute(url.pathname);
   const state = appState.get();
+  // The rules are asked for at once (one round trip less); they are applied after the navigation guard.
+  const rule = route?.name === 'dev' ? null : fetchRouteRule(url.pathname);
   const result = await navigationGuard(
     {
       route: route?.name ?? 'not-found',
@@ -57,9 +59,8 @@ async function runGuards(url: URL): Promise<GuardResult> {
       setReviewStatus: (reviewStatus) => appState.set({ reviewStatus }),
     },
   );
-  if (result.kind !== 'proceed') return result;
-  if (route?.name === 'dev') return PROCEED;
-  return decideRouteRule(await fetchRouteRule(url.pathname), location.origin);
+  if (result.kind !== 'proceed' || !rule) return result;
+  return decideRouteRule(await rule, location.origin);
 }
 
 export interface NavigateOptions {
