@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
+import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
 import { completeForm, fillBasics, fillWork, next, shot, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
@@ -59,6 +59,20 @@ describe('Kizuna LIFF app', () => {
     await page.goto(`${base}/register`);
     await page.waitForURL(/\/profile$/);
     await page.getByTestId('review-status').waitFor();
+    await context.close();
+  });
+
+  it('a registered user changes the avatar on /profile', async () => {
+    assert.ok(registered, 'needs the user of the first test');
+    const { page, base, context } = await openAs(browser, server, registered.userId);
+    await page.goto(`${base}/profile`);
+    await page.getByTestId('review-status').waitFor();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Change photo' }).click();
+    await (await chooser).setFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: pngBytes(64, 64, [37, 99, 235]) });
+    await page.getByText('Profile photo updated').waitFor({ timeout: 15_000 });
+    await page.locator('.profile-header img.avatar').waitFor();
+    assert.ok(await page.locator('.profile-header img.avatar').evaluate((img) => img.complete && img.naturalWidth > 0));
     await context.close();
   });
 
