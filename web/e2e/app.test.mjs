@@ -146,6 +146,21 @@ describe('Kizuna LIFF app', () => {
     await context.close();
   });
 
+  it('/dev shows the mock user, the stored draft, and toggles friendship', async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/register`);
+    await waitForStep(page, 'basics');
+    await fillBasics(page);
+    await page.goto(`${base}/dev`);
+    assert.equal(await page.getByTestId('dev-user-id').innerText(), user.userId);
+    assert.match(await page.getByTestId('dev-draft').innerText(), /"nickname": "Mei"/);
+    await page.getByRole('button', { name: 'Load messages' }).click();
+    await page.getByRole('button', { name: 'Remove friendship' }).click();
+    await page.waitForURL(/\/friend$/);
+    await context.close();
+  });
+
   it('an unknown path shows the 404 page', async () => {
     // An unregistered user is sent to /register by the guard (spec §2 step 3), so a registered one.
     assert.ok(registered, 'needs the user of the first test');
