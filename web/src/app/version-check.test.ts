@@ -3,6 +3,7 @@ import { checkForNewBuild } from '@/app/version-check';
 
 describe('new build detection', () => {
   it('compares the polled build manifest with the running build', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {});
     const same = vi.fn(async (_url: string) => new Response(JSON.stringify({ id: __BUILD_ID__ })));
     await expect(checkForNewBuild(same as unknown as typeof fetch)).resolves.toBe(false);
     expect(String(same.mock.calls[0]![0])).toMatch(/^\/builds\/latest\.json\?t=/);
