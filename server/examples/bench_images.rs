@@ -27,7 +27,7 @@ fn main() -> anyhow::Result<()> {
             let (fx, fy) = (x as f32, y as f32);
             let d = ((fx - cx).powi(2) + (fy - cy).powi(2)).sqrt() / width as f32;
             let wave = ((fx / 37.0).sin() * (fy / 53.0).cos()) * 25.0;
-            let stripes = if ((fx + fy) as u32 / 180) % 2 == 0 {
+            let stripes = if ((fx + fy) as u32 / 180).is_multiple_of(2) {
                 18.0
             } else {
                 -18.0
