@@ -128,8 +128,9 @@ for id in "${ids[@]}"; do cp "$WORK/img/files/${id:0:2}/$id" "$WORK/ipx-dir/$id.
 size=$(du -sh "$WORK/ipx-dir" | cut -f1)
 echo "  ${#ids[@]} stored files ($IMAGES distinct 4000x3000 photos x $COPIES uploads, $size), $PARALLEL requests in flight"
 
-run_images() { # label pid url_prefix url_suffix [curl header]
-  local label=$1 pid=$2 prefix=$3 suffix=$4 cfg=$WORK/urls-$1.txt
+run_images() { # key label pid url_prefix url_suffix [curl header]
+  local key=$1 label=$2 pid=$3 prefix=$4 suffix=$5 cfg=$WORK/urls-$1.txt
+  shift
   : >"$cfg"
   for id in "${ids[@]}"; do
     printf 'url = "%s%s%s"\noutput = "/dev/null"\n' "$prefix" "$id" "$suffix" >>"$cfg"
@@ -143,13 +144,13 @@ run_images() { # label pid url_prefix url_suffix [curl header]
   hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
   python3 -c "import sys; n,ok,t,h=int(sys.argv[1]),int(sys.argv[2]),float(sys.argv[4])-float(sys.argv[3]),int(sys.argv[5]); print(f'  {sys.argv[6]:<34} {n/t:8.1f} req/s   peak RSS {h/1024:7.1f} MB   ({ok}/{n} webp 200s in {t:.1f} s)')" \
     "${#ids[@]}" "$ok" "$start" "$end" "$hwm" "$label"
-  echo "$label ${#ids[@]} $start $end $hwm" >>"$WORK/images.txt"
+  echo "$key ${#ids[@]} $start $end $hwm" >>"$WORK/images.txt"
 }
 
 # kizuna-server: a fresh process, so that its peak RSS is the proxy's alone.
 rm -rf "$WORK/img/cache"
 start_server img-proxy "$port" "$WORK/img"
-run_images "kizuna-server /_ipx" "$SERVER_PID" "$base/_ipx/w_400,f_webp,q_80/api/file/fetch/" "" "Authorization: Bearer $token"
+run_images kizuna "kizuna-server /_ipx" "$SERVER_PID" "$base/_ipx/w_400,f_webp,q_80/api/file/fetch/" "" "Authorization: Bearer $token"
 stop_pid "$SERVER_PID"
 
 ipx_port=$(free_port)
@@ -157,7 +158,7 @@ node "$ROOT/server/bench/ipx/serve.mjs" "$WORK/ipx-dir" "$ipx_port" >"$WORK/ipx.
 IPX_PID=$!
 PIDS+=("$IPX_PID")
 for _ in $(seq 1 200); do grep -q "ipx on" "$WORK/ipx.log" && break; sleep 0.05; done
-run_images "npm ipx $(node -p 'require("'"$ROOT"'/server/bench/ipx/node_modules/ipx/package.json").version') (sharp)" "$IPX_PID" "http://127.0.0.1:$ipx_port/w_400,f_webp,q_80/" ".jpg"
+run_images ipx "npm ipx $(node -p 'require("'"$ROOT"'/server/bench/ipx/node_modules/ipx/package.json").version') (sharp)" "$IPX_PID" "http://127.0.0.1:$ipx_port/w_400,f_webp,q_80/" ".jpg"
 stop_pid "$IPX_PID"
 
 python3 - "$WORK/images.txt" <<'PY'

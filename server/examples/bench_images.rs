@@ -34,7 +34,7 @@ fn main() -> anyhow::Result<()> {
             };
             let mut px = [0u8; 3];
             for (c, v) in px.iter_mut().enumerate() {
-                let noise: f32 = rng.gen_range(-5.0..5.0);
+                let noise: f32 = rng.gen_range(-8.0..8.0);
                 *v = (base[c] * (1.2 - d) + wave * (c as f32 - 1.0) + stripes + noise)
                     .clamp(0.0, 255.0) as u8;
             }

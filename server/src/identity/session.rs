@@ -13,7 +13,8 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use poem::Request;
 use rand::RngCore;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, sea_query::Expr,
+    ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, FromQueryResult, JoinType,
+    QueryFilter, QuerySelect, RelationDef, sea_query::Expr,
 };
 use sha2::{Digest, Sha256};
 
@@ -21,16 +22,39 @@ use super::SESSION_COOKIE;
 use crate::{
     clock::now_secs,
     error::ApiError,
-    storage::entity::{session, user},
+    storage::entity::{profile, session, user},
 };
 
 pub const SESSION_TTL_SECS: i64 = 7 * 24 * 3600;
 const RENEW_EVERY_SECS: i64 = 3600;
 
-/// The authenticated caller.
+/// The authenticated caller, with the headline of their profile (one query reads it all).
 #[derive(Debug, Clone)]
 pub struct Auth {
     pub user: user::Model,
+    pub profile: Option<ProfileBrief>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ProfileBrief {
+    pub id: i64,
+    pub status: String,
+    /// The normalised UserProfileCreate payload (JSON text).
+    pub payload: String,
+}
+
+#[derive(Debug, FromQueryResult)]
+struct AuthRow {
+    expires_at: i64,
+    revoked_at: Option<i64>,
+    user_id: i64,
+    line_user_id: String,
+    display_name: Option<String>,
+    avatar_file_id: Option<String>,
+    user_created_at: i64,
+    profile_id: Option<i64>,
+    profile_status: Option<String>,
+    profile_payload: Option<String>,
 }
 
 /// Put into each request's extensions by [`crate::startup`]'s middleware; filled by a successful
@@ -130,12 +154,36 @@ impl SessionStore {
             return Err(ApiError::InvalidSession);
         }
         let hash = hash_token(token);
-        let session = session::Entity::find_by_id(hash.clone())
+        // sessions ⋈ users ⟕ profiles: a single indexed lookup per authenticated request.
+        let to_user: RelationDef = session::Entity::belongs_to(user::Entity)
+            .from(session::Column::UserId)
+            .to(user::Column::Id)
+            .into();
+        let to_profile: RelationDef = profile::Entity::belongs_to(user::Entity)
+            .from(profile::Column::UserId)
+            .to(user::Column::Id)
+            .into();
+        let row = session::Entity::find_by_id(hash.clone())
+            .select_only()
+            .column(session::Column::ExpiresAt)
+            .column(session::Column::RevokedAt)
+            .column_as(user::Column::Id, "user_id")
+            .column(user::Column::LineUserId)
+            .column(user::Column::DisplayName)
+            .column(user::Column::AvatarFileId)
+            .column_as(user::Column::CreatedAt, "user_created_at")
+            .column_as(profile::Column::Id, "profile_id")
+            .column_as(profile::Column::Status, "profile_status")
+            .column_as(profile::Column::Payload, "profile_payload")
+            .join(JoinType::InnerJoin, to_user)
+            .join(JoinType::LeftJoin, to_profile.rev())
+            .into_model::<AuthRow>()
             .one(&self.db)
             .await
             .context("looking up a session")?
-            .filter(|s| s.revoked_at.is_none())
+            .filter(|r| r.revoked_at.is_none())
             .ok_or(ApiError::InvalidSession)?;
+        let session = &row;
         let now = now_secs();
         if session.expires_at <= now {
             return Err(ApiError::ExpiredSession);
@@ -152,11 +200,21 @@ impl SessionStore {
                 .await
                 .context("renewing a session")?;
         }
-        let user = user::Entity::find_by_id(session.user_id)
-            .one(&self.db)
-            .await
-            .context("looking up a session's user")?
-            .ok_or(ApiError::InvalidSession)?;
-        Ok(Auth { user })
+        let profile = match (row.profile_id, row.profile_status, row.profile_payload) {
+            (Some(id), Some(status), Some(payload)) => Some(ProfileBrief {
+                id,
+                status,
+                payload,
+            }),
+            _ => None,
+        };
+        let user = user::Model {
+            id: row.user_id,
+            line_user_id: row.line_user_id,
+            display_name: row.display_name,
+            avatar_file_id: row.avatar_file_id,
+            created_at: row.user_created_at,
+        };
+        Ok(Auth { user, profile })
     }
 }

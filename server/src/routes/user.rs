@@ -175,10 +175,9 @@ impl UserApi {
             .sessions
             .authenticate(req, TokenSource::Header)
             .await?;
-        let profile = find_profile(&state.db, auth.user.id).await?;
-        let (review_status, payload) = match profile {
+        let (review_status, payload) = match auth.profile {
             Some(p) => (
-                Some(p.status.clone()),
+                Some(p.status),
                 Some(serde_json::from_str(&p.payload).context("decoding a stored profile")?),
             ),
             None => (None, None),
