@@ -146,6 +146,28 @@ describe('Kizuna LIFF app', () => {
     await context.close();
   });
 
+  it('location: shared position is kept in the draft; a refusal offers the city picker', async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await context.grantPermissions(['geolocation'], { origin: base });
+    await context.setGeolocation({ latitude: 25.0330, longitude: 121.5654 });
+    await page.goto(`${base}/register`);
+    await waitForStep(page, 'basics');
+    await page.getByTestId('step-location').click();
+    await waitForStep(page, 'location');
+    await page.getByRole('button', { name: 'Use my current location' }).click();
+    await page.getByText('Location saved').waitFor();
+    const draft = JSON.parse(await page.evaluate(() => localStorage.getItem('kizuna:register-form')));
+    assert.equal(draft.latitude, 25.033);
+    assert.equal(draft.longitude, 121.5654);
+    await context.clearPermissions();
+    await page.getByRole('button', { name: 'Remove my location' }).click();
+    await page.getByRole('button', { name: 'Use my current location' }).click();
+    await page.getByText('Location was not shared').waitFor();
+    await page.locator('[data-field="city"] select').waitFor();
+    await context.close();
+  });
+
   it('/dev shows the mock user, the stored draft, and toggles friendship', async () => {
     const user = await server.mockUser();
     const { page, base, context } = await openAs(browser, server, user.userId);
