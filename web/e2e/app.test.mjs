@@ -124,7 +124,8 @@ describe('Kizuna LIFF app', () => {
     const user = await server.mockUser();
     const { page, base, context } = await openAs(browser, server, user.userId);
     await page.goto(`${base}/register`);
-    await completeForm(page, { photos: 2 });
+    // this user proves the employer with an employee-ID photo (a second temp upload at submit)
+    await completeForm(page, { photos: 2, verify: 'EMPLOYEE_ID' });
     const draftBefore = await page.evaluate(() => localStorage.getItem('kizuna:register-form'));
     await server.stop();
     await page.getByTestId('submit').click();

@@ -50,14 +50,20 @@ export async function fillBasics(page) {
   await fill(page, 'height', '165');
 }
 
-export async function fillWork(page) {
+export async function fillWork(page, verify = 'COMPANY_EMAIL') {
   await select(page, 'occupationType', 'SOFTWARE_ENGINEERING');
   await fill(page, 'occupation', 'Firmware engineer');
   await select(page, 'incomeRange', 'INCOME_100_150');
   await fill(page, 'school', 'National Taiwan University');
   await select(page, 'education', 'MASTER');
-  await chip(page, 'verifyMethod', 'COMPANY_EMAIL');
-  await fill(page, 'companyEmail', 'mei.lin@tsmc.com');
+  await chip(page, 'verifyMethod', verify);
+  if (verify === 'COMPANY_EMAIL') await fill(page, 'companyEmail', 'mei.lin@tsmc.com');
+  if (verify === 'EMPLOYEE_ID') {
+    const chooser = page.waitForEvent('filechooser');
+    await field(page, 'verifyTempFileName').locator('button').click();
+    await (await chooser).setFiles({ name: 'badge.png', mimeType: 'image/png', buffer: pngBytes(120, 80, [30, 64, 175]) });
+    await field(page, 'verifyTempFileName').locator('img').waitFor();
+  }
 }
 
 export async function fillLifestyle(page) {
@@ -101,8 +107,8 @@ export async function fillLocation(page) {
 }
 
 /** Fills every step up to review; returns at the review step. */
-export async function completeForm(page, { photos = 2, screenshots = false } = {}) {
-  const fillers = [fillBasics, fillWork, fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
+export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL' } = {}) {
+  const fillers = [fillBasics, (p) => fillWork(p, verify), fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
   for (let i = 0; i < fillers.length; i++) {
     await waitForStep(page, STEP_IDS[i]);
     await fillers[i](page);
