@@ -29,11 +29,14 @@ test-core:
 test-wasm:
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p kizuna-wasm --target wasm32-unknown-unknown -- --nocapture
 
-# Build the wasm package (release, size-optimised) into the web app's source tree.
-wasm:
+# Build the wasm package (release, size-optimised) into the web app's source tree. wasm-opt comes
+# from the npm `binaryen` package: Debian's binaryen 108 mis-wires wasm-bindgen's externref table
+# export and produces a package that fails to load.
+wasm: web-install
     cargo build -p kizuna-wasm --target wasm32-unknown-unknown --profile wasm-release
     wasm-bindgen --target bundler --out-dir {{wasm_out}} --out-name kizuna_wasm {{target_dir}}/wasm32-unknown-unknown/wasm-release/kizuna_wasm.wasm
-    if command -v wasm-opt >/dev/null; then wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals -o {{wasm_out}}/kizuna_wasm_bg.wasm {{wasm_out}}/kizuna_wasm_bg.wasm; fi
+    web/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue -o {{wasm_out}}/kizuna_wasm_bg.wasm {{wasm_out}}/kizuna_wasm_bg.wasm
+    cd web && node scripts/check-wasm-pkg.mjs
 
 # Gzip size of the release .wasm the browser downloads (budget: 60 KB).
 wasm-size: wasm
@@ -53,11 +56,11 @@ bench:
 web-install:
     cd web && npm ci --no-audit --no-fund
 
-web-build: wasm web-install
+web-build: wasm
     cd web && npm run build
 
 # Vitest unit tests of the web app (guards, API client, toasts, draft storage, translations vs the core).
-test-web: wasm web-install
+test-web: wasm
     cd web && npm test
 
 # End-to-end: the real server (built fresh here, never a stale binary) + the built web app in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine (Rust wasm target, just, wasm-bindgen-cli at the pinned version, binaryen,
-# Chromium) and then runs the given just recipe: `scripts/dev.sh up` or `scripts/dev.sh test`.
+# Sets up a fresh machine (Rust wasm target, just, wasm-bindgen-cli at the pinned version, Chromium,
+# CJK fonts) and then runs the given just recipe: `scripts/dev.sh up` or `scripts/dev.sh test`.
 # Every step is skipped when its tool is already there, so it is cheap to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +24,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wasm_bindge
   cargo install wasm-bindgen-cli --version "$wasm_bindgen_version"
 fi
 need_apt=()
-command -v wasm-opt >/dev/null || need_apt+=(binaryen)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# CJK glyphs for the zh-TW and ja screens that the end-to-end tests screenshot.
+[ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
 if [ ${#need_apt[@]} -gt 0 ]; then
   step "installing ${need_apt[*]} from Debian"
   sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"

@@ -1,17 +1,11 @@
-// Checks that src/wasm-pkg (built by `just wasm`) actually loads, the way the bundler will load it.
-// Debian's binaryen 108 `wasm-opt` mis-wires the `__wbindgen_externrefs` table export (it points at
-// the function table), which breaks the package at start-up in every browser and in Node. When that
-// is detected, the package is re-generated from the cargo output with wasm-bindgen and re-optimised
-// with the current binaryen from npm (same flags + reference types), then checked again.
-import { readFileSync, mkdtempSync, readdirSync, copyFileSync, existsSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+// Checks that src/wasm-pkg (built by `just wasm`) actually loads and answers, the way the bundler
+// will load it, so a broken package fails the build here rather than at start-up in a browser.
+import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
-import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = join(web, 'src', 'wasm-pkg');
-const repo = resolve(web, '..');
 
 async function loads(dir) {
   const glue = await import(`${pathToFileURL(join(dir, 'kizuna_wasm_bg.js')).href}?t=${Date.now()}`);
@@ -37,15 +31,6 @@ try {
   await loads(pkg);
   console.log('wasm-pkg: loads');
 } catch (err) {
-  console.warn(`wasm-pkg does not load (${err.message}); re-optimising with binaryen from npm`);
-  const target = process.env.CARGO_TARGET_DIR || join(repo, 'target');
-  const input = join(target, 'wasm32-unknown-unknown', 'wasm-release', 'kizuna_wasm.wasm');
-  const out = mkdtempSync(join(tmpdir(), 'kizuna-wasm-'));
-  execFileSync('wasm-bindgen', ['--target', 'bundler', '--out-dir', out, '--out-name', 'kizuna_wasm', input], { stdio: 'inherit' });
-  const wasmOpt = join(web, 'node_modules', '.bin', 'wasm-opt');
-  const file = join(out, 'kizuna_wasm_bg.wasm');
-  execFileSync(wasmOpt, ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '-o', file, file], { stdio: 'inherit' });
-  await loads(out);
-  for (const f of readdirSync(out)) copyFileSync(join(out, f), join(pkg, f));
-  console.log('wasm-pkg: repaired and loads');
+  console.error(`web/src/wasm-pkg does not load (${err.message}): rebuild it with \`just wasm\`.`);
+  process.exit(1);
 }
