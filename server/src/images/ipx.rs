@@ -8,12 +8,12 @@
 //! 8192 px. As in sharp/ipx, `fit` defaults to cover, `contain` pads with the background (black
 //! unless `b`), JPEG output is flattened onto the background (white unless `b`).
 //!
-//! Pipeline: JPEG sources are decoded with DCT downscaling to the smallest scale (1/8…1) still at
-//! least the target size; others through `image`. Resizing by fast_image_resize (SIMD, Lanczos3),
+//! Pipeline: JPEG sources are decoded by libjpeg-turbo (mozjpeg crate) with DCT downscaling to the
+//! smallest scale (1/8…1) still at least the target size; others through `image`. Resizing by fast_image_resize (SIMD, Lanczos3),
 //! WebP by libwebp. Work runs on blocking threads behind a semaphore of KIZUNA_IMAGE_WORKERS
 //! permits; variants are cached on disk keyed by file id + canonical modifiers.
 
-use std::{io::BufReader, path::Path};
+use std::path::Path;
 
 use fast_image_resize::{PixelType, ResizeOptions, Resizer, images::Image};
 use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageReader};
@@ -269,6 +269,12 @@ impl Plan {
         }
     }
 
+    /// True when a `pw`×`ph` rendition of the `sw`×`sh` source has every pixel the plan needs.
+    pub fn fits_within(&self, sw: u32, sh: u32, pw: u32, ph: u32) -> bool {
+        let (nw, nh) = self.decode_target(sw, sh);
+        nw <= pw && nh <= ph
+    }
+
     /// The size the decoder must deliver at least (before cropping).
     fn decode_target(&self, sw: u32, sh: u32) -> (u32, u32) {
         if self.crop {
@@ -332,26 +338,29 @@ fn decode(path: &Path, source: Kind, want: (u32, u32)) -> Result<Pixels, ImageEr
     })
 }
 
-/// JPEG with DCT-domain downscaling (1/2, 1/4, 1/8) when the target is much smaller.
+/// JPEG through libjpeg-turbo with DCT-domain downscaling: the smallest n/8 scale (n = 1..8)
+/// whose output still covers the target, as libvips' shrink-on-load does.
 fn decode_jpeg_scaled(path: &Path, want: (u32, u32)) -> Result<Option<Pixels>, ImageError> {
-    let file = std::fs::File::open(path).map_err(|_| ImageError::Undecodable)?;
-    let mut decoder = jpeg_decoder::Decoder::new(BufReader::new(file));
-    decoder.read_info().map_err(|_| ImageError::Undecodable)?;
-    let req_w = u16::try_from(want.0.max(1)).unwrap_or(u16::MAX);
-    let req_h = u16::try_from(want.1.max(1)).unwrap_or(u16::MAX);
-    let (w, h) = decoder
-        .scale(req_w, req_h)
+    let bytes = std::fs::read(path).map_err(|_| ImageError::Undecodable)?;
+    let mut d = mozjpeg::Decompress::new_mem(&bytes).map_err(|_| ImageError::Undecodable)?;
+    let (w, h) = (d.width() as u64, d.height() as u64);
+    let (ww, wh) = (u64::from(want.0.max(1)), u64::from(want.1.max(1)));
+    let n = (1..=8u64)
+        .find(|n| (w * n).div_ceil(8) >= ww && (h * n).div_ceil(8) >= wh)
+        .unwrap_or(8);
+    d.scale(n as u8);
+    let mut started = d.rgb().map_err(|_| ImageError::Undecodable)?;
+    let (ow, oh) = (started.width() as u32, started.height() as u32);
+    let data = started
+        .read_scanlines::<u8>()
         .map_err(|_| ImageError::Undecodable)?;
-    let data = decoder.decode().map_err(|_| ImageError::Undecodable)?;
-    let info = decoder.info().ok_or(ImageError::Undecodable)?;
-    let data = match info.pixel_format {
-        jpeg_decoder::PixelFormat::RGB24 => data,
-        jpeg_decoder::PixelFormat::L8 => data.iter().flat_map(|&v| [v, v, v]).collect(),
-        _ => return Ok(None),
-    };
+    started.finish().map_err(|_| ImageError::Undecodable)?;
+    if data.len() != ow as usize * oh as usize * 3 {
+        return Ok(None);
+    }
     Ok(Some(Pixels {
-        w: u32::from(w),
-        h: u32::from(h),
+        w: ow,
+        h: oh,
         alpha: false,
         data,
     }))

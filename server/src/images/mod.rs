@@ -110,6 +110,57 @@ pub struct Processed {
     pub kind: Kind,
     pub width: u32,
     pub height: u32,
+    /// For big opaque images: a JPEG of at most PREVIEW_SIDE px a side that the image proxy
+    /// decodes instead of the full file whenever the wanted size fits in it.
+    pub preview: Option<Preview>,
+}
+
+pub struct Preview {
+    pub bytes: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Longest side of the upload-time preview (covers every phone-screen variant: the web app's
+/// largest breakpoint is 1536 px).
+pub const PREVIEW_SIDE: u32 = 1600;
+
+fn make_preview(img: &DynamicImage) -> Result<Option<Preview>, ImageError> {
+    let (w, h) = (img.width(), img.height());
+    if w.max(h) <= PREVIEW_SIDE * 5 / 4 || img.color().has_alpha() {
+        return Ok(None);
+    }
+    let k = f64::from(PREVIEW_SIDE) / f64::from(w.max(h));
+    let (pw, ph) = (
+        ((f64::from(w) * k).round() as u32).max(1),
+        ((f64::from(h) * k).round() as u32).max(1),
+    );
+    let rgb = img.to_rgb8();
+    let src = fast_image_resize::images::Image::from_vec_u8(
+        w,
+        h,
+        rgb.into_raw(),
+        fast_image_resize::PixelType::U8x3,
+    )
+    .map_err(|e| ImageError::Encode(anyhow::anyhow!("{e}")))?;
+    let mut dst = fast_image_resize::images::Image::new(pw, ph, fast_image_resize::PixelType::U8x3);
+    fast_image_resize::Resizer::new()
+        .resize(&src, &mut dst, None)
+        .map_err(|e| ImageError::Encode(anyhow::anyhow!("{e}")))?;
+    let mut out = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 92),
+        dst.buffer(),
+        pw,
+        ph,
+        image::ExtendedColorType::Rgb8,
+    )
+    .map_err(|e| ImageError::Encode(e.into()))?;
+    Ok(Some(Preview {
+        bytes: out,
+        width: pw,
+        height: ph,
+    }))
 }
 
 /// Sniffs, checks the caps, decodes, applies the EXIF orientation and re-encodes in the same format
@@ -139,11 +190,13 @@ pub fn process_upload(bytes: &[u8]) -> Result<Processed, ImageError> {
     let mut img = DynamicImage::from_decoder(decoder).map_err(classify)?;
     img.apply_orientation(orientation);
     let out = encode_plain(&img, kind, 90)?;
+    let preview = make_preview(&img)?;
     Ok(Processed {
         bytes: out,
         kind,
         width: img.width(),
         height: img.height(),
+        preview,
     })
 }
 
@@ -244,6 +297,11 @@ impl FileStore {
         self.files.join(&id[..2]).join(id)
     }
 
+    /// The upload-time preview (a JPEG), when the upload was big enough to get one.
+    pub fn preview_path(&self, id: &str) -> PathBuf {
+        self.files.join(&id[..2]).join(format!("{id}.preview.jpg"))
+    }
+
     pub fn variant_dir(&self, id: &str) -> PathBuf {
         self.cache.join(&id[..2]).join(id)
     }
@@ -271,6 +329,7 @@ impl FileStore {
             return;
         }
         let _ = tokio::fs::remove_file(self.path(id)).await;
+        let _ = tokio::fs::remove_file(self.preview_path(id)).await;
         let _ = tokio::fs::remove_dir_all(self.variant_dir(id)).await;
     }
 }

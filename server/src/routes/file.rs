@@ -164,6 +164,12 @@ impl FileApi {
                 .context("an image worker panicked")??
         };
         let id = images::random_id();
+        if let Some(preview) = &processed.preview {
+            state
+                .files
+                .write_atomic(&state.files.preview_path(&id), &preview.bytes)
+                .await?;
+        }
         state
             .files
             .write_atomic(&state.files.path(&id), &processed.bytes)

@@ -60,7 +60,15 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     if let Ok(bytes) = tokio::fs::read(&cached).await {
         return Ok(cached_image(req, &key, content_type, bytes));
     }
-    let source_path = state.files.path(&row.id);
+    // The upload-time preview when it still covers what the plan needs (its aspect is the
+    // original's, so the plan carries over); the full file otherwise.
+    let (source_path, source_kind, sw, sh) =
+        match preview_dims(&state.files.preview_path(&row.id)).await {
+            Some((pw, ph)) if plan.fits_within(sw, sh, pw, ph) => {
+                (state.files.preview_path(&row.id), Kind::Jpeg, pw, ph)
+            }
+            _ => (state.files.path(&row.id), source_kind, sw, sh),
+        };
     let bytes = {
         let _permit = state
             .image_permits
@@ -82,4 +90,18 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
         tracing::warn!(error = ?err, "could not cache an image variant");
     }
     Ok(cached_image(req, &key, content_type, bytes))
+}
+
+/// The size of a stored preview, read from its JPEG header (None when there is none).
+async fn preview_dims(path: &std::path::Path) -> Option<(u32, u32)> {
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let file = std::fs::File::open(&path).ok()?;
+        image::ImageReader::with_format(std::io::BufReader::new(file), image::ImageFormat::Jpeg)
+            .into_dimensions()
+            .ok()
+    })
+    .await
+    .ok()
+    .flatten()
 }

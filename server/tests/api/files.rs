@@ -269,3 +269,28 @@ async fn files_are_private_and_temp_files_expire() {
     assert!(!store.path(&id).exists());
     assert!(!store.variant_dir(&id).exists());
 }
+
+#[tokio::test]
+async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let u = app.new_user().await;
+    let id = app.upload_ok(&u.token, jpeg(2400, 1800)).await;
+    let store = FileStore::new(&app.data_dir).unwrap();
+    assert!(store.preview_path(&id).exists());
+    for (mods, dims) in [
+        ("w_400,f_webp,q_80", (400, 300)),
+        ("s_300x300,fit_cover", (300, 300)),
+        ("w_2000,f_jpeg", (2000, 1500)),
+        ("f_png", (2400, 1800)),
+    ] {
+        let r = app
+            .get(&format!("/_ipx/{mods}/api/file/fetch/{id}"), Some(&u.token))
+            .await;
+        assert_eq!(r.status(), 200, "{mods}");
+        let img = image::load_from_memory(&r.bytes().await.unwrap()).unwrap();
+        assert_eq!((img.width(), img.height()), dims, "{mods}");
+    }
+    // Small uploads get none.
+    let small = app.upload_ok(&u.token, jpeg(800, 600)).await;
+    assert!(!store.preview_path(&small).exists());
+}
