@@ -6,7 +6,7 @@
 #     npm ipx package over the same stored files: requests/s and peak RSS (VmHWM) of each process.
 # Knobs: BENCH_DURATION (10s), BENCH_CONNECTIONS (256), BENCH_IMAGES (8 distinct photos),
 #        BENCH_COPIES (6 uploads of each: distinct file ids, so every request is a cold variant),
-#        BENCH_PARALLEL (4 requests in flight for the image runs).
+#        BENCH_PARALLEL (4 requests in flight for the image runs), BENCH_SKIP_IMAGES=1 (API only).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -104,6 +104,7 @@ psql "$PG_ADMIN/postgres" -qAtc "CREATE DATABASE $PGDB" >/dev/null
 api_bench postgresql "$PG_ADMIN/$PGDB"
 echo
 
+[[ -n "${BENCH_SKIP_IMAGES:-}" ]] && exit 0
 echo "== 2. Image proxy, cold cache: 12 MP JPEG -> w_400,f_webp,q_80 =="
 if [[ ! -d "$ROOT/server/bench/ipx/node_modules/ipx" ]]; then
   (cd "$ROOT/server/bench/ipx" && npm ci --no-audit --no-fund >/dev/null)

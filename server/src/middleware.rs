@@ -81,7 +81,11 @@ impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
         }
         // Without a (truthful) Content-Length, count while the handler reads.
         let exceeded = Arc::new(AtomicBool::new(false));
-        if declared.is_none() {
+        let may_have_body = !matches!(
+            *req.method(),
+            poem::http::Method::GET | poem::http::Method::HEAD | poem::http::Method::OPTIONS
+        );
+        if declared.is_none() && may_have_body {
             let flag = exceeded.clone();
             let mut seen = 0usize;
             let stream = req.take_body().into_bytes_stream().map(move |chunk| {

@@ -114,9 +114,104 @@ pub fn request_token(req: &Request, source: TokenSource) -> Result<Option<String
     Ok(None)
 }
 
+/// sessions ⋈ users ⟕ profiles: the single indexed lookup of every authenticated request.
+macro_rules! auth_sql {
+    ($placeholder:literal) => {
+        concat!(
+            "SELECT s.expires_at, s.revoked_at, u.id, u.line_user_id, u.display_name, ",
+            "u.avatar_file_id, u.created_at, p.id, p.status, p.payload ",
+            "FROM sessions s JOIN users u ON u.id = s.user_id ",
+            "LEFT JOIN profiles p ON p.user_id = u.id WHERE s.token_hash = ",
+            $placeholder
+        )
+    };
+}
+
+type AuthTuple = (
+    i64,
+    Option<i64>,
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    i64,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);
+
+impl From<AuthTuple> for AuthRow {
+    fn from(t: AuthTuple) -> AuthRow {
+        AuthRow {
+            expires_at: t.0,
+            revoked_at: t.1,
+            user_id: t.2,
+            line_user_id: t.3,
+            display_name: t.4,
+            avatar_file_id: t.5,
+            user_created_at: t.6,
+            profile_id: t.7,
+            profile_status: t.8,
+            profile_payload: t.9,
+        }
+    }
+}
+
 impl SessionStore {
     pub fn new(db: DatabaseConnection) -> SessionStore {
         SessionStore { db }
+    }
+
+    /// The hot path runs its one SQL statement on sea-orm's own sqlx pool: measured at ~40 µs
+    /// against ~95 µs through the query builder on SQLite (see `examples/auth_profile.rs`).
+    async fn lookup(&self, hash: &str) -> anyhow::Result<Option<AuthRow>> {
+        use sea_orm::{DbBackend, sqlx};
+        let row = match self.db.get_database_backend() {
+            DbBackend::Sqlite => {
+                sqlx::query_as::<_, AuthTuple>(auth_sql!("?"))
+                    .bind(hash)
+                    .fetch_optional(self.db.get_sqlite_connection_pool())
+                    .await
+            }
+            DbBackend::Postgres => {
+                sqlx::query_as::<_, AuthTuple>(auth_sql!("$1"))
+                    .bind(hash)
+                    .fetch_optional(self.db.get_postgres_connection_pool())
+                    .await
+            }
+            _ => return self.lookup_portable(hash).await,
+        };
+        Ok(row.context("looking up a session")?.map(AuthRow::from))
+    }
+
+    /// The same lookup through sea-orm's query builder (any backend).
+    async fn lookup_portable(&self, hash: &str) -> anyhow::Result<Option<AuthRow>> {
+        let to_user: RelationDef = session::Entity::belongs_to(user::Entity)
+            .from(session::Column::UserId)
+            .to(user::Column::Id)
+            .into();
+        let to_profile: RelationDef = profile::Entity::belongs_to(user::Entity)
+            .from(profile::Column::UserId)
+            .to(user::Column::Id)
+            .into();
+        session::Entity::find_by_id(hash.to_string())
+            .select_only()
+            .column(session::Column::ExpiresAt)
+            .column(session::Column::RevokedAt)
+            .column_as(user::Column::Id, "user_id")
+            .column(user::Column::LineUserId)
+            .column(user::Column::DisplayName)
+            .column(user::Column::AvatarFileId)
+            .column_as(user::Column::CreatedAt, "user_created_at")
+            .column_as(profile::Column::Id, "profile_id")
+            .column_as(profile::Column::Status, "profile_status")
+            .column_as(profile::Column::Payload, "profile_payload")
+            .join(JoinType::InnerJoin, to_user)
+            .join(JoinType::LeftJoin, to_profile.rev())
+            .into_model::<AuthRow>()
+            .one(&self.db)
+            .await
+            .context("looking up a session")
     }
 
     /// Starts a session for a user; answers the token (shown once, never stored).
@@ -154,33 +249,9 @@ impl SessionStore {
             return Err(ApiError::InvalidSession);
         }
         let hash = hash_token(token);
-        // sessions ⋈ users ⟕ profiles: a single indexed lookup per authenticated request.
-        let to_user: RelationDef = session::Entity::belongs_to(user::Entity)
-            .from(session::Column::UserId)
-            .to(user::Column::Id)
-            .into();
-        let to_profile: RelationDef = profile::Entity::belongs_to(user::Entity)
-            .from(profile::Column::UserId)
-            .to(user::Column::Id)
-            .into();
-        let row = session::Entity::find_by_id(hash.clone())
-            .select_only()
-            .column(session::Column::ExpiresAt)
-            .column(session::Column::RevokedAt)
-            .column_as(user::Column::Id, "user_id")
-            .column(user::Column::LineUserId)
-            .column(user::Column::DisplayName)
-            .column(user::Column::AvatarFileId)
-            .column_as(user::Column::CreatedAt, "user_created_at")
-            .column_as(profile::Column::Id, "profile_id")
-            .column_as(profile::Column::Status, "profile_status")
-            .column_as(profile::Column::Payload, "profile_payload")
-            .join(JoinType::InnerJoin, to_user)
-            .join(JoinType::LeftJoin, to_profile.rev())
-            .into_model::<AuthRow>()
-            .one(&self.db)
-            .await
-            .context("looking up a session")?
+        let row = self
+            .lookup(&hash)
+            .await?
             .filter(|r| r.revoked_at.is_none())
             .ok_or(ApiError::InvalidSession)?;
         let session = &row;

@@ -19,6 +19,10 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     if is_sqlite {
         ensure_sqlite_dir(url)?;
     }
+    let pool_size = std::env::var("KIZUNA_DB_POOL")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .filter(|n| *n > 0);
     let mut options = ConnectOptions::new(url.to_string());
     options
         .sqlx_logging(false)
@@ -26,7 +30,7 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
         .acquire_timeout(Duration::from_secs(10));
     if is_sqlite {
         options
-            .max_connections(8)
+            .max_connections(pool_size.unwrap_or(8))
             .min_connections(1)
             .map_sqlx_sqlite_opts(|opts| {
                 opts.journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
@@ -35,7 +39,9 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
                     .foreign_keys(true)
             });
     } else {
-        options.max_connections(32).min_connections(2);
+        options
+            .max_connections(pool_size.unwrap_or(32))
+            .min_connections(2);
     }
     Database::connect(options)
         .await
