@@ -12,7 +12,9 @@
 //! | KIZUNA_LINE_CHANNEL_SECRET, KIZUNA_LINE_CHANNEL_ACCESS_TOKEN | mock values |
 //!
 //! Extra (not part of the contract, for operators and tests): KIZUNA_IMAGE_WORKERS (concurrent
-//! image decodes, default = number of CPUs), KIZUNA_LOG_FORMAT (`json` for JSON lines).
+//! image decodes, default = number of CPUs), KIZUNA_IPX_PREVIEWS (default true: the image proxy
+//! decodes the upload-time preview when it suffices), KIZUNA_DB_POOL (pool size; SQLite 8,
+//! PostgreSQL 32).
 
 use std::path::PathBuf;
 
@@ -33,6 +35,8 @@ pub struct Settings {
     pub web_dir: PathBuf,
     pub line: LineSettings,
     pub image_workers: usize,
+    /// Whether the image proxy may decode the upload-time preview instead of the full file.
+    pub ipx_previews: bool,
 }
 
 #[derive(Clone)]
@@ -102,6 +106,10 @@ impl Settings {
                     .unwrap_or_else(|| MOCK_CHANNEL_ACCESS_TOKEN.into()),
             },
             image_workers,
+            ipx_previews: match var("KIZUNA_IPX_PREVIEWS") {
+                Some(v) => parse_bool("KIZUNA_IPX_PREVIEWS", &v)?,
+                None => true,
+            },
         })
     }
 

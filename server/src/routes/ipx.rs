@@ -64,7 +64,7 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     // original's, so the plan carries over); the full file otherwise.
     let (source_path, source_kind, sw, sh) =
         match preview_dims(&state.files.preview_path(&row.id)).await {
-            Some((pw, ph)) if plan.fits_within(sw, sh, pw, ph) => {
+            Some((pw, ph)) if state.settings.ipx_previews && plan.fits_within(sw, sh, pw, ph) => {
                 (state.files.preview_path(&row.id), Kind::Jpeg, pw, ph)
             }
             _ => (state.files.path(&row.id), source_kind, sw, sh),

@@ -85,6 +85,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
             channel_access_token: MOCK_CHANNEL_ACCESS_TOKEN.into(),
         },
         image_workers: 2,
+        ipx_previews: true,
     };
     let db_url = settings.database_url();
     let app = Application::build(settings).await.expect("the app builds");
