@@ -61,7 +61,10 @@ pub struct RegisterDraft {
     pub surprise_point: String,
     pub city: String,
     pub address: String,
+    // Serialised as null when absent (the form keeps the key), so declared that way for TypeScript.
+    #[cfg_attr(feature = "ts", tsify(type = "number | null"))]
     pub latitude: Option<f64>,
+    #[cfg_attr(feature = "ts", tsify(type = "number | null"))]
     pub longitude: Option<f64>,
     pub recommend_distance_km: String,
     pub feedback: String,

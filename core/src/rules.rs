@@ -31,10 +31,13 @@ pub enum RuleCode {
     BothOrNeither,
     Mismatch,
     ControlChars,
+    /// A file name that is not one of the caller's unclaimed uploads (expired, claimed, someone
+    /// else's, or never uploaded). Only the server can tell, so only the server reports it.
+    UnknownFile,
 }
 
 impl RuleCode {
-    pub const ALL: [RuleCode; 21] = [
+    pub const ALL: [RuleCode; 22] = [
         RuleCode::Required,
         RuleCode::TooShort,
         RuleCode::TooLong,
@@ -56,7 +59,36 @@ impl RuleCode {
         RuleCode::BothOrNeither,
         RuleCode::Mismatch,
         RuleCode::ControlChars,
+        RuleCode::UnknownFile,
     ];
+
+    /// The wire code, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleCode::Required => "required",
+            RuleCode::TooShort => "too_short",
+            RuleCode::TooLong => "too_long",
+            RuleCode::OutOfRange => "out_of_range",
+            RuleCode::Invalid => "invalid",
+            RuleCode::InvalidType => "invalid_type",
+            RuleCode::UnknownField => "unknown_field",
+            RuleCode::InvalidChoice => "invalid_choice",
+            RuleCode::InvalidDate => "invalid_date",
+            RuleCode::TooYoung => "too_young",
+            RuleCode::TooOld => "too_old",
+            RuleCode::TooFew => "too_few",
+            RuleCode::TooMany => "too_many",
+            RuleCode::Duplicate => "duplicate",
+            RuleCode::NotHttps => "not_https",
+            RuleCode::InvalidEmail => "invalid_email",
+            RuleCode::UnknownEmployer => "unknown_employer",
+            RuleCode::InvalidRange => "invalid_range",
+            RuleCode::BothOrNeither => "both_or_neither",
+            RuleCode::Mismatch => "mismatch",
+            RuleCode::ControlChars => "control_chars",
+            RuleCode::UnknownFile => "unknown_file",
+        }
+    }
 }
 
 /// Every failing field with every rule it breaks, keyed by the payload's wire name
@@ -311,6 +343,13 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_rule_code_names_itself_as_it_is_serialised() {
+        for code in RuleCode::ALL {
+            assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
+        }
+    }
 
     #[test]
     fn a_field_collects_each_rule_once() {

@@ -208,6 +208,7 @@ RULES = {
  'both_or_neither':('Fill in both values or neither.','請兩個都填或都不填。','両方入力するか、両方空欄にしてください。'),
  'mismatch':('This does not match your LINE account.','與你的 LINE 帳號不符。','LINE アカウントと一致しません。'),
  'control_chars':('Remove special control characters.','請移除特殊控制字元。','特殊な制御文字を削除してください。'),
+ 'unknown_file':('This upload has expired or is no longer available. Please choose the photo again.','此檔案已過期或無法使用，請重新選擇照片。','このファイルは期限切れか、使用できません。写真を選び直してください。'),
 }
 for k,v in RULES.items(): add('rule.'+k, *v)
 COND = {

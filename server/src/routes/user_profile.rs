@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context;
-use kizuna_core::{profile::UserProfileCreate, review::ReviewStatus};
+use kizuna_core::{profile::UserProfileCreate, review::ReviewStatus, rules::RuleCode};
 use poem::Request;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Header, payload::Json};
 use sea_orm::{
@@ -313,7 +313,7 @@ async fn insert_profile(
                 } else {
                     "verifyTempFileName"
                 },
-                "invalid",
+                RuleCode::UnknownFile.as_str(),
             ));
         }
     }
@@ -414,7 +414,7 @@ impl UserProfileApi {
                 };
                 fields
                     .entry(field.into())
-                    .or_insert_with(|| vec!["invalid".into()]);
+                    .or_insert_with(|| vec![RuleCode::UnknownFile.as_str().into()]);
             }
         }
         if !fields.is_empty() {

@@ -188,8 +188,16 @@ async fn whole_scenario(backend: Backend) {
         "E002",
     )
     .await;
-    assert!(body["fields"]["photoNameList"].is_array(), "{body}");
-    assert!(body["fields"]["verifyTempFileName"].is_array(), "{body}");
+    assert_eq!(
+        body["fields"]["photoNameList"],
+        json!(["unknown_file"]),
+        "{body}"
+    );
+    assert_eq!(
+        body["fields"]["verifyTempFileName"],
+        json!(["unknown_file"]),
+        "{body}"
+    );
     // B's own info is untouched by A.
     let info: Value = app
         .get("/api/user/my-info", Some(&b.token))

@@ -3,7 +3,7 @@ import en from '@/lib/i18n/locales/en.json';
 import zh from '@/lib/i18n/locales/zh-TW.json';
 import ja from '@/lib/i18n/locales/ja.json';
 import { pickLocale, translate } from '@/lib/i18n';
-import { loadCore, RULE_CODES } from '@/lib/wasm';
+import { loadCore } from '@/lib/wasm';
 
 const locales: Record<string, Record<string, string>> = { en, 'zh-TW': zh, ja };
 
@@ -33,7 +33,7 @@ describe('i18n', () => {
   it('every core rule code and catalogue key has a translation in every locale', async () => {
     const core = await loadCore();
     const cat = core.catalogues();
-    const keys = new Set<string>(RULE_CODES.map((c) => `rule.${c}`));
+    const keys = new Set<string>(core.ruleCodes().map((c) => `rule.${c}`));
     for (const list of Object.values(cat.tags)) for (const tag of list) keys.add(tag.key);
     for (const city of cat.cities) keys.add(city.key);
     for (const list of Object.values(cat.choices)) for (const option of list) keys.add(option.key);

@@ -59,7 +59,7 @@ describe('submit profile', () => {
 
   it('does nothing when the core reports errors', async () => {
     const { deps, calls } = makeDeps();
-    const badCore = { buildPayload: () => ({ errors: { nickname: ['required'] } }) };
+    const badCore = { buildPayload: () => ({ errors: { nickname: ['required' as const] } }) };
     await expect(submitProfile(badCore, draft, USER, '2026-01-01', deps)).rejects.toBeInstanceOf(SubmitValidationError);
     expect(calls).toEqual([]);
   });
@@ -74,6 +74,18 @@ describe('submit profile', () => {
     const retry = makeDeps({ hasSession: () => true });
     await submitProfile(okCore, draft, USER, '2026-01-01', retry.deps);
     expect(retry.calls).toEqual(['wait:500', 'create:{"photoNameList":["srv1","srv2"],"verifyTempFileName":"srv3"}']);
+  });
+
+  it('a retry after the server forgot an upload uploads the photos again', async () => {
+    const failing = makeDeps({
+      createProfile: vi.fn(async () => {
+        throw new ApiError('E002', 'files', 422, { photoNameList: ['unknown_file'] });
+      }),
+    });
+    await expect(submitProfile(okCore, draft, USER, '2026-01-01', failing.deps)).rejects.toMatchObject({ code: 'E002' });
+    const retry = makeDeps({ hasSession: () => true });
+    await submitProfile(okCore, draft, USER, '2026-01-01', retry.deps);
+    expect(retry.calls.filter((call) => call.startsWith('upload:'))).toHaveLength(3);
   });
 
   it('treats E005 (profile exists) as done', async () => {

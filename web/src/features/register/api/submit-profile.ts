@@ -76,6 +76,10 @@ export async function submitProfile(
   } catch (err) {
     // E005: the profile exists already (an earlier attempt got through before its answer was lost).
     if (err instanceof ApiError && err.code === 'E005') return;
+    // The server no longer knows an upload (expired after 24 h, or claimed): the next attempt must
+    // upload the photos again instead of re-using those names.
+    const unknownFile = err instanceof ApiError && Object.values(err.fields ?? {}).some((codes) => codes.includes('unknown_file'));
+    if (unknownFile) forgetUploads();
     throw err;
   }
   forgetUploads();
