@@ -2,6 +2,7 @@
 //! applied, every metadata block dropped), and the on-disk store. `ipx` serves resized variants.
 
 pub mod ipx;
+pub mod jpeg_dc;
 
 use std::{
     io::Cursor,

@@ -294,3 +294,35 @@ async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices() {
     let small = app.upload_ok(&u.token, jpeg(800, 600)).await;
     assert!(!store.preview_path(&small).exists());
 }
+
+#[tokio::test]
+async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_decode() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let u = app.new_user().await;
+    // Under the preview threshold: the proxy reads the stored file itself.
+    let id = app.upload_ok(&u.token, jpeg(1600, 1200)).await;
+    let stored = app
+        .get(&format!("/api/file/fetch/{id}"), Some(&u.token))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let mut d = mozjpeg::Decompress::new_mem(&stored).unwrap();
+    d.scale(1);
+    let mut started = d.rgb().unwrap();
+    let expected: Vec<u8> = started.read_scanlines().unwrap();
+    started.finish().unwrap();
+
+    let r = app
+        .get(
+            &format!("/_ipx/w_200,f_png/api/file/fetch/{id}"),
+            Some(&u.token),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let img = image::load_from_memory(&r.bytes().await.unwrap())
+        .unwrap()
+        .to_rgb8();
+    assert_eq!((img.width(), img.height()), (200, 150));
+    assert!(img.as_raw() == &expected, "the proxy's pixels differ");
+}
