@@ -384,11 +384,10 @@ impl UserProfileApi {
             .map(|f| f.as_str().to_string());
 
         let user = find_or_create_user(&state.db, &identity).await?;
-        // Inside the write transaction (BEGIN IMMEDIATE on SQLite), so a parallel duplicate sees
-        // the first one's profile; on PostgreSQL the unique user_id catches it at insert time.
-        let txn = crate::storage::begin_write(&state.db)
-            .await
-            .context("starting a transaction")?;
+        // Holding the user's row, so a parallel duplicate waits for the first to commit and then
+        // finds its profile (and does not mistake the files it claimed for someone else's). The
+        // unique user_id is the last line of defence.
+        let txn = crate::storage::begin_user_write(&state.db, user.id).await?;
         let exists = profile::Entity::find()
             .filter(profile::Column::UserId.eq(user.id))
             .one(&txn)
@@ -476,9 +475,7 @@ impl UserProfileApi {
         if !crate::images::is_file_id(&body.avatar) {
             return Err(ApiError::NotFound);
         }
-        let txn = crate::storage::begin_write(&state.db)
-            .await
-            .context("starting a transaction")?;
+        let txn = crate::storage::begin_user_write(&state.db, auth.user.id).await?;
         let file = file::Entity::find_by_id(body.avatar.clone())
             .one(&txn)
             .await

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use sea_orm::{
-    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbErr, SqlErr,
-    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait,
+    QuerySelect, SqlErr, SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 use sea_orm_migration::MigratorTrait;
 
@@ -100,4 +100,23 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction,
         ..Default::default()
     })
     .await
+}
+
+/// A write transaction that holds one user's row until it ends. Two writes for the same user
+/// (a double tap on submit, an avatar change during registration) then run one after the other:
+/// the second starts only once the first has committed, and so reads the profile and file claims
+/// the first made, instead of deciding on what it saw before. On PostgreSQL (READ COMMITTED) that
+/// takes `SELECT … FOR UPDATE`; on SQLite `BEGIN IMMEDIATE` already queues every writer and the
+/// lock clause is left out of the SQL.
+pub async fn begin_user_write(
+    db: &DatabaseConnection,
+    user_id: i64,
+) -> anyhow::Result<DatabaseTransaction> {
+    let txn = begin_write(db).await.context("starting a transaction")?;
+    entity::user::Entity::find_by_id(user_id)
+        .lock_exclusive()
+        .one(&txn)
+        .await
+        .context("locking the user's row")?;
+    Ok(txn)
 }
