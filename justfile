@@ -47,7 +47,7 @@ wasm-size: wasm
 test-server:
     cargo test -p kizuna-server
 
-# Server benchmarks (not part of `just test`; needs wrk, node and PostgreSQL on 127.0.0.1:5432):
+# Server benchmarks (not part of `just test`; installs wrk from Debian if missing; needs node and PostgreSQL on 127.0.0.1:5432):
 # my-info vs healthz on SQLite and PostgreSQL, and the image proxy against the npm ipx package.
 bench:
     cargo build -p kizuna-server --release --bin kizuna-server --example bench_images

@@ -6,7 +6,8 @@
 #     npm ipx package over the same stored files: requests/s and peak RSS (VmHWM) of each process.
 # Knobs: BENCH_DURATION (10s), BENCH_CONNECTIONS (256), BENCH_IMAGES (8 distinct photos),
 #        BENCH_COPIES (12 uploads of each: distinct file ids, so every request is a cold variant),
-#        BENCH_PARALLEL (4 requests in flight for the image runs), BENCH_SKIP_IMAGES=1 (API only),
+#        BENCH_PARALLEL (4 requests in flight for the image runs), BENCH_ROUNDS (3 runs of each
+#        image contender, medians reported), BENCH_SKIP_IMAGES=1 (API only),
 #        BENCH_SKIP_API=1 (images only).
 set -euo pipefail
 
@@ -19,9 +20,14 @@ CONNS=${BENCH_CONNECTIONS:-256}
 IMAGES=${BENCH_IMAGES:-8}
 COPIES=${BENCH_COPIES:-12}
 PARALLEL=${BENCH_PARALLEL:-4}
+ROUNDS=${BENCH_ROUNDS:-3}
 PG_ADMIN=${BENCH_PG:-postgres://postgres@127.0.0.1:5432}
 
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk from Debian" >&2
+  sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get install -y -qq wrk >/dev/null || { $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq wrk >/dev/null; }
+fi
 WORK=$(mktemp -d /tmp/kizuna-bench.XXXXXX)
 PIDS=()
 PGDB=""
@@ -146,40 +152,63 @@ run_images() { # key label pid url_prefix url_suffix [curl header]
   local ok hwm
   ok=$(grep -c '^200 image/webp' <<<"$codes" || true)
   hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
-  python3 -c "import sys; n,ok,t,h=int(sys.argv[1]),int(sys.argv[2]),float(sys.argv[4])-float(sys.argv[3]),int(sys.argv[5]); print(f'  {sys.argv[6]:<34} {n/t:8.1f} req/s   peak RSS {h/1024:7.1f} MB   ({ok}/{n} webp 200s in {t:.1f} s)')" \
+  python3 -c "import sys; n,ok,t,h=int(sys.argv[1]),int(sys.argv[2]),float(sys.argv[4])-float(sys.argv[3]),int(sys.argv[5]); print(f'    {sys.argv[6]:<32} {n/t:8.1f} req/s   peak RSS {h/1024:7.1f} MB   ({ok}/{n} webp 200s in {t:.1f} s)')" \
     "${#ids[@]}" "$ok" "$start" "$end" "$hwm" "$label"
   echo "$key ${#ids[@]} $start $end $hwm" >>"$WORK/images.txt"
 }
 
-# kizuna-server: a fresh process each time, so that its peak RSS is the proxy's alone. First
-# without the upload-time previews (every request decodes the stored 12 MP file, like ipx: the
-# like-for-like comparison), then as deployed (the proxy decodes the 1600 px preview made at
-# upload when it suffices).
-rm -rf "$WORK/img/cache"
-KIZUNA_IPX_PREVIEWS=false start_server img-proxy-full "$port" "$WORK/img"
-run_images kizuna-full "kizuna-server /_ipx (12 MP file)" "$SERVER_PID" "$base/_ipx/w_400,f_webp,q_80/api/file/fetch/" "" "Authorization: Bearer $token"
-stop_pid "$SERVER_PID"
-rm -rf "$WORK/img/cache"
-start_server img-proxy "$port" "$WORK/img"
-run_images kizuna "kizuna-server /_ipx (previews)" "$SERVER_PID" "$base/_ipx/w_400,f_webp,q_80/api/file/fetch/" "" "Authorization: Bearer $token"
-stop_pid "$SERVER_PID"
-
-ipx_port=$(free_port)
-node "$ROOT/server/bench/ipx/serve.mjs" "$WORK/ipx-dir" "$ipx_port" >"$WORK/ipx.log" 2>&1 &
-IPX_PID=$!
-PIDS+=("$IPX_PID")
-for _ in $(seq 1 200); do grep -q "ipx on" "$WORK/ipx.log" && break; sleep 0.05; done
-run_images ipx "npm ipx $(node -p 'require("'"$ROOT"'/server/bench/ipx/node_modules/ipx/package.json").version') (sharp)" "$IPX_PID" "http://127.0.0.1:$ipx_port/w_400,f_webp,q_80/" ".jpg"
-stop_pid "$IPX_PID"
+# Every contender runs BENCH_ROUNDS times in a fresh process (so its peak RSS is the proxy's
+# alone, and every kizuna round starts with an empty variant cache), in a rotating order so that
+# none always goes first or last on a machine whose speed drifts; the summary takes medians.
+# kizuna-full: without the upload-time previews, every request decodes the stored 12 MP file, as
+# ipx does (the like-for-like comparison). kizuna: as deployed (the proxy decodes the 1600 px
+# preview made at upload when it suffices).
+ipx_version=$(node -p 'require("'"$ROOT"'/server/bench/ipx/node_modules/ipx/package.json").version')
+kizuna_round() { # key label previews
+  rm -rf "$WORK/img/cache"
+  KIZUNA_IPX_PREVIEWS=$3 start_server "img-$1" "$port" "$WORK/img"
+  run_images "$1" "$2" "$SERVER_PID" "$base/_ipx/w_400,f_webp,q_80/api/file/fetch/" "" "Authorization: Bearer $token"
+  stop_pid "$SERVER_PID"
+}
+ipx_round() {
+  local ipx_port
+  ipx_port=$(free_port)
+  node "$ROOT/server/bench/ipx/serve.mjs" "$WORK/ipx-dir" "$ipx_port" >"$WORK/ipx.log" 2>&1 &
+  IPX_PID=$!
+  PIDS+=("$IPX_PID")
+  for _ in $(seq 1 200); do grep -q "ipx on" "$WORK/ipx.log" && break; sleep 0.05; done
+  run_images ipx "npm ipx $ipx_version (sharp)" "$IPX_PID" "http://127.0.0.1:$ipx_port/w_400,f_webp,q_80/" ".jpg"
+  stop_pid "$IPX_PID"
+}
+contender() {
+  case $1 in
+    0) kizuna_round kizuna-full "kizuna-server /_ipx (12 MP file)" false ;;
+    1) ipx_round ;;
+    2) kizuna_round kizuna "kizuna-server /_ipx (previews)" true ;;
+  esac
+}
+# Let the writes of the upload phase reach the disk before anything is timed.
+sync
+sleep 1
+for round in $(seq 0 $((ROUNDS - 1))); do
+  echo "  round $((round + 1)) of $ROUNDS:"
+  for i in 0 1 2; do contender $(((round + i) % 3)); done
+done
 
 python3 - "$WORK/images.txt" <<'PY'
-import sys
-rows = {l.split()[0]: l.split() for l in open(sys.argv[1])}
-def parse(r):
-    n, t0, t1, hwm = int(r[1]), float(r[2]), float(r[3]), int(r[4])
-    return n / (t1 - t0), hwm
-i_rps, i_hwm = parse(rows["ipx"])
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    key, n, t0, t1, hwm = line.split()
+    runs.setdefault(key, []).append((int(n) / (float(t1) - float(t0)), int(hwm)))
+def median(key):
+    return statistics.median(r for r, _ in runs[key]), statistics.median(h for _, h in runs[key])
+i_rps, i_hwm = median("ipx")
+print(f"  medians of {len(runs['ipx'])} rounds:")
+for key, label in [("kizuna-full", "kizuna-server /_ipx (12 MP file)"), ("kizuna", "kizuna-server /_ipx (previews)"), ("ipx", "npm ipx (sharp)")]:
+    rps, hwm = median(key)
+    print(f"  {label:<34} {rps:8.1f} req/s   peak RSS {hwm / 1024:7.1f} MB")
 for key, label in [("kizuna-full", "12 MP file"), ("kizuna", "previews")]:
-    k_rps, k_hwm = parse(rows[key])
+    k_rps, k_hwm = median(key)
     print(f"  {label:<12} throughput kizuna/ipx = {k_rps / i_rps:.2f}x (target >= 1.5x); peak RSS kizuna/ipx = {k_hwm / i_hwm:.2f}x (target <= 0.5x)")
 PY

@@ -47,5 +47,14 @@ fn main() -> anyhow::Result<()> {
         render(&path, Kind::Jpeg, img.width(), img.height(), &plan)
     })?;
     println!("  {} bytes of WebP", out.len());
+    let card = image::imageops::thumbnail(&img.to_rgb8(), 400, 300);
+    time("WebP encode of the 400x300 card", 5, || {
+        webp::Encoder::from_rgb(card.as_raw(), 400, 300)
+            .encode(80.0)
+            .len()
+    });
+    time("read the file", 5, || {
+        std::fs::read(&path).map_or(0, |b| b.len())
+    });
     Ok(())
 }

@@ -8,13 +8,12 @@ use poem::{
     Endpoint, EndpointExt, IntoEndpoint, Route, Server, get,
     listener::{Acceptor, Listener, TcpAcceptor, TcpListener},
 };
-use tokio::sync::Semaphore;
 
 use crate::{
     cleanup,
     configuration::Settings,
     identity::{LineVerifier, SessionStore},
-    images::FileStore,
+    images::{FileStore, workers::ImageWorkers},
     middleware::ApiPlumbing,
     mock_line::MockLine,
     rate_limit::RateLimiter,
@@ -77,7 +76,7 @@ impl Application {
         let state = Arc::new(AppState {
             verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
             sessions: SessionStore::new(db.clone()),
-            image_permits: Semaphore::new(settings.image_workers.max(1)),
+            image_workers: ImageWorkers::new(settings.image_workers)?,
             log_limiter: RateLimiter::new(30, 30),
             files,
             db,

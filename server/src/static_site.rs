@@ -107,15 +107,22 @@ impl Endpoint for StaticSite {
 }
 
 fn percent_decode(path: &str) -> String {
+    // Works on bytes: the path may hold raw UTF-8, and slicing the str at `%`+2 could cut a
+    // character in half.
+    fn hex_digit(b: u8) -> Option<u8> {
+        (b as char).to_digit(16).map(|d| d as u8)
+    }
     let bytes = path.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(v) = u8::from_str_radix(&path[i + 1..i + 3], 16)
+            && let (Some(hi), Some(lo)) = (
+                bytes.get(i + 1).copied().and_then(hex_digit),
+                bytes.get(i + 2).copied().and_then(hex_digit),
+            )
         {
-            out.push(v);
+            out.push((hi << 4) | lo);
             i += 3;
             continue;
         }
@@ -123,4 +130,20 @@ fn percent_decode(path: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent_decode;
+
+    #[test]
+    fn percent_escapes_decode_and_raw_utf8_passes_through_whole() {
+        assert_eq!(percent_decode("/a%20b"), "/a b");
+        assert_eq!(percent_decode("/%E7%B5%86"), "/絆");
+        assert_eq!(percent_decode("/%a\u{e9}"), "/%a\u{e9}");
+        assert_eq!(percent_decode("/%\u{e9}x"), "/%\u{e9}x");
+        assert_eq!(percent_decode("/50%"), "/50%");
+        assert_eq!(percent_decode("/%4"), "/%4");
+        assert_eq!(percent_decode("/%41"), "/A");
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod ipx;
 pub mod jpeg_dc;
+pub mod workers;
 
 use std::{
     io::Cursor,

@@ -153,16 +153,10 @@ impl FileApi {
             .into_vec()
             .await
             .map_err(|_| ApiError::BadRequest("the upload could not be read".into()))?;
-        let processed = {
-            let _permit = state
-                .image_permits
-                .acquire()
-                .await
-                .context("the image worker pool is closed")?;
-            tokio::task::spawn_blocking(move || images::process_upload(&bytes))
-                .await
-                .context("an image worker panicked")??
-        };
+        let processed = state
+            .image_workers
+            .run(move || images::process_upload(&bytes))
+            .await??;
         let id = images::random_id();
         if let Some(preview) = &processed.preview {
             state
@@ -223,9 +217,18 @@ impl FileApi {
             .authenticate(req, TokenSource::HeaderOrCookie)
             .await?;
         let row = visible_file(&state, &auth, &file_id.0).await?;
-        let bytes = tokio::fs::read(state.files.path(&row.id))
-            .await
-            .with_context(|| format!("reading stored file {}", row.id))?;
+        let bytes = match tokio::fs::read(state.files.path(&row.id)).await {
+            Ok(bytes) => bytes,
+            // The temp-file sweep removed it since the row was read.
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Err(ApiError::NotFound);
+            }
+            Err(err) => {
+                return Err(anyhow::Error::new(err)
+                    .context(format!("reading stored file {}", row.id))
+                    .into());
+            }
+        };
         Ok(ImageResponse(cached_image(
             req,
             &row.id,

@@ -1,7 +1,10 @@
 //! GET /_ipx/{modifiers}/{source}: resized variants of stored files (see `images::ipx`).
 
-use anyhow::Context;
-use poem::{Request, Response, handler, web::Data};
+use poem::{
+    Request, Response, handler,
+    http::{HeaderValue, header::VARY},
+    web::Data,
+};
 
 use super::{
     State,
@@ -12,7 +15,7 @@ use crate::{
     identity::session::TokenSource,
     images::{
         Kind,
-        ipx::{Plan, parse_modifiers, parse_source, render},
+        ipx::{OutFormat, Plan, parse_modifiers, parse_source, render},
     },
 };
 
@@ -51,14 +54,23 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     let (sw, sh) = (row.width as u32, row.height as u32);
     let plan = Plan::new(&modifiers, sw, sh, source_kind, accepts_webp);
     let key = plan.cache_key(&row.id);
-    let cached = state
-        .files
-        .variant_dir(&row.id)
-        .join(format!("{key}.{}", plan.extension()));
+    let variant_dir = state.files.variant_dir(&row.id);
+    let cached = variant_dir.join(format!("{key}.{}", plan.extension()));
+    let stored_path = state.files.path(&row.id);
     let content_type = plan.kind.content_type();
+    // With f_auto the bytes depend on Accept: shared caches must keep one copy per Accept.
+    let varies = modifiers.format == Some(OutFormat::Auto);
+    let answer = |bytes: Vec<u8>| {
+        let mut resp = cached_image(req, &key, content_type, bytes);
+        if varies {
+            resp.headers_mut()
+                .insert(VARY, HeaderValue::from_static("Accept"));
+        }
+        resp
+    };
 
     if let Ok(bytes) = tokio::fs::read(&cached).await {
-        return Ok(cached_image(req, &key, content_type, bytes));
+        return Ok(answer(bytes));
     }
     // The upload-time preview when it still covers what the plan needs (its aspect is the
     // original's, so the plan carries over); the full file otherwise.
@@ -67,29 +79,44 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
             Some((pw, ph)) if state.settings.ipx_previews && plan.fits_within(sw, sh, pw, ph) => {
                 (state.files.preview_path(&row.id), Kind::Jpeg, pw, ph)
             }
-            _ => (state.files.path(&row.id), source_kind, sw, sh),
+            _ => (stored_path.clone(), source_kind, sw, sh),
         };
     let bytes = {
-        let _permit = state
-            .image_permits
-            .acquire()
-            .await
-            .context("the image worker pool is closed")?;
         let plan = plan.clone();
-        tokio::task::spawn_blocking(move || render(&source_path, source_kind, sw, sh, &plan))
-            .await
-            .context("an image worker panicked")?
+        state
+            .image_workers
+            .run(move || render(&source_path, source_kind, sw, sh, &plan))
+            .await?
             .map_err(|e| match e {
                 crate::images::ImageError::Encode(err) => ApiError::Internal(err),
+                // The temp-file sweep may have removed it since the row was read.
+                _ if !stored_path.exists() => ApiError::NotFound,
                 other => {
                     ApiError::Internal(anyhow::anyhow!("a stored image failed to decode: {other}"))
                 }
             })?
     };
-    if let Err(err) = state.files.write_atomic(&cached, &bytes).await {
+    if variant_count(&variant_dir).await < MAX_VARIANTS_PER_FILE
+        && let Err(err) = state.files.write_atomic(&cached, &bytes).await
+    {
         tracing::warn!(error = ?err, "could not cache an image variant");
     }
-    Ok(cached_image(req, &key, content_type, bytes))
+    Ok(answer(bytes))
+}
+
+/// How many variants of one file are kept on disk: the web app asks for a handful of sizes, and a
+/// caller inventing modifiers (every `b_` colour is a new variant) must not fill the disk.
+const MAX_VARIANTS_PER_FILE: usize = 64;
+
+async fn variant_count(dir: &std::path::Path) -> usize {
+    let Ok(mut entries) = tokio::fs::read_dir(dir).await else {
+        return 0;
+    };
+    let mut n = 0;
+    while let Ok(Some(_)) = entries.next_entry().await {
+        n += 1;
+    }
+    n
 }
 
 /// The size of a stored preview, read from its JPEG header (None when there is none).

@@ -5,16 +5,17 @@
 use poem::Request;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
-use super::{ApiTags, State};
+use super::{ApiTags, State, body::JsonBody};
 use crate::{
     error::ApiError,
-    identity::session::{TokenSource, hash_token, request_token},
+    identity::session::{TokenSource, request_token},
 };
 
 pub const MAX_MESSAGE_CHARS: usize = 2000;
 
-#[derive(Debug, Clone, Copy, Enum)]
+#[derive(Debug, Clone, Copy, Enum, serde::Deserialize)]
 #[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
 pub enum LogLevel {
     Trace,
     Debug,
@@ -23,9 +24,11 @@ pub enum LogLevel {
     Error,
 }
 
-#[derive(Debug, Object)]
+#[derive(Debug, Object, serde::Deserialize)]
 #[oai(deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct LogLine {
+    /// At most 2000 characters.
     #[oai(validator(max_length = 2000))]
     pub message: String,
     pub level: LogLevel,
@@ -40,9 +43,13 @@ pub enum LoggerResponse {
 
 pub struct LoggerApi;
 
-fn client_key(req: &Request) -> String {
-    if let Ok(Some(token)) = request_token(req, TokenSource::Header) {
-        return format!("s:{}", &hash_token(&token)[..16]);
+/// Whose allowance a line counts against: the user of a valid session, else the client address
+/// (an unchecked token would let anyone mint fresh allowances by sending random ones).
+async fn client_key(state: &State, req: &Request) -> String {
+    if let Ok(Some(token)) = request_token(req, TokenSource::Header)
+        && let Ok(auth) = state.sessions.check(&token).await
+    {
+        return format!("u:{}", auth.user.id);
     }
     match req.remote_addr().as_socket_addr() {
         Some(addr) => format!("ip:{}", addr.ip()),
@@ -58,15 +65,20 @@ impl LoggerApi {
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
-        body: Json<LogLine>,
+        body: Json<JsonBody<LogLine>>,
     ) -> Result<LoggerResponse, ApiError> {
-        if !state.log_limiter.allow(&client_key(req)) {
+        if !state.log_limiter.allow(&client_key(&state, req).await) {
             return Err(ApiError::RateLimited);
+        }
+        let body = body.0.read()?;
+        if body.message.chars().count() > MAX_MESSAGE_CHARS {
+            return Err(ApiError::BadRequest(format!(
+                "message is longer than {MAX_MESSAGE_CHARS} characters"
+            )));
         }
         let message: String = body
             .message
             .chars()
-            .take(MAX_MESSAGE_CHARS)
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
         match body.level {

@@ -1,5 +1,6 @@
 //! The HTTP API under /api: one `#[OpenApi]` struct per resource.
 
+pub mod body;
 pub mod config;
 pub mod file;
 pub mod health;
@@ -13,12 +14,11 @@ use std::sync::Arc;
 
 use poem_openapi::{OpenApiService, Tags};
 use sea_orm::DatabaseConnection;
-use tokio::sync::Semaphore;
 
 use crate::{
     configuration::Settings,
     identity::{LineVerifier, SessionStore},
-    images::FileStore,
+    images::{FileStore, workers::ImageWorkers},
     rate_limit::RateLimiter,
 };
 
@@ -29,8 +29,8 @@ pub struct AppState {
     pub sessions: SessionStore,
     pub verifier: LineVerifier,
     pub files: FileStore,
-    /// Bounds concurrent image decodes (uploads and the proxy).
-    pub image_permits: Semaphore,
+    /// The CPU-bound image work (uploads and the proxy), KIZUNA_IMAGE_WORKERS at once.
+    pub image_workers: ImageWorkers,
     pub log_limiter: RateLimiter,
 }
 

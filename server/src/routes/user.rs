@@ -7,7 +7,7 @@ use sea_orm::{
     ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
 };
 
-use super::{ApiTags, State};
+use super::{ApiTags, State, body::JsonBody};
 use crate::{
     clock::now_secs,
     error::ApiError,
@@ -83,6 +83,18 @@ pub enum ReviewStatusResponse {
 
 pub struct UserApi;
 
+/// The user row of a LINE user, if they ever logged in.
+pub async fn find_user(
+    db: &DatabaseConnection,
+    line_user_id: &str,
+) -> Result<Option<user::Model>, ApiError> {
+    Ok(user::Entity::find()
+        .filter(user::Column::LineUserId.eq(line_user_id))
+        .one(db)
+        .await
+        .context("looking up a user")?)
+}
+
 /// Finds the user row of a LINE user, creating it on first sight (race-safe).
 pub async fn find_or_create_user(
     db: &DatabaseConnection,
@@ -143,9 +155,9 @@ impl UserApi {
         req: &Request,
         #[oai(name = "X-Line-Id-Token")] id_token: Header<Option<String>>,
         /// `{account, password}`, both the LINE user id (strings).
-        body: Json<serde_json::Value>,
+        body: Json<JsonBody<LoginBody>>,
     ) -> Result<LoginResponse, ApiError> {
-        let body: LoginBody = crate::error::strict_json(body.0)?;
+        let body = body.0.read()?;
         let identity = state.verifier.verify(id_token.0.as_deref()).await?;
         if body.account != identity.user_id.as_str() {
             return Err(ApiError::Forbidden(

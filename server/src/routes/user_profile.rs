@@ -19,7 +19,11 @@ use sea_orm::{
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::{ApiTags, State, user::find_or_create_user};
+use super::{
+    ApiTags, State,
+    body::{JsonBody, UserProfileCreateSchema},
+    user::find_user,
+};
 use crate::{
     clock::{now_secs, today},
     error::ApiError,
@@ -145,16 +149,39 @@ async fn answer_existing(
     }
 }
 
-/// Every file named by the payload must be a temp file of this user, not yet claimed.
+/// Which files a new profile may claim: for photos, this user's unclaimed temp files or the file
+/// they already set as their avatar before registering; for the verification, only unclaimed temp
+/// files (an avatar is shown to others, proof of employment never).
+fn claimable_condition(owner: i64, purpose: &str) -> sea_orm::Condition {
+    use sea_orm::Condition;
+    let unclaimed = file::Column::ClaimedAt.is_null();
+    let free = if purpose == file::PURPOSE_PHOTO {
+        Condition::any().add(unclaimed).add(
+            Condition::all()
+                .add(file::Column::Purpose.eq(file::PURPOSE_AVATAR))
+                .add(file::Column::ProfileId.is_null()),
+        )
+    } else {
+        Condition::all().add(unclaimed)
+    };
+    Condition::all()
+        .add(file::Column::OwnerId.eq(owner))
+        .add(free)
+}
+
+/// For each of `ids`, whether a new profile may claim it for `purpose`.
 async fn claimable(
     txn: &DatabaseTransaction,
     owner: i64,
     ids: &[String],
+    purpose: &str,
 ) -> Result<Vec<bool>, ApiError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
     let found = file::Entity::find()
         .filter(file::Column::Id.is_in(ids.iter().cloned()))
-        .filter(file::Column::OwnerId.eq(owner))
-        .filter(file::Column::ClaimedAt.is_null())
+        .filter(claimable_condition(owner, purpose))
         .all(txn)
         .await
         .context("looking up temp files")?;
@@ -162,6 +189,23 @@ async fn claimable(
         .iter()
         .map(|id| found.iter().any(|f| &f.id == id))
         .collect())
+}
+
+/// E002 naming the fields whose files are not this user's to claim (None when all are).
+fn unknown_files(photos_ok: &[bool], verify_ok: &[bool]) -> Option<ApiError> {
+    let mut fields: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (field, ok) in [
+        ("photoNameList", photos_ok),
+        ("verifyTempFileName", verify_ok),
+    ] {
+        if ok.contains(&false) {
+            fields.insert(field.into(), vec![RuleCode::UnknownFile.as_str().into()]);
+        }
+    }
+    (!fields.is_empty()).then(|| ApiError::Validation {
+        cause: "the named files are not temp files of this user".into(),
+        fields,
+    })
 }
 
 async fn insert_profile(
@@ -299,8 +343,7 @@ async fn insert_profile(
             .col_expr(file::Column::Purpose, Expr::value(purpose))
             .col_expr(file::Column::ProfileId, Expr::value(created.id))
             .filter(file::Column::Id.is_in(ids.clone()))
-            .filter(file::Column::OwnerId.eq(user.id))
-            .filter(file::Column::ClaimedAt.is_null())
+            .filter(claimable_condition(user.id, purpose))
             .exec(txn)
             .await
             .context("claiming temp files")?;
@@ -347,14 +390,15 @@ impl UserProfileApi {
         &self,
         state: poem::web::Data<&State>,
         #[oai(name = "X-Line-Id-Token")] id_token: Header<Option<String>>,
-        body: Json<Value>,
+        body: Json<JsonBody<UserProfileCreateSchema>>,
     ) -> Result<CreateProfileResponse, ApiError> {
         let identity = state.verifier.verify(id_token.0.as_deref()).await?;
-        let create =
-            UserProfileCreate::from_json(body.0).map_err(|fields| ApiError::BadFields {
+        let create = UserProfileCreate::from_json(body.0.into_value()).map_err(|fields| {
+            ApiError::BadFields {
                 cause: "the body has fields of the wrong type or unknown fields".into(),
                 fields: crate::error::fields_map(&fields),
-            })?;
+            }
+        })?;
         if let Some(account) = &create.account
             && account != identity.user_id.as_str()
         {
@@ -383,7 +427,15 @@ impl UserProfileApi {
             .as_ref()
             .map(|f| f.as_str().to_string());
 
-        let user = find_or_create_user(&state.db, &identity).await?;
+        let Some(user) = find_user(&state.db, identity.user_id.as_str()).await? else {
+            // Uploading takes a session, so someone who never logged in has no files to claim;
+            // and a refused request must not leave a user row behind.
+            let none = |n: usize| vec![false; n];
+            return Err(
+                unknown_files(&none(photos.len()), &none(verify_file.iter().count()))
+                    .unwrap_or_else(|| ApiError::BadRequest("no photos".into())),
+            );
+        };
         // Holding the user's row, so a parallel duplicate waits for the first to commit and then
         // finds its profile (and does not mistake the files it claimed for someone else's). The
         // unique user_id is the last line of defence.
@@ -400,28 +452,12 @@ impl UserProfileApi {
                 .await
                 .map(|r| CreateProfileResponse::Ok(Json(r)));
         }
-        let mut all: Vec<String> = photos.clone();
-        all.extend(verify_file.clone());
-        let ok = claimable(&txn, user.id, &all).await?;
-        let mut fields: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (i, id) in all.iter().enumerate() {
-            if !ok[i] {
-                let field = if Some(id) == verify_file.as_ref() && i >= photos.len() {
-                    "verifyTempFileName"
-                } else {
-                    "photoNameList"
-                };
-                fields
-                    .entry(field.into())
-                    .or_insert_with(|| vec![RuleCode::UnknownFile.as_str().into()]);
-            }
-        }
-        if !fields.is_empty() {
+        let photos_ok = claimable(&txn, user.id, &photos, file::PURPOSE_PHOTO).await?;
+        let verify_ids: Vec<String> = verify_file.iter().cloned().collect();
+        let verify_ok = claimable(&txn, user.id, &verify_ids, file::PURPOSE_VERIFY).await?;
+        if let Some(err) = unknown_files(&photos_ok, &verify_ok) {
             txn.rollback().await.ok();
-            return Err(ApiError::Validation {
-                cause: "the named files are not temp files of this user".into(),
-                fields,
-            });
+            return Err(err);
         }
         match insert_profile(
             &txn,
@@ -457,21 +493,22 @@ impl UserProfileApi {
 
     /// Set the avatar
     ///
-    /// The avatar must be one of the caller's files (E003 otherwise); a temp file used as the
-    /// avatar is claimed and no longer expires.
+    /// The avatar must be one of the caller's photos or uploads (E003 otherwise), never the
+    /// proof of employment (E004). An upload made the avatar no longer expires, and can still
+    /// become one of the profile's photos at registration.
     #[oai(path = "/user-profile/avatar", method = "put")]
     async fn avatar(
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
         /// `{avatar}`: a file name of one of the caller's files.
-        body: Json<serde_json::Value>,
+        body: Json<JsonBody<AvatarBody>>,
     ) -> Result<AvatarResponse, ApiError> {
         let auth = state
             .sessions
             .authenticate(req, TokenSource::Header)
             .await?;
-        let body: AvatarBody = crate::error::strict_json(body.0)?;
+        let body = body.0.read()?;
         if !crate::images::is_file_id(&body.avatar) {
             return Err(ApiError::NotFound);
         }
@@ -482,6 +519,11 @@ impl UserProfileApi {
             .context("looking up a file")?
             .filter(|f| f.owner_id == auth.user.id)
             .ok_or(ApiError::NotFound)?;
+        if file.purpose == file::PURPOSE_VERIFY {
+            return Err(ApiError::Forbidden(
+                "the proof of employment cannot be the avatar: others see the avatar".into(),
+            ));
+        }
         let now = now_secs();
         if file.claimed_at.is_none() {
             file::Entity::update_many()
