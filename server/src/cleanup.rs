@@ -1,5 +1,7 @@
 //! The periodic housekeeping task: temp files not claimed within 24 h are deleted (row, file and
-//! cached variants), and sessions expired for more than a day are forgotten.
+//! cached variants), and sessions expired for more than a day are forgotten. At start and then
+//! hourly it also removes what a crash can leave on disk: bytes whose row was never written (an
+//! upload stores the file first, then its row) and half-written temporary files.
 
 use std::time::Duration;
 
@@ -60,7 +62,48 @@ pub async fn sweep(db: &DatabaseConnection, files: &FileStore, now: i64) -> anyh
     Ok(removed)
 }
 
-/// Runs `sweep` every `every` until the process stops.
+/// How old an orphan must be before it goes: an upload in flight has its bytes on disk a moment
+/// before its row.
+pub const ORPHAN_GRACE_SECS: u64 = 3600;
+
+/// Removes files on disk that no row knows and half-written temporary files, older than the
+/// grace period before `now`. Answers how many ids and temporary files went.
+pub async fn sweep_orphans(
+    db: &DatabaseConnection,
+    files: &FileStore,
+    now: std::time::SystemTime,
+) -> anyhow::Result<usize> {
+    let before = now - Duration::from_secs(ORPHAN_GRACE_SECS);
+    let store = files.clone();
+    let (ids, parts) = tokio::task::spawn_blocking(move || store.stale_entries(before))
+        .await
+        .context("walking the file store")?;
+    let mut removed = 0;
+    for part in parts {
+        if tokio::fs::remove_file(&part).await.is_ok() {
+            removed += 1;
+        }
+    }
+    for chunk in ids.chunks(500) {
+        let known: std::collections::HashSet<String> = file::Entity::find()
+            .select_only()
+            .column(file::Column::Id)
+            .filter(file::Column::Id.is_in(chunk.iter().cloned()))
+            .into_tuple::<String>()
+            .all(db)
+            .await
+            .context("looking up stored files")?
+            .into_iter()
+            .collect();
+        for id in chunk.iter().filter(|id| !known.contains(*id)) {
+            files.remove(id).await;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// Runs `sweep` every `every` until the process stops, and `sweep_orphans` at start and hourly.
 pub fn spawn(
     db: DatabaseConnection,
     files: FileStore,
@@ -68,12 +111,21 @@ pub fn spawn(
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
+        let mut last_orphan_sweep: Option<std::time::Instant> = None;
         loop {
             tick.tick().await;
             match sweep(&db, &files, now_secs()).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "expired temp files removed"),
                 Err(err) => tracing::warn!(error = ?err, "temp file cleanup failed"),
+            }
+            if last_orphan_sweep.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600)) {
+                last_orphan_sweep = Some(std::time::Instant::now());
+                match sweep_orphans(&db, &files, std::time::SystemTime::now()).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(removed = n, "orphaned files removed"),
+                    Err(err) => tracing::warn!(error = ?err, "orphan cleanup failed"),
+                }
             }
         }
     })

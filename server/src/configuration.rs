@@ -64,10 +64,6 @@ impl std::fmt::Debug for LineSettings {
     }
 }
 
-fn var(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
-}
-
 fn parse_bool(name: &str, value: &str) -> anyhow::Result<bool> {
     match value.trim().to_ascii_lowercase().as_str() {
         "1" | "true" | "yes" | "on" => Ok(true),
@@ -78,6 +74,12 @@ fn parse_bool(name: &str, value: &str) -> anyhow::Result<bool> {
 
 impl Settings {
     pub fn from_env() -> anyhow::Result<Settings> {
+        Settings::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// Settings from any source of variables (the environment, or a test's table).
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> anyhow::Result<Settings> {
+        let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
         let mock = match var("KIZUNA_LINE_MOCK") {
             Some(v) => parse_bool("KIZUNA_LINE_MOCK", &v)?,
             None => true,
@@ -89,6 +91,19 @@ impl Settings {
                 .max(1),
             None => default_image_workers(),
         };
+        // The mock mints ID tokens for anyone who asks: with real credentials around, this is
+        // a production deployment that forgot to turn it off, and must not start.
+        if mock
+            && (var("KIZUNA_LINE_CHANNEL_SECRET").is_some()
+                || var("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN").is_some())
+        {
+            anyhow::bail!(
+                "KIZUNA_LINE_MOCK is on (its default) while real LINE credentials are set: the \
+                 mock LINE platform would let anyone sign in as anyone. Set KIZUNA_LINE_MOCK=false \
+                 to use LINE, or unset KIZUNA_LINE_CHANNEL_SECRET and \
+                 KIZUNA_LINE_CHANNEL_ACCESS_TOKEN to run on the mock."
+            );
+        }
         Ok(Settings {
             bind: var("KIZUNA_BIND").unwrap_or_else(|| "127.0.0.1:8080".into()),
             database_url: var("DATABASE_URL"),
@@ -126,4 +141,47 @@ pub fn default_image_workers() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(vars: &[(&str, &str)]) -> anyhow::Result<Settings> {
+        Settings::from_vars(|name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn no_variables_run_the_whole_product_on_the_embedded_defaults() {
+        let s = settings(&[]).unwrap();
+        assert!(s.line.mock);
+        assert_eq!(s.bind, "127.0.0.1:8080");
+        assert_eq!(s.database_url(), "sqlite://./data/kizuna.db?mode=rwc");
+        assert_eq!(s.line.channel_id, MOCK_CHANNEL_ID);
+    }
+
+    #[test]
+    fn the_mock_refuses_to_start_beside_real_line_credentials() {
+        let err = settings(&[("KIZUNA_LINE_CHANNEL_SECRET", "real-secret")]).unwrap_err();
+        assert!(err.to_string().contains("KIZUNA_LINE_MOCK=false"), "{err}");
+        assert!(settings(&[("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN", "real-token")]).is_err());
+        let production = settings(&[
+            ("KIZUNA_LINE_MOCK", "false"),
+            ("KIZUNA_LINE_CHANNEL_SECRET", "real-secret"),
+            ("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN", "real-token"),
+        ])
+        .unwrap();
+        assert!(!production.line.mock);
+        assert_eq!(production.line.channel_secret, "real-secret");
+    }
+
+    #[test]
+    fn unreadable_switches_are_errors_not_guesses() {
+        assert!(settings(&[("KIZUNA_LINE_MOCK", "maybe")]).is_err());
+        assert!(settings(&[("KIZUNA_IMAGE_WORKERS", "many")]).is_err());
+    }
 }

@@ -6,12 +6,15 @@ use std::{net::SocketAddr, sync::Arc, time::Duration};
 use anyhow::Context;
 use poem::{
     Endpoint, EndpointExt, IntoEndpoint, Route, Server, get,
+    http::StatusCode,
     listener::{Acceptor, Listener, TcpAcceptor, TcpListener},
+    middleware::CatchPanic,
 };
 
 use crate::{
     cleanup,
     configuration::Settings,
+    error::{ApiError, error_response},
     identity::{LineVerifier, SessionStore},
     images::{FileStore, workers::ImageWorkers},
     middleware::ApiPlumbing,
@@ -163,6 +166,14 @@ fn build_routes(state: State, mock: Option<Arc<MockLine>>) -> impl Endpoint + 's
     }
     let web_dir = state.settings.web_dir.clone();
     app.nest("/", StaticSite::new(web_dir).into_endpoint())
+        // A bug must cost one request a 500, not the connection (and never a crashed worker).
+        .with(CatchPanic::new().with_handler(|_| {
+            tracing::error!("a request handler panicked");
+            error_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &ApiError::Internal(anyhow::anyhow!("panic")).body(),
+            )
+        }))
         .with(RequestTrace)
         .data(state)
 }

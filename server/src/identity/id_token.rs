@@ -103,7 +103,11 @@ struct Jwk {
 
 struct KeyCache {
     keys: HashMap<String, VerifyingKey>,
+    /// The last successful fetch.
     fetched_at: Option<Instant>,
+    /// The last fetch, successful or not, and whether it failed.
+    attempted_at: Option<Instant>,
+    failed: bool,
 }
 
 pub struct LineVerifier {
@@ -112,6 +116,8 @@ pub struct LineVerifier {
     channel_id: String,
     cache: RwLock<KeyCache>,
     refetch: Mutex<()>,
+    cache_ttl: Duration,
+    refetch_interval: Duration,
 }
 
 impl LineVerifier {
@@ -123,8 +129,12 @@ impl LineVerifier {
             cache: RwLock::new(KeyCache {
                 keys: HashMap::new(),
                 fetched_at: None,
+                attempted_at: None,
+                failed: false,
             }),
             refetch: Mutex::new(()),
+            cache_ttl: CACHE_TTL,
+            refetch_interval: REFETCH_MIN_INTERVAL,
         }
     }
 
@@ -184,35 +194,65 @@ impl LineVerifier {
     async fn key(&self, kid: &str) -> Result<VerifyingKey, IdTokenError> {
         {
             let cache = self.cache.read().await;
-            let fresh = cache.fetched_at.is_some_and(|t| t.elapsed() < CACHE_TTL);
+            let fresh = cache
+                .fetched_at
+                .is_some_and(|t| t.elapsed() < self.cache_ttl);
             if let Some(key) = cache.keys.get(kid)
                 && fresh
             {
                 return Ok(*key);
             }
         }
-        // Unknown kid (or a stale cache): fetch once, serialised, and not more than every 30 s.
+        // Unknown kid (or a stale cache): fetch once, serialised, and not more than every 30 s
+        // whatever the outcome, so that tokens with made-up kids cannot make us hammer LINE (or
+        // queue behind its timeouts while it is down).
         let _guard = self.refetch.lock().await;
         {
             let cache = self.cache.read().await;
-            let fresh = cache.fetched_at.is_some_and(|t| t.elapsed() < CACHE_TTL);
+            let fresh = cache
+                .fetched_at
+                .is_some_and(|t| t.elapsed() < self.cache_ttl);
             if let Some(key) = cache.keys.get(kid)
                 && fresh
             {
                 return Ok(*key);
             }
             if cache
-                .fetched_at
-                .is_some_and(|t| t.elapsed() < REFETCH_MIN_INTERVAL)
+                .attempted_at
+                .is_some_and(|t| t.elapsed() < self.refetch_interval)
             {
-                return cache.keys.get(kid).copied().ok_or(IdTokenError::UnknownKey);
+                return match cache.keys.get(kid) {
+                    Some(key) => Ok(*key),
+                    None if cache.failed => Err(IdTokenError::KeySet(anyhow::anyhow!(
+                        "the LINE key set was unreachable moments ago"
+                    ))),
+                    None => Err(IdTokenError::UnknownKey),
+                };
             }
         }
-        let keys = self.fetch().await.map_err(IdTokenError::KeySet)?;
+        let fetched = self.fetch().await;
         let mut cache = self.cache.write().await;
-        cache.keys = keys;
-        cache.fetched_at = Some(Instant::now());
-        cache.keys.get(kid).copied().ok_or(IdTokenError::UnknownKey)
+        cache.attempted_at = Some(Instant::now());
+        match fetched {
+            Ok(keys) => {
+                cache.keys = keys;
+                cache.fetched_at = cache.attempted_at;
+                cache.failed = false;
+                cache.keys.get(kid).copied().ok_or(IdTokenError::UnknownKey)
+            }
+            Err(err) => {
+                cache.failed = true;
+                // LINE rotates its keys rarely: while its key set cannot be fetched, a key we
+                // already know (a stale cache) still verifies the tokens it signed.
+                match cache.keys.get(kid) {
+                    Some(key) => {
+                        tracing::warn!(error = ?err, "the LINE key set could not be refreshed; using the cached keys");
+                        Ok(*key)
+                    }
+                    None => Err(IdTokenError::KeySet(err)),
+                }
+            }
+        }
     }
 
     async fn fetch(&self) -> anyhow::Result<HashMap<String, VerifyingKey>> {
@@ -264,4 +304,227 @@ fn decode_json<T: serde::de::DeserializeOwned>(part: &str) -> Result<T, IdTokenE
         .decode(part)
         .map_err(|_| IdTokenError::Malformed)?;
     serde_json::from_slice(&bytes).map_err(|_| IdTokenError::Malformed)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{
+        Arc, Mutex as StdMutex,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+    };
+
+    use p256::ecdsa::SigningKey;
+    use poem::{
+        EndpointExt, IntoResponse, Response, Route, Server, get, handler,
+        http::StatusCode,
+        listener::{Acceptor, Listener, TcpListener},
+        web::{Data, Json},
+    };
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::mock_line::{jwk_of, sign_es256};
+
+    const CHANNEL: &str = "1234567890";
+    const USER: &str = "U0123456789abcdef0123456789abcdef";
+
+    /// A stand-in for LINE's JWKS endpoint that counts its requests and can go down.
+    #[derive(Default)]
+    struct KeySet {
+        keys: StdMutex<Vec<Value>>,
+        requests: AtomicUsize,
+        down: AtomicBool,
+    }
+
+    #[handler]
+    fn certs(set: Data<&Arc<KeySet>>) -> Response {
+        set.requests.fetch_add(1, Ordering::SeqCst);
+        if set.down.load(Ordering::SeqCst) {
+            return StatusCode::SERVICE_UNAVAILABLE.into_response();
+        }
+        Json(json!({"keys": *set.keys.lock().unwrap()})).into_response()
+    }
+
+    async fn line(set: Arc<KeySet>) -> String {
+        let acceptor = TcpListener::bind("127.0.0.1:0")
+            .into_acceptor()
+            .await
+            .unwrap();
+        let addr = acceptor.local_addr()[0].as_socket_addr().copied().unwrap();
+        let app = Route::new().at("/oauth2/v2.1/certs", get(certs)).data(set);
+        tokio::spawn(Server::new_with_acceptor(acceptor).run(app));
+        format!("http://{addr}")
+    }
+
+    fn verifier(base: &str) -> LineVerifier {
+        LineVerifier::new(reqwest::Client::new(), base, CHANNEL)
+    }
+
+    fn claims() -> Value {
+        let now = now_secs();
+        json!({"iss": LINE_ISSUER, "sub": USER, "aud": CHANNEL, "iat": now, "exp": now + 600})
+    }
+
+    fn key_with_kid(set: &KeySet, kid: &str) -> SigningKey {
+        let key = SigningKey::random(&mut rand::rngs::OsRng);
+        set.keys.lock().unwrap().push(jwk_of(&key, kid));
+        key
+    }
+
+    #[tokio::test]
+    async fn a_genuine_token_speaks_for_its_subject() {
+        let set = Arc::new(KeySet::default());
+        let key = key_with_kid(&set, "k1");
+        let v = verifier(&line(set.clone()).await);
+        let who = v
+            .verify(Some(&sign_es256(&key, "k1", &claims())))
+            .await
+            .unwrap();
+        assert_eq!(who.user_id.as_str(), USER);
+    }
+
+    #[tokio::test]
+    async fn every_claim_is_checked() {
+        let set = Arc::new(KeySet::default());
+        let key = key_with_kid(&set, "k1");
+        let v = verifier(&line(set.clone()).await);
+        let with = |field: &str, value: Value| {
+            let mut c = claims();
+            c[field] = value;
+            sign_es256(&key, "k1", &c)
+        };
+        let cases = [
+            (
+                "wrong issuer",
+                with("iss", json!("https://evil.example")),
+                "issuer",
+            ),
+            (
+                "other channel",
+                with("aud", json!("999")),
+                "another channel",
+            ),
+            (
+                "audience list without us",
+                with("aud", json!(["1", "2"])),
+                "another channel",
+            ),
+            ("expired", with("exp", json!(now_secs() - 1)), "expired"),
+            (
+                "issued in the future",
+                with("iat", json!(now_secs() + 3600)),
+                "expired",
+            ),
+            (
+                "subject not a LINE id",
+                with("sub", json!("admin")),
+                "subject",
+            ),
+            (
+                "subject upper-case",
+                with("sub", json!(USER.to_uppercase())),
+                "subject",
+            ),
+        ];
+        for (what, token, expected) in cases {
+            let err = v.verify(Some(&token)).await.unwrap_err();
+            assert!(err.to_string().contains(expected), "{what}: {err}");
+        }
+        // An audience list that names the channel is fine (OIDC allows several).
+        assert!(
+            v.verify(Some(&with("aud", json!(["1", CHANNEL]))))
+                .await
+                .is_ok()
+        );
+    }
+
+    #[tokio::test]
+    async fn headers_other_than_es256_with_a_kid_are_refused() {
+        let set = Arc::new(KeySet::default());
+        let key = key_with_kid(&set, "k1");
+        let v = verifier(&line(set.clone()).await);
+        let genuine = sign_es256(&key, "k1", &claims());
+        let (_, rest) = genuine.split_once('.').unwrap();
+        let header = |h: Value| format!("{}.{rest}", URL_SAFE_NO_PAD.encode(h.to_string()));
+        for (what, token) in [
+            ("no kid", header(json!({"alg": "ES256"}))),
+            ("RS256", header(json!({"alg": "RS256", "kid": "k1"}))),
+            ("none", header(json!({"alg": "none", "kid": "k1"}))),
+        ] {
+            assert!(v.verify(Some(&token)).await.is_err(), "{what}");
+        }
+        assert!(matches!(v.verify(None).await, Err(IdTokenError::Missing)));
+        let huge = "a".repeat(MAX_TOKEN_LEN + 1);
+        assert!(matches!(
+            v.verify(Some(&huge)).await,
+            Err(IdTokenError::Malformed)
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_rotated_key_is_fetched_once_and_made_up_kids_fetch_nothing_more() {
+        let set = Arc::new(KeySet::default());
+        let old = key_with_kid(&set, "old");
+        let v = verifier(&line(set.clone()).await);
+        v.verify(Some(&sign_es256(&old, "old", &claims())))
+            .await
+            .unwrap();
+        assert_eq!(set.requests.load(Ordering::SeqCst), 1);
+
+        // LINE publishes a new key; the first token signed with it triggers one refetch.
+        let new = key_with_kid(&set, "new");
+        let mut v = v;
+        v.refetch_interval = Duration::ZERO;
+        v.verify(Some(&sign_es256(&new, "new", &claims())))
+            .await
+            .unwrap();
+        assert_eq!(set.requests.load(Ordering::SeqCst), 2);
+        v.verify(Some(&sign_es256(&new, "new", &claims())))
+            .await
+            .unwrap();
+        assert_eq!(set.requests.load(Ordering::SeqCst), 2, "cached now");
+
+        // Tokens with invented kids: at most one fetch per interval, however many arrive.
+        v.refetch_interval = Duration::from_secs(30);
+        let stranger = SigningKey::random(&mut rand::rngs::OsRng);
+        for i in 0..20 {
+            let token = sign_es256(&stranger, &format!("made-up-{i}"), &claims());
+            assert!(matches!(
+                v.verify(Some(&token)).await,
+                Err(IdTokenError::UnknownKey)
+            ));
+        }
+        assert!(set.requests.load(Ordering::SeqCst) <= 3);
+    }
+
+    #[tokio::test]
+    async fn while_line_is_down_known_keys_still_verify_and_unknown_ones_fail_fast() {
+        let set = Arc::new(KeySet::default());
+        let key = key_with_kid(&set, "k1");
+        let mut v = verifier(&line(set.clone()).await);
+        v.verify(Some(&sign_es256(&key, "k1", &claims())))
+            .await
+            .unwrap();
+
+        set.down.store(true, Ordering::SeqCst);
+        // The cache has gone stale and LINE does not answer: the known key still works.
+        v.cache_ttl = Duration::ZERO;
+        v.refetch_interval = Duration::ZERO;
+        let before = set.requests.load(Ordering::SeqCst);
+        v.verify(Some(&sign_es256(&key, "k1", &claims())))
+            .await
+            .unwrap();
+        let after_failure = set.requests.load(Ordering::SeqCst);
+        assert_eq!(after_failure, before + 1, "it did ask LINE");
+        v.refetch_interval = Duration::from_secs(30);
+        // An unknown kid is an outage on our side (E500), answered without asking LINE again.
+        let stranger = SigningKey::random(&mut rand::rngs::OsRng);
+        for _ in 0..5 {
+            let token = sign_es256(&stranger, "k2", &claims());
+            let err = v.verify(Some(&token)).await.unwrap_err();
+            assert!(matches!(err, IdTokenError::KeySet(_)), "{err}");
+            assert_eq!(ApiError::from(err).code().as_str(), "E500");
+        }
+        assert_eq!(set.requests.load(Ordering::SeqCst), after_failure);
+    }
 }

@@ -24,6 +24,7 @@ use super::{ImageError, Kind, limits};
 use crate::error::ApiError;
 
 pub const MAX_OUTPUT_SIDE: u32 = 8192;
+pub const MAX_OUTPUT_PIXELS: u64 = super::MAX_PIXELS;
 const DEFAULT_QUALITY: u8 = 80;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,14 +230,16 @@ impl Plan {
         self.out_h = h;
     }
 
-    /// Every side at most 8192 px (the source itself may be up to 16384).
+    /// Every side at most 8192 px (the source itself may be up to 16384), and at most 40
+    /// megapixels in all (a padded `contain` canvas is not bounded by the source).
     fn cap(&mut self) {
-        let biggest = self.out_w.max(self.out_h);
-        if biggest > MAX_OUTPUT_SIDE {
-            let k = f64::from(MAX_OUTPUT_SIDE) / f64::from(biggest);
-            let s = |v: u32| round(f64::from(v) * k);
-            self.out_w = s(self.out_w).min(MAX_OUTPUT_SIDE);
-            self.out_h = s(self.out_h).min(MAX_OUTPUT_SIDE);
+        let (w, h) = (f64::from(self.out_w), f64::from(self.out_h));
+        let k = (f64::from(MAX_OUTPUT_SIDE) / w.max(h))
+            .min((MAX_OUTPUT_PIXELS as f64 / (w * h)).sqrt());
+        if k < 1.0 {
+            let s = |v: u32| ((f64::from(v) * k).floor() as u32).max(1);
+            self.out_w = s(self.out_w);
+            self.out_h = s(self.out_h);
             self.scaled_w = s(self.scaled_w).min(self.out_w);
             self.scaled_h = s(self.scaled_h).min(self.out_h);
             self.offset_x = (self.out_w - self.scaled_w) / 2;
@@ -417,13 +420,11 @@ pub fn render(
         let oc: usize = if out_alpha { 4 } else { 3 };
         let pad = plan.background.unwrap_or([0, 0, 0]);
         let under = plan.background.unwrap_or([255, 255, 255]);
-        let mut canvas = Vec::with_capacity(plan.out_w as usize * plan.out_h as usize * oc);
-        for _ in 0..(plan.out_w as usize * plan.out_h as usize) {
-            canvas.extend_from_slice(&pad);
-            if out_alpha {
-                canvas.push(255);
-            }
+        let mut fill = pad.to_vec();
+        if out_alpha {
+            fill.push(255);
         }
+        let mut canvas = fill.repeat(plan.out_w as usize * plan.out_h as usize);
         let row = plan.out_w as usize * oc;
         for y in 0..plan.scaled_h as usize {
             for x in 0..plan.scaled_w as usize {
@@ -530,6 +531,38 @@ mod tests {
             (p.out_w, p.out_h, p.scaled_w, p.scaled_h, p.offset_y),
             (200, 200, 200, 100, 50)
         );
+    }
+
+    #[test]
+    fn outputs_are_capped_by_side_and_by_area() {
+        let wide = Plan::new(
+            &parse_modifiers("_").unwrap(),
+            16_000,
+            900,
+            Kind::Jpeg,
+            true,
+        );
+        assert_eq!((wide.out_w, wide.out_h), (8192, 460));
+        let padded = Plan::new(
+            &parse_modifiers("s_8192x8192,fit_contain").unwrap(),
+            10,
+            10,
+            Kind::Png,
+            true,
+        );
+        assert!(u64::from(padded.out_w) * u64::from(padded.out_h) <= MAX_OUTPUT_PIXELS);
+        assert_eq!(padded.out_w, padded.out_h);
+        assert!(
+            padded.scaled_w <= padded.out_w && padded.offset_x + padded.scaled_w <= padded.out_w
+        );
+        let ordinary = Plan::new(
+            &parse_modifiers("w_400").unwrap(),
+            4000,
+            3000,
+            Kind::Jpeg,
+            true,
+        );
+        assert_eq!((ordinary.out_w, ordinary.out_h), (400, 300));
     }
 
     #[test]

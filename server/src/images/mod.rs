@@ -326,6 +326,39 @@ impl FileStore {
         Ok(())
     }
 
+    /// Every file id with bytes on disk (originals, previews or cached variants) last written
+    /// before `before`, and the stale half-written files of `tmp`. Walks the whole store: call it
+    /// rarely and off the async workers.
+    pub fn stale_entries(&self, before: std::time::SystemTime) -> (Vec<String>, Vec<PathBuf>) {
+        let old = |path: &Path| {
+            std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < before)
+        };
+        let children = |dir: &Path| -> Vec<PathBuf> {
+            std::fs::read_dir(dir)
+                .map(|entries| entries.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default()
+        };
+        let mut ids = std::collections::BTreeSet::new();
+        for root in [&self.files, &self.cache] {
+            for shard in children(root) {
+                for entry in children(&shard) {
+                    let name = entry.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                    let id = name.split('.').next().unwrap_or("");
+                    if is_file_id(id) && old(&entry) {
+                        ids.insert(id.to_string());
+                    }
+                }
+            }
+        }
+        let parts = children(&self.tmp)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "part") && old(p))
+            .collect();
+        (ids.into_iter().collect(), parts)
+    }
+
     pub async fn remove(&self, id: &str) {
         if !is_file_id(id) {
             return;

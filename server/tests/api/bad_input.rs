@@ -189,19 +189,8 @@ async fn bad_bodies(backend: Backend) {
     assert_eq!(r.status(), 200);
 }
 
-#[tokio::test]
-async fn bad_bodies_sqlite() {
-    bad_bodies(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn bad_bodies_postgres() {
-    bad_bodies(Backend::Postgres).await;
-}
-
-#[tokio::test]
-async fn logger_is_capped_and_rate_limited() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn logger_is_capped_and_rate_limited(backend: Backend) {
+    let app = spawn_app(backend).await;
     let u = app.new_user().await;
     let log = |body: Value| {
         app.client
@@ -249,4 +238,36 @@ async fn logger_is_capped_and_rate_limited() {
         assert_eq!(r.status(), 204);
     }
     assert!(limited);
+
+    // Wrong types are refused, not turned into text.
+    let r = app
+        .client
+        .post(app.url("/api/logger"))
+        .json(&json!({"message": 5, "level": "info"}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 400, "E002").await;
+    // Made-up session tokens do not buy fresh allowances: without a real session the client's
+    // address is what counts.
+    let mut limited = false;
+    for i in 0..40 {
+        let fake = format!("{:0>43}", i);
+        let r = app
+            .client
+            .post(app.url("/api/logger"))
+            .bearer_auth(&fake)
+            .json(&json!({"message": "spam", "level": "warn"}))
+            .send()
+            .await
+            .unwrap();
+        if r.status() == 429 {
+            limited = true;
+            break;
+        }
+        assert_eq!(r.status(), 204);
+    }
+    assert!(limited, "forty fake tokens were never limited");
 }
+
+crate::on_both_backends!(logger_is_capped_and_rate_limited, bad_bodies,);

@@ -2,13 +2,13 @@
 
 use img_parts::{ImageEXIF, jpeg::Jpeg};
 use kizuna_server::{cleanup, images::FileStore};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, VARY};
 use serde_json::Value;
 
 use crate::helpers::{Backend, assert_error, exif_with_gps, jpeg, jpeg_with_exif, png, spawn_app};
 
-#[tokio::test]
-async fn gps_exif_is_dropped_and_orientation_applied() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn gps_exif_is_dropped_and_orientation_applied(backend: Backend) {
+    let app = spawn_app(backend).await;
     let u = app.new_user().await;
     let original = jpeg_with_exif(40, 20, exif_with_gps(6));
     assert!(
@@ -51,9 +51,8 @@ async fn gps_exif_is_dropped_and_orientation_applied() {
     assert!(Jpeg::from_bytes(bytes).unwrap().exif().is_none());
 }
 
-#[tokio::test]
-async fn hostile_uploads_are_refused_without_a_trace() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn hostile_uploads_are_refused_without_a_trace(backend: Backend) {
+    let app = spawn_app(backend).await;
     let u = app.new_user().await;
     let before = app.snapshot().await;
 
@@ -165,9 +164,8 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
-#[tokio::test]
-async fn files_are_private_and_temp_files_expire() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn files_are_private_and_temp_files_expire(backend: Backend) {
+    let app = spawn_app(backend).await;
     let a = app.new_user().await;
     let b = app.new_user().await;
     let id = app.upload_ok(&a.token, jpeg(64, 48)).await;
@@ -270,9 +268,8 @@ async fn files_are_private_and_temp_files_expire() {
     assert!(!store.variant_dir(&id).exists());
 }
 
-#[tokio::test]
-async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices(backend: Backend) {
+    let app = spawn_app(backend).await;
     let u = app.new_user().await;
     let id = app.upload_ok(&u.token, jpeg(2400, 1800)).await;
     let store = FileStore::new(&app.data_dir).unwrap();
@@ -295,9 +292,10 @@ async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices() {
     assert!(!store.preview_path(&small).exists());
 }
 
-#[tokio::test]
-async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_decode() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_decode(
+    backend: Backend,
+) {
+    let app = spawn_app(backend).await;
     let u = app.new_user().await;
     // Under the preview threshold: the proxy reads the stored file itself.
     let id = app.upload_ok(&u.token, jpeg(1600, 1200)).await;
@@ -326,3 +324,145 @@ async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_
     assert_eq!((img.width(), img.height()), (200, 150));
     assert!(img.as_raw() == &expected, "the proxy's pixels differ");
 }
+
+async fn the_proxy_caches_on_disk_caps_outputs_and_varies_on_accept(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let u = app.new_user().await;
+    let store = FileStore::new(&app.data_dir).unwrap();
+    let id = app.upload_ok(&u.token, jpeg(320, 240)).await;
+    let card = format!("/_ipx/w_100,f_webp/api/file/fetch/{id}");
+    let first = app.get(&card, Some(&u.token)).await;
+    assert_eq!(first.status(), 200);
+    assert!(
+        first.headers().get(VARY).is_none(),
+        "a fixed format does not vary"
+    );
+    let first = first.bytes().await.unwrap();
+    let cached: Vec<_> = std::fs::read_dir(store.variant_dir(&id))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(cached.len(), 1, "one variant on disk");
+    assert_eq!(std::fs::read(cached[0].path()).unwrap(), first);
+
+    // With the original gone (the temp-file sweep racing a request), the cached variant is
+    // still served, and anything that needs the original is E003, not a 500.
+    std::fs::remove_file(store.path(&id)).unwrap();
+    let again = app.get(&card, Some(&u.token)).await;
+    assert_eq!(again.status(), 200);
+    assert_eq!(again.bytes().await.unwrap(), first);
+    for path in [
+        format!("/_ipx/w_50,f_png/api/file/fetch/{id}"),
+        format!("/api/file/fetch/{id}"),
+    ] {
+        assert_error(app.get(&path, Some(&u.token)).await, 404, "E003").await;
+    }
+
+    // f_auto answers by Accept, and says so.
+    let other = app.upload_ok(&u.token, jpeg(64, 64)).await;
+    let auto = format!("/_ipx/f_auto,w_32/api/file/fetch/{other}");
+    for (accept, content_type) in [("image/webp,*/*", "image/webp"), ("image/*", "image/jpeg")] {
+        let r = app
+            .client
+            .get(app.url(&auto))
+            .bearer_auth(&u.token)
+            .header(ACCEPT, accept)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()[CONTENT_TYPE], content_type);
+        assert_eq!(r.headers()[VARY], "Accept");
+    }
+
+    // Sources wider than 8192 px (uploads may be 16384 a side) come out at 8192.
+    let wide = app.upload_ok(&u.token, png(9000, 60)).await;
+    let r = app
+        .get(
+            &format!("/_ipx/f_png/api/file/fetch/{wide}"),
+            Some(&u.token),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let img = image::load_from_memory(&r.bytes().await.unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (8192, 54));
+    // A padded canvas is capped by area as well.
+    let r = app
+        .get(
+            &format!("/_ipx/s_8192x8192,fit_contain,f_png/api/file/fetch/{other}"),
+            Some(&u.token),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let img = image::load_from_memory(&r.bytes().await.unwrap()).unwrap();
+    assert!(u64::from(img.width()) * u64::from(img.height()) <= 40_000_000);
+    assert_eq!(img.width(), img.height());
+}
+
+async fn orphans_left_by_a_crash_are_swept_after_the_grace_period(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let u = app.new_user().await;
+    let store = FileStore::new(&app.data_dir).unwrap();
+    let kept = app.upload_ok(&u.token, jpeg(64, 64)).await;
+    let r = app
+        .get(&format!("/_ipx/w_10/api/file/fetch/{kept}"), Some(&u.token))
+        .await;
+    assert_eq!(r.status(), 200);
+
+    // What a crash between writing bytes and writing their row leaves behind.
+    let orphan = "00112233445566778899aabbccddeeff";
+    let fresh_orphan = "ffeeddccbbaa99887766554433221100";
+    for id in [orphan, fresh_orphan] {
+        std::fs::create_dir_all(store.path(id).parent().unwrap()).unwrap();
+        std::fs::write(store.path(id), b"bytes").unwrap();
+        std::fs::write(store.preview_path(id), b"preview").unwrap();
+        std::fs::create_dir_all(store.variant_dir(id)).unwrap();
+        std::fs::write(store.variant_dir(id).join("v.webp"), b"variant").unwrap();
+    }
+    let part = app.data_dir.join("tmp").join("deadbeef.part");
+    std::fs::write(&part, b"half a file").unwrap();
+    let age = |path: &std::path::Path, secs: u64| {
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+            .unwrap();
+    };
+    for path in [
+        store.path(orphan),
+        store.preview_path(orphan),
+        store.variant_dir(orphan).join("v.webp"),
+        part.clone(),
+        store.path(&kept),
+    ] {
+        age(&path, 2 * cleanup::ORPHAN_GRACE_SECS);
+    }
+
+    let removed = cleanup::sweep_orphans(&app.db, &store, std::time::SystemTime::now())
+        .await
+        .unwrap();
+    assert_eq!(removed, 2, "the old orphan and the half-written file");
+    assert!(!store.path(orphan).exists());
+    assert!(!store.preview_path(orphan).exists());
+    assert!(!store.variant_dir(orphan).exists());
+    assert!(!part.exists());
+    // Within the grace period an orphan may be an upload whose row is being written: kept.
+    assert!(store.path(fresh_orphan).exists());
+    // Files with rows are never touched, however old.
+    assert!(store.path(&kept).exists());
+    assert!(store.variant_dir(&kept).exists());
+    assert_eq!(
+        app.get(&format!("/api/file/fetch/{kept}"), Some(&u.token))
+            .await
+            .status(),
+        200
+    );
+}
+
+crate::on_both_backends!(
+    the_proxy_caches_on_disk_caps_outputs_and_varies_on_accept,
+    orphans_left_by_a_crash_are_swept_after_the_grace_period,
+    gps_exif_is_dropped_and_orientation_applied,
+    hostile_uploads_are_refused_without_a_trace,
+    files_are_private_and_temp_files_expire,
+    big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices,
+    a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_decode,
+);

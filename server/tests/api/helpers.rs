@@ -27,8 +27,9 @@ pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
     pub data_dir: PathBuf,
-    pg_database: Option<String>,
     pub db: sea_orm::DatabaseConnection,
+    // Dropped after the fields above: the server's connections go first.
+    _database: ScratchDb,
 }
 
 static TRACING: Once = Once::new();
@@ -44,16 +45,11 @@ pub fn line_user_id() -> String {
     format!("U{}", random_hex(16))
 }
 
-pub async fn spawn_app(backend: Backend) -> TestApp {
-    TRACING.call_once(|| {
-        if std::env::var("TEST_LOG").is_ok() {
-            kizuna_server::telemetry::init_subscriber();
-        }
-    });
-    let data_dir = std::env::temp_dir().join(format!("kizuna-test-{}", random_hex(8)));
-    std::fs::create_dir_all(&data_dir).unwrap();
-    let (database_url, pg_database) = match backend {
-        Backend::Sqlite => (None, None),
+/// A database of its own for one test: a SQLite file under `data_dir` (None: the server's
+/// default), or a fresh PostgreSQL database dropped with the guard.
+pub async fn scratch_database(backend: Backend) -> (Option<String>, ScratchDb) {
+    match backend {
+        Backend::Sqlite => (None, ScratchDb(None)),
         Backend::Postgres => {
             let name = format!("kizuna_test_{}", random_hex(8));
             let admin = Database::connect(PG_ADMIN_URL)
@@ -66,10 +62,56 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
             admin.close().await.ok();
             (
                 Some(format!("postgres://postgres@127.0.0.1:5432/{name}")),
-                Some(name),
+                ScratchDb(Some(name)),
             )
         }
-    };
+    }
+}
+
+/// Drops its PostgreSQL database (if any) when the test ends.
+pub struct ScratchDb(Option<String>);
+
+impl Drop for ScratchDb {
+    fn drop(&mut self) {
+        if let Some(name) = self.0.take() {
+            // The server's pool may still hold connections: FORCE closes them.
+            std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async {
+                    if let Ok(admin) = Database::connect(PG_ADMIN_URL).await {
+                        let _ = admin
+                            .execute_unprepared(&format!(
+                                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                            ))
+                            .await;
+                        admin.close().await.ok();
+                    }
+                });
+            })
+            .join()
+            .ok();
+        }
+    }
+}
+
+/// A fresh, empty data directory, removed with the guard.
+pub fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kizuna-test-{}", random_hex(8)));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    TRACING.call_once(|| {
+        if std::env::var("TEST_LOG").is_ok() {
+            kizuna_server::telemetry::init_subscriber();
+        }
+    });
+    let data_dir = scratch_dir();
+    let (database_url, pg_database) = scratch_database(backend).await;
     let settings = Settings {
         bind: "127.0.0.1:0".into(),
         database_url,
@@ -96,7 +138,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
         address,
         client: reqwest::Client::builder().no_proxy().build().unwrap(),
         data_dir,
-        pg_database,
+        _database: pg_database,
         db,
     }
 }
@@ -104,27 +146,6 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 impl Drop for TestApp {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.data_dir);
-        if let Some(name) = self.pg_database.take() {
-            // The server's pool may still hold connections: FORCE closes them.
-            std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .unwrap();
-                rt.block_on(async {
-                    if let Ok(admin) = Database::connect(PG_ADMIN_URL).await {
-                        let _ = admin
-                            .execute_unprepared(&format!(
-                                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                            ))
-                            .await;
-                        admin.close().await.ok();
-                    }
-                });
-            })
-            .join()
-            .ok();
-        }
     }
 }
 
@@ -229,33 +250,115 @@ impl TestApp {
         req.send().await.unwrap()
     }
 
-    /// Row counts of every table: bad input must leave them unchanged.
-    pub async fn snapshot(&self) -> Vec<(String, i64)> {
-        let mut out = Vec::new();
-        for table in [
-            "users",
-            "sessions",
-            "files",
-            "profiles",
-            "profile_photos",
-            "profile_tags",
-            "profile_conditions",
-            "review_history",
-        ] {
-            let row = self
+    /// Every row of every table and every stored file: bad input must leave all of it as it was.
+    pub async fn snapshot(&self) -> Snapshot {
+        let backend = self.db.get_database_backend();
+        let mut tables = Vec::new();
+        for table in TABLES {
+            let columns_sql = match backend {
+                sea_orm::DbBackend::Postgres => format!(
+                    "SELECT column_name AS name FROM information_schema.columns \
+                     WHERE table_name = '{table}' ORDER BY ordinal_position"
+                ),
+                _ => format!("SELECT name FROM pragma_table_info('{table}') ORDER BY cid"),
+            };
+            let columns: Vec<String> = self
                 .db
-                .query_one_raw(sea_orm::Statement::from_string(
-                    self.db.get_database_backend(),
-                    format!("SELECT COUNT(*) AS n FROM {table}"),
+                .query_all_raw(sea_orm::Statement::from_string(backend, columns_sql))
+                .await
+                .unwrap()
+                .iter()
+                .map(|row| row.try_get::<String>("", "name").unwrap())
+                .collect();
+            assert!(!columns.is_empty(), "table {table} has no columns");
+            let row_sql = columns
+                .iter()
+                .map(|c| format!("COALESCE(CAST(\"{c}\" AS TEXT), '<null>')"))
+                .collect::<Vec<_>>()
+                .join(" || '|' || ");
+            let mut rows: Vec<String> = self
+                .db
+                .query_all_raw(sea_orm::Statement::from_string(
+                    backend,
+                    format!("SELECT {row_sql} AS r FROM {table}"),
                 ))
                 .await
                 .unwrap()
-                .unwrap();
-            let n: i64 = row.try_get("", "n").unwrap();
-            out.push((table.to_string(), n));
+                .iter()
+                .map(|row| row.try_get::<String>("", "r").unwrap())
+                .collect();
+            rows.sort();
+            tables.push((table.to_string(), rows));
         }
-        out
+        let mut files = Vec::new();
+        let root = self.data_dir.join("files");
+        for shard in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            for entry in std::fs::read_dir(shard.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                files.push(
+                    entry
+                        .path()
+                        .strip_prefix(&root)
+                        .unwrap()
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+        files.sort();
+        Snapshot { tables, files }
     }
+}
+
+const TABLES: [&str; 9] = [
+    "users",
+    "sessions",
+    "files",
+    "profiles",
+    "profile_photos",
+    "profile_tags",
+    "profile_conditions",
+    "review_history",
+    "route_rules",
+];
+
+/// What is stored: each table's rows (as text, sorted) and the files on disk.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub tables: Vec<(String, Vec<String>)>,
+    pub files: Vec<String>,
+}
+
+impl Snapshot {
+    pub fn count(&self, table: &str) -> usize {
+        self.tables
+            .iter()
+            .find(|(name, _)| name == table)
+            .map(|(_, rows)| rows.len())
+            .unwrap_or_else(|| panic!("no table {table} in the snapshot"))
+    }
+}
+
+/// Declares each `async fn name(backend: Backend)` as two tests, `name::sqlite` and
+/// `name::postgres`: the integration tests run against both databases.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),+ $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$name($crate::helpers::Backend::Sqlite).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                super::$name($crate::helpers::Backend::Postgres).await;
+            }
+        }
+    )+};
 }
 
 /// Asserts an error answer's status and code; answers the body.

@@ -39,9 +39,8 @@ fn claims(sub: &str) -> Value {
     json!({"iss": "https://access.line.me", "sub": sub, "aud": kizuna_server::configuration::MOCK_CHANNEL_ID, "iat": now, "exp": now + 3600})
 }
 
-#[tokio::test]
-async fn forged_id_tokens_are_refused_and_change_nothing() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn forged_id_tokens_are_refused_and_change_nothing(backend: Backend) {
+    let app = spawn_app(backend).await;
     let victim = line_user_id();
     app.mock_user(&victim, true).await;
     let good = app.id_token(&victim).await;
@@ -163,9 +162,8 @@ async fn forged_id_tokens_are_refused_and_change_nothing() {
     assert_eq!(app.login_raw(Some(&good), &victim).await.status(), 200);
 }
 
-#[tokio::test]
-async fn session_errors_have_their_codes_and_sessions_renew() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn session_errors_have_their_codes_and_sessions_renew(backend: Backend) {
+    let app = spawn_app(backend).await;
     let u = app.new_user().await;
 
     assert_error(app.get("/api/user/my-info", None).await, 401, "E001").await;
@@ -258,3 +256,8 @@ async fn session_errors_have_their_codes_and_sessions_renew() {
         200
     );
 }
+
+crate::on_both_backends!(
+    forged_id_tokens_are_refused_and_change_nothing,
+    session_errors_have_their_codes_and_sessions_renew,
+);

@@ -8,4 +8,6 @@ mod files;
 mod helpers;
 mod identity;
 mod misc;
+mod process;
+mod profile;
 mod scenario;

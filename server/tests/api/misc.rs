@@ -6,9 +6,8 @@ use serde_json::{Value, json};
 
 use crate::helpers::{Backend, assert_error, line_user_id, spawn_app};
 
-#[tokio::test]
-async fn public_endpoints_and_unknown_api_paths() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn public_endpoints_and_unknown_api_paths(backend: Backend) {
+    let app = spawn_app(backend).await;
     assert_eq!(app.get("/healthz", None).await.status(), 200);
     let config: Value = app.get("/api/config", None).await.json().await.unwrap();
     assert_eq!(config["apiServerPath"], "/api");
@@ -58,11 +57,44 @@ async fn public_endpoints_and_unknown_api_paths() {
         );
     }
     assert_eq!(app.get("/api/docs", None).await.status(), 200);
+
+    // The request bodies are documented too, the registration with every core field.
+    let body_schema = |path: &str, method: &str| {
+        spec["paths"][path][method]["requestBody"]["content"]["application/json; charset=utf-8"]
+            ["schema"]["$ref"]
+            .as_str()
+            .map(|r| r.trim_start_matches("#/components/schemas/").to_string())
+    };
+    for (path, method, schema) in [
+        ("/user-profile", "post", "UserProfileCreate"),
+        ("/user/login", "post", "LoginBody"),
+        ("/user-profile/avatar", "put", "AvatarBody"),
+        ("/logger", "post", "LogLine"),
+    ] {
+        assert_eq!(
+            body_schema(path, method).as_deref(),
+            Some(schema),
+            "{method} {path}: {}",
+            spec["paths"][path][method]["requestBody"]
+        );
+    }
+    let profile = &spec["components"]["schemas"]["UserProfileCreate"]["properties"];
+    for field in kizuna_core::profile::FIELDS {
+        assert!(
+            profile[field].is_object(),
+            "{field} missing from UserProfileCreate"
+        );
+    }
+    assert!(
+        profile["gender"]["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("FEMALE"))
+    );
 }
 
-#[tokio::test]
-async fn route_rules_come_from_the_database() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn route_rules_come_from_the_database(backend: Backend) {
+    let app = spawn_app(backend).await;
     let backend = app.db.get_database_backend();
     for (path, redirect) in [
         ("/old", "/profile"),
@@ -107,9 +139,8 @@ async fn route_rules_come_from_the_database() {
     .await;
 }
 
-#[tokio::test]
-async fn mock_line_platform() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn mock_line_platform(backend: Backend) {
+    let app = spawn_app(backend).await;
     let id = line_user_id();
     app.mock_user(&id, false).await;
     let u: Value = app
@@ -174,9 +205,8 @@ async fn mock_line_platform() {
     assert_eq!(msgs[0]["to"], id.as_str());
 }
 
-#[tokio::test]
-async fn serves_the_web_app_with_spa_fallback() {
-    let app = spawn_app(Backend::Sqlite).await;
+async fn serves_the_web_app_with_spa_fallback(backend: Backend) {
+    let app = spawn_app(backend).await;
     let web = app.data_dir.join("web");
     std::fs::create_dir_all(web.join("assets")).unwrap();
     std::fs::write(
@@ -209,4 +239,32 @@ async fn serves_the_web_app_with_spa_fallback() {
     let r = app.get("/api/unknown", None).await;
     assert_eq!(r.status(), 404);
     assert_eq!(r.json::<Value>().await.unwrap()["code"], "E003");
+
+    // Raw UTF-8 right after a '%' (clients do send such paths): an answer, not a dropped
+    // connection.
+    for path in ["/%a\u{e9}", "/%\u{e9}", "/assets/%\u{7d6}x.js"] {
+        let status = raw_get(&app.address, path).await;
+        assert!(status.is_some_and(|s| s < 500), "{path}: {status:?}");
+    }
 }
+
+/// The status of a GET sent byte for byte as given (reqwest would percent-encode the path), or
+/// None when the server hangs up without answering.
+async fn raw_get(address: &str, path: &str) -> Option<u16> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = address.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.ok()?;
+    let head = String::from_utf8_lossy(&answer);
+    head.strip_prefix("HTTP/1.1 ")?.get(..3)?.parse().ok()
+}
+
+crate::on_both_backends!(
+    public_endpoints_and_unknown_api_paths,
+    route_rules_come_from_the_database,
+    mock_line_platform,
+    serves_the_web_app_with_spa_fallback,
+);

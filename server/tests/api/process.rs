@@ -1,0 +1,393 @@
+//! The `kizuna-server` binary itself, as an operator runs it: `migrate`, refusing an unsafe
+//! configuration, graceful shutdown, and what its log holds.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Child, Command},
+    time::{Duration, Instant},
+};
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::helpers::{Backend, jpeg, line_user_id, profile_payload, scratch_database, scratch_dir};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kizuna-server");
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The binary with a data dir of its own, the given database and log level, no web app.
+fn command(data_dir: &Path, database_url: Option<&str>, rust_log: &str) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("KIZUNA_DATA_DIR", data_dir)
+        .env("KIZUNA_WEB_DIR", data_dir.join("web"))
+        .env("RUST_LOG", rust_log);
+    if let Some(url) = database_url {
+        cmd.env("DATABASE_URL", url);
+    }
+    cmd
+}
+
+/// A running server process; killed if the test ends before it stops.
+struct Server {
+    child: Child,
+    base: String,
+    log: PathBuf,
+}
+
+impl Server {
+    async fn start(data_dir: &Path, database_url: Option<&str>, rust_log: &str) -> Server {
+        let port = free_port();
+        let log = data_dir.join("server.log");
+        let out = std::fs::File::create(&log).unwrap();
+        let child = command(data_dir, database_url, rust_log)
+            .env("KIZUNA_BIND", format!("127.0.0.1:{port}"))
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .spawn()
+            .unwrap();
+        let server = Server {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            log,
+        };
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        let started = Instant::now();
+        loop {
+            if let Ok(r) = client.get(format!("{}/healthz", server.base)).send().await
+                && r.status() == StatusCode::OK
+            {
+                return server;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the server did not come up: {}",
+                server.log_text()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the process to exit on its own; answers whether it exited cleanly.
+    async fn wait(&mut self, limit: Duration) -> bool {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            assert!(started.elapsed() < limit, "the server did not stop");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A mock LINE user logged in: (LINE id, ID token, session token).
+async fn login(client: &reqwest::Client, base: &str) -> (String, String, String) {
+    let line_id = line_user_id();
+    let r = client
+        .post(format!("{base}/__mock/line/users"))
+        .json(&json!({"userId": line_id, "displayName": "Process test", "friend": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let minted: Value = client
+        .post(format!("{base}/__mock/line/id-token"))
+        .json(&json!({"userId": line_id}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id_token = minted["idToken"].as_str().unwrap().to_string();
+    let r: Value = client
+        .post(format!("{base}/api/user/login"))
+        .header("X-Line-Id-Token", &id_token)
+        .json(&json!({"account": line_id, "password": line_id}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (line_id, id_token, r["token"].as_str().unwrap().to_string())
+}
+
+async fn upload(client: &reqwest::Client, base: &str, token: &str, bytes: Vec<u8>) -> String {
+    let part = reqwest::multipart::Part::bytes(bytes)
+        .file_name("photo.jpg")
+        .mime_str("image/jpeg")
+        .unwrap();
+    let r: Value = client
+        .post(format!("{base}/api/file/tempUpload"))
+        .bearer_auth(token)
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    r["fileName"].as_str().unwrap().to_string()
+}
+
+async fn table_count(url: &str, table: &str) -> Option<i64> {
+    use sea_orm::ConnectionTrait;
+    let db = sea_orm::Database::connect(url).await.unwrap();
+    let row = db
+        .query_one_raw(sea_orm::Statement::from_string(
+            db.get_database_backend(),
+            format!("SELECT COUNT(*) AS n FROM {table}"),
+        ))
+        .await
+        .ok()??;
+    db.close().await.ok();
+    row.try_get::<i64>("", "n").ok()
+}
+
+async fn migrate_creates_the_schema_and_can_run_again(backend: Backend) {
+    let data_dir = scratch_dir();
+    let (url, _db) = scratch_database(backend).await;
+    let url_in_force = url
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
+    for run in 0..2 {
+        let out = command(&data_dir, url.as_deref(), "info")
+            .arg("migrate")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "run {run}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for table in [
+        "users",
+        "sessions",
+        "files",
+        "profiles",
+        "review_history",
+        "route_rules",
+    ] {
+        assert_eq!(table_count(&url_in_force, table).await, Some(0), "{table}");
+    }
+    let out = command(&data_dir, url.as_deref(), "info")
+        .arg("serve-forever")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "an unknown command is an error");
+    std::fs::remove_dir_all(&data_dir).ok();
+}
+
+#[tokio::test]
+async fn the_mock_will_not_start_beside_real_line_credentials() {
+    let data_dir = scratch_dir();
+    let out = command(&data_dir, None, "info")
+        .env("KIZUNA_LINE_CHANNEL_SECRET", "a-real-secret")
+        .env("KIZUNA_BIND", format!("127.0.0.1:{}", free_port()))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("KIZUNA_LINE_MOCK=false"), "{said}");
+    assert!(
+        !said.contains("a-real-secret"),
+        "the secret itself is never printed"
+    );
+    std::fs::remove_dir_all(&data_dir).ok();
+}
+
+/// SIGTERM while an upload is half sent: the upload still completes and is stored whole, new
+/// connections are refused, and the process exits cleanly.
+async fn a_shutdown_lets_requests_in_flight_finish(backend: Backend) {
+    let data_dir = scratch_dir();
+    let (url, _db) = scratch_database(backend).await;
+    let url_in_force = url
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
+    let mut server = Server::start(&data_dir, url.as_deref(), "info").await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let (_, _, token) = login(&client, &server.base).await;
+
+    // A multipart upload whose body arrives in two halves, with the shutdown in between.
+    let photo = jpeg(640, 480);
+    let boundary = "kizuna-shutdown-test";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n\
+         Content-Type: image/jpeg\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(&photo);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let (send, chunks) = mpsc::channel::<Result<Vec<u8>, std::io::Error>>(2);
+    let half = body.len() / 2;
+    send.send(Ok(body[..half].to_vec())).await.unwrap();
+    let request = client
+        .post(format!("{}/api/file/tempUpload", server.base))
+        .bearer_auth(&token)
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .header("content-length", body.len())
+        .body(reqwest::Body::wrap_stream(tokio_stream_from(chunks)))
+        .send();
+    let in_flight = tokio::spawn(request);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    server.terminate();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        client
+            .get(format!("{}/healthz", server.base))
+            .timeout(Duration::from_secs(2))
+            .send()
+            .await
+            .is_err(),
+        "no new connections once shutting down"
+    );
+    send.send(Ok(body[half..].to_vec())).await.unwrap();
+    drop(send);
+    let answer = in_flight.await.unwrap().unwrap();
+    assert_eq!(answer.status(), 200, "the upload in flight finished");
+    let uploaded: Value = answer.json().await.unwrap();
+    let file_name = uploaded["fileName"].as_str().unwrap().to_string();
+    assert!(server.wait(Duration::from_secs(30)).await, "a clean exit");
+    assert!(server.log_text().contains("shutting down"));
+
+    // Stored whole: its row and its bytes.
+    assert_eq!(table_count(&url_in_force, "files").await, Some(1));
+    let stored = data_dir
+        .join("files")
+        .join(&file_name[..2])
+        .join(&file_name);
+    let img = image::load_from_memory(&std::fs::read(stored).unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (640, 480));
+    std::fs::remove_dir_all(&data_dir).ok();
+}
+
+fn tokio_stream_from(
+    mut chunks: mpsc::Receiver<Result<Vec<u8>, std::io::Error>>,
+) -> impl futures_util::Stream<Item = Result<Vec<u8>, std::io::Error>> {
+    futures_util::stream::poll_fn(move |cx| chunks.poll_recv(cx))
+}
+
+/// Even at debug level the log holds no token, ID token or profile text, while it does record
+/// the requests (so the check is not vacuous).
+#[tokio::test]
+async fn the_log_holds_no_secrets_and_no_profile_text() {
+    let data_dir = scratch_dir();
+    let mut server = Server::start(&data_dir, None, "debug").await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let base = server.base.clone();
+    let (line_id, id_token, token) = login(&client, &base).await;
+    let photo = upload(&client, &base, &token, jpeg(64, 64)).await;
+    let employee_id = upload(&client, &base, &token, jpeg(64, 48)).await;
+    let mut payload = profile_payload(&line_id, std::slice::from_ref(&photo), &employee_id);
+    let secrets = [
+        ("nickname", "Zephyrine"),
+        ("name", "Quillon Marsh-Oyelaran"),
+        (
+            "aboutMe",
+            "I collect antique barometers and restore them on weekends.",
+        ),
+        ("address", "Xinyi District, Songren Road 7"),
+        (
+            "datingQuestion",
+            "What is the loneliest lighthouse you know?",
+        ),
+        ("companyEmail", "quillon.marsh@tsmc.com"),
+        ("verifyDescription", "Badge number 88-1234"),
+    ];
+    for (field, value) in secrets {
+        payload[field] = json!(value);
+    }
+    let r = client
+        .post(format!("{base}/api/user-profile"))
+        .header("X-Line-Id-Token", &id_token)
+        .json(&payload)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    // A failing call too: the refused value must not be echoed into the log either.
+    let mut refused = payload.clone();
+    refused["nickname"] = json!("Obsidian-Nightingale".repeat(5));
+    client
+        .post(format!("{base}/api/user-profile"))
+        .header("X-Line-Id-Token", &id_token)
+        .json(&refused)
+        .send()
+        .await
+        .unwrap();
+    for path in [
+        "/api/user/my-info",
+        &format!("/_ipx/w_32/api/file/fetch/{photo}"),
+    ] {
+        let r = client
+            .get(format!("{base}{path}"))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+    }
+    server.terminate();
+    assert!(server.wait(Duration::from_secs(30)).await);
+
+    let log = server.log_text();
+    assert!(log.contains("login"), "the log records the requests: {log}");
+    assert!(log.contains("profile submitted"), "{log}");
+    assert!(log.contains("request done"), "{log}");
+    let mut leaked: Vec<&str> = vec![];
+    for needle in [id_token.as_str(), token.as_str(), "Obsidian-Nightingale"]
+        .into_iter()
+        .chain(secrets.iter().map(|(_, v)| *v))
+    {
+        if log.contains(needle) {
+            leaked.push(needle);
+        }
+    }
+    // The JWT's signature alone is already a secret's worth of text.
+    let signature = id_token.rsplit('.').next().unwrap();
+    if log.contains(signature) {
+        leaked.push("the ID token's signature");
+    }
+    assert!(leaked.is_empty(), "the log holds {leaked:?}");
+    std::fs::remove_dir_all(&data_dir).ok();
+}
+
+crate::on_both_backends!(
+    migrate_creates_the_schema_and_can_run_again,
+    a_shutdown_lets_requests_in_flight_finish,
+);
