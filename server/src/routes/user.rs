@@ -101,12 +101,7 @@ pub async fn find_or_create_user(
     identity: &LineIdentity,
 ) -> Result<user::Model, ApiError> {
     let line_id = identity.user_id.as_str();
-    if let Some(found) = user::Entity::find()
-        .filter(user::Column::LineUserId.eq(line_id))
-        .one(db)
-        .await
-        .context("looking up a user")?
-    {
+    if let Some(found) = find_user(db, line_id).await? {
         return Ok(found);
     }
     let inserted = user::Entity::insert(user::ActiveModel {
@@ -123,11 +118,8 @@ pub async fn find_or_create_user(
         Err(err) if is_unique_violation(&err) => {}
         Err(err) => return Err(anyhow::Error::new(err).context("creating a user").into()),
     }
-    user::Entity::find()
-        .filter(user::Column::LineUserId.eq(line_id))
-        .one(db)
-        .await
-        .context("reading a new user")?
+    find_user(db, line_id)
+        .await?
         .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("the new user vanished")))
 }
 

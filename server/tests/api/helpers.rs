@@ -24,8 +24,7 @@ pub enum Backend {
 }
 
 pub struct TestApp {
-    pub address: String,
-    pub client: reqwest::Client,
+    pub api: Api,
     pub data_dir: PathBuf,
     pub db: sea_orm::DatabaseConnection,
     // Dropped after the fields above: the server's connections go first.
@@ -135,8 +134,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     tokio::spawn(app.run_until_stopped());
     let db = kizuna_server::storage::connect(&db_url).await.unwrap();
     TestApp {
-        address,
-        client: reqwest::Client::builder().no_proxy().build().unwrap(),
+        api: Api::new(address),
         data_dir,
         _database: pg_database,
         db,
@@ -156,7 +154,28 @@ pub struct User {
     pub token: String,
 }
 
-impl TestApp {
+/// A running server as its clients reach it: over HTTP at `address`.
+pub struct Api {
+    pub address: String,
+    pub client: reqwest::Client,
+}
+
+impl std::ops::Deref for TestApp {
+    type Target = Api;
+
+    fn deref(&self) -> &Api {
+        &self.api
+    }
+}
+
+impl Api {
+    pub fn new(address: String) -> Api {
+        Api {
+            address,
+            client: reqwest::Client::builder().no_proxy().build().unwrap(),
+        }
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.address, path)
     }
@@ -242,6 +261,16 @@ impl TestApp {
         req.send().await.unwrap()
     }
 
+    pub async fn set_avatar(&self, token: &str, file: &str) -> Response {
+        self.client
+            .put(self.url("/api/user-profile/avatar"))
+            .bearer_auth(token)
+            .json(&json!({ "avatar": file }))
+            .send()
+            .await
+            .unwrap()
+    }
+
     pub async fn get(&self, path: &str, token: Option<&str>) -> Response {
         let mut req = self.client.get(self.url(path));
         if let Some(t) = token {
@@ -249,7 +278,9 @@ impl TestApp {
         }
         req.send().await.unwrap()
     }
+}
 
+impl TestApp {
     /// Every row of every table and every stored file: bad input must leave all of it as it was.
     pub async fn snapshot(&self) -> Snapshot {
         let backend = self.db.get_database_backend();

@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::helpers::{Backend, jpeg, line_user_id, profile_payload, scratch_database, scratch_dir};
+use crate::helpers::{Api, Backend, jpeg, profile_payload, scratch_database, scratch_dir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_kizuna-server");
 
@@ -60,10 +60,10 @@ impl Server {
             base: format!("http://127.0.0.1:{port}"),
             log,
         };
-        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        let api = Api::new(server.base.clone());
         let started = Instant::now();
         loop {
-            if let Ok(r) = client.get(format!("{}/healthz", server.base)).send().await
+            if let Ok(r) = api.client.get(api.url("/healthz")).send().await
                 && r.status() == StatusCode::OK
             {
                 return server;
@@ -107,57 +107,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A mock LINE user logged in: (LINE id, ID token, session token).
-async fn login(client: &reqwest::Client, base: &str) -> (String, String, String) {
-    let line_id = line_user_id();
-    let r = client
-        .post(format!("{base}/__mock/line/users"))
-        .json(&json!({"userId": line_id, "displayName": "Process test", "friend": true}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let minted: Value = client
-        .post(format!("{base}/__mock/line/id-token"))
-        .json(&json!({"userId": line_id}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id_token = minted["idToken"].as_str().unwrap().to_string();
-    let r: Value = client
-        .post(format!("{base}/api/user/login"))
-        .header("X-Line-Id-Token", &id_token)
-        .json(&json!({"account": line_id, "password": line_id}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    (line_id, id_token, r["token"].as_str().unwrap().to_string())
-}
-
-async fn upload(client: &reqwest::Client, base: &str, token: &str, bytes: Vec<u8>) -> String {
-    let part = reqwest::multipart::Part::bytes(bytes)
-        .file_name("photo.jpg")
-        .mime_str("image/jpeg")
-        .unwrap();
-    let r: Value = client
-        .post(format!("{base}/api/file/tempUpload"))
-        .bearer_auth(token)
-        .multipart(reqwest::multipart::Form::new().part("file", part))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    r["fileName"].as_str().unwrap().to_string()
 }
 
 async fn table_count(url: &str, table: &str) -> Option<i64> {
@@ -236,8 +185,9 @@ async fn a_shutdown_lets_requests_in_flight_finish(backend: Backend) {
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let mut server = Server::start(&data_dir, url.as_deref(), "info").await;
-    let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let (_, _, token) = login(&client, &server.base).await;
+    let api = Api::new(server.base.clone());
+    let client = &api.client;
+    let token = api.new_user().await.token;
 
     // A multipart upload whose body arrives in two halves, with the shutdown in between.
     let photo = jpeg(640, 480);
@@ -308,12 +258,12 @@ fn tokio_stream_from(
 async fn the_log_holds_no_secrets_and_no_profile_text() {
     let data_dir = scratch_dir();
     let mut server = Server::start(&data_dir, None, "debug").await;
-    let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let base = server.base.clone();
-    let (line_id, id_token, token) = login(&client, &base).await;
-    let photo = upload(&client, &base, &token, jpeg(64, 64)).await;
-    let employee_id = upload(&client, &base, &token, jpeg(64, 48)).await;
-    let mut payload = profile_payload(&line_id, std::slice::from_ref(&photo), &employee_id);
+    let api = Api::new(server.base.clone());
+    let user = api.new_user().await;
+    let (id_token, token) = (user.id_token, user.token);
+    let photo = api.upload_ok(&token, jpeg(64, 64)).await;
+    let employee_id = api.upload_ok(&token, jpeg(64, 48)).await;
+    let mut payload = profile_payload(&user.line_id, std::slice::from_ref(&photo), &employee_id);
     let secrets = [
         ("nickname", "Zephyrine"),
         ("name", "Quillon Marsh-Oyelaran"),
@@ -332,35 +282,18 @@ async fn the_log_holds_no_secrets_and_no_profile_text() {
     for (field, value) in secrets {
         payload[field] = json!(value);
     }
-    let r = client
-        .post(format!("{base}/api/user-profile"))
-        .header("X-Line-Id-Token", &id_token)
-        .json(&payload)
-        .send()
-        .await
-        .unwrap();
+    let r = api.create_profile(Some(&id_token), &payload).await;
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
     // A failing call too: the refused value must not be echoed into the log either.
     let mut refused = payload.clone();
     refused["nickname"] = json!("Obsidian-Nightingale".repeat(5));
-    client
-        .post(format!("{base}/api/user-profile"))
-        .header("X-Line-Id-Token", &id_token)
-        .json(&refused)
-        .send()
-        .await
-        .unwrap();
+    let r = api.create_profile(Some(&id_token), &refused).await;
+    assert_eq!(r.status(), 422);
     for path in [
         "/api/user/my-info",
         &format!("/_ipx/w_32/api/file/fetch/{photo}"),
     ] {
-        let r = client
-            .get(format!("{base}{path}"))
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "{path}");
+        assert_eq!(api.get(path, Some(&token)).await.status(), 200, "{path}");
     }
     server.terminate();
     assert!(server.wait(Duration::from_secs(30)).await);

@@ -35,18 +35,11 @@ async fn the_avatar_is_never_the_proof_of_employment_and_an_early_avatar_can_be_
 ) {
     let app = spawn_app(backend).await;
     let u = app.new_user().await;
-    let set_avatar = |file: &str| {
-        app.client
-            .put(app.url("/api/user-profile/avatar"))
-            .bearer_auth(&u.token)
-            .json(&json!({"avatar": file}))
-            .send()
-    };
     let photo = app.upload_ok(&u.token, jpeg(64, 64)).await;
     let employee_id = app.upload_ok(&u.token, jpeg(64, 40)).await;
 
     // Chosen as the avatar while registering, then submitted as a photo: both hold.
-    assert_eq!(set_avatar(&photo).await.unwrap().status(), 200);
+    assert_eq!(app.set_avatar(&u.token, &photo).await.status(), 200);
     let mut payload = profile_payload(&u.line_id, std::slice::from_ref(&photo), &employee_id);
     payload["verifyMethod"] = json!("EMPLOYEE_ID");
     let r = app.create_profile(Some(&u.id_token), &payload).await;
@@ -57,7 +50,7 @@ async fn the_avatar_is_never_the_proof_of_employment_and_an_early_avatar_can_be_
 
     // The verification file is for the owner and reviewers only: never the avatar.
     let before = app.snapshot().await;
-    assert_error(set_avatar(&employee_id).await.unwrap(), 403, "E004").await;
+    assert_error(app.set_avatar(&u.token, &employee_id).await, 403, "E004").await;
     assert_eq!(app.snapshot().await, before);
     let info: Value = app
         .get("/api/user/my-info", Some(&u.token))

@@ -79,14 +79,7 @@ async fn whole_scenario(backend: Backend) {
     assert_eq!(rs["status"], "PENDING");
 
     // Avatar.
-    let r = app
-        .client
-        .put(app.url("/api/user-profile/avatar"))
-        .bearer_auth(&a.token)
-        .json(&json!({"avatar": p1}))
-        .send()
-        .await
-        .unwrap();
+    let r = app.set_avatar(&a.token, &p1).await;
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()[AUTHORIZATION].to_str().unwrap(), a.token);
     let info: Value = app
@@ -177,15 +170,7 @@ async fn whole_scenario(backend: Backend) {
         .unwrap();
     assert_error(r, 404, "E003").await;
     for file in [&p1, &verify, &spare] {
-        let r = app
-            .client
-            .put(app.url("/api/user-profile/avatar"))
-            .bearer_auth(&b.token)
-            .json(&json!({"avatar": file}))
-            .send()
-            .await
-            .unwrap();
-        assert_error(r, 404, "E003").await;
+        assert_error(app.set_avatar(&b.token, file).await, 404, "E003").await;
     }
     // B cannot register with A's files, used or not.
     let body = assert_error(
