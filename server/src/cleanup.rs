@@ -66,6 +66,9 @@ pub async fn sweep(db: &DatabaseConnection, files: &FileStore, now: i64) -> anyh
 /// before its row.
 pub const ORPHAN_GRACE_SECS: u64 = 3600;
 
+/// Up to this many orphans go without question; more, and they must be a minority of the files.
+const MAX_ORPHANS_WITHOUT_QUESTION: usize = 10;
+
 /// Removes files on disk that no row knows and half-written temporary files, older than the
 /// grace period before `now`. Answers how many ids and temporary files went.
 pub async fn sweep_orphans(
@@ -84,6 +87,7 @@ pub async fn sweep_orphans(
             removed += 1;
         }
     }
+    let mut orphans = Vec::new();
     for chunk in ids.chunks(500) {
         let known: std::collections::HashSet<String> = file::Entity::find()
             .select_only()
@@ -95,10 +99,22 @@ pub async fn sweep_orphans(
             .context("looking up stored files")?
             .into_iter()
             .collect();
-        for id in chunk.iter().filter(|id| !known.contains(*id)) {
-            files.remove(id).await;
-            removed += 1;
-        }
+        orphans.extend(chunk.iter().filter(|id| !known.contains(*id)).cloned());
+    }
+    // A crash leaves a few orphans. A database that knows almost none of the files on disk is
+    // the wrong database for this data dir (a mistyped DATABASE_URL creates an empty one), and
+    // "cleaning up" would delete every photo: refuse, loudly.
+    if orphans.len() > MAX_ORPHANS_WITHOUT_QUESTION && orphans.len() * 2 > ids.len() {
+        anyhow::bail!(
+            "{} of the {} files on disk have no row in the database: refusing to delete them. \
+             Is DATABASE_URL the database of this KIZUNA_DATA_DIR?",
+            orphans.len(),
+            ids.len()
+        );
+    }
+    for id in &orphans {
+        files.remove(id).await;
+        removed += 1;
     }
     Ok(removed)
 }
@@ -124,7 +140,7 @@ pub fn spawn(
                 match sweep_orphans(&db, &files, std::time::SystemTime::now()).await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(removed = n, "orphaned files removed"),
-                    Err(err) => tracing::warn!(error = ?err, "orphan cleanup failed"),
+                    Err(err) => tracing::error!(error = ?err, "orphan cleanup failed"),
                 }
             }
         }

@@ -18,8 +18,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-
 pub const MOCK_CHANNEL_ID: &str = "2000000000";
 pub const MOCK_LIFF_ID: &str = "2000000000-kizunamk";
 pub const MOCK_BOT_ID: &str = "@kizuna-mock";
@@ -85,10 +83,11 @@ impl Settings {
             None => true,
         };
         let image_workers = match var("KIZUNA_IMAGE_WORKERS") {
-            Some(v) => v
-                .parse::<usize>()
-                .context("KIZUNA_IMAGE_WORKERS must be a number")?
-                .max(1),
+            Some(v) => match v.parse::<usize>() {
+                // Each is a thread holding a decode's memory: a handful per core is plenty.
+                Ok(n @ 1..=256) => n,
+                _ => anyhow::bail!("KIZUNA_IMAGE_WORKERS must be a number from 1 to 256"),
+            },
             None => default_image_workers(),
         };
         // The mock mints ID tokens for anyone who asks: with real credentials around, this is
@@ -102,6 +101,20 @@ impl Settings {
                  mock LINE platform would let anyone sign in as anyone. Set KIZUNA_LINE_MOCK=false \
                  to use LINE, or unset KIZUNA_LINE_CHANNEL_SECRET and \
                  KIZUNA_LINE_CHANNEL_ACCESS_TOKEN to run on the mock."
+            );
+        }
+        if mock
+            && [
+                "KIZUNA_LINE_CHANNEL_ID",
+                "KIZUNA_LIFF_ID",
+                "KIZUNA_LINE_BOT_ID",
+            ]
+            .iter()
+            .any(|name| var(name).is_some())
+        {
+            tracing::warn!(
+                "LINE identifiers are set but KIZUNA_LINE_MOCK is on (its default): sign-in goes \
+                 through the mock LINE platform, which lets anyone be anyone"
             );
         }
         Ok(Settings {
@@ -183,5 +196,13 @@ mod tests {
     fn unreadable_switches_are_errors_not_guesses() {
         assert!(settings(&[("KIZUNA_LINE_MOCK", "maybe")]).is_err());
         assert!(settings(&[("KIZUNA_IMAGE_WORKERS", "many")]).is_err());
+        assert!(settings(&[("KIZUNA_IMAGE_WORKERS", "0")]).is_err());
+        assert!(settings(&[("KIZUNA_IMAGE_WORKERS", "100000")]).is_err());
+        assert_eq!(
+            settings(&[("KIZUNA_IMAGE_WORKERS", "3")])
+                .unwrap()
+                .image_workers,
+            3
+        );
     }
 }

@@ -81,6 +81,7 @@ impl Application {
             sessions: SessionStore::new(db.clone()),
             image_workers: ImageWorkers::new(settings.image_workers)?,
             log_limiter: RateLimiter::new(30, 30),
+            log_lookup_limiter: RateLimiter::new(120, 120),
             files,
             db,
             settings,

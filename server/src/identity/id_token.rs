@@ -21,6 +21,9 @@ pub const LINE_ISSUER: &str = "https://access.line.me";
 const MAX_TOKEN_LEN: usize = 8 * 1024;
 const REFETCH_MIN_INTERVAL: Duration = Duration::from_secs(30);
 const CACHE_TTL: Duration = Duration::from_secs(6 * 3600);
+/// How long after its last successful fetch a key still verifies while LINE's key set cannot be
+/// fetched.
+const MAX_STALENESS: Duration = Duration::from_secs(3 * 24 * 3600);
 /// Accepted clock skew for `iat`.
 const IAT_LEEWAY_SECS: i64 = 300;
 
@@ -118,6 +121,7 @@ pub struct LineVerifier {
     refetch: Mutex<()>,
     cache_ttl: Duration,
     refetch_interval: Duration,
+    max_staleness: Duration,
 }
 
 impl LineVerifier {
@@ -135,6 +139,7 @@ impl LineVerifier {
             refetch: Mutex::new(()),
             cache_ttl: CACHE_TTL,
             refetch_interval: REFETCH_MIN_INTERVAL,
+            max_staleness: MAX_STALENESS,
         }
     }
 
@@ -192,21 +197,24 @@ impl LineVerifier {
     }
 
     async fn key(&self, kid: &str) -> Result<VerifyingKey, IdTokenError> {
-        {
+        let known = {
             let cache = self.cache.read().await;
-            let fresh = cache
-                .fetched_at
-                .is_some_and(|t| t.elapsed() < self.cache_ttl);
-            if let Some(key) = cache.keys.get(kid)
-                && fresh
-            {
-                return Ok(*key);
+            let age = cache.fetched_at.map(|t| t.elapsed());
+            match (cache.keys.get(kid), age) {
+                (Some(key), Some(age)) if age < self.cache_ttl => return Ok(*key),
+                // Stale but not too stale: good while LINE cannot be asked (below).
+                (Some(key), Some(age)) if age < self.max_staleness => Some(*key),
+                _ => None,
             }
-        }
-        // Unknown kid (or a stale cache): fetch once, serialised, and not more than every 30 s
-        // whatever the outcome, so that tokens with made-up kids cannot make us hammer LINE (or
-        // queue behind its timeouts while it is down).
-        let _guard = self.refetch.lock().await;
+        };
+        // Fetch once, serialised, and not more than every 30 s whatever the outcome, so that
+        // tokens with made-up kids cannot make us hammer LINE. A caller holding a known key never
+        // queues behind a fetch in flight (up to its 10 s timeout while LINE is down).
+        let _guard = match (known, self.refetch.try_lock()) {
+            (_, Ok(guard)) => guard,
+            (Some(key), Err(_)) => return Ok(key),
+            (None, Err(_)) => self.refetch.lock().await,
+        };
         {
             let cache = self.cache.read().await;
             let fresh = cache
@@ -221,12 +229,13 @@ impl LineVerifier {
                 .attempted_at
                 .is_some_and(|t| t.elapsed() < self.refetch_interval)
             {
-                return match cache.keys.get(kid) {
-                    Some(key) => Ok(*key),
-                    None if cache.failed => Err(IdTokenError::KeySet(anyhow::anyhow!(
+                return match (known, cache.keys.get(kid)) {
+                    (Some(key), _) => Ok(key),
+                    (None, Some(key)) if !cache.failed => Ok(*key),
+                    (None, _) if cache.failed => Err(IdTokenError::KeySet(anyhow::anyhow!(
                         "the LINE key set was unreachable moments ago"
                     ))),
-                    None => Err(IdTokenError::UnknownKey),
+                    (None, _) => Err(IdTokenError::UnknownKey),
                 };
             }
         }
@@ -243,11 +252,12 @@ impl LineVerifier {
             Err(err) => {
                 cache.failed = true;
                 // LINE rotates its keys rarely: while its key set cannot be fetched, a key we
-                // already know (a stale cache) still verifies the tokens it signed.
-                match cache.keys.get(kid) {
+                // fetched within `max_staleness` still verifies the tokens it signed. Older keys
+                // are not trusted: LINE may have withdrawn them meanwhile.
+                match known {
                     Some(key) => {
                         tracing::warn!(error = ?err, "the LINE key set could not be refreshed; using the cached keys");
-                        Ok(*key)
+                        Ok(key)
                     }
                     None => Err(IdTokenError::KeySet(err)),
                 }
@@ -494,7 +504,7 @@ mod tests {
                 Err(IdTokenError::UnknownKey)
             ));
         }
-        assert!(set.requests.load(Ordering::SeqCst) <= 3);
+        assert_eq!(set.requests.load(Ordering::SeqCst), 2);
     }
 
     #[tokio::test]
@@ -526,5 +536,36 @@ mod tests {
             assert_eq!(ApiError::from(err).code().as_str(), "E500");
         }
         assert_eq!(set.requests.load(Ordering::SeqCst), after_failure);
+
+        // Past the staleness limit even a known key is refused while LINE cannot confirm it.
+        v.max_staleness = Duration::ZERO;
+        v.refetch_interval = Duration::ZERO;
+        let err = v
+            .verify(Some(&sign_es256(&key, "k1", &claims())))
+            .await
+            .unwrap_err();
+        assert!(matches!(err, IdTokenError::KeySet(_)), "{err}");
+        // And once LINE answers again, all is well.
+        set.down.store(false, Ordering::SeqCst);
+        v.max_staleness = MAX_STALENESS;
+        v.verify(Some(&sign_es256(&key, "k1", &claims())))
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_known_key_does_not_wait_for_a_fetch_in_flight() {
+        let set = Arc::new(KeySet::default());
+        let key = key_with_kid(&set, "k1");
+        let mut v = verifier(&line(set.clone()).await);
+        v.verify(Some(&sign_es256(&key, "k1", &claims())))
+            .await
+            .unwrap();
+        v.cache_ttl = Duration::ZERO;
+        // Someone else is fetching (and LINE is slow): the stale key answers at once.
+        let _fetching = v.refetch.lock().await;
+        let token = sign_es256(&key, "k1", &claims());
+        let answer = tokio::time::timeout(Duration::from_millis(500), v.verify(Some(&token))).await;
+        assert!(answer.expect("no waiting").is_ok());
     }
 }

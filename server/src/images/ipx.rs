@@ -240,8 +240,11 @@ impl Plan {
             let s = |v: u32| ((f64::from(v) * k).floor() as u32).max(1);
             self.out_w = s(self.out_w);
             self.out_h = s(self.out_h);
-            self.scaled_w = s(self.scaled_w).min(self.out_w);
-            self.scaled_h = s(self.scaled_h).min(self.out_h);
+            // A small image padded onto a huge canvas keeps its size if it still fits.
+            if self.scaled_w > self.out_w || self.scaled_h > self.out_h {
+                self.scaled_w = s(self.scaled_w).min(self.out_w);
+                self.scaled_h = s(self.scaled_h).min(self.out_h);
+            }
             self.offset_x = (self.out_w - self.scaled_w) / 2;
             self.offset_y = (self.out_h - self.scaled_h) / 2;
         }
@@ -552,9 +555,12 @@ mod tests {
         );
         assert!(u64::from(padded.out_w) * u64::from(padded.out_h) <= MAX_OUTPUT_PIXELS);
         assert_eq!(padded.out_w, padded.out_h);
-        assert!(
-            padded.scaled_w <= padded.out_w && padded.offset_x + padded.scaled_w <= padded.out_w
+        assert_eq!(
+            (padded.scaled_w, padded.scaled_h),
+            (10, 10),
+            "the image itself kept"
         );
+        assert_eq!(padded.offset_x, (padded.out_w - 10) / 2);
         let ordinary = Plan::new(
             &parse_modifiers("w_400").unwrap(),
             4000,

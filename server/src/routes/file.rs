@@ -125,6 +125,14 @@ pub async fn visible_file(state: &State, auth: &Auth, id: &str) -> Result<file::
         .ok_or(ApiError::NotFound)
 }
 
+/// A file whose row is there but whose bytes are not: normal for a temp file the sweep has just
+/// removed, data loss for anything a profile or avatar claimed.
+pub fn missing_bytes(row: &file::Model) {
+    if row.claimed_at.is_some() {
+        tracing::error!(file = %row.id, purpose = %row.purpose, "a claimed file's bytes are missing");
+    }
+}
+
 pub struct FileApi;
 
 #[OpenApi(tag = "ApiTags::File")]
@@ -221,6 +229,7 @@ impl FileApi {
             Ok(bytes) => bytes,
             // The temp-file sweep removed it since the row was read.
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                missing_bytes(&row);
                 return Err(ApiError::NotFound);
             }
             Err(err) => {

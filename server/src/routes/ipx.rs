@@ -8,7 +8,7 @@ use poem::{
 
 use super::{
     State,
-    file::{cached_image, visible_file},
+    file::{cached_image, missing_bytes, visible_file},
 };
 use crate::{
     error::ApiError,
@@ -90,7 +90,10 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
             .map_err(|e| match e {
                 crate::images::ImageError::Encode(err) => ApiError::Internal(err),
                 // The temp-file sweep may have removed it since the row was read.
-                _ if !stored_path.exists() => ApiError::NotFound,
+                _ if !stored_path.exists() => {
+                    missing_bytes(&row);
+                    ApiError::NotFound
+                }
                 other => {
                     ApiError::Internal(anyhow::anyhow!("a stored image failed to decode: {other}"))
                 }

@@ -1,6 +1,7 @@
 //! POST /api/logger: the web app's log lines, written to the server log (target `client`) at their
 //! level. Message at most 2000 characters (the body at most 16 KB), control characters replaced;
-//! 30 lines a minute per session (or per client address without one) → E007.
+//! 30 lines a minute per user of a live session (or per client address without one), and at most
+//! 120 session look-ups a minute per address → E007.
 
 use poem::Request;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
@@ -43,17 +44,29 @@ pub enum LoggerResponse {
 
 pub struct LoggerApi;
 
-/// Whose allowance a line counts against: the user of a valid session, else the client address
-/// (an unchecked token would let anyone mint fresh allowances by sending random ones).
-async fn client_key(state: &State, req: &Request) -> String {
-    if let Ok(Some(token)) = request_token(req, TokenSource::Header)
-        && let Ok(auth) = state.sessions.check(&token).await
-    {
-        return format!("u:{}", auth.user.id);
-    }
+fn client_address(req: &Request) -> String {
     match req.remote_addr().as_socket_addr() {
         Some(addr) => format!("ip:{}", addr.ip()),
         None => "ip:unknown".into(),
+    }
+}
+
+/// Whose allowance a line counts against: the user of a live session, else the client address
+/// (an unchecked token would let anyone mint fresh allowances by sending random ones). Looking the
+/// session up costs a query, so a coarser per-address limit comes first: a flood of made-up tokens
+/// is refused before it reaches the database.
+async fn allowed(state: &State, req: &Request) -> bool {
+    let address = client_address(req);
+    let token = match request_token(req, TokenSource::Header) {
+        Ok(Some(token)) => token,
+        _ => return state.log_limiter.allow(&address),
+    };
+    if !state.log_lookup_limiter.allow(&address) {
+        return false;
+    }
+    match state.sessions.peek_user(&token).await {
+        Some(user) => state.log_limiter.allow(&format!("u:{user}")),
+        None => state.log_limiter.allow(&address),
     }
 }
 
@@ -67,7 +80,7 @@ impl LoggerApi {
         req: &Request,
         body: Json<JsonBody<LogLine>>,
     ) -> Result<LoggerResponse, ApiError> {
-        if !state.log_limiter.allow(&client_key(&state, req).await) {
+        if !allowed(&state, req).await {
             return Err(ApiError::RateLimited);
         }
         let body = body.0.read()?;

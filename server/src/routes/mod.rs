@@ -31,7 +31,10 @@ pub struct AppState {
     pub files: FileStore,
     /// The CPU-bound image work (uploads and the proxy), KIZUNA_IMAGE_WORKERS at once.
     pub image_workers: ImageWorkers,
+    /// Client log lines: 30 a minute per user (or address).
     pub log_limiter: RateLimiter,
+    /// Session look-ups the logger makes for one address: 120 a minute.
+    pub log_lookup_limiter: RateLimiter,
 }
 
 pub type State = Arc<AppState>;

@@ -149,8 +149,8 @@ impl UserApi {
         /// `{account, password}`, both the LINE user id (strings).
         body: Json<JsonBody<LoginBody>>,
     ) -> Result<LoginResponse, ApiError> {
-        let body = body.0.read()?;
         let identity = state.verifier.verify(id_token.0.as_deref()).await?;
+        let body = body.0.read()?;
         if body.account != identity.user_id.as_str() {
             return Err(ApiError::Forbidden(
                 "account is not the ID token's subject".into(),

@@ -455,6 +455,20 @@ async fn orphans_left_by_a_crash_are_swept_after_the_grace_period(backend: Backe
             .status(),
         200
     );
+
+    // Pointed at the wrong (say, a freshly created empty) database, the sweep would see every
+    // file as an orphan: it refuses instead of deleting the photos.
+    let stranger = spawn_app(backend).await;
+    let mut photos = Vec::new();
+    for _ in 0..12 {
+        let id = app.upload_ok(&u.token, jpeg(16, 16)).await;
+        age(&store.path(&id), 2 * cleanup::ORPHAN_GRACE_SECS);
+        photos.push(id);
+    }
+    let refused = cleanup::sweep_orphans(&stranger.db, &store, std::time::SystemTime::now()).await;
+    let err = refused.expect_err("a database that knows none of the files");
+    assert!(err.to_string().contains("DATABASE_URL"), "{err}");
+    assert!(photos.iter().all(|id| store.path(id).exists()));
 }
 
 crate::on_both_backends!(

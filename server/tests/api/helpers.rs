@@ -27,7 +27,8 @@ pub struct TestApp {
     pub api: Api,
     pub data_dir: PathBuf,
     pub db: sea_orm::DatabaseConnection,
-    // Dropped after the fields above: the server's connections go first.
+    /// Drops a PostgreSQL database with FORCE, which also ends the server's pooled connections
+    /// (the server itself lives on in its spawned task until the test's runtime ends).
     _database: ScratchDb,
 }
 
@@ -96,7 +97,7 @@ impl Drop for ScratchDb {
     }
 }
 
-/// A fresh, empty data directory, removed with the guard.
+/// A fresh, empty data directory (the caller removes it).
 pub fn scratch_dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kizuna-test-{}", random_hex(8)));
     std::fs::create_dir_all(&dir).unwrap();
@@ -322,25 +323,23 @@ impl TestApp {
             tables.push((table.to_string(), rows));
         }
         let mut files = Vec::new();
-        let root = self.data_dir.join("files");
-        for shard in std::fs::read_dir(&root).into_iter().flatten().flatten() {
-            for entry in std::fs::read_dir(shard.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-            {
-                files.push(
-                    entry
-                        .path()
-                        .strip_prefix(&root)
-                        .unwrap()
-                        .display()
-                        .to_string(),
-                );
-            }
+        for dir in ["files", "cache", "tmp"] {
+            list_files(&self.data_dir, &self.data_dir.join(dir), &mut files);
         }
         files.sort();
         Snapshot { tables, files }
+    }
+}
+
+/// Every file below `dir`, as a path relative to `root`.
+fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            list_files(root, &path, out);
+        } else {
+            out.push(path.strip_prefix(root).unwrap().display().to_string());
+        }
     }
 }
 
@@ -356,7 +355,8 @@ const TABLES: [&str; 9] = [
     "route_rules",
 ];
 
-/// What is stored: each table's rows (as text, sorted) and the files on disk.
+/// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores
+/// (originals and previews, cached variants, half-written temporary files).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Snapshot {
     pub tables: Vec<(String, Vec<String>)>,
