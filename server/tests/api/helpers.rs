@@ -403,6 +403,22 @@ pub async fn assert_error(r: Response, status: u16, code: &str) -> Value {
     body
 }
 
+/// Asserts a registration refused because both its photos and its verification file are not the
+/// caller's to claim.
+pub async fn assert_files_unknown(r: Response) {
+    let body = assert_error(r, 422, "E002").await;
+    assert_eq!(
+        body["fields"]["photoNameList"],
+        json!(["unknown_file"]),
+        "{body}"
+    );
+    assert_eq!(
+        body["fields"]["verifyTempFileName"],
+        json!(["unknown_file"]),
+        "{body}"
+    );
+}
+
 /// A complete, valid registration payload (kizuna-core's own fixture) for `line_id`.
 pub fn profile_payload(line_id: &str, photos: &[String], verify: &str) -> Value {
     json!({

@@ -2,7 +2,9 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, assert_error, jpeg, line_user_id, profile_payload, spawn_app};
+use crate::helpers::{
+    Backend, assert_error, assert_files_unknown, jpeg, line_user_id, profile_payload, spawn_app,
+};
 
 async fn a_refused_registration_leaves_no_trace_even_for_a_first_time_user(backend: Backend) {
     let app = spawn_app(backend).await;
@@ -16,17 +18,7 @@ async fn a_refused_registration_leaves_no_trace_even_for_a_first_time_user(backe
         &["0123456789abcdef0123456789abcdef".to_string()],
         "fedcba9876543210fedcba9876543210",
     );
-    let body = assert_error(
-        app.create_profile(Some(&id_token), &payload).await,
-        422,
-        "E002",
-    )
-    .await;
-    assert_eq!(body["fields"]["photoNameList"], json!(["unknown_file"]));
-    assert_eq!(
-        body["fields"]["verifyTempFileName"],
-        json!(["unknown_file"])
-    );
+    assert_files_unknown(app.create_profile(Some(&id_token), &payload).await).await;
     assert_eq!(app.snapshot().await, before, "not even a user row");
 }
 
