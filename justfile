@@ -13,15 +13,17 @@ up: wasm web-build
     cargo run -p kizuna-server --release -- serve
 
 # Every test: lint, core natively, the same vectors in wasm under Node, server, web unit, end-to-end.
-test: lint test-core test-wasm test-server test-web e2e
+test: lint test-core test-wasm test-server test-contract test-web e2e
 
-# rustfmt and clippy -D warnings, native and wasm32.
+# rustfmt and clippy -D warnings, native and wasm32; kizuna-core's docs without a warning.
 lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
     cargo clippy -p kizuna-core -p kizuna-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc -p kizuna-core --no-deps
 
-# Core unit tests, property tests and the shared vectors natively (prints the vector count).
+# Core unit tests, property tests, the shared vectors natively (prints the vector count) and the
+# doc examples (`cargo test` runs doc tests too).
 test-core:
     cargo test -p kizuna-core -- --show-output
 
@@ -43,15 +45,38 @@ wasm-size: wasm
     python3 scripts/wasm_size.py {{wasm_out}}/kizuna_wasm_bg.wasm 61440
 
 # Server unit + integration tests (each test gets its own SQLite file or PostgreSQL database on
-# 127.0.0.1:5432, user postgres, dropped afterwards).
-test-server:
+# 127.0.0.1:5432, user postgres, dropped afterwards). The e-mail tests also send through a real
+# SMTP server, Python's aiosmtpd, from a virtualenv in the target dir (created on first use).
+test-server: smtp-venv
     cargo test -p kizuna-server
 
+# The API contract, short run (part of `just test`): schemathesis 4 (`--checks all`, examples +
+# coverage + fuzzing, a fixed seed) against the real server as a registered member; fails on any
+# failure. Installs schemathesis into a virtualenv under ~/.cache/kizuna on first use.
+test-contract:
+    cargo build -p kizuna-server
+    server/contract/run.sh short
+
+# The same contract check with 400 examples per operation and a random seed (a few minutes).
+contract:
+    cargo build -p kizuna-server
+    server/contract/run.sh long
+
+# The virtualenv with aiosmtpd that the server tests start as a real SMTP server.
+smtp-venv:
+    bash scripts/smtp-venv.sh {{target_dir}}/tmp/smtp-venv
+
 # Server benchmarks (not part of `just test`; installs wrk from Debian if missing; needs node and PostgreSQL on 127.0.0.1:5432):
-# my-info vs healthz on SQLite and PostgreSQL, and the image proxy against the npm ipx package.
+# my-info vs healthz on SQLite and PostgreSQL, and the image proxy against the npm ipx package: the
+# profile page's srcset and placeholders over 1280 px uploads (what the app really asks), 12 MP originals.
 bench:
     cargo build -p kizuna-server --release --bin kizuna-server --example bench_images
     bash server/bench/run.sh
+
+# The matching hot path of kizuna-core (release): ns per two-way check, per score and per candidate
+# scanned for one member's daily list, over synthetic members (default 20000; `just bench-core 50000`).
+bench-core members="20000":
+    cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
 web-install:
     cd web && npm ci --no-audit --no-fund

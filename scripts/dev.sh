@@ -25,6 +25,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wasm_bindge
 fi
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# The server tests run aiosmtpd (from PyPI, in a virtualenv: scripts/smtp-venv.sh) as a real SMTP server.
+command -v python3 >/dev/null || need_apt+=(python3 python3-venv)
 # CJK glyphs for the zh-TW and ja screens that the end-to-end tests screenshot.
 [ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
 if [ ${#need_apt[@]} -gt 0 ]; then

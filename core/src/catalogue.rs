@@ -1,5 +1,14 @@
 //! The data-driven catalogues: tags, cities and employers live in `core/data/*.json` (edited as
 //! data, not code) and are compiled in, so client and server always agree on them.
+//!
+//! ```
+//! use kizuna_core::catalogue;
+//!
+//! assert_eq!(catalogue::employer_for_email("jane@mail.tsmc.com").map(|e| e.id), Some("tsmc"));
+//! assert!(catalogue::employer_for_email("jane@tsmc.com.evil.io").is_none());
+//! assert_eq!(catalogue::city("TPE").map(|city| city.key), Some("city.taipei_city"));
+//! assert!(catalogue::tags().fertility_plan.iter().any(|tag| tag.id == 502));
+//! ```
 
 use crate::choices::*;
 use crate::email::{EmailAddress, domain_is_within};
@@ -10,19 +19,28 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Tag {
+    /// Stable id, stored in profiles and never reused.
     pub id: u32,
+    /// Translation key of the tag's label.
     pub key: &'static str,
 }
 
+/// Every tag, by kind; a profile's tags of each kind come from that kind's list.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct TagCatalogue {
+    /// Personality tags.
     pub personality: &'static [Tag],
+    /// Exercise tags.
     pub exercise: &'static [Tag],
+    /// Hobby tags.
     pub hobby: &'static [Tag],
+    /// Marriage-type tags.
     pub marriage_type: &'static [Tag],
+    /// Fertility-plan tags.
     pub fertility_plan: &'static [Tag],
+    /// Pet tags.
     pub pet: &'static [Tag],
 }
 
@@ -31,16 +49,23 @@ pub struct TagCatalogue {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct City {
+    /// The code profiles store (`TPE`).
     pub code: &'static str,
+    /// Translation key of the city's name.
     pub key: &'static str,
+    /// Latitude of the seat, in degrees.
     pub latitude: f64,
+    /// Longitude of the seat, in degrees.
     pub longitude: f64,
 }
 
+/// An employer whose staff may register, recognised by its corporate e-mail domains.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Employer {
+    /// Stable id, stored with a verification.
     pub id: &'static str,
+    /// The employer's name as the form shows it.
     pub name: &'static str,
     /// Corporate e-mail domains; their subdomains count too.
     pub domains: &'static [&'static str],
@@ -50,57 +75,121 @@ pub struct Employer {
     pub color: &'static str,
 }
 
+/// One entry of a code catalogue (reasons, distance bands) as the client shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct CodeEntry {
+    /// The stable SCREAMING_SNAKE code the API carries.
+    pub code: &'static str,
+    /// The translation key of its label.
+    pub key: &'static str,
+    /// The registration fields it concerns (wire names), for reject reasons; omitted when none.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
+    pub fields: &'static [&'static str],
+}
+
+/// The code catalogues of review, safety and matchmaking: what the reviewer console, the member's
+/// decision, the report dialog and the introduction cards translate. Served by the server (they
+/// are only needed on lazily loaded screens), not part of [`Catalogues`]: the register form's wasm
+/// has no room for them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeCatalogues {
+    /// Why a profile is sent back ([`crate::review::RejectReason`]).
+    pub reject: Vec<CodeEntry>,
+    /// Why a member is suspended ([`crate::review::SuspendReason`]).
+    pub suspend: Vec<CodeEntry>,
+    /// Why a member reports another ([`crate::report::ReportReason`]).
+    pub report: Vec<CodeEntry>,
+    /// The distance bands another member is told, near to far ([`crate::geo::DistanceBand`]).
+    pub distance_bands: Vec<CodeEntry>,
+}
+
+/// The code catalogues (reasons and distance bands) with their translation keys.
+pub fn codes() -> CodeCatalogues {
+    CodeCatalogues {
+        reject: crate::review::RejectReason::entries(),
+        suspend: crate::review::SuspendReason::entries(),
+        report: crate::report::ReportReason::entries(),
+        distance_bands: crate::geo::DistanceBand::entries(),
+    }
+}
+
 /// What the register form needs to draw its choices, in one object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Catalogues {
+    /// Every tag, by kind.
     pub tags: &'static TagCatalogue,
+    /// Every city and county.
     pub cities: &'static [City],
+    /// Every employer.
     pub employers: &'static [Employer],
+    /// The options of every closed choice.
     pub choices: Choices,
+    /// The limits of every field, by wire name ([`rules::limits`]).
     #[cfg_attr(feature = "ts", tsify(type = "Record<string, RangeRule>"))]
     #[serde(serialize_with = "as_map")]
     pub limits: Vec<(&'static str, RangeRule)>,
 }
 
+/// The options of every closed choice of the form, in the order it shows them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Choices {
+    /// [`Gender`] options.
     pub gender: Vec<ChoiceOption>,
+    /// [`MatchGender`] options.
     pub match_gender: Vec<ChoiceOption>,
+    /// [`OccupationType`] options.
     pub occupation_type: Vec<ChoiceOption>,
+    /// [`Education`] options.
     pub education: Vec<ChoiceOption>,
+    /// [`IncomeRange`] options.
     pub income_range: Vec<ChoiceOption>,
+    /// [`MarriageRecord`] options.
     pub marriage_record: Vec<ChoiceOption>,
+    /// [`HasChildren`] options.
     pub has_children: Vec<ChoiceOption>,
+    /// [`Smoke`] options.
     pub smoke: Vec<ChoiceOption>,
+    /// [`Tattoo`] options.
     pub tattoo: Vec<ChoiceOption>,
+    /// [`Drink`] options.
     pub drink: Vec<ChoiceOption>,
+    /// [`Mbti`] options.
     pub mbti: Vec<ChoiceOption>,
+    /// [`VerifyMethod`] options.
     pub verify_method: Vec<ChoiceOption>,
 }
 
 // TAGS, CITIES and EMPLOYERS, generated by build.rs from core/data/*.json.
 include!(concat!(env!("OUT_DIR"), "/catalogue_data.rs"));
 
+/// Every tag, by kind.
 pub fn tags() -> &'static TagCatalogue {
     &TAGS
 }
 
+/// Every city and county of Taiwan.
 pub fn cities() -> &'static [City] {
     CITIES
 }
 
+/// Every employer.
 pub fn employers() -> &'static [Employer] {
     EMPLOYERS
 }
 
+/// The city of a code.
 pub fn city(code: &str) -> Option<&'static City> {
     cities().iter().find(|city| city.code == code)
 }
 
+/// The employer of an id.
 pub fn employer(id: &str) -> Option<&'static Employer> {
     employers().iter().find(|employer| employer.id == id)
 }
@@ -121,6 +210,7 @@ pub(crate) fn employer_for_domain(domain: &str) -> Option<&'static Employer> {
     })
 }
 
+/// The options of every closed choice.
 pub fn choices() -> Choices {
     Choices {
         gender: Gender::options(),
@@ -138,6 +228,7 @@ pub fn choices() -> Choices {
     }
 }
 
+/// Everything the register form needs to draw its choices, in one object.
 pub fn all() -> Catalogues {
     Catalogues {
         tags: tags(),

@@ -7,20 +7,26 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct ChoiceOption {
+    /// What the payload carries.
     pub value: ChoiceValue,
+    /// The translation key of the option's label (`choice.smoke.never`).
     pub key: String,
 }
 
+/// The wire value of an option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum ChoiceValue {
+    /// A string choice (`"FEMALE"`).
     Name(&'static str),
+    /// A numeric choice (`0`).
     Code(u8),
 }
 
 /// A choice whose wire form is a small number.
 pub trait NumericChoice: Sized {
+    /// The choice of a wire code, if there is one.
     fn from_code(code: u8) -> Option<Self>;
 
     /// Parses the JSON text a form select holds ("0", "1", …; spec §3: "parsed from a JSON
@@ -42,19 +48,23 @@ macro_rules! string_choice {
     ($(#[$doc:meta])* $name:ident, $key:literal { $($variant:ident = $wire:literal),+ $(,)? }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum $name { $($variant),+ }
+        pub enum $name { $(#[doc = concat!("`\"", $wire, "\"` on the wire.")] $variant),+ }
 
         impl $name {
+            /// Every option, in the order the form shows them.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// The wire value.
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $wire),+ }
             }
 
+            /// The choice of a wire value, if there is one (exact, case-sensitive).
             pub fn parse(text: &str) -> Option<$name> {
                 Self::ALL.iter().copied().find(|choice| choice.as_str() == text)
             }
 
+            /// The options as the form shows them, with their translation keys.
             pub fn options() -> Vec<ChoiceOption> {
                 Self::ALL.iter().map(|c| ChoiceOption {
                     value: ChoiceValue::Name(c.as_str()),
@@ -90,23 +100,28 @@ macro_rules! numeric_choice {
     ($(#[$doc:meta])* $name:ident, $key:literal { $($variant:ident = $wire:literal / $label:literal),+ $(,)? }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum $name { $($variant),+ }
+        pub enum $name { $(#[doc = concat!("`", stringify!($wire), "` on the wire (", $label, ").")] $variant),+ }
 
         impl $name {
+            /// Every option, in the order the form shows them.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// The wire code.
             pub fn code(self) -> u8 {
                 match self { $($name::$variant => $wire),+ }
             }
 
+            /// The choice of a wire code, if there is one.
             pub fn from_code(code: u8) -> Option<$name> {
                 Self::ALL.iter().copied().find(|choice| choice.code() == code)
             }
 
+            /// The last part of the option's translation key.
             pub fn label(self) -> &'static str {
                 match self { $($name::$variant => $label),+ }
             }
 
+            /// The options as the form shows them, with their translation keys.
             pub fn options() -> Vec<ChoiceOption> {
                 Self::ALL.iter().map(|c| ChoiceOption {
                     value: ChoiceValue::Code(c.code()),
@@ -144,14 +159,19 @@ macro_rules! numeric_choice {
     };
 }
 
-string_choice!(Gender, "gender" { Male = "MALE", Female = "FEMALE", NonBinary = "NON_BINARY" });
+string_choice!(
+    /// The person's gender.
+    Gender, "gender" { Male = "MALE", Female = "FEMALE", NonBinary = "NON_BINARY" }
+);
 
 string_choice!(
     /// Whom the person wants to be introduced to.
     MatchGender, "matchGender" { Male = "MALE", Female = "FEMALE", Any = "ANY" }
 );
 
-string_choice!(OccupationType, "occupationType" {
+string_choice!(
+    /// The field of work.
+    OccupationType, "occupationType" {
     SoftwareEngineering = "SOFTWARE_ENGINEERING",
     HardwareEngineering = "HARDWARE_ENGINEERING",
     SemiconductorProcess = "SEMICONDUCTOR_PROCESS",
@@ -206,13 +226,17 @@ impl IncomeRange {
     }
 }
 
-numeric_choice!(MarriageRecord, "marriageRecord" {
+numeric_choice!(
+    /// Marital history.
+    MarriageRecord, "marriageRecord" {
     NeverMarried = 0 / "never_married",
     Divorced = 1 / "divorced",
     Widowed = 2 / "widowed",
 });
 
-numeric_choice!(HasChildren, "hasChildren" {
+numeric_choice!(
+    /// Children, and whether they live with the person.
+    HasChildren, "hasChildren" {
     No = 0 / "no",
     YesLivingTogether = 1 / "yes_living_together",
     YesLivingApart = 2 / "yes_living_apart",
@@ -242,7 +266,9 @@ string_choice!(
     Tattoo, "tattoo" { None = "NONE", Hidden = "HIDDEN", Visible = "VISIBLE" }
 );
 
-string_choice!(Mbti, "mbti" {
+string_choice!(
+    /// Myers–Briggs type.
+    Mbti, "mbti" {
     Istj = "ISTJ", Isfj = "ISFJ", Infj = "INFJ", Intj = "INTJ",
     Istp = "ISTP", Isfp = "ISFP", Infp = "INFP", Intp = "INTP",
     Estp = "ESTP", Esfp = "ESFP", Enfp = "ENFP", Entp = "ENTP",

@@ -1,8 +1,44 @@
 //! Matching conditions (`valueItem`): what a person asks of the people they are introduced to.
+//!
+//! A condition list is checked as part of the registration payload (by struct-level rules of its
+//! validator derive), or alone with [`check`]; a person's [`MatchFacts`] meet it or not with
+//! [`satisfies`].
+//!
+//! ```
+//! use kizuna_core::conditions::{self, Bounds, Condition, MatchFacts};
+//! use kizuna_core::date::Date;
+//! use kizuna_core::rules::{FieldErrors, RuleCode};
+//! use kizuna_core::{Drink, Education, HasChildren, IncomeRange, MarriageRecord, Smoke, Tattoo};
+//!
+//! let today = Date::parse("2026-11-22").unwrap();
+//! let person = MatchFacts {
+//!     height_cm: 172,
+//!     birthday: Date::parse("1994-05-20").unwrap(),
+//!     income_range: IncomeRange::From100To150,
+//!     education: Education::Master,
+//!     marriage_record: MarriageRecord::NeverMarried,
+//!     has_children: HasChildren::No,
+//!     smoke: Smoke::Never,
+//!     tattoo: Tattoo::Hidden,
+//!     drink: Drink::Socially,
+//! };
+//! // At least 170 cm (a bound of 0 is open), at least a bachelor's degree, at most social drinking.
+//! let wanted = [
+//!     Condition::Height(Bounds { from: 170, to: 0 }),
+//!     Condition::Education { value: Education::Bachelor },
+//!     Condition::Drink { value: Drink::Socially },
+//! ];
+//! assert!(conditions::satisfies(&person, &wanted, today));
+//! assert!(!conditions::satisfies(&person, &[Condition::Age(Bounds { from: 20, to: 30 })], today));
+//!
+//! let mut errors = FieldErrors::new();
+//! conditions::check(&[Condition::Height(Bounds { from: 190, to: 170 })], &mut errors);
+//! assert_eq!(errors.get("valueItem.HEIGHT"), Some(&[RuleCode::InvalidRange][..]));
+//! ```
 
 use crate::choices::*;
 use crate::date::Date;
-use crate::rules::{self, FieldErrors, RangeRule, RuleCode};
+use crate::rules::{self, FieldErrors, RuleCode};
 use serde::{Deserialize, Serialize};
 
 /// One condition. Range bounds of 0 are open (spec: a missing bound becomes 0), so `{from: 170}`
@@ -11,39 +47,52 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum Condition {
+    /// Height in centimetres, within [`rules::HEIGHT_CM`].
     Height(Bounds),
+    /// Age in completed years, within [`rules::AGE_YEARS`].
     Age(Bounds),
     /// In 10,000 TWD a year, compared with the lower bound of the person's income range.
     Income(Bounds),
     /// At least this education.
     Education {
+        /// The lowest education admitted.
         value: Education,
     },
+    /// Exactly this marital history.
     MarriageRecord {
+        /// The marital history admitted.
         value: MarriageRecord,
     },
+    /// Exactly this situation with children.
     HasChildren {
+        /// The situation admitted.
         value: HasChildren,
     },
     /// At most this much smoking.
     Smoke {
+        /// The most smoking admitted.
         value: Smoke,
     },
     /// At most this visible a tattoo.
     Tattoo {
+        /// The most visible tattoo admitted.
         value: Tattoo,
     },
     /// At most this much drinking.
     Drink {
+        /// The most drinking admitted.
         value: Drink,
     },
 }
 
+/// The bounds of a range condition, both inclusive.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Bounds {
+    /// The lowest value admitted; 0 (or absent on the wire) for no lower bound.
     #[serde(default)]
     pub from: u32,
+    /// The highest value admitted; 0 (or absent on the wire) for no upper bound.
     #[serde(default)]
     pub to: u32,
 }
@@ -69,6 +118,7 @@ pub const CONDITION_TYPES: [&str; 9] = [
 ];
 
 impl Condition {
+    /// The wire name of the condition's type (`HEIGHT`).
     pub fn type_name(self) -> &'static str {
         match self {
             Condition::Height(_) => "HEIGHT",
@@ -83,22 +133,48 @@ impl Condition {
         }
     }
 
+    /// The key of the condition's errors (`valueItem.HEIGHT`).
     pub fn error_key(self) -> String {
-        format!("valueItem.{}", self.type_name())
+        self.key().to_owned()
+    }
+
+    /// [`error_key`](Self::error_key) as a literal: the struct-level rules of the payload report
+    /// these, and formatting them would cost the wasm more code.
+    fn key(self) -> &'static str {
+        match self {
+            Condition::Height(_) => "valueItem.HEIGHT",
+            Condition::Age(_) => "valueItem.AGE",
+            Condition::Income(_) => "valueItem.INCOME",
+            Condition::Education { .. } => "valueItem.EDUCATION",
+            Condition::MarriageRecord { .. } => "valueItem.MARRIAGE_RECORD",
+            Condition::HasChildren { .. } => "valueItem.HAS_CHILDREN",
+            Condition::Smoke { .. } => "valueItem.SMOKE",
+            Condition::Tattoo { .. } => "valueItem.TATTOO",
+            Condition::Drink { .. } => "valueItem.DRINK",
+        }
     }
 }
 
 /// The facts about a person that conditions are checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchFacts {
+    /// Height in centimetres.
     pub height_cm: u32,
+    /// Date of birth; the age is computed on the day of the check.
     pub birthday: Date,
+    /// Yearly income band; income conditions compare its lower bound.
     pub income_range: IncomeRange,
+    /// Highest completed education.
     pub education: Education,
+    /// Marital history.
     pub marriage_record: MarriageRecord,
+    /// Children.
     pub has_children: HasChildren,
+    /// Smoking.
     pub smoke: Smoke,
+    /// Tattoo visibility.
     pub tattoo: Tattoo,
+    /// Drinking.
     pub drink: Drink,
 }
 
@@ -121,36 +197,58 @@ pub fn satisfies(person: &MatchFacts, conditions: &[Condition], today: Date) -> 
 }
 
 /// Checks a condition list: one condition per type, range bounds within their field's limits (or
-/// 0 for open), `from <= to` when both are set, and no range without any bound.
+/// 0 for open), `from <= to` when both are set, and no range without any bound. Errors are keyed
+/// `valueItem.<TYPE>`, as in the registration payload.
 pub fn check(conditions: &[Condition], errors: &mut FieldErrors) {
-    let mut seen = Vec::with_capacity(conditions.len());
-    for condition in conditions {
-        let key = condition.error_key();
-        if seen.contains(&condition.type_name()) {
-            errors.add(&key, RuleCode::Duplicate);
-            continue;
+    for code in LIST_RULES {
+        for key in keys_breaking(conditions, code) {
+            errors.add(key, code);
         }
-        seen.push(condition.type_name());
+    }
+}
+
+/// The rules of a condition list, by the code each reports.
+pub(crate) const LIST_RULES: [RuleCode; 3] = [
+    RuleCode::OutOfRange,
+    RuleCode::InvalidRange,
+    RuleCode::Duplicate,
+];
+
+/// The error keys (`valueItem.<TYPE>`) of the conditions that break the rule reporting `code`,
+/// one of [`LIST_RULES`].
+pub(crate) fn keys_breaking(conditions: &[Condition], code: RuleCode) -> Vec<&'static str> {
+    let breaks = |condition: &Condition| {
         let (bounds, rule) = match *condition {
             Condition::Height(bounds) => (bounds, rules::HEIGHT_CM),
             Condition::Age(bounds) => (bounds, rules::AGE_YEARS),
             Condition::Income(bounds) => (bounds, rules::INCOME_CONDITION),
-            _ => continue,
+            _ => return false,
         };
-        check_bounds(&key, bounds, rule, errors);
+        let in_rule = |bound: u32| bound == 0 || rule.contains(bound);
+        match code {
+            RuleCode::OutOfRange => !in_rule(bounds.from) || !in_rule(bounds.to),
+            RuleCode::InvalidRange => {
+                let empty = bounds.from == 0 && bounds.to == 0;
+                empty || (bounds.from != 0 && bounds.to != 0 && bounds.from > bounds.to)
+            }
+            _ => false,
+        }
+    };
+    let mut keys = Vec::new();
+    for (index, condition) in conditions.iter().enumerate() {
+        let repeated = conditions[..index]
+            .iter()
+            .any(|earlier| earlier.type_name() == condition.type_name());
+        let broken = match code {
+            RuleCode::Duplicate => repeated,
+            _ => breaks(condition),
+        };
+        let key = condition.key();
+        if broken && !keys.contains(&key) {
+            keys.push(key);
+        }
     }
-}
-
-fn check_bounds(key: &str, bounds: Bounds, rule: RangeRule, errors: &mut FieldErrors) {
-    let in_rule = |bound: u32| bound == 0 || rule.contains(bound);
-    if !in_rule(bounds.from) || !in_rule(bounds.to) {
-        errors.add(key, RuleCode::OutOfRange);
-    }
-    let empty = bounds.from == 0 && bounds.to == 0;
-    let reversed = bounds.from != 0 && bounds.to != 0 && bounds.from > bounds.to;
-    if empty || reversed {
-        errors.add(key, RuleCode::InvalidRange);
-    }
+    keys
 }
 
 #[cfg(test)]
@@ -297,6 +395,41 @@ mod tests {
         assert_eq!(parsed, Condition::Height(Bounds { from: 160, to: 0 }));
         let smoke = serde_json::to_value(Condition::Smoke { value: Smoke::Quit }).unwrap();
         assert_eq!(smoke, serde_json::json!({"type": "SMOKE", "value": 1}));
+    }
+
+    #[test]
+    fn every_condition_type_has_its_error_key() {
+        let one_of_each = [
+            Condition::Height(Bounds::default()),
+            Condition::Age(Bounds::default()),
+            Condition::Income(Bounds::default()),
+            Condition::Education {
+                value: Education::Bachelor,
+            },
+            Condition::MarriageRecord {
+                value: MarriageRecord::NeverMarried,
+            },
+            Condition::HasChildren {
+                value: HasChildren::No,
+            },
+            Condition::Smoke {
+                value: Smoke::Never,
+            },
+            Condition::Tattoo {
+                value: Tattoo::None,
+            },
+            Condition::Drink {
+                value: Drink::Never,
+            },
+        ];
+        let names: Vec<&str> = one_of_each.iter().map(|c| c.type_name()).collect();
+        assert_eq!(names, CONDITION_TYPES);
+        for condition in one_of_each {
+            assert_eq!(
+                condition.error_key(),
+                format!("valueItem.{}", condition.type_name())
+            );
+        }
     }
 
     #[test]

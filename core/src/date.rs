@@ -1,4 +1,14 @@
 //! Calendar dates without a clock or time zone: the caller says what day it is.
+//!
+//! ```
+//! use kizuna_core::date::Date;
+//!
+//! let birthday = Date::parse("2008-11-23").unwrap();
+//! assert_eq!(birthday.age_on(Date::parse("2026-11-22").unwrap()), Some(17));
+//! assert_eq!(birthday.age_on(Date::parse("2026-11-23").unwrap()), Some(18));
+//! assert_eq!(Date::parse("2023-02-29"), None);
+//! assert_eq!(Date::from_ymd(2024, 2, 29).unwrap().to_string(), "2024-02-29");
+//! ```
 
 use std::fmt;
 
@@ -11,6 +21,7 @@ pub struct Date {
 }
 
 impl Date {
+    /// The date of a year, month (1–12) and day, if it exists and the year is 1900–9999.
     pub fn from_ymd(year: u16, month: u8, day: u8) -> Option<Date> {
         let valid = (1900..=9999).contains(&year)
             && (1..=12).contains(&month)
@@ -37,14 +48,17 @@ impl Date {
         Date::from_ymd(year, month, day)
     }
 
+    /// The year.
     pub fn year(self) -> u16 {
         self.year
     }
 
+    /// The month, 1–12.
     pub fn month(self) -> u8 {
         self.month
     }
 
+    /// The day of the month.
     pub fn day(self) -> u8 {
         self.day
     }
@@ -57,6 +71,57 @@ impl Date {
         }
         let had_birthday = (today.month, today.day) >= (self.month, self.day);
         Some(today.year - self.year - u16::from(!had_birthday))
+    }
+
+    /// Days since 1970-01-01 (negative before it), for day arithmetic.
+    pub fn days_since_epoch(self) -> i32 {
+        // Howard Hinnant's days_from_civil, on a year that starts in March.
+        let (month, day) = (i32::from(self.month), i32::from(self.day));
+        let year = i32::from(self.year) - i32::from(month <= 2);
+        let era = year.div_euclid(400);
+        let year_of_era = year - era * 400;
+        let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        era * 146_097 + day_of_era - 719_468
+    }
+
+    /// The date `days` after 1970-01-01; `None` outside the years 1900 to 9999.
+    pub fn from_days_since_epoch(days: i64) -> Option<Date> {
+        // Hinnant's civil_from_days; the bound keeps every intermediate well inside i64.
+        if !(-30_000_000..=30_000_000).contains(&days) {
+            return None;
+        }
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let day_of_era = z - era * 146_097;
+        let year_of_era =
+            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+        let shifted_month = (5 * day_of_year + 2) / 153;
+        let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+        let month = if shifted_month < 10 {
+            shifted_month + 3
+        } else {
+            shifted_month - 9
+        };
+        let year = year_of_era + era * 400 + i64::from(month <= 2);
+        Date::from_ymd(
+            u16::try_from(year).ok()?,
+            u8::try_from(month).ok()?,
+            u8::try_from(day).ok()?,
+        )
+    }
+
+    /// The Asia/Taipei calendar day of a Unix time (UTC+8, no daylight saving): the service's
+    /// "today" for daily introductions. `None` outside the years 1900 to 9999.
+    pub fn taipei_day(unix_secs: i64) -> Option<Date> {
+        let local = unix_secs.checked_add(crate::rules::TAIPEI_UTC_OFFSET_SECS)?;
+        Date::from_days_since_epoch(local.div_euclid(86_400))
+    }
+
+    /// Whole days from `earlier` to `self` (negative when `earlier` is later).
+    pub fn days_since(self, earlier: Date) -> i32 {
+        self.days_since_epoch() - earlier.days_since_epoch()
     }
 }
 
@@ -122,6 +187,40 @@ mod tests {
         assert_eq!(birthday.age_on(date("2018-06-14")), Some(17));
         assert_eq!(birthday.age_on(date("2018-06-15")), Some(18));
         assert_eq!(birthday.age_on(date("1999-01-01")), None);
+    }
+
+    #[test]
+    fn day_numbers_count_from_the_unix_epoch_and_round_trip() {
+        assert_eq!(date("1970-01-01").days_since_epoch(), 0);
+        assert_eq!(date("2024-02-29").days_since_epoch(), 19_782);
+        assert_eq!(date("1969-12-31").days_since_epoch(), -1);
+        assert_eq!(date("1900-01-01").days_since_epoch(), -25_567);
+        for text in [
+            "1900-01-01",
+            "1900-03-01",
+            "2000-02-29",
+            "2026-11-22",
+            "9999-12-31",
+        ] {
+            let day = date(text);
+            assert_eq!(
+                Date::from_days_since_epoch(i64::from(day.days_since_epoch())),
+                Some(day)
+            );
+        }
+        assert_eq!(Date::from_days_since_epoch(-25_568), None);
+        assert_eq!(Date::from_days_since_epoch(i64::MAX), None);
+        assert_eq!(date("2026-03-01").days_since(date("2026-02-27")), 2);
+    }
+
+    #[test]
+    fn a_taipei_day_starts_at_four_in_the_afternoon_utc() {
+        // 2026-11-21T15:59:59Z is 23:59:59 in Taipei; one second later it is the 22nd there.
+        assert_eq!(Date::taipei_day(1_795_276_799), Some(date("2026-11-21")));
+        assert_eq!(Date::taipei_day(1_795_276_800), Some(date("2026-11-22")));
+        assert_eq!(Date::taipei_day(-28_800), Some(date("1970-01-01")));
+        assert_eq!(Date::taipei_day(-28_801), Some(date("1969-12-31")));
+        assert_eq!(Date::taipei_day(i64::MAX), None);
     }
 
     #[test]

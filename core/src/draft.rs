@@ -7,6 +7,29 @@
 //! by field. Version history:
 //! - v1 (unversioned): `fertilityPlanTagIds` was a list; numeric inputs were stored as numbers.
 //! - v2: `version: 2`, `fertilityPlanTagId` a single string, every input stored as text.
+//!
+//! ```
+//! use kizuna_core::date::Date;
+//! use kizuna_core::draft::{self, RegisterDraft};
+//! use kizuna_core::rules::RuleCode;
+//! use serde_json::json;
+//!
+//! // Damage is dropped field by field; the rest is kept.
+//! let repaired = draft::repair(&json!({"version": 2, "nickname": "Mei", "name": {"x": 1}}));
+//! assert_eq!(repaired.draft.nickname, "Mei");
+//! assert_eq!(repaired.dropped, ["name"]);
+//! // Something that is no draft at all gives an empty one.
+//! assert!(draft::repair(&json!("garbage")).discarded);
+//!
+//! // The payload comes only with a draft that passes every rule; the errors say why not.
+//! let today = Date::parse("2026-11-22").unwrap();
+//! let mut form = RegisterDraft::default();
+//! form.height = "tall".into();
+//! let outcome = draft::build_payload(&form, "U4af4980629a1b2c3d4e5f60718293a4b", today);
+//! assert!(outcome.payload.is_none());
+//! assert_eq!(outcome.errors.get("height"), Some(&[RuleCode::Invalid][..]));
+//! assert_eq!(outcome.errors.get("nickname"), Some(&[RuleCode::Required][..]));
+//! ```
 
 use crate::choices::*;
 use crate::conditions::{Bounds, CONDITION_TYPES, Condition};
@@ -16,7 +39,9 @@ use crate::rules::{FieldErrors, RuleCode};
 use serde::Serialize;
 use serde_json::Value;
 
+/// The version a draft is stored as now.
 pub const DRAFT_VERSION: u32 = 2;
+/// Photo slots of the form.
 pub const PHOTO_SLOTS: usize = 6;
 /// Longer stored text is cut here on repair: far beyond every field's limit (which validation
 /// reports), but small enough that a mangled value cannot bloat the form.
@@ -30,81 +55,139 @@ const MAX_STORED_TEXT: usize = 5_000;
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct RegisterDraft {
+    /// [`DRAFT_VERSION`] once repaired.
     pub version: u32,
+    /// Text input: the nickname.
     pub nickname: String,
+    /// Text input: the legal name.
     pub name: String,
+    /// Select: a [`Gender`] wire value.
     pub gender: String,
+    /// Select: a [`MatchGender`] wire value.
     pub match_gender: String,
+    /// Date input: `YYYY-MM-DD`.
     pub birthday: String,
+    /// Number input: centimetres.
     pub height: String,
+    /// Select: an [`OccupationType`] wire value.
     pub occupation_type: String,
+    /// Text input: the job title.
     pub occupation: String,
+    /// Text area: a work achievement.
     pub achievement: String,
+    /// Select: an [`IncomeRange`] wire value.
     pub income_range: String,
+    /// Text input: the school.
     pub school: String,
+    /// Select: an [`Education`] wire value.
     pub education: String,
+    /// Select: a [`MarriageRecord`] code as JSON text (`"0"`).
     pub marriage_record: String,
+    /// Select: a [`HasChildren`] code as JSON text.
     pub has_children: String,
+    /// Select: a [`Smoke`] code as JSON text.
     pub smoke: String,
+    /// Select: a [`Drink`] code as JSON text.
     pub drink: String,
+    /// Select: a [`Tattoo`] wire value.
     pub tattoo: String,
+    /// Select: an [`Mbti`] wire value, or empty.
     pub mbti: String,
+    /// Chosen personality tag ids, as text.
     pub personality_tag_ids: Vec<String>,
+    /// Chosen exercise tag ids, as text.
     pub exercise_tag_ids: Vec<String>,
+    /// Chosen hobby tag ids, as text.
     pub hobby_tag_ids: Vec<String>,
+    /// Chosen marriage-type tag ids, as text.
     pub marriage_type_tag_ids: Vec<String>,
+    /// The chosen fertility-plan tag id, as text (one, where the payload has a list).
     pub fertility_plan_tag_id: String,
+    /// Chosen pet tag ids, as text.
     pub pet_tag_ids: Vec<String>,
+    /// Text area: the introduction.
     pub about_me: String,
+    /// Text area: a question for a first date.
     pub dating_question: String,
+    /// Text area: a day in the person's life.
     pub daily_life: String,
+    /// Text area: something surprising.
     pub surprise_point: String,
+    /// Select: a city code of the catalogue.
     pub city: String,
+    /// Text input: the address.
     pub address: String,
     // Serialised as null when absent (the form keeps the key), so declared that way for TypeScript.
+    /// From geolocation, if the person allowed it.
     #[cfg_attr(feature = "ts", tsify(type = "number | null"))]
     pub latitude: Option<f64>,
+    /// From geolocation, if the person allowed it.
     #[cfg_attr(feature = "ts", tsify(type = "number | null"))]
     pub longitude: Option<f64>,
+    /// Number input: kilometres; empty means 0, anywhere.
     pub recommend_distance_km: String,
+    /// Text area: how the person heard of Kizuna.
     pub feedback: String,
+    /// Select: a [`VerifyMethod`] wire value.
     pub verify_method: String,
+    /// Text input: the work address (COMPANY_EMAIL).
     pub company_email: String,
+    /// Text input: the `https://` page (REVIEW_LINK).
     pub review_link: String,
+    /// The uploaded employee-card photo (EMPLOYEE_ID).
     pub verify_temp_file_name: String,
+    /// Text area: a note to the reviewer.
     pub verify_description: String,
     /// One entry per photo slot ('' = empty); a file name once uploaded, or a local placeholder.
     pub photo_name_list: Vec<String>,
+    /// The condition section.
     pub conditions: DraftConditions,
 }
 
+/// The condition section of the form: one entry per condition type.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct DraftConditions {
+    /// Height range, in centimetres.
     pub height: RangeDraft,
+    /// Age range, in years.
     pub age: RangeDraft,
+    /// Income range, in 10,000 TWD a year.
     pub income: RangeDraft,
+    /// At least this education.
     pub education: ValueDraft,
+    /// Exactly this marital history.
     pub marriage_record: ValueDraft,
+    /// Exactly this situation with children.
     pub has_children: ValueDraft,
+    /// At most this much smoking.
     pub smoke: ValueDraft,
+    /// At most this visible a tattoo.
     pub tattoo: ValueDraft,
+    /// At most this much drinking.
     pub drink: ValueDraft,
 }
 
+/// A range condition as typed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct RangeDraft {
+    /// The condition's checkbox.
     pub selected: bool,
+    /// The lower bound as typed; empty for none.
     pub from: String,
+    /// The upper bound as typed; empty for none.
     pub to: String,
 }
 
+/// A one-value condition as chosen.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct ValueDraft {
+    /// The condition's checkbox.
     pub selected: bool,
+    /// The chosen value as the select holds it; empty for none.
     pub value: String,
 }
 
@@ -161,6 +244,7 @@ impl Default for RegisterDraft {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct RepairedDraft {
+    /// Every field that could be kept; the rest empty.
     pub draft: RegisterDraft,
     /// Fields kept after conversion (a number where text belongs, an old shape, a cut text).
     pub repaired: Vec<String>,
@@ -190,6 +274,7 @@ pub struct BuildOutcome {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", tsify(optional))]
     pub payload: Option<UserProfileCreate>,
+    /// Every failing field (empty when the payload is present).
     pub errors: FieldErrors,
 }
 
@@ -459,12 +544,12 @@ pub fn repair(stored: &Value) -> RepairedDraft {
         } else if name == "fertilityPlanTagIds" && is_v1 {
             // v1 kept the single fertility plan as a one-element list.
             fixer.repaired("fertilityPlanTagId");
+            let none = Value::String(String::new());
             let first = value
                 .as_array()
                 .and_then(|items| items.first())
-                .cloned()
-                .unwrap_or(Value::String(String::new()));
-            if let Some(text) = fixer.text("fertilityPlanTagId", &first) {
+                .unwrap_or(&none);
+            if let Some(text) = fixer.text("fertilityPlanTagId", first) {
                 draft.fertility_plan_tag_id = text;
             }
         } else if draft.text_slot(name).is_some() {
@@ -508,7 +593,7 @@ pub fn repair(stored: &Value) -> RepairedDraft {
 /// ownership and identity).
 pub fn build_payload(draft: &RegisterDraft, line_user_id: &str, today: Date) -> BuildOutcome {
     let (payload, conversion_errors) = convert(draft, line_user_id);
-    let mut errors = payload.clone().parse(today).err().unwrap_or_default();
+    let mut errors = payload.clone().checked(today).err().unwrap_or_default();
     // A value that could not even be converted is reported as such, not as missing.
     for (field, _) in conversion_errors.iter() {
         errors.remove(field);
@@ -522,10 +607,13 @@ pub fn build_payload(draft: &RegisterDraft, line_user_id: &str, today: Date) -> 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct ConditionsOutcome {
+    /// Selected conditions that carry data, in form order.
     pub conditions: Vec<Condition>,
+    /// What is wrong with them, keyed `valueItem.<TYPE>`.
     pub errors: FieldErrors,
 }
 
+/// The conditions of a draft's condition section (the `valueItem` the form would send), checked.
 pub fn conditions_of(draft: &RegisterDraft) -> ConditionsOutcome {
     let mut errors = FieldErrors::new();
     let conditions = conditions(&draft.conditions, &mut errors);
@@ -541,16 +629,18 @@ pub fn satisfies(
     line_user_id: &str,
     today: Date,
 ) -> Result<bool, FieldErrors> {
-    let profile = match build_payload(person, line_user_id, today).payload {
-        Some(payload) => payload.parse(today)?,
+    // The facts alone, not a whole `ValidProfile`: the wasm then carries no code to build one.
+    let facts = match build_payload(person, line_user_id, today).payload {
+        Some(payload) => payload.checked(today)?.facts(),
         None => return Err(validate(person, line_user_id, today)),
     };
+    let facts = facts.ok_or_else(|| FieldErrors::single("", RuleCode::Invalid))?;
     let wanted = conditions_of(seeker);
     if !wanted.errors.is_empty() {
         return Err(wanted.errors);
     }
     Ok(crate::conditions::satisfies(
-        &profile.facts(),
+        &facts,
         &wanted.conditions,
         today,
     ))

@@ -1,6 +1,15 @@
 //! E-mail addresses, parsed by hand and strictly: work addresses are matched to employers by
 //! domain, so what counts as the domain must be beyond doubt. ASCII only, which also keeps
 //! internationalised-domain tables (idna) out of the wasm build.
+//!
+//! ```
+//! use kizuna_core::email::EmailAddress;
+//!
+//! let email = EmailAddress::parse(" Jane.Doe@TSMC.com ").unwrap();
+//! assert_eq!(email.as_str(), "jane.doe@tsmc.com");
+//! assert_eq!(email.domain(), "tsmc.com");
+//! assert!(EmailAddress::parse("jane@tsmc").is_none());
+//! ```
 
 use std::fmt;
 
@@ -26,10 +35,12 @@ impl EmailAddress {
         (is_local_part(local) && is_domain(domain)).then_some(EmailAddress { address, at })
     }
 
+    /// The address, lower-cased.
     pub fn as_str(&self) -> &str {
         &self.address
     }
 
+    /// The part after the `@`.
     pub fn domain(&self) -> &str {
         &self.address[self.at + 1..]
     }

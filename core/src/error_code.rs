@@ -1,7 +1,16 @@
-//! The API's error codes (DESIGN.md): one catalogue for the server's answers and the client's toasts.
+//! The API's error codes (docs/design.md): one catalogue for the server's answers and the client's toasts.
+//!
+//! ```
+//! use kizuna_core::error_code::ErrorCode;
+//!
+//! assert_eq!(ErrorCode::parse("E002"), Some(ErrorCode::E002));
+//! assert_eq!(ErrorCode::E007.http_status(), 429);
+//! assert!(ErrorCode::E001B.clears_session());
+//! ```
 
 use serde::{Deserialize, Serialize};
 
+/// An error code of the API's answers (`{code, cause, fields?}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum ErrorCode {
@@ -25,10 +34,14 @@ pub enum ErrorCode {
     E007,
     /// Internal error; the cause never leaks internals.
     E500,
+    /// Temporarily unavailable (the database cannot be reached): retry after the answer's
+    /// `Retry-After` seconds.
+    E503,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 10] = [
+    /// Every code.
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::E001,
         ErrorCode::E001A,
         ErrorCode::E001B,
@@ -39,8 +52,10 @@ impl ErrorCode {
         ErrorCode::E006,
         ErrorCode::E007,
         ErrorCode::E500,
+        ErrorCode::E503,
     ];
 
+    /// The wire code (`"E002"`).
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::E001 => "E001",
@@ -53,6 +68,7 @@ impl ErrorCode {
             ErrorCode::E006 => "E006",
             ErrorCode::E007 => "E007",
             ErrorCode::E500 => "E500",
+            ErrorCode::E503 => "E503",
         }
     }
 
@@ -68,6 +84,7 @@ impl ErrorCode {
             ErrorCode::E006 => 415,
             ErrorCode::E007 => 429,
             ErrorCode::E500 => 500,
+            ErrorCode::E503 => 503,
         }
     }
 
@@ -76,6 +93,7 @@ impl ErrorCode {
         matches!(self, ErrorCode::E001A | ErrorCode::E001B)
     }
 
+    /// The code of a wire code, if there is one.
     pub fn parse(code: &str) -> Option<ErrorCode> {
         ErrorCode::ALL.into_iter().find(|c| c.as_str() == code)
     }

@@ -1,4 +1,11 @@
 //! Names of uploaded files as the payload refers to them.
+//!
+//! ```
+//! use kizuna_core::files::FileName;
+//!
+//! assert!(FileName::parse("0123456789abcdef0123456789abcdef").is_some());
+//! assert!(FileName::parse("../etc/passwd").is_none());
+//! ```
 
 use std::fmt;
 
@@ -9,8 +16,10 @@ use std::fmt;
 pub struct FileName(String);
 
 impl FileName {
+    /// The longest name, in characters.
     pub const MAX_LEN: usize = 64;
 
+    /// The name, if it is one.
     pub fn parse(text: &str) -> Option<FileName> {
         let valid = !text.is_empty()
             && text.len() <= Self::MAX_LEN
@@ -20,6 +29,7 @@ impl FileName {
         valid.then(|| FileName(text.to_owned()))
     }
 
+    /// The name.
     pub fn as_str(&self) -> &str {
         &self.0
     }

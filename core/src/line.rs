@@ -1,4 +1,11 @@
 //! LINE identifiers.
+//!
+//! ```
+//! use kizuna_core::line::LineUserId;
+//!
+//! assert!(LineUserId::parse("U4af4980629a1b2c3d4e5f60718293a4b").is_some());
+//! assert!(LineUserId::parse("U4AF4980629A1B2C3D4E5F60718293A4B").is_none());
+//! ```
 
 use std::fmt;
 
@@ -7,12 +14,14 @@ use std::fmt;
 pub struct LineUserId(String);
 
 impl LineUserId {
+    /// The id, if the text is one.
     pub fn parse(text: &str) -> Option<LineUserId> {
         let hex = text.strip_prefix('U')?;
         let valid = hex.len() == 32 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
         valid.then(|| LineUserId(text.to_owned()))
     }
 
+    /// The id.
     pub fn as_str(&self) -> &str {
         &self.0
     }

@@ -1,35 +1,78 @@
 //! Every field rule of registration, in one place: the limits below are what both the client (for
 //! instant feedback) and the server (as the control) enforce, and the rule codes are what both
 //! report per field so the client can translate them.
+//!
+//! The rules of registration are declared with [validator]'s `#[derive(Validate)]` on
+//! [`UserProfileCreate`](crate::profile::UserProfileCreate), whose attributes name the limits
+//! defined here; [`FieldErrors`] is what every check reports, in the wire shape
+//! `{"field": ["rule_code", ...]}`.
+//!
+//! ```
+//! use kizuna_core::rules::{self, FieldErrors, RuleCode};
+//!
+//! let mut errors = FieldErrors::new();
+//! let nickname = rules::check_text("nickname", Some("  Mei  "), rules::NICKNAME, &mut errors);
+//! assert_eq!(nickname.as_deref(), Some("Mei"));
+//! rules::check_text("aboutMe", Some("Too short."), rules::ABOUT_ME, &mut errors);
+//! assert_eq!(errors.get("aboutMe"), Some(&[RuleCode::TooShort][..]));
+//! assert_eq!(
+//!     serde_json::to_value(&errors).unwrap(),
+//!     serde_json::json!({"aboutMe": ["too_short"]})
+//! );
+//! ```
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
+use validator::{ValidationError, ValidationErrors, ValidationErrorsKind};
 
 /// Why a field failed; stable snake_case codes that the translation files key on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum RuleCode {
+    /// Missing, or blank after trimming.
     Required,
+    /// Text shorter than its rule's minimum, in characters.
     TooShort,
+    /// Text longer than its rule's maximum, in characters.
     TooLong,
+    /// A number outside its rule's range.
     OutOfRange,
+    /// Not of the field's form (a LINE user id, a file name, a number, a URL).
     Invalid,
+    /// The wrong JSON type (text where a number belongs, a body that is not an object).
     InvalidType,
+    /// A field the payload does not have.
     UnknownField,
+    /// Not one of the field's choices or catalogue entries.
     InvalidChoice,
+    /// Not a `YYYY-MM-DD` date that exists, or a birthday in the future.
     InvalidDate,
+    /// Younger than the minimum age on the given day.
     TooYoung,
+    /// Older than the maximum age on the given day.
     TooOld,
+    /// A list with fewer entries than its rule's minimum.
     TooFew,
+    /// A list with more entries than its rule's maximum.
     TooMany,
+    /// The same entry twice in a list, or the same condition type twice.
     Duplicate,
+    /// A link that is not `https://`.
     NotHttps,
+    /// Not an e-mail address.
     InvalidEmail,
+    /// An e-mail address whose domain belongs to no employer of the catalogue.
     UnknownEmployer,
+    /// A condition range with no bound, or with `from` above `to`.
     InvalidRange,
+    /// One of a pair that must come together (latitude and longitude).
     BothOrNeither,
+    /// A field that must repeat another and does not (`password` and `account`).
     Mismatch,
+    /// Control characters (line breaks too, outside multi-line texts).
     ControlChars,
     /// A file name that is not one of the caller's unclaimed uploads (expired, claimed, someone
     /// else's, or never uploaded). Only the server can tell, so only the server reports it.
@@ -37,6 +80,7 @@ pub enum RuleCode {
 }
 
 impl RuleCode {
+    /// Every rule code, in declaration order.
     pub const ALL: [RuleCode; 22] = [
         RuleCode::Required,
         RuleCode::TooShort,
@@ -89,6 +133,17 @@ impl RuleCode {
             RuleCode::UnknownFile => "unknown_file",
         }
     }
+
+    /// The rule code of a wire code (`"too_long"`), if there is one.
+    pub fn parse(code: &str) -> Option<RuleCode> {
+        RuleCode::ALL.into_iter().find(|rule| rule.as_str() == code)
+    }
+}
+
+impl fmt::Display for RuleCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Every failing field with every rule it breaks, keyed by the payload's wire name
@@ -117,16 +172,19 @@ impl<'de> Deserialize<'de> for FieldErrors {
 }
 
 impl FieldErrors {
+    /// No errors.
     pub fn new() -> FieldErrors {
         FieldErrors::default()
     }
 
+    /// One field with one failed rule.
     pub fn single(field: &str, code: RuleCode) -> FieldErrors {
         let mut errors = FieldErrors::new();
         errors.add(field, code);
         errors
     }
 
+    /// Records that `field` breaks `code` (once, however often it is added).
     pub fn add(&mut self, field: &str, code: RuleCode) {
         let index = match self
             .0
@@ -144,6 +202,7 @@ impl FieldErrors {
         }
     }
 
+    /// Adds every finding of `other`.
     pub fn merge(&mut self, other: FieldErrors) {
         for (field, codes) in other.0 {
             for code in codes {
@@ -157,14 +216,17 @@ impl FieldErrors {
         self.0.retain(|(known, _)| known != field);
     }
 
+    /// True when nothing failed.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// How many fields failed.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// The rules a field breaks, if it breaks any.
     pub fn get(&self, field: &str) -> Option<&[RuleCode]> {
         self.0
             .iter()
@@ -172,10 +234,12 @@ impl FieldErrors {
             .map(|(_, codes)| codes.as_slice())
     }
 
+    /// The failing fields, sorted.
     pub fn fields(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(|(field, _)| field.as_str())
     }
 
+    /// Each failing field with the rules it breaks, sorted by field.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &[RuleCode])> {
         self.0
             .iter()
@@ -192,12 +256,163 @@ impl FieldErrors {
     }
 }
 
+impl fmt::Display for FieldErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, (field, codes)) in self.iter().enumerate() {
+            let separator = if index == 0 { "" } else { "; " };
+            write!(f, "{separator}{field}:")?;
+            for code in codes {
+                write!(f, " {code}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FieldErrors {}
+
+/// The parameter in which a struct-level rule (validator's `schema`, reported under `__all__`)
+/// names the wire fields it concerns, so that its finding lands on those fields.
+pub(crate) const FIELDS_PARAM: &str = "fields";
+
+/// validator's own codes, and what they are on the wire. `length` is told apart by the value
+/// (see [`FieldErrors::from`]); every custom rule of this crate reports a [`RuleCode`] directly.
+const VALIDATOR_CODES: [(&str, RuleCode); 3] = [
+    ("required", RuleCode::Required),
+    ("range", RuleCode::OutOfRange),
+    ("non_control_character", RuleCode::ControlChars),
+];
+
+impl From<ValidationErrors> for FieldErrors {
+    /// validator's report in the wire shape: a field's errors are keyed by its wire (camelCase)
+    /// name, struct-level errors land on the fields they name (`valueItem.HEIGHT` for a
+    /// condition), and validator's one `length` code becomes `too_short`/`too_long` for text and
+    /// `too_few`/`too_many` for lists, by comparing the value with the rule's minimum.
+    fn from(errors: ValidationErrors) -> FieldErrors {
+        let mut found = FieldErrors::new();
+        found.add_validation(&errors);
+        found
+    }
+}
+
+impl From<RuleCode> for ValidationError {
+    /// A custom validator function's error, coded so that it reaches the wire unchanged.
+    fn from(code: RuleCode) -> ValidationError {
+        ValidationError::new(code.as_str())
+    }
+}
+
+impl FieldErrors {
+    /// Adds validator's findings, keyed by wire name.
+    fn add_validation(&mut self, errors: &ValidationErrors) {
+        // Fields first, struct-level rules last, so a field's codes come in one stable order
+        // (a field's own codes come from one entry; the map's order is not the same every run).
+        for struct_level in [false, true] {
+            for (field, kind) in errors.errors() {
+                if (field == "__all__") != struct_level {
+                    continue;
+                }
+                match kind {
+                    ValidationErrorsKind::Field(list) => {
+                        for error in list {
+                            let code = rule_code(error);
+                            match param(error, FIELDS_PARAM) {
+                                Some(serde_json::Value::Array(named)) => named
+                                    .iter()
+                                    .filter_map(serde_json::Value::as_str)
+                                    .for_each(|named| self.add(&wire_name(named), code)),
+                                // A struct-level error that names no field is about the
+                                // payload as a whole, keyed "" as a body-level error is.
+                                _ if struct_level => self.add("", code),
+                                _ => self.add(&wire_name(field), code),
+                            }
+                        }
+                    }
+                    // No payload of this crate nests (conditions are struct-level rules): a nested
+                    // report fails its field as a whole rather than being walked, which would
+                    // link validator's list map into the wasm for nothing.
+                    ValidationErrorsKind::Struct(_) | ValidationErrorsKind::List(_) => {
+                        self.add(&wire_name(field), RuleCode::Invalid)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// validator keys a field's errors by its Rust name (`match_gender`); the wire name is the
+/// camelCase one (`matchGender`), as serde's `rename_all = "camelCase"` spells every Kizuna
+/// payload. Names already in wire form (`valueItem.HEIGHT`, `MARRIAGE_RECORD`) stay as they are.
+fn wire_name(field: &str) -> String {
+    if field.bytes().any(|b| b.is_ascii_uppercase()) {
+        return field.to_owned();
+    }
+    let mut name = String::with_capacity(field.len());
+    let mut upper = false;
+    for c in field.chars() {
+        match c {
+            '_' => upper = true,
+            _ if upper => {
+                name.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            _ => name.push(c),
+        }
+    }
+    name
+}
+
+/// A struct-level rule's finding on the wire fields it concerns.
+pub(crate) fn struct_error(code: RuleCode, fields: &[&str]) -> ValidationError {
+    let mut error = ValidationError::from(code);
+    error.add_param(Cow::Borrowed(FIELDS_PARAM), &fields);
+    error
+}
+
+/// A parameter of an error. Searched rather than looked up: the map holds two or three entries,
+/// and a lookup would link another instance of the hash map's code into the wasm.
+fn param<'e>(error: &'e ValidationError, name: &str) -> Option<&'e serde_json::Value> {
+    error
+        .params
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|(_, value)| value)
+}
+
+fn rule_code(error: &ValidationError) -> RuleCode {
+    if error.code == "length" {
+        let below_min = |count: usize| {
+            let min = param(error, "min").and_then(serde_json::Value::as_u64);
+            min.is_some_and(|min| (count as u64) < min)
+        };
+        return match param(error, "value") {
+            Some(serde_json::Value::Array(items)) if below_min(items.len()) => RuleCode::TooFew,
+            Some(serde_json::Value::Array(_)) => RuleCode::TooMany,
+            Some(serde_json::Value::String(text)) if below_min(text.chars().count()) => {
+                RuleCode::TooShort
+            }
+            _ => RuleCode::TooLong,
+        };
+    }
+    VALIDATOR_CODES
+        .iter()
+        .find(|(known, _)| *known == error.code)
+        .map(|(_, rule)| *rule)
+        .or_else(|| RuleCode::parse(&error.code))
+        // Every validator in use is listed above or reports a RuleCode; a new one that is
+        // neither still fails its field rather than passing silently.
+        .unwrap_or(RuleCode::Invalid)
+}
+
 /// Length limits of a free-text field, in Unicode characters after trimming.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct TextRule {
+    /// A blank value is `required` rather than absent.
     pub required: bool,
+    /// Fewest characters.
     pub min: u32,
+    /// Most characters.
     pub max: u32,
     /// Line breaks allowed (every other control character is refused everywhere).
     pub multiline: bool,
@@ -221,10 +436,15 @@ const fn optional(max: u32, multiline: bool) -> TextRule {
     }
 }
 
+/// The name other members see.
 pub const NICKNAME: TextRule = required(1, 20);
+/// The legal name, for reviewers only.
 pub const NAME: TextRule = required(1, 50);
+/// The job title.
 pub const OCCUPATION: TextRule = required(1, 50);
+/// A work achievement to be proud of.
 pub const ACHIEVEMENT: TextRule = optional(300, true);
+/// The school last attended.
 pub const SCHOOL: TextRule = optional(100, false);
 /// A real introduction is what reviewers and matches look for, so a one-liner is not enough.
 pub const ABOUT_ME: TextRule = TextRule {
@@ -233,31 +453,43 @@ pub const ABOUT_ME: TextRule = TextRule {
     max: 1000,
     multiline: true,
 };
+/// A question for a first date.
 pub const DATING_QUESTION: TextRule = optional(500, true);
+/// A day in the person's life.
 pub const DAILY_LIFE: TextRule = optional(500, true);
+/// Something about the person that surprises people.
 pub const SURPRISE_POINT: TextRule = optional(500, true);
+/// Where the person lives, in words; for reviewers only.
 pub const ADDRESS: TextRule = optional(200, false);
+/// How the person heard of Kizuna.
 pub const FEEDBACK: TextRule = optional(500, true);
+/// A note to the reviewer about the proof of employment.
 pub const VERIFY_DESCRIPTION: TextRule = optional(500, true);
 
 /// An inclusive numeric range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct RangeRule {
+    /// Lowest allowed value.
     pub min: u32,
+    /// Highest allowed value.
     pub max: u32,
 }
 
 impl RangeRule {
+    /// True when `value` is within the range, bounds included.
     pub fn contains(self, value: u32) -> bool {
         (self.min..=self.max).contains(&value)
     }
 }
 
+/// Height in centimetres.
 pub const HEIGHT_CM: RangeRule = RangeRule { min: 120, max: 230 };
+/// Age in completed years: who may register, and the bounds of an age condition.
 pub const AGE_YEARS: RangeRule = RangeRule { min: 18, max: 99 };
-/// 0 means "anywhere".
+/// How far away introductions may live, in kilometres; 0 means "anywhere".
 pub const RECOMMEND_DISTANCE_KM: RangeRule = RangeRule { min: 0, max: 500 };
+/// How many profile photos.
 pub const PHOTOS: RangeRule = RangeRule { min: 1, max: 6 };
 /// Income condition bounds, in 10,000 TWD a year.
 pub const INCOME_CONDITION: RangeRule = RangeRule {
@@ -265,15 +497,43 @@ pub const INCOME_CONDITION: RangeRule = RangeRule {
     max: 10_000,
 };
 
+/// Bounds of a coordinate, in degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DegreeRule {
+    /// Lowest allowed value.
+    pub min: f64,
+    /// Highest allowed value.
+    pub max: f64,
+}
+
+/// Latitude of the person's location.
+pub const LATITUDE: DegreeRule = DegreeRule {
+    min: -90.0,
+    max: 90.0,
+};
+/// Longitude of the person's location.
+pub const LONGITUDE: DegreeRule = DegreeRule {
+    min: -180.0,
+    max: 180.0,
+};
+
+/// How many personality tags.
 pub const PERSONALITY_TAGS: RangeRule = RangeRule { min: 1, max: 5 };
+/// How many exercise tags.
 pub const EXERCISE_TAGS: RangeRule = RangeRule { min: 0, max: 5 };
+/// How many hobby tags.
 pub const HOBBY_TAGS: RangeRule = RangeRule { min: 1, max: 8 };
+/// How many marriage-type tags.
 pub const MARRIAGE_TYPE_TAGS: RangeRule = RangeRule { min: 0, max: 3 };
+/// How many fertility-plan tags: exactly one.
 pub const FERTILITY_PLAN_TAGS: RangeRule = RangeRule { min: 1, max: 1 };
+/// How many pet tags.
 pub const PET_TAGS: RangeRule = RangeRule { min: 0, max: 5 };
 
 /// Checks a free-text value against its rule, returning the trimmed text when it passes.
-/// An absent or blank optional value is `Ok(None)`.
+/// An absent or blank optional value is `None` and no error. Registration declares the same
+/// rules with validator's derive (see [`UserProfileCreate`](crate::profile::UserProfileCreate));
+/// this is for other texts that follow a [`TextRule`].
 pub fn check_text(
     field: &str,
     value: Option<&str>,
@@ -337,8 +597,123 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
         ("marriageTypeTagIds", MARRIAGE_TYPE_TAGS),
         ("fertilityPlanTagIds", FERTILITY_PLAN_TAGS),
         ("petTagIds", PET_TAGS),
+        ("reviewNote", text(REVIEW_NOTE)),
+        ("chatMessage", text(CHAT_MESSAGE)),
+        ("clientMessageId", CLIENT_MESSAGE_ID),
+        ("reportText", text(REPORT_TEXT)),
     ])
 }
+
+// ---------------------------------------------------------------------------------------------
+// Review (issue 14): decisions, claims and the work e-mail's one-time code.
+
+/// The reviewer's optional note to the member on a decision (shown on /profile and in the push).
+pub const REVIEW_NOTE: TextRule = optional(500, true);
+/// How long a reviewer holds a claimed profile before another reviewer may take it.
+pub const REVIEW_CLAIM_SECS: i64 = 15 * 60;
+
+/// Digits of the work e-mail's one-time code.
+pub const EMAIL_CODE_DIGITS: usize = 6;
+/// A code is accepted for this long after it was sent.
+pub const EMAIL_CODE_VALID_SECS: i64 = 10 * 60;
+/// Wrong tries that lock a code for good (the member then asks for a new one).
+pub const EMAIL_CODE_MAX_WRONG_TRIES: u32 = 5;
+/// The shortest wait between two sends to one member.
+pub const EMAIL_CODE_RESEND_WAIT_SECS: i64 = 60;
+/// Sends allowed per member, and separately per address, within [`EMAIL_CODE_SEND_WINDOW_SECS`].
+pub const EMAIL_CODE_SENDS_PER_WINDOW: u32 = 5;
+/// The "day" of the send limit: a rolling 24 hours, so the limit cannot be doubled around midnight.
+pub const EMAIL_CODE_SEND_WINDOW_SECS: i64 = 24 * 60 * 60;
+
+// ---------------------------------------------------------------------------------------------
+// Matchmaking (issue 15): days, location privacy, introductions, chat and reports.
+
+/// Asia/Taipei is UTC+8 all year (no daylight saving): the service's days start at 16:00 UTC.
+pub const TAIPEI_UTC_OFFSET_SECS: i64 = 8 * 60 * 60;
+
+/// Grid rows per degree of latitude: a degree is 111.2 km, so a row is 1.00 km high. Each row is
+/// cut into columns of about the same width (see `geo`), giving cells of about 1 km x 1 km.
+pub const GRID_STEPS_PER_DEGREE: f64 = 111.0;
+/// Edges of the distance bands another member is told, in km: under 5, 5 to 20, 20 to 50, over 50.
+/// A distance equal to an edge belongs to the band above it.
+pub const DISTANCE_BAND_EDGES_KM: [f64; 3] = [5.0, 20.0, 50.0];
+
+/// New introductions a member gets per Asia/Taipei day.
+pub const DAILY_NEW_INTRODUCTIONS: usize = 5;
+/// The most daily lists one member appears in per day, so a few profiles do not fill every list.
+pub const DAILY_APPEARANCE_CAP: u32 = 20;
+/// Days during which a pass (either way) keeps two people from being introduced again.
+pub const PASS_COOLDOWN_DAYS: i32 = 30;
+
+/// The weights of the compatibility score (`matching::score`); see each field.
+pub const SCORE: ScoreWeights = ScoreWeights {
+    shared_hobby: 40,
+    shared_exercise: 30,
+    shared_personality: 25,
+    shared_marriage_type: 30,
+    same_fertility_plan: 60,
+    shared_pet: 15,
+    tags_max: 400,
+    comfort_max: 300,
+    comfort_width_height_cm: 10,
+    comfort_width_age_years: 5,
+    comfort_width_income: 50,
+    activity: [(1, 200), (3, 150), (7, 100), (14, 50), (30, 20)],
+    distance: [100, 70, 40, 10],
+    liked_you: 150,
+};
+
+/// Points of the compatibility score. Every part is a whole number, so the score is the same on
+/// every platform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreWeights {
+    /// Per hobby tag both people chose.
+    pub shared_hobby: u32,
+    /// Per exercise tag both chose.
+    pub shared_exercise: u32,
+    /// Per personality tag both chose.
+    pub shared_personality: u32,
+    /// Per marriage-type tag both chose.
+    pub shared_marriage_type: u32,
+    /// When both chose the same fertility plan.
+    pub same_fertility_plan: u32,
+    /// Per pet tag both chose.
+    pub shared_pet: u32,
+    /// The shared-tag points are capped here.
+    pub tags_max: u32,
+    /// Points when each person sits in the middle of every range the other asked for (or the other
+    /// asked for none); half per direction, falling linearly to 0 at a range's edge.
+    pub comfort_max: u32,
+    /// For a one-sided height range ("at least 170"): how far past the bound counts as fully inside.
+    pub comfort_width_height_cm: u32,
+    /// The same for a one-sided age range, in years.
+    pub comfort_width_age_years: u32,
+    /// The same for a one-sided income range, in 10,000 TWD a year.
+    pub comfort_width_income: u32,
+    /// Recent activity of the candidate: `(at most this many days since last active, points)`,
+    /// first matching step wins; longer ago scores 0.
+    pub activity: [(u32, u32); 5],
+    /// Points by distance band: under 5 km, 5 to 20, 20 to 50, over 50.
+    pub distance: [u32; 4],
+    /// When the candidate already liked the viewer (a like back makes a match).
+    pub liked_you: u32,
+}
+
+/// A chat message: 1 to 1000 characters after trimming; line breaks allowed.
+pub const CHAT_MESSAGE: TextRule = TextRule {
+    required: true,
+    min: 1,
+    max: 1000,
+    multiline: true,
+};
+/// Length of the client's message id (a UUID is 36), in characters of `A-Z a-z 0-9 _ -`.
+pub const CLIENT_MESSAGE_ID: RangeRule = RangeRule { min: 8, max: 64 };
+/// Messages one member may send per minute, over all their matches.
+pub const CHAT_MESSAGES_PER_MINUTE: u32 = 30;
+/// At most one "new message" push per match within this many seconds.
+pub const CHAT_PUSH_INTERVAL_SECS: i64 = 10 * 60;
+/// The optional text of a report.
+pub const REPORT_TEXT: TextRule = optional(1000, true);
 
 #[cfg(test)]
 mod tests {
@@ -349,6 +724,55 @@ mod tests {
         for code in RuleCode::ALL {
             assert_eq!(serde_json::to_value(code).unwrap(), code.as_str());
         }
+    }
+
+    #[test]
+    fn every_rule_code_parses_back_from_its_wire_code() {
+        for code in RuleCode::ALL {
+            assert_eq!(RuleCode::parse(code.as_str()), Some(code));
+        }
+        assert_eq!(RuleCode::parse("length"), None);
+    }
+
+    #[test]
+    fn field_errors_read_as_a_sentence_per_field() {
+        let mut errors = FieldErrors::single("nickname", RuleCode::TooLong);
+        errors.add("city", RuleCode::Required);
+        errors.add("nickname", RuleCode::ControlChars);
+        assert_eq!(
+            errors.to_string(),
+            "city: required; nickname: too_long control_chars"
+        );
+    }
+
+    #[test]
+    fn struct_level_errors_land_on_the_fields_they_name_or_on_the_payload() {
+        let mut report = ValidationErrors::new();
+        report.add("match_gender", ValidationError::new("required"));
+        report.add(
+            "__all__",
+            struct_error(RuleCode::BothOrNeither, &["latitude", "longitude"]),
+        );
+        report.add("__all__", ValidationError::from(RuleCode::Invalid));
+        let errors = FieldErrors::from(report);
+        assert_eq!(errors.get("matchGender"), Some(&[RuleCode::Required][..]));
+        assert_eq!(errors.get("latitude"), Some(&[RuleCode::BothOrNeither][..]));
+        assert_eq!(
+            errors.get("longitude"),
+            Some(&[RuleCode::BothOrNeither][..])
+        );
+        assert_eq!(errors.get(""), Some(&[RuleCode::Invalid][..]));
+        assert_eq!(errors.len(), 4);
+    }
+
+    #[test]
+    fn validator_field_names_become_wire_names() {
+        assert_eq!(wire_name("match_gender"), "matchGender");
+        assert_eq!(wire_name("verify_temp_file_name"), "verifyTempFileName");
+        assert_eq!(
+            wire_name("valueItem.MARRIAGE_RECORD"),
+            "valueItem.MARRIAGE_RECORD"
+        );
     }
 
     #[test]

@@ -1,5 +1,14 @@
 //! HTTPS links (the review link of a verification), checked by hand to keep `url`/`idna` out of
 //! the wasm build.
+//!
+//! ```
+//! use kizuna_core::url::{HttpsUrl, UrlError};
+//!
+//! let link = HttpsUrl::parse("HTTPS://www.LinkedIn.com/in/mei").unwrap();
+//! assert_eq!(link.as_str(), "https://www.linkedin.com/in/mei");
+//! assert_eq!(HttpsUrl::parse("http://example.com"), Err(UrlError::NotHttps));
+//! assert_eq!(HttpsUrl::parse("https://user:pw@example.com"), Err(UrlError::Invalid));
+//! ```
 
 use crate::email::is_domain;
 use std::fmt;
@@ -9,6 +18,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HttpsUrl(String);
 
+/// Why a text is no [`HttpsUrl`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UrlError {
     /// Some other scheme, or none.
@@ -18,11 +28,18 @@ pub enum UrlError {
 }
 
 impl HttpsUrl {
+    /// The longest link accepted, in bytes.
     pub const MAX_LEN: usize = 500;
 
+    /// Checks a link, trimmed; the scheme and host come back lower-cased.
     pub fn parse(text: &str) -> Result<HttpsUrl, UrlError> {
         let text = text.trim();
-        let scheme_end = text.find("://").ok_or(UrlError::NotHttps)?;
+        // A byte search rather than `find("://")`, whose substring searcher costs the wasm ~1 KB.
+        let scheme_end = text
+            .as_bytes()
+            .windows(3)
+            .position(|window| window == b"://")
+            .ok_or(UrlError::NotHttps)?;
         if !text[..scheme_end].eq_ignore_ascii_case("https") {
             return Err(UrlError::NotHttps);
         }
@@ -56,6 +73,7 @@ impl HttpsUrl {
         Ok(HttpsUrl(normalised))
     }
 
+    /// The normalised link.
     pub fn as_str(&self) -> &str {
         &self.0
     }

@@ -18,7 +18,7 @@ async fn main() -> anyhow::Result<()> {
     })
     .exec(&db)
     .await?;
-    let store = SessionStore::new(db.clone());
+    let store = SessionStore::new(db.clone(), kizuna_server::clock::Clock::system());
     let token = store.create(1).await?;
     let n = 20_000;
     let t = Instant::now();

@@ -1,6 +1,8 @@
-//! Writes phone-sized test photos for `just bench`: `bench_images OUT_DIR COUNT [WIDTH HEIGHT]`.
-//! Each is a 12 MP (4000×3000 by default) JPEG at quality 90 with gradients, shapes and sensor-like
-//! noise, so that it encodes to a few MB like a real photo. Nothing is downloaded.
+//! Writes test photos for `just bench`: `bench_images OUT_DIR COUNT [WIDTH HEIGHT [QUALITY]]`.
+//! Each is a JPEG (by default 12 MP, 4000×3000, quality 90, as a phone camera writes it) with
+//! gradients, shapes and sensor-like noise, so that it compresses like a real photo. Nothing is
+//! downloaded. Files are named `photo-{WIDTH}x{HEIGHT}-{i}.jpg`, so runs of several sizes can
+//! share a directory.
 
 use image::{Rgb, RgbImage};
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -11,6 +13,7 @@ fn main() -> anyhow::Result<()> {
     let count: u32 = args.get(2).map_or(Ok(8), |v| v.parse())?;
     let width: u32 = args.get(3).map_or(Ok(4000), |v| v.parse())?;
     let height: u32 = args.get(4).map_or(Ok(3000), |v| v.parse())?;
+    let quality: u8 = args.get(5).map_or(Ok(90), |v| v.parse())?;
     std::fs::create_dir_all(&out)?;
     for i in 0..count {
         let mut rng = StdRng::seed_from_u64(u64::from(i) + 1);
@@ -40,9 +43,9 @@ fn main() -> anyhow::Result<()> {
             }
             Rgb(px)
         });
-        let path = out.join(format!("photo-{i:02}.jpg"));
+        let path = out.join(format!("photo-{width}x{height}-{i:02}.jpg"));
         let file = std::io::BufWriter::new(std::fs::File::create(&path)?);
-        image::codecs::jpeg::JpegEncoder::new_with_quality(file, 90).encode_image(&img)?;
+        image::codecs::jpeg::JpegEncoder::new_with_quality(file, quality).encode_image(&img)?;
         println!("{}", path.display());
     }
     Ok(())

@@ -1,60 +1,72 @@
-//! Times the image proxy's render steps on one file: `ipx_profile FILE`.
-use std::time::Instant;
+//! Times the image proxy's render steps on one photo: `ipx_profile FILE [MODIFIERS…]`.
+//!
+//! The photo is first processed as an upload (re-encoded as the server stores it), then each
+//! variant (by default the 12 MP card `w_400,f_webp,q_80` and what the profile page asks for) is
+//! rendered from the stored bytes, best of several runs, beside libjpeg-turbo's 1/8-scale decode
+//! (what a small variant of a big photo costs). CPU time per request, free of the HTTP and scheduling noise of `just bench`.
+use std::time::{Duration, Instant};
 
 use kizuna_server::images::{
     Kind,
     ipx::{Plan, parse_modifiers, render},
-    jpeg_dc,
+    process_upload,
 };
 
-fn time<T>(label: &str, runs: u32, mut f: impl FnMut() -> T) -> T {
-    let mut best = std::time::Duration::MAX;
+fn best<T>(runs: u32, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = Duration::MAX;
     let mut out = None;
     for _ in 0..runs {
         let t = Instant::now();
         out = Some(f());
         best = best.min(t.elapsed());
     }
-    println!("{label:<40} best of {runs}: {best:?}");
-    out.expect("at least one run")
+    (best, out.expect("at least one run"))
+}
+
+fn libjpeg_turbo_decode(bytes: &[u8], eighths: u8) -> usize {
+    let mut d = mozjpeg::Decompress::new_mem(bytes).expect("a JPEG");
+    d.scale(eighths);
+    let mut s = d.rgb().expect("rgb");
+    let px: Vec<u8> = s.read_scanlines().expect("scanlines");
+    s.finish().expect("finish");
+    px.len()
 }
 
 fn main() -> anyhow::Result<()> {
-    let path = std::path::PathBuf::from(std::env::args().nth(1).expect("a JPEG path"));
-    let bytes = std::fs::read(&path)?;
-    let img = time("image crate full decode", 1, || {
-        image::load_from_memory(&bytes)
-    })?;
-    time("libjpeg-turbo 1/8 decode", 5, || {
-        let mut d = mozjpeg::Decompress::new_mem(&bytes).expect("a JPEG");
-        d.scale(1);
-        let mut s = d.rgb().expect("rgb");
-        let px: Vec<u8> = s.read_scanlines().expect("scanlines");
-        s.finish().expect("finish");
-        px.len()
-    });
-    let eighth = time("jpeg_dc 1/8 decode", 5, || jpeg_dc::decode_eighth(&bytes));
+    let mut args = std::env::args().skip(1);
+    let path = std::path::PathBuf::from(args.next().expect("a JPEG path"));
+    let mut variants: Vec<String> = args.collect();
+    if variants.is_empty() {
+        variants = [
+            "w_400,f_webp,q_80",
+            "s_110x147,fit_cover,f_webp",
+            "s_220x294,fit_cover,f_webp",
+            "s_10x10,fit_cover,f_webp,q_50",
+        ]
+        .map(String::from)
+        .to_vec();
+    }
+    let stored = process_upload(&std::fs::read(&path)?)?;
+    anyhow::ensure!(stored.kind == Kind::Jpeg, "a JPEG, please");
+    let (w, h) = (stored.width, stored.height);
+    let file = std::env::temp_dir().join(format!("ipx-profile-{}.jpg", std::process::id()));
+    std::fs::write(&file, &stored.bytes)?;
     println!(
-        "  jpeg_dc: {}",
-        eighth.map_or("not decodable by the fast path".into(), |e| format!(
-            "{}x{}",
-            e.width, e.height
-        ))
+        "{}: stored as {w}x{h}, {} KB",
+        path.display(),
+        stored.bytes.len() / 1024
     );
-    let m = parse_modifiers("w_400,f_webp,q_80").unwrap();
-    let plan = Plan::new(&m, img.width(), img.height(), Kind::Jpeg, true);
-    let out = time("render w_400,f_webp,q_80", 5, || {
-        render(&path, Kind::Jpeg, img.width(), img.height(), &plan)
-    })?;
-    println!("  {} bytes of WebP", out.len());
-    let card = image::imageops::thumbnail(&img.to_rgb8(), 400, 300);
-    time("WebP encode of the 400x300 card", 5, || {
-        webp::Encoder::from_rgb(card.as_raw(), 400, 300)
-            .encode(80.0)
-            .len()
-    });
-    time("read the file", 5, || {
-        std::fs::read(&path).map_or(0, |b| b.len())
-    });
+    let runs = 7;
+    let (t, _) = best(runs, || libjpeg_turbo_decode(&stored.bytes, 1));
+    println!("  libjpeg-turbo decode at 1/8        best of {runs}: {t:>10.2?}");
+    for text in &variants {
+        let plan = Plan::new(&parse_modifiers(text).unwrap(), w, h, Kind::Jpeg, true);
+        let (t, out) = best(runs, || render(&file, Kind::Jpeg, w, h, &plan));
+        println!(
+            "  render {text:<30} best of {runs}: {t:>10.2?}  ({} bytes)",
+            out?.len()
+        );
+    }
+    std::fs::remove_file(&file)?;
     Ok(())
 }

@@ -59,6 +59,10 @@ pub async fn sweep(db: &DatabaseConnection, files: &FileStore, now: i64) -> anyh
         .exec(db)
         .await
         .context("deleting expired sessions")?;
+    // Review infrastructure: finished pushes, old webhook event ids and e-mail codes.
+    crate::storage::push_outbox::sweep(db, now).await?;
+    crate::storage::line_events::sweep(db, now).await?;
+    crate::storage::email_codes::sweep(db, now).await?;
     Ok(removed)
 }
 

@@ -1,9 +1,52 @@
-//! Wall-clock helpers: seconds since the epoch (what the database stores) and "today" in UTC for
-//! kizuna-core's age rules.
+//! Wall-clock time: seconds since the epoch (what the database stores), "today" in UTC for
+//! kizuna-core's age rules, and the Asia/Taipei day that daily introductions follow.
+//!
+//! Request handling reads time from the application's [`Clock`] (in `AppState`), so tests can move
+//! it forward (a claim expiring, a code going stale, tomorrow's introductions) without sleeping.
+//! Production runs on the system clock; `now_secs()` is the system clock for code that has no
+//! application at hand (the CLI, the mock LINE platform, ID-token expiry which LINE's own clock
+//! decides).
 
+use std::sync::{
+    Arc,
+    atomic::{AtomicI64, Ordering},
+};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use kizuna_core::date::Date;
+
+/// The application's clock: the system clock plus an offset that only tests ever change.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    offset_secs: Arc<AtomicI64>,
+}
+
+impl Clock {
+    /// The system clock.
+    pub fn system() -> Clock {
+        Clock::default()
+    }
+
+    /// Seconds since the epoch.
+    pub fn now_secs(&self) -> i64 {
+        now_secs() + self.offset_secs.load(Ordering::Relaxed)
+    }
+
+    /// The UTC date (the age rules' "today").
+    pub fn today(&self) -> Date {
+        date_of(self.now_secs())
+    }
+
+    /// The Asia/Taipei date: the day of daily introductions.
+    pub fn taipei_today(&self) -> Date {
+        Date::taipei_day(self.now_secs()).expect("a representable date")
+    }
+
+    /// Moves this clock (and every copy of it) forward by `secs`; tests only.
+    pub fn advance(&self, secs: i64) {
+        self.offset_secs.fetch_add(secs, Ordering::Relaxed);
+    }
+}
 
 pub fn now_secs() -> i64 {
     SystemTime::now()
@@ -39,6 +82,16 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_advanced_clock_moves_every_copy_and_nothing_else() {
+        let clock = Clock::system();
+        let copy = clock.clone();
+        let before = Clock::system().now_secs();
+        clock.advance(86_400);
+        assert!(copy.now_secs() - before >= 86_400);
+        assert!(Clock::system().now_secs() - before < 86_400);
+    }
 
     #[test]
     fn civil_dates() {

@@ -1,4 +1,4 @@
-//! Settings from the environment, exactly the operator contract of DESIGN.md.
+//! Settings from the environment: the operator contract of docs/design.md.
 //!
 //! | variable | default |
 //! |---|---|
@@ -15,8 +15,20 @@
 //! image decodes, default = number of CPUs), KIZUNA_IPX_PREVIEWS (default true: the image proxy
 //! decodes the upload-time preview when it suffices), KIZUNA_DB_POOL (pool size; SQLite 8,
 //! PostgreSQL 32).
+//!
+//! Mail (work e-mail codes): KIZUNA_SMTP_URL (lettre's connection URL, see `crate::mail`: e.g.
+//! `smtp://host:25`, `smtp://user:pass@host:587?tls=required`, `smtps://user:pass@host:465`;
+//! unset: mail goes to the in-process outbox at `/__mock/mail`, which only exists beside the mock
+//! LINE platform, so with KIZUNA_LINE_MOCK=false the server refuses to start without it) and
+//! KIZUNA_MAIL_FROM (the sender, default `Kizuna <no-reply@localhost>`).
 
 use std::path::PathBuf;
+
+use crate::{
+    line::push::PushSettings,
+    mail::{DEFAULT_MAIL_FROM, MailSettings},
+    storage::email_codes::EmailCodeRules,
+};
 
 pub const MOCK_CHANNEL_ID: &str = "2000000000";
 pub const MOCK_LIFF_ID: &str = "2000000000-kizunamk";
@@ -35,6 +47,14 @@ pub struct Settings {
     pub image_workers: usize,
     /// Whether the image proxy may decode the upload-time preview instead of the full file.
     pub ipx_previews: bool,
+    /// KIZUNA_SMTP_URL and KIZUNA_MAIL_FROM.
+    pub mail: MailSettings,
+    /// The push worker's pace (not from the environment: production's defaults; tests shorten).
+    pub push: PushSettings,
+    /// The work e-mail code limits (not from the environment: the defaults; tests shorten).
+    pub email_codes: EmailCodeRules,
+    /// The application's clock (not from the environment: the system clock; tests move it).
+    pub clock: crate::clock::Clock,
 }
 
 #[derive(Clone)]
@@ -103,6 +123,16 @@ impl Settings {
                  KIZUNA_LINE_CHANNEL_ACCESS_TOKEN to run on the mock."
             );
         }
+        let smtp_url = var("KIZUNA_SMTP_URL");
+        // Without SMTP, mail goes to the mock outbox, which a production deployment has not got:
+        // the codes would never reach anyone.
+        if !mock && smtp_url.is_none() {
+            anyhow::bail!(
+                "KIZUNA_LINE_MOCK is off but KIZUNA_SMTP_URL is not set: work e-mail codes would \
+                 have no way out. Set KIZUNA_SMTP_URL (e.g. smtps://user:password@smtp.example.com) \
+                 and KIZUNA_MAIL_FROM."
+            );
+        }
         if mock
             && [
                 "KIZUNA_LINE_CHANNEL_ID",
@@ -138,6 +168,13 @@ impl Settings {
                 Some(v) => parse_bool("KIZUNA_IPX_PREVIEWS", &v)?,
                 None => true,
             },
+            mail: MailSettings {
+                smtp_url,
+                from: var("KIZUNA_MAIL_FROM").unwrap_or_else(|| DEFAULT_MAIL_FROM.into()),
+            },
+            push: PushSettings::default(),
+            clock: crate::clock::Clock::system(),
+            email_codes: EmailCodeRules::default(),
         })
     }
 
@@ -186,10 +223,30 @@ mod tests {
             ("KIZUNA_LINE_MOCK", "false"),
             ("KIZUNA_LINE_CHANNEL_SECRET", "real-secret"),
             ("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN", "real-token"),
+            ("KIZUNA_SMTP_URL", "smtps://kizuna:pw@smtp.example.com"),
         ])
         .unwrap();
         assert!(!production.line.mock);
         assert_eq!(production.line.channel_secret, "real-secret");
+    }
+
+    #[test]
+    fn without_the_mock_mail_needs_an_smtp_server() {
+        let err = settings(&[("KIZUNA_LINE_MOCK", "false")]).unwrap_err();
+        assert!(err.to_string().contains("KIZUNA_SMTP_URL"), "{err}");
+        let s = settings(&[
+            ("KIZUNA_LINE_MOCK", "false"),
+            ("KIZUNA_SMTP_URL", "smtps://kizuna:hunter2@smtp.example.com"),
+            ("KIZUNA_MAIL_FROM", "Kizuna <hello@kizuna.example>"),
+        ])
+        .unwrap();
+        assert_eq!(s.mail.from, "Kizuna <hello@kizuna.example>");
+        assert!(
+            !format!("{s:?}").contains("hunter2"),
+            "the password stays out of logs"
+        );
+        let embedded = settings(&[]).unwrap();
+        assert!(embedded.mail.smtp_url.is_none());
     }
 
     #[test]

@@ -1,8 +1,11 @@
-//! The API boundary's error: every failure a handler can answer, mapped to DESIGN.md's
-//! `{code, cause, fields?}` JSON with the status of `kizuna_core::error_code::ErrorCode`.
+//! The API boundary's error: every failure a handler can answer, mapped to the
+//! `{code, cause, fields?}` JSON of docs/design.md with the status of
+//! `kizuna_core::error_code::ErrorCode`.
 //!
 //! Other boundaries (storage, identity, images) have their own error enums and convert into this one;
-//! `Internal` carries an `anyhow` chain that is logged, never sent.
+//! `Internal` carries an `anyhow` chain that is logged, never sent. That chain decides between
+//! E500 and E503: when it shows the database cannot be reached (`storage::is_unavailable`), the
+//! answer is 503 with `Retry-After`, whoever built the error and however it travelled here.
 
 use std::collections::BTreeMap;
 
@@ -10,14 +13,14 @@ use kizuna_core::error_code::ErrorCode;
 use poem::{Response, http::StatusCode};
 use poem_openapi::{
     ApiResponse, Object,
-    registry::{MetaMediaType, MetaResponse, MetaResponses, Registry},
+    registry::{MetaHeader, MetaMediaType, MetaResponse, MetaResponses, Registry},
     types::ToJSON,
 };
 
 /// The body of every error answer.
 #[derive(Debug, Clone, Object, serde::Serialize, serde::Deserialize)]
 pub struct ErrorBody {
-    /// E001, E001A, E001B, E002, E003, E004, E005, E006, E007 or E500 (DESIGN.md).
+    /// E001, E001A, E001B, E002, E003, E004, E005, E006, E007, E500 or E503 (docs/design.md).
     pub code: String,
     /// A human-readable cause, never internals.
     pub cause: String,
@@ -60,13 +63,41 @@ pub enum ApiError {
     Unsupported(String),
     #[error("too many requests")]
     RateLimited,
+    /// 429 E007 with its own cause and, when a wait is known, a `Retry-After` (seconds).
+    #[error("{cause}")]
+    Throttled {
+        cause: String,
+        retry_after: Option<u64>,
+    },
+    /// Anything unexpected: E500, or E503 while the database cannot be reached.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
 
+/// Seconds a client is asked to wait (`Retry-After`) before it retries an E503 answer: about
+/// what a PostgreSQL restart takes.
+pub const RETRY_AFTER_SECS: u32 = 5;
+
+/// The cause sent with E503.
+pub const UNAVAILABLE_CAUSE: &str =
+    "the service is temporarily unavailable; retry in a few seconds";
+
 impl From<anyhow::Error> for ApiError {
     fn from(err: anyhow::Error) -> Self {
         ApiError::Internal(err)
+    }
+}
+
+impl From<crate::storage::StorageError> for ApiError {
+    fn from(err: crate::storage::StorageError) -> Self {
+        use crate::storage::StorageError;
+        match err {
+            StorageError::Duplicate => ApiError::Conflict("it exists already".into()),
+            StorageError::Unreadable(column) => {
+                ApiError::Internal(anyhow::anyhow!("stored data is unreadable: {column}"))
+            }
+            StorageError::Db(err) => ApiError::Internal(err),
+        }
     }
 }
 
@@ -83,7 +114,8 @@ impl ApiError {
             ApiError::Forbidden(_) => ErrorCode::E004,
             ApiError::Conflict(_) => ErrorCode::E005,
             ApiError::TooLarge(_) | ApiError::Unsupported(_) => ErrorCode::E006,
-            ApiError::RateLimited => ErrorCode::E007,
+            ApiError::RateLimited | ApiError::Throttled { .. } => ErrorCode::E007,
+            ApiError::Internal(err) if crate::storage::is_unavailable(err) => ErrorCode::E503,
             ApiError::Internal(_) => ErrorCode::E500,
         }
     }
@@ -104,9 +136,14 @@ impl ApiError {
             }
             _ => None,
         };
+        let code = self.code();
         ErrorBody {
-            code: self.code().as_str().to_string(),
-            cause: self.to_string(),
+            code: code.as_str().to_string(),
+            cause: if code == ErrorCode::E503 {
+                UNAVAILABLE_CAUSE.to_string()
+            } else {
+                self.to_string()
+            },
             fields,
         }
     }
@@ -152,10 +189,29 @@ impl poem::error::ResponseError for ApiError {
     }
 
     fn as_response(&self) -> Response {
+        let body = self.body();
         if let ApiError::Internal(err) = self {
-            tracing::error!(error = ?err, "internal error");
+            if body.code == ErrorCode::E503.as_str() {
+                tracing::warn!(error = ?err, "database unavailable");
+            } else {
+                tracing::error!(error = ?err, "internal error");
+            }
         }
-        error_response(self.status_code(), &self.body())
+        let mut response = error_response(self.status_code(), &body);
+        let retry_after = match self {
+            ApiError::Throttled {
+                retry_after: Some(secs),
+                ..
+            } => Some(*secs),
+            _ if body.code == ErrorCode::E503.as_str() => Some(u64::from(RETRY_AFTER_SECS)),
+            _ => None,
+        };
+        if let Some(secs) = retry_after {
+            response
+                .headers_mut()
+                .insert(poem::http::header::RETRY_AFTER, secs.into());
+        }
+        response
     }
 }
 
@@ -174,6 +230,17 @@ impl ApiResponse for ApiError {
             content: content(),
             headers: vec![],
         };
+        let mut unavailable = row(
+            503,
+            "E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds.",
+        );
+        unavailable.headers.push(MetaHeader {
+            name: "Retry-After".into(),
+            description: Some("Seconds to wait before retrying.".into()),
+            required: true,
+            deprecated: false,
+            schema: <u32 as poem_openapi::types::Type>::schema_ref(),
+        });
         MetaResponses {
             responses: vec![
                 row(400, "E002: malformed body or parameters."),
@@ -199,8 +266,12 @@ impl ApiResponse for ApiError {
                     422,
                     "E002: validation failed; `fields` lists each failing field with its rule codes.",
                 ),
-                row(429, "E007: rate limited."),
+                row(
+                    429,
+                    "E007: rate limited; `Retry-After` (seconds) when the wait is known.",
+                ),
                 row(500, "E500: internal error."),
+                unavailable,
             ],
         }
     }
@@ -219,4 +290,38 @@ pub fn strict_json<T: serde::de::DeserializeOwned>(
         let msg: String = e.to_string().chars().take(200).collect();
         ApiError::BadRequest(format!("malformed body: {msg}"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use poem::{error::ResponseError, http::header::RETRY_AFTER};
+    use sea_orm::{ConnAcquireErr, DbErr};
+
+    use super::*;
+
+    #[test]
+    fn an_unreachable_database_answers_503_with_retry_after_and_hides_the_cause() {
+        let err = ApiError::from(
+            anyhow::Error::new(DbErr::ConnectionAcquire(ConnAcquireErr::Timeout))
+                .context("looking up a user"),
+        );
+        assert_eq!(err.code(), ErrorCode::E503);
+        let resp = err.as_response();
+        assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(resp.headers()[RETRY_AFTER], RETRY_AFTER_SECS.to_string());
+        let body = err.body();
+        assert_eq!(body.code, "E503");
+        assert_eq!(body.cause, UNAVAILABLE_CAUSE);
+        assert!(!body.cause.contains("pool"), "no internals");
+    }
+
+    #[test]
+    fn any_other_internal_failure_stays_500_without_retry_after() {
+        let err = ApiError::Internal(anyhow::anyhow!("the new user vanished"));
+        assert_eq!(err.code(), ErrorCode::E500);
+        let resp = err.as_response();
+        assert_eq!(resp.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(resp.headers().get(RETRY_AFTER).is_none());
+        assert_eq!(err.body().cause, "internal error");
+    }
 }

@@ -3,11 +3,15 @@
 //! contract and `startup` for how it is wired.
 
 pub mod cleanup;
+pub mod cli;
 pub mod clock;
 pub mod configuration;
 pub mod error;
 pub mod identity;
 pub mod images;
+pub mod line;
+pub mod locale;
+pub mod mail;
 pub mod middleware;
 pub mod mock_line;
 pub mod rate_limit;

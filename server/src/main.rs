@@ -1,10 +1,14 @@
-use kizuna_server::{configuration::Settings, startup, telemetry};
+use kizuna_server::{cli, configuration::Settings, startup, telemetry};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("reviewers") {
+        return cli::main(&args[2..]).await;
+    }
     telemetry::init_subscriber();
     let settings = Settings::from_env()?;
-    match std::env::args().nth(1).as_deref() {
+    match args.get(1).map(String::as_str) {
         None | Some("serve") => {
             startup::Application::build(settings)
                 .await?
@@ -13,7 +17,9 @@ async fn main() -> anyhow::Result<()> {
         }
         Some("migrate") => startup::migrate_only(&settings).await,
         Some(other) => {
-            anyhow::bail!("unknown command {other:?}: expected `serve` (default) or `migrate`")
+            anyhow::bail!(
+                "unknown command {other:?}: expected `serve` (default), `migrate` or `reviewers`"
+            )
         }
     }
 }

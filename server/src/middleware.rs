@@ -1,5 +1,6 @@
 //! Request plumbing for /api and the image proxy: body size caps, the session renewal header, and
-//! turning every error (ours, poem's, poem-openapi's parse errors) into DESIGN.md's JSON.
+//! turning every error (ours, poem's, poem-openapi's parse errors) into the error JSON of
+//! docs/design.md.
 
 use std::sync::{
     Arc,
@@ -9,17 +10,21 @@ use std::sync::{
 use futures_util::StreamExt;
 use poem::{
     Body, Endpoint, IntoResponse, Middleware, Request, Response, Result,
-    http::{StatusCode, header},
+    http::{HeaderValue, StatusCode, header},
 };
 
 use crate::{
     error::{ApiError, ErrorBody, error_response},
     identity::session::RenewSlot,
     images::MAX_UPLOAD_BYTES,
+    routes::RouteTable,
 };
 
 /// Default cap of a request body under /api.
 pub const MAX_JSON_BODY: usize = 256 * 1024;
+/// Cap of a /logger body: room for any valid line (2000 characters, each up to 12 bytes once
+/// JSON-escaped as a surrogate pair), so that only an invalid one can meet the cap.
+pub const MAX_LOG_BODY: usize = 32 * 1024;
 /// Cap of a multipart upload body (the file's 10 MB plus the multipart framing).
 pub const MAX_UPLOAD_BODY: usize = MAX_UPLOAD_BYTES + 256 * 1024;
 /// How much of an oversize body is read and discarded so that the client sees the 413 instead of
@@ -30,7 +35,7 @@ fn body_limit(path: &str) -> usize {
     if path == "/api/file/tempUpload" {
         MAX_UPLOAD_BODY
     } else if path == "/api/logger" {
-        16 * 1024
+        MAX_LOG_BODY
     } else {
         MAX_JSON_BODY
     }
@@ -52,18 +57,35 @@ async fn drain(body: Body) {
     }
 }
 
-/// The /api middleware: caps, renewal header, JSON errors.
-pub struct ApiPlumbing;
+/// The /api middleware: caps, renewal header, JSON errors, and the `Allow` header of a 405 (from
+/// the route table of the OpenAPI document).
+pub struct ApiPlumbing {
+    routes: Arc<RouteTable>,
+}
+
+impl ApiPlumbing {
+    pub fn new(routes: RouteTable) -> ApiPlumbing {
+        ApiPlumbing {
+            routes: Arc::new(routes),
+        }
+    }
+}
 
 impl<E: Endpoint> Middleware<E> for ApiPlumbing {
     type Output = ApiPlumbingEndpoint<E>;
 
     fn transform(&self, ep: E) -> Self::Output {
-        ApiPlumbingEndpoint(ep)
+        ApiPlumbingEndpoint {
+            inner: ep,
+            routes: self.routes.clone(),
+        }
     }
 }
 
-pub struct ApiPlumbingEndpoint<E>(E);
+pub struct ApiPlumbingEndpoint<E> {
+    inner: E,
+    routes: Arc<RouteTable>,
+}
 
 impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
     type Output = Response;
@@ -102,7 +124,11 @@ impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
 
         let slot = RenewSlot::default();
         req.extensions_mut().insert(slot.clone());
-        let resp = match self.0.call(req).await {
+        let allow = self
+            .routes
+            .allow(req.original_uri().path().trim_start_matches("/api"))
+            .and_then(|methods| HeaderValue::from_str(methods).ok());
+        let resp = match self.inner.call(req).await {
             Ok(r) => r.into_response(),
             Err(err) => api_error_response(err),
         };
@@ -110,6 +136,11 @@ impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
             return Ok(too_large());
         }
         let mut resp = resp;
+        if resp.status() == StatusCode::METHOD_NOT_ALLOWED
+            && let Some(allow) = allow
+        {
+            resp.headers_mut().insert(header::ALLOW, allow);
+        }
         if let Some(token) = slot.0.get()
             && resp.status() != StatusCode::UNAUTHORIZED
             && let Ok(v) = token.parse()

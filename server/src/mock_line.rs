@@ -12,10 +12,17 @@
 //! | GET /oauth2/v2.1/certs | the JWKS |
 //! | GET /friendship/v1/status?userId= | {friendFlag} |
 //! | GET /v2/profile?userId= | {userId, displayName, pictureUrl} |
-//! | POST /v2/bot/message/push {to, messages} | records a push (Bearer channel access token) |
-//! | GET /messages | every recorded push |
+//! | POST /v2/bot/message/push {to, messages} | records a push (Bearer channel access token); like LINE, an `X-Line-Retry-Key` (a UUID) already accepted answers 409 and records nothing, a malformed one 400 |
+//! | GET /messages | every recorded push (with its `retryKey`) |
+//! | POST /push-failures {count, status} | the next `count` push calls answer `status` (e.g. 500, 429, 400) and record nothing |
+//! | POST /push-delay {count, delayMs} | the next `count` pushes are recorded, then answered after `delayMs` (a slow platform, or an answer lost to a time-out) |
+//! | POST /webhook-events {type: follow\|unfollow, userId, timestamp?, webhookEventId?, isRedelivery?} | sets the user's `friend` (if the mock knows them), builds LINE's webhook body for the event, signs it with the channel secret and POSTs it to this server's /api/line/webhook; answers {webhookEventId, body, signature, status, answer} (`body` and `signature` exactly as sent, for replays) |
 
-use std::{collections::HashMap, sync::Arc};
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+    time::Duration,
+};
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use kizuna_core::line::LineUserId;
@@ -52,6 +59,24 @@ pub struct PushedMessage {
     pub to: String,
     pub messages: serde_json::Value,
     pub at: i64,
+    /// The `X-Line-Retry-Key` it was sent with.
+    pub retry_key: Option<String>,
+}
+
+/// How the next push calls misbehave (`/push-failures`, `/push-delay`).
+#[derive(Default)]
+struct PushFaults {
+    fail_count: u32,
+    fail_status: u16,
+    delay_count: u32,
+    delay: Duration,
+}
+
+/// Where the mock sends webhook events: this server's own endpoint, signed with the secret.
+struct WebhookTarget {
+    secret: String,
+    url: String,
+    http: reqwest::Client,
 }
 
 pub struct MockLine {
@@ -61,6 +86,11 @@ pub struct MockLine {
     access_token: String,
     users: std::sync::Mutex<HashMap<String, MockUser>>,
     messages: std::sync::Mutex<Vec<PushedMessage>>,
+    accepted_retry_keys: std::sync::Mutex<HashSet<String>>,
+    faults: std::sync::Mutex<PushFaults>,
+    webhook: Option<WebhookTarget>,
+    /// The bot's own user id, the `destination` of its webhook bodies.
+    bot_user_id: String,
 }
 
 /// Signs `claims` as an ES256 JWT with the given key and kid (also used by tests to forge tokens).
@@ -101,7 +131,26 @@ impl MockLine {
             access_token: access_token.to_string(),
             users: Default::default(),
             messages: Default::default(),
+            accepted_retry_keys: Default::default(),
+            faults: Default::default(),
+            webhook: None,
+            bot_user_id: format!("U{}", random_hex(16)),
         }
+    }
+
+    /// Lets `/webhook-events` deliver signed events to `url` (this server's /api/line/webhook).
+    pub fn with_webhook(mut self, channel_secret: &str, url: String) -> MockLine {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .no_proxy()
+            .build()
+            .expect("building the mock's HTTP client");
+        self.webhook = Some(WebhookTarget {
+            secret: channel_secret.to_string(),
+            url,
+            http,
+        });
+        self
     }
 
     pub fn kid(&self) -> &str {
@@ -140,6 +189,9 @@ impl MockLine {
             .at("/v2/profile", get(profile))
             .at("/v2/bot/message/push", post(push))
             .at("/messages", get(messages))
+            .at("/push-failures", post(push_failures))
+            .at("/push-delay", post(push_delay))
+            .at("/webhook-events", post(webhook_events))
             .data(self)
     }
 }
@@ -266,8 +318,13 @@ struct PushRequest {
     messages: serde_json::Value,
 }
 
+/// LINE's error body: `{message}`.
+fn line_error(status: StatusCode, message: &str) -> Response {
+    (status, Json(json!({ "message": message }))).into_response()
+}
+
 #[handler]
-fn push(
+async fn push(
     mock: Data<&Arc<MockLine>>,
     req: &Request,
     body: poem::Result<Json<PushRequest>>,
@@ -285,6 +342,29 @@ fn push(
             "invalid channel access token",
         );
     }
+    let retry_key = match req.headers().get("x-line-retry-key") {
+        None => None,
+        Some(v) => match v.to_str().ok().and_then(|k| uuid::Uuid::parse_str(k).ok()) {
+            Some(key) => Some(key.hyphenated().to_string()),
+            None => {
+                return line_error(
+                    StatusCode::BAD_REQUEST,
+                    "The value for the 'X-Line-Retry-Key' header is invalid",
+                );
+            }
+        },
+    };
+    let failure = {
+        let mut faults = mock.faults.lock().expect("mock faults lock");
+        (faults.fail_count > 0).then(|| {
+            faults.fail_count -= 1;
+            faults.fail_status
+        })
+    };
+    if let Some(status) = failure {
+        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        return line_error(status, "Mock failure (POST /__mock/line/push-failures)");
+    }
     let Ok(Json(body)) = body else {
         return error(StatusCode::BAD_REQUEST, "E002", "expected {to, messages}");
     };
@@ -296,6 +376,21 @@ fn push(
             "Number of messages should be in range 1 to 5.",
         );
     }
+    if let Some(key) = &retry_key {
+        let fresh = mock
+            .accepted_retry_keys
+            .lock()
+            .expect("mock retry keys lock")
+            .insert(key.clone());
+        if !fresh {
+            let mut answer = line_error(StatusCode::CONFLICT, "The retry key is already accepted");
+            answer.headers_mut().insert(
+                "x-line-accepted-request-id",
+                key.parse().expect("a UUID header"),
+            );
+            return answer;
+        }
+    }
     mock.messages
         .lock()
         .expect("mock messages lock")
@@ -303,8 +398,194 @@ fn push(
             to: body.to,
             messages: body.messages,
             at: now_secs(),
+            retry_key,
         });
-    Json(json!({})).into_response()
+    let delay = {
+        let mut faults = mock.faults.lock().expect("mock faults lock");
+        (faults.delay_count > 0).then(|| {
+            faults.delay_count -= 1;
+            faults.delay
+        })
+    };
+    if let Some(delay) = delay {
+        tokio::time::sleep(delay).await;
+    }
+    Json(json!({"sentMessages": (0..count).map(|i| json!({"id": format!("{}{i}", now_secs())})).collect::<Vec<_>>()}))
+        .into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PushFailures {
+    count: u32,
+    #[serde(default = "default_failure_status")]
+    status: u16,
+}
+
+fn default_failure_status() -> u16 {
+    500
+}
+
+#[handler]
+fn push_failures(mock: Data<&Arc<MockLine>>, body: poem::Result<Json<PushFailures>>) -> Response {
+    let Ok(Json(body)) = body else {
+        return error(StatusCode::BAD_REQUEST, "E002", "expected {count, status}");
+    };
+    if !(400..=599).contains(&body.status) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "E002",
+            "status must be an HTTP error status (400 to 599)",
+        );
+    }
+    let mut faults = mock.faults.lock().expect("mock faults lock");
+    faults.fail_count = body.count;
+    faults.fail_status = body.status;
+    Json(json!({"count": body.count, "status": body.status})).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PushDelay {
+    count: u32,
+    delay_ms: u64,
+}
+
+#[handler]
+fn push_delay(mock: Data<&Arc<MockLine>>, body: poem::Result<Json<PushDelay>>) -> Response {
+    let Ok(Json(body)) = body else {
+        return error(StatusCode::BAD_REQUEST, "E002", "expected {count, delayMs}");
+    };
+    let mut faults = mock.faults.lock().expect("mock faults lock");
+    faults.delay_count = body.count;
+    faults.delay = Duration::from_millis(body.delay_ms.min(120_000));
+    Json(json!({"count": body.count, "delayMs": body.delay_ms})).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct WebhookEventRequest {
+    #[serde(rename = "type")]
+    kind: String,
+    user_id: String,
+    /// LINE's event time (Unix ms); default now. An older one tests out-of-order delivery.
+    #[serde(default)]
+    timestamp: Option<i64>,
+    /// Default: a fresh ULID-like id. Reusing one tests deduplication.
+    #[serde(default)]
+    webhook_event_id: Option<String>,
+    #[serde(default)]
+    is_redelivery: bool,
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut b = vec![0u8; bytes];
+    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut b);
+    hex::encode(b)
+}
+
+/// 26 characters of Crockford's base32, the shape of LINE's webhook event ids (ULIDs).
+fn event_id() -> String {
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    let mut b = [0u8; 26];
+    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut b);
+    b.iter()
+        .map(|x| ALPHABET[(*x % 32) as usize] as char)
+        .collect()
+}
+
+#[handler]
+async fn webhook_events(
+    mock: Data<&Arc<MockLine>>,
+    body: poem::Result<Json<WebhookEventRequest>>,
+) -> Response {
+    let Ok(Json(request)) = body else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "E002",
+            "expected {type: follow|unfollow, userId, timestamp?, webhookEventId?, isRedelivery?}",
+        );
+    };
+    let friend = match request.kind.as_str() {
+        "follow" => true,
+        "unfollow" => false,
+        _ => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "E002",
+                "type must be follow or unfollow",
+            );
+        }
+    };
+    if LineUserId::parse(&request.user_id).is_none() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "E002",
+            "userId must be U followed by 32 lowercase hex digits",
+        );
+    }
+    let Some(target) = &mock.webhook else {
+        return error(
+            StatusCode::NOT_FOUND,
+            "E003",
+            "this mock has no webhook target",
+        );
+    };
+    if let Some(user) = mock
+        .users
+        .lock()
+        .expect("mock users lock")
+        .get_mut(&request.user_id)
+    {
+        user.friend = friend;
+    }
+    let webhook_event_id = request.webhook_event_id.unwrap_or_else(event_id);
+    let timestamp = request.timestamp.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0)
+    });
+    let mut event = json!({
+        "type": request.kind,
+        "mode": "active",
+        "timestamp": timestamp,
+        "source": {"type": "user", "userId": request.user_id},
+        "webhookEventId": webhook_event_id,
+        "deliveryContext": {"isRedelivery": request.is_redelivery},
+    });
+    if friend {
+        event["replyToken"] = json!(random_hex(16));
+        event["follow"] = json!({"isUnblocked": false});
+    }
+    let sent = json!({"destination": mock.bot_user_id, "events": [event]}).to_string();
+    let signature = crate::line::webhook::signature(&target.secret, sent.as_bytes());
+    let delivered = target
+        .http
+        .post(&target.url)
+        .header("content-type", "application/json")
+        .header("x-line-signature", &signature)
+        .body(sent.clone())
+        .send()
+        .await;
+    let (status, answer) = match delivered {
+        Ok(r) => {
+            let status = r.status().as_u16();
+            (
+                status,
+                r.json::<serde_json::Value>().await.unwrap_or_default(),
+            )
+        }
+        Err(_) => (0, serde_json::Value::Null),
+    };
+    Json(json!({
+        "webhookEventId": webhook_event_id,
+        "body": sent,
+        "signature": signature,
+        "status": status,
+        "answer": answer,
+    }))
+    .into_response()
 }
 
 #[handler]

@@ -5,10 +5,13 @@ use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use poem::{
-    Endpoint, EndpointExt, IntoEndpoint, Route, Server, get,
+    Endpoint, EndpointExt, IntoEndpoint, Route, Server,
+    endpoint::make_sync,
+    get,
     http::StatusCode,
     listener::{Acceptor, Listener, TcpAcceptor, TcpListener},
     middleware::CatchPanic,
+    web::Html,
 };
 
 use crate::{
@@ -17,9 +20,11 @@ use crate::{
     error::{ApiError, error_response},
     identity::{LineVerifier, SessionStore},
     images::{FileStore, workers::ImageWorkers},
+    line::push::{PushQueue, PushWorker},
+    mail::{Mailer, MockOutbox},
     middleware::ApiPlumbing,
     mock_line::MockLine,
-    rate_limit::RateLimiter,
+    rate_limit::{self, RateLimiter},
     routes::{self, AppState, State},
     static_site::StaticSite,
     storage,
@@ -31,6 +36,9 @@ pub struct Application {
     acceptor: TcpAcceptor,
     state: State,
     mock: Option<Arc<MockLine>>,
+    /// The mock mail outbox at /__mock/mail (only beside the mock LINE platform).
+    mail_outbox: Option<MockOutbox>,
+    push_worker: PushWorker,
 }
 
 impl Application {
@@ -51,16 +59,17 @@ impl Application {
         storage::migrate(&db).await?;
         let files = FileStore::new(&settings.data_dir)?;
 
+        let own_base = {
+            let host = if addr.ip().is_unspecified() {
+                "127.0.0.1".to_string()
+            } else {
+                addr.ip().to_string()
+            };
+            format!("http://{host}:{}", addr.port())
+        };
         let api_base = match (&settings.line.api_base, settings.line.mock) {
             (Some(base), _) => base.clone(),
-            (None, true) => {
-                let host = if addr.ip().is_unspecified() {
-                    "127.0.0.1".to_string()
-                } else {
-                    addr.ip().to_string()
-                };
-                format!("http://{host}:{}/__mock/line", addr.port())
-            }
+            (None, true) => format!("{own_base}/__mock/line"),
             (None, false) => "https://api.line.me".into(),
         };
         let http = reqwest::Client::builder()
@@ -69,19 +78,41 @@ impl Application {
             .build()
             .context("building the HTTP client")?;
         let mock = settings.line.mock.then(|| {
-            Arc::new(MockLine::new(
-                &settings.line.channel_id,
-                &settings.line.channel_access_token,
-            ))
+            Arc::new(
+                MockLine::new(
+                    &settings.line.channel_id,
+                    &settings.line.channel_access_token,
+                )
+                .with_webhook(
+                    &settings.line.channel_secret,
+                    format!("{own_base}/api/line/webhook"),
+                ),
+            )
         });
+        let mailer = Mailer::new(&settings.mail)?;
+        let mail_outbox = if settings.line.mock {
+            mailer.outbox()
+        } else {
+            None
+        };
+        let push = PushQueue::new();
+        let push_worker = PushWorker::new(
+            db.clone(),
+            &api_base,
+            &settings.line.channel_access_token,
+            settings.push.clone(),
+            push.clone(),
+        )?;
         tracing::info!(%addr, line_api = %api_base, mock = settings.line.mock, "kizuna-server ready");
 
         let state = Arc::new(AppState {
             verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
-            sessions: SessionStore::new(db.clone()),
+            sessions: SessionStore::new(db.clone(), settings.clock.clone()),
             image_workers: ImageWorkers::new(settings.image_workers)?,
-            log_limiter: RateLimiter::new(30, 30),
-            log_lookup_limiter: RateLimiter::new(120, 120),
+            log_limiter: Arc::new(RateLimiter::per_minute(30)),
+            log_lookup_limiter: Arc::new(RateLimiter::per_minute(120)),
+            push,
+            mailer,
             files,
             db,
             settings,
@@ -91,6 +122,8 @@ impl Application {
             acceptor,
             state,
             mock,
+            mail_outbox,
+            push_worker,
         })
     }
 
@@ -107,7 +140,11 @@ impl Application {
     }
 
     pub fn endpoint(&self) -> impl Endpoint + 'static {
-        build_routes(self.state.clone(), self.mock.clone())
+        build_routes(
+            self.state.clone(),
+            self.mock.clone(),
+            self.mail_outbox.clone(),
+        )
     }
 
     /// Serves until SIGINT/SIGTERM; in-flight requests get 30 s to finish.
@@ -118,10 +155,21 @@ impl Application {
             self.state.files.clone(),
             Duration::from_secs(600),
         );
+        let housekeeping = rate_limit::spawn_housekeeping(
+            vec![
+                self.state.log_limiter.clone(),
+                self.state.log_lookup_limiter.clone(),
+            ],
+            Duration::from_secs(60),
+        );
+        let pushes = self.push_worker.clone().spawn();
         let result = Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(30)))
             .await;
         cleanup.abort();
+        housekeeping.abort();
+        // At least once: a push in flight is sent again (same retry key) after its lease.
+        pushes.abort();
         self.state.db.clone().close().await.ok();
         result.context("serving HTTP")
     }
@@ -149,21 +197,39 @@ async fn shutdown_signal() {
     tracing::info!("shutting down: finishing in-flight requests");
 }
 
-fn build_routes(state: State, mock: Option<Arc<MockLine>>) -> impl Endpoint + 'static {
+fn build_routes(
+    state: State,
+    mock: Option<Arc<MockLine>>,
+    mail_outbox: Option<MockOutbox>,
+) -> impl Endpoint + 'static {
     let service = routes::api_service();
-    let spec = service.spec_endpoint();
-    let docs = service.swagger_ui();
+    let document = routes::openapi_json();
+    // The UI embeds the document it shows: the served one, not poem-openapi's own.
+    let docs_html = service
+        .swagger_ui_html()
+        .replace(&service.spec(), &document);
+    let route_table = routes::RouteTable::from_document(&document);
     let api = Route::new()
-        .at("/openapi.json", spec)
-        .nest("/docs", docs)
+        .at(
+            "/openapi.json",
+            get(make_sync(move |_| {
+                poem::Response::builder()
+                    .content_type("application/json")
+                    .body(document.clone())
+            })),
+        )
+        .at("/docs", get(make_sync(move |_| Html(docs_html.clone()))))
         .nest("/", service)
-        .with(ApiPlumbing);
+        .with(ApiPlumbing::new(route_table));
     let mut app = Route::new()
         .nest("/api", api)
         .at("/healthz", get(routes::health::healthz))
         .at("/_ipx/*path", get(routes::ipx::ipx));
     if let Some(mock) = mock {
         app = app.nest("/__mock/line", mock.routes());
+    }
+    if let Some(outbox) = mail_outbox {
+        app = app.at("/__mock/mail", outbox.endpoint());
     }
     let web_dir = state.settings.web_dir.clone();
     app.nest("/", StaticSite::new(web_dir).into_endpoint())

@@ -60,7 +60,11 @@ impl<E: Endpoint> Endpoint for RequestTraceEndpoint<E> {
             };
             let status = resp.status().as_u16();
             let ms = started.elapsed().as_secs_f64() * 1000.0;
-            if status >= 500 {
+            if status == 503 {
+                // The database is away (logged once as a warning where the error was answered):
+                // expected during a restart, and the client retries.
+                tracing::warn!(status, ms, "request deferred");
+            } else if status >= 500 {
                 tracing::error!(status, ms, "request failed");
             } else {
                 tracing::debug!(status, ms, "request done");

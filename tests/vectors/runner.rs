@@ -1,7 +1,9 @@
 // The one runner of the shared vectors in tests/vectors/*.json. It is `include!`d by
 // core/tests/vectors.rs (native, calling kizuna-core) and wasm/tests/vectors.rs (wasm32 under
 // Node, calling the exported wasm functions with JsValues), so both sides check the same cases
-// the same way and differ only in the engine.
+// the same way and differ only in the engine. The matching, geo, day and review vectors
+// (core_cases.rs) call kizuna-core directly on both sides: the web does not run them, but they
+// must answer alike on wasm32.
 
 use serde_json::{Map, Value};
 
@@ -67,8 +69,12 @@ pub fn run(engine: &dyn Engine) -> Report {
         let outcome = if got == case["expect"] { Ok(()) } else { Err(format!("got {got}")) };
         check("satisfies.json", name(case), outcome);
     }
+
+    run_core_cases(&mut check);
     report
 }
+
+include!("core_cases.rs");
 
 fn name(case: &Value) -> &str {
     case["name"].as_str().unwrap_or("unnamed case")

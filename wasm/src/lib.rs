@@ -10,6 +10,11 @@ use kizuna_core::rules::RuleCode;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+// Smaller than the default allocator; the page is single-threaded (no atomics).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// The one error helper: every failure reaches JavaScript as a thrown `Error` with a message.
 fn error(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())

@@ -28,6 +28,7 @@ add('error.backHome', 'Back to the start', '回到首頁', 'トップへ戻る')
 add('error.network', 'Cannot reach the server. Check your connection and try again.', '無法連線到伺服器，請確認網路後再試一次。', 'サーバーに接続できません。通信環境を確認して再試行してください。')
 add('error.startup', 'Kizuna could not start. Please try again in a moment.', 'Kizuna 無法啟動，請稍後再試。', 'Kizuna を起動できませんでした。しばらくしてから再試行してください。')
 add('error.unexpected', 'Something went wrong. Please try again.', '發生錯誤，請再試一次。', '問題が発生しました。もう一度お試しください。')
+add('error.E503', 'Kizuna is temporarily unavailable. Please try again in a few seconds.', 'Kizuna 暫時無法使用，請幾秒後再試一次。', 'Kizuna は一時的に利用できません。数秒後にもう一度お試しください。')
 # friend
 add('friend.title', 'Add the Kizuna official account', '加入 Kizuna 官方帳號', 'Kizuna 公式アカウントを追加')
 add('friend.lead', 'Kizuna lives inside LINE. To use it, add our official account as a friend.', 'Kizuna 在 LINE 中運作，請先將官方帳號加為好友。', 'Kizuna は LINE の中で動きます。ご利用には公式アカウントの友だち追加が必要です。')
@@ -266,6 +267,53 @@ CITIES = {
  'lienchiang_county':('Lienchiang County (Matsu)','連江縣','連江県（馬祖）'),
 }
 for k,v in CITIES.items(): add('city.'+k, *v)
+
+# review and safety reasons, distance bands (catalogues of kizuna-core)
+REJECT = {
+ 'PHOTOS_UNCLEAR':('Photos are unclear: blurry, dark, or your face cannot be seen','照片不清楚：模糊、太暗或看不到臉','写真が不鮮明です（ぼやけている・暗い・顔が見えない）'),
+ 'PHOTOS_NOT_OF_YOU':('Photos must show you, not other people, celebrities or drawings','照片必須是你本人，不能是他人、名人或插圖','写真はご本人のものにしてください（他人・有名人・イラストは不可）'),
+ 'PHOTOS_INAPPROPRIATE':('Some photos are not suitable for the service','部分照片不適合本服務','サービスにふさわしくない写真があります'),
+ 'VERIFICATION_INSUFFICIENT':('Your proof of employment does not show where you work','工作證明無法確認你的任職公司','在籍証明から勤務先を確認できません'),
+ 'EMPLOYER_NOT_SUPPORTED':('Your employer is not one we can verify yet','目前尚無法驗證你的任職公司','現在この勤務先は確認の対象外です'),
+ 'EMAIL_NOT_CONFIRMED':('Your work e-mail was not confirmed with its code','公司電子郵件尚未以驗證碼確認','会社のメールアドレスが確認コードで確認されていません'),
+ 'PROFILE_INCOMPLETE':('Please tell a little more about yourself','請多介紹一些關於你自己','自己紹介をもう少し詳しく書いてください'),
+ 'TEXT_INAPPROPRIATE':('Some of your texts are not suitable for the service','部分文字內容不適合本服務','ふさわしくない文章があります'),
+ 'CONTACT_DETAILS_IN_TEXT':('Please remove phone numbers, IDs, accounts or links from your texts','請移除文字中的電話、ID、帳號或連結','文章から電話番号・ID・アカウント・リンクを削除してください'),
+ 'NAME_MISMATCH':('Your name differs from the one on your proof of employment','姓名與工作證明上的不一致','お名前が在籍証明の記載と異なります'),
+ 'OCCUPATION_MISMATCH':('Your job does not match your proof of employment','職業與工作證明不符','職業が在籍証明の内容と一致しません'),
+ 'OTHER':('Other: see the note from our team','其他：請見審核人員的說明','その他：担当者からのメモをご覧ください'),
+}
+for k,v in REJECT.items(): add('review.reject.'+k, *v)
+SUSPEND = {
+ 'HARASSMENT':('Harassment','騷擾','嫌がらせ'),
+ 'SCAM':('Scam or asking for money','詐騙或索取金錢','詐欺・金銭の要求'),
+ 'FAKE_PROFILE':('Fake profile','假冒身分','なりすまし・偽のプロフィール'),
+ 'INAPPROPRIATE_CONTENT':('Inappropriate photos or messages','不當照片或訊息','不適切な写真・メッセージ'),
+ 'UNDERAGE':('Under the minimum age','未達最低年齡','年齢制限未満'),
+ 'IN_A_RELATIONSHIP':('Married or in a relationship','已婚或有交往對象','既婚・交際相手あり'),
+ 'SPAM':('Advertising or spam','廣告或垃圾訊息','宣伝・スパム'),
+ 'OTHER':('Other: see the note from our team','其他：請見審核人員的說明','その他：担当者からのメモをご覧ください'),
+}
+for k,v in SUSPEND.items(): add('review.suspend.'+k, *v)
+REPORT = {
+ 'FAKE_PROFILE':('Fake profile','假冒身分','なりすまし・偽のプロフィール'),
+ 'HARASSMENT':('Harassment','騷擾','嫌がらせ'),
+ 'SCAM_OR_MONEY':('Scam or asking for money','詐騙或索取金錢','詐欺・金銭の要求'),
+ 'INAPPROPRIATE_PHOTOS':('Inappropriate photos','不當照片','不適切な写真'),
+ 'OFFENSIVE_MESSAGES':('Offensive messages','冒犯性訊息','不快なメッセージ'),
+ 'UNDERAGE':('Seems to be under 18','疑似未滿 18 歲','18歳未満の疑い'),
+ 'IN_A_RELATIONSHIP':('Married or in a relationship','已婚或有交往對象','既婚・交際相手あり'),
+ 'SPAM':('Advertising or spam','廣告或垃圾訊息','宣伝・スパム'),
+ 'OTHER':('Other (please describe)','其他（請說明）','その他（内容をご記入ください）'),
+}
+for k,v in REPORT.items(): add('report.reason.'+k, *v)
+BANDS = {
+ 'UNDER_5_KM':('Under 5 km','5 公里內','5 km 未満'),
+ 'FROM_5_TO_20_KM':('5–20 km','5–20 公里','5〜20 km'),
+ 'FROM_20_TO_50_KM':('20–50 km','20–50 公里','20〜50 km'),
+ 'OVER_50_KM':('Over 50 km','超過 50 公里','50 km 以上'),
+}
+for k,v in BANDS.items(): add('distanceBand.'+k, *v)
 
 here = os.path.dirname(os.path.abspath(__file__))
 out = os.path.join(here, '..', 'src', 'lib', 'i18n', 'locales')

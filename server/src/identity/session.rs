@@ -20,7 +20,6 @@ use sha2::{Digest, Sha256};
 
 use super::SESSION_COOKIE;
 use crate::{
-    clock::now_secs,
     error::ApiError,
     storage::entity::{profile, session, user},
 };
@@ -65,6 +64,7 @@ pub struct RenewSlot(pub Arc<OnceLock<String>>);
 #[derive(Clone)]
 pub struct SessionStore {
     db: DatabaseConnection,
+    clock: crate::clock::Clock,
 }
 
 pub fn hash_token(token: &str) -> String {
@@ -158,8 +158,8 @@ impl From<AuthTuple> for AuthRow {
 }
 
 impl SessionStore {
-    pub fn new(db: DatabaseConnection) -> SessionStore {
-        SessionStore { db }
+    pub fn new(db: DatabaseConnection, clock: crate::clock::Clock) -> SessionStore {
+        SessionStore { db, clock }
     }
 
     /// The hot path runs its one SQL statement on sea-orm's own sqlx pool: measured at ~40 µs
@@ -219,7 +219,7 @@ impl SessionStore {
         let mut bytes = [0u8; 32];
         rand::rngs::OsRng.fill_bytes(&mut bytes);
         let token = URL_SAFE_NO_PAD.encode(bytes);
-        let now = now_secs();
+        let now = self.clock.now_secs();
         session::Entity::insert(session::ActiveModel {
             token_hash: Set(hash_token(&token)),
             user_id: Set(user_id),
@@ -251,7 +251,7 @@ impl SessionStore {
             return None;
         }
         let row = self.lookup(&hash_token(token)).await.ok()??;
-        (row.revoked_at.is_none() && row.expires_at > now_secs()).then_some(row.user_id)
+        (row.revoked_at.is_none() && row.expires_at > self.clock.now_secs()).then_some(row.user_id)
     }
 
     pub async fn check(&self, token: &str) -> Result<Auth, ApiError> {
@@ -265,7 +265,7 @@ impl SessionStore {
             .filter(|r| r.revoked_at.is_none())
             .ok_or(ApiError::InvalidSession)?;
         let session = &row;
-        let now = now_secs();
+        let now = self.clock.now_secs();
         if session.expires_at <= now {
             return Err(ApiError::ExpiredSession);
         }

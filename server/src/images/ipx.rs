@@ -8,11 +8,10 @@
 //! 8192 px. As in sharp/ipx, `fit` defaults to cover, `contain` pads with the background (black
 //! unless `b`), JPEG output is flattened onto the background (white unless `b`).
 //!
-//! Pipeline: JPEG sources are decoded with DCT downscaling to the smallest scale (1/8…1) still at
-//! least the target size: at 1/8 by `jpeg_dc` (DC coefficients only), otherwise by libjpeg-turbo
-//! (mozjpeg crate); others through `image`. Resizing by fast_image_resize (SIMD, Lanczos3),
-//! WebP by libwebp. Work runs on blocking threads behind a semaphore of KIZUNA_IMAGE_WORKERS
-//! permits; variants are cached on disk keyed by file id + canonical modifiers.
+//! Pipeline: JPEG sources are decoded by libjpeg-turbo (mozjpeg crate) with DCT downscaling to the
+//! smallest scale (1/8…1) still at least the target size; others through `image`. Resizing by
+//! fast_image_resize (SIMD, Lanczos3), WebP by libwebp. Work runs on the KIZUNA_IMAGE_WORKERS image
+//! threads (`images::workers`); variants are cached on disk keyed by file id + canonical modifiers.
 
 use std::path::Path;
 
@@ -355,16 +354,6 @@ fn decode_jpeg_scaled(path: &Path, want: (u32, u32)) -> Result<Option<Pixels>, I
     let n = (1..=8u64)
         .find(|n| (w * n).div_ceil(8) >= ww && (h * n).div_ceil(8) >= wh)
         .unwrap_or(8);
-    if n == 1
-        && let Some(eighth) = super::jpeg_dc::decode_eighth(&bytes)
-    {
-        return Ok(Some(Pixels {
-            w: eighth.width,
-            h: eighth.height,
-            alpha: false,
-            data: eighth.rgb,
-        }));
-    }
     d.scale(n as u8);
     let mut started = d.rgb().map_err(|_| ImageError::Undecodable)?;
     let (ow, oh) = (started.width() as u32, started.height() as u32);

@@ -2,7 +2,6 @@
 //! applied, every metadata block dropped), and the on-disk store. `ipx` serves resized variants.
 
 pub mod ipx;
-pub mod jpeg_dc;
 pub mod workers;
 
 use std::{

@@ -1,6 +1,18 @@
 //! /file: temp uploads (multipart field `file`) and owner-only fetches.
 
-use anyhow::Context;
+use super::{
+    ApiTags, State,
+    auth::{Session, SessionOrCookie},
+};
+use crate::{
+    error::ApiError,
+    identity::Auth,
+    images::{self, MAX_UPLOAD_BYTES, is_file_id},
+    storage::{
+        entity::file,
+        files::{self, NewTempFile},
+    },
+};
 use poem::{Body, IntoResponse, Request, Response, http::StatusCode};
 use poem_openapi::{
     ApiResponse, Multipart, Object, OpenApi,
@@ -9,22 +21,13 @@ use poem_openapi::{
     registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
     types::multipart::Upload,
 };
-use sea_orm::{ActiveValue::Set, EntityTrait};
-
-use super::{ApiTags, State};
-use crate::{
-    clock::now_secs,
-    error::ApiError,
-    identity::{Auth, session::TokenSource},
-    images::{self, MAX_UPLOAD_BYTES, is_file_id},
-    storage::entity::file,
-};
 
 /// Caching of a file or a variant: private (it is one person's), and immutable since a file id
 /// never changes content.
 pub const IMMUTABLE_PRIVATE: &str = "private, max-age=31536000, immutable";
 
 #[derive(Debug, Multipart)]
+#[oai(deny_unknown_fields)]
 pub struct UploadForm {
     /// A JPEG, PNG or WebP image, at most 10 MB and 40 megapixels.
     pub file: Upload,
@@ -117,11 +120,8 @@ pub async fn visible_file(state: &State, auth: &Auth, id: &str) -> Result<file::
     if !is_file_id(id) {
         return Err(ApiError::NotFound);
     }
-    file::Entity::find_by_id(id.to_string())
-        .one(&state.db)
-        .await
-        .context("looking up a file")?
-        .filter(|f| f.owner_id == auth.user.id)
+    files::find_owned(&state.db, auth.user.id, id)
+        .await?
         .ok_or(ApiError::NotFound)
 }
 
@@ -146,13 +146,10 @@ impl FileApi {
     async fn temp_upload(
         &self,
         state: poem::web::Data<&State>,
-        req: &Request,
+        caller: Session,
         form: UploadForm,
     ) -> Result<UploadResponse, ApiError> {
-        let auth = state
-            .sessions
-            .authenticate(req, TokenSource::Header)
-            .await?;
+        let auth = caller.0;
         if form.file.size() > MAX_UPLOAD_BYTES {
             return Err(ApiError::TooLarge("the file is larger than 10 MB".into()));
         }
@@ -176,25 +173,22 @@ impl FileApi {
             .files
             .write_atomic(&state.files.path(&id), &processed.bytes)
             .await?;
-        let inserted = file::Entity::insert(file::ActiveModel {
-            id: Set(id.clone()),
-            owner_id: Set(auth.user.id),
-            purpose: Set(file::PURPOSE_TEMP.into()),
-            content_type: Set(processed.kind.content_type().into()),
-            width: Set(processed.width as i32),
-            height: Set(processed.height as i32),
-            size_bytes: Set(processed.bytes.len() as i64),
-            profile_id: Set(None),
-            created_at: Set(now_secs()),
-            claimed_at: Set(None),
-        })
-        .exec(&state.db)
+        let inserted = files::insert_temp(
+            &state.db,
+            NewTempFile {
+                id: &id,
+                owner_id: auth.user.id,
+                content_type: processed.kind.content_type(),
+                width: processed.width,
+                height: processed.height,
+                size_bytes: processed.bytes.len(),
+                now: state.now(),
+            },
+        )
         .await;
         if let Err(err) = inserted {
             state.files.remove(&id).await;
-            return Err(anyhow::Error::new(err)
-                .context("recording an upload")
-                .into());
+            return Err(err.into());
         }
         tracing::info!(
             user = auth.user.id,
@@ -218,12 +212,10 @@ impl FileApi {
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
+        caller: SessionOrCookie,
         #[oai(name = "fileId")] file_id: Path<String>,
     ) -> Result<ImageResponse, ApiError> {
-        let auth = state
-            .sessions
-            .authenticate(req, TokenSource::HeaderOrCookie)
-            .await?;
+        let auth = caller.0;
         let row = visible_file(&state, &auth, &file_id.0).await?;
         let bytes = match tokio::fs::read(state.files.path(&row.id)).await {
             Ok(bytes) => bytes,

@@ -1,16 +1,13 @@
 //! POST /api/logger: the web app's log lines, written to the server log (target `client`) at their
-//! level. Message at most 2000 characters (the body at most 16 KB), control characters replaced;
+//! level. Message at most 2000 characters (the body at most 32 KB), control characters replaced;
 //! 30 lines a minute per user of a live session (or per client address without one), and at most
 //! 120 session look-ups a minute per address → E007.
 
 use poem::Request;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
-use super::{ApiTags, State, body::JsonBody};
-use crate::{
-    error::ApiError,
-    identity::session::{TokenSource, request_token},
-};
+use super::{ApiTags, State, auth::OptionalSessionToken, body::JsonBody};
+use crate::error::ApiError;
 
 pub const MAX_MESSAGE_CHARS: usize = 2000;
 
@@ -26,13 +23,22 @@ pub enum LogLevel {
 }
 
 #[derive(Debug, Object, serde::Deserialize)]
-#[oai(deny_unknown_fields)]
+#[oai(deny_unknown_fields, example)]
 #[serde(deny_unknown_fields)]
 pub struct LogLine {
     /// At most 2000 characters.
     #[oai(validator(max_length = 2000))]
     pub message: String,
     pub level: LogLevel,
+}
+
+impl poem_openapi::types::Example for LogLine {
+    fn example() -> LogLine {
+        LogLine {
+            message: "register: step 3 of 5 shown".into(),
+            level: LogLevel::Info,
+        }
+    }
 }
 
 #[derive(ApiResponse)]
@@ -55,11 +61,10 @@ fn client_address(req: &Request) -> String {
 /// (an unchecked token would let anyone mint fresh allowances by sending random ones). Looking the
 /// session up costs a query, so a coarser per-address limit comes first: a flood of made-up tokens
 /// is refused before it reaches the database.
-async fn allowed(state: &State, req: &Request) -> bool {
+async fn allowed(state: &State, req: &Request, token: Option<String>) -> bool {
     let address = client_address(req);
-    let token = match request_token(req, TokenSource::Header) {
-        Ok(Some(token)) => token,
-        _ => return state.log_limiter.allow(&address),
+    let Some(token) = token else {
+        return state.log_limiter.allow(&address);
     };
     if !state.log_lookup_limiter.allow(&address) {
         return false;
@@ -78,9 +83,10 @@ impl LoggerApi {
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
+        caller: OptionalSessionToken,
         body: Json<JsonBody<LogLine>>,
     ) -> Result<LoggerResponse, ApiError> {
-        if !allowed(&state, req).await {
+        if !allowed(&state, req, caller.0).await {
             return Err(ApiError::RateLimited);
         }
         let body = body.0.read()?;

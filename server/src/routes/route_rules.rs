@@ -2,12 +2,10 @@
 //! `route_rules` table. A rule's path matches exactly, or as a prefix when it ends in `*` (the
 //! longest prefix wins; an exact rule beats any prefix).
 
-use anyhow::Context;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::Json};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 use super::{ApiTags, State};
-use crate::{error::ApiError, storage::entity::route_rule};
+use crate::{error::ApiError, storage::route_rules};
 
 #[derive(Debug, Object)]
 pub struct RouteRule {
@@ -15,6 +13,7 @@ pub struct RouteRule {
     pub path: String,
     /// Where to send the user instead: an app path (`/profile`) or an absolute URL (a full page
     /// load); null when the route has no rule.
+    #[oai(nullable)]
     pub redirect: Option<String>,
 }
 
@@ -27,6 +26,10 @@ pub enum RouteRuleResponse {
 
 pub struct RouteRulesApi;
 
+fn register_path() -> String {
+    "/register".into()
+}
+
 #[OpenApi(tag = "ApiTags::RouteRules")]
 impl RouteRulesApi {
     /// The route rule for a path
@@ -34,31 +37,15 @@ impl RouteRulesApi {
     async fn route_rules(
         &self,
         state: poem::web::Data<&State>,
+        /// The app path asked about: starts with `/`, at most 512 characters.
+        #[oai(
+            validator(min_length = 1, max_length = 512, pattern = "^/"),
+            example = "register_path"
+        )]
         path: Query<String>,
     ) -> Result<RouteRuleResponse, ApiError> {
         let path = path.0;
-        if !path.starts_with('/') || path.len() > 512 {
-            return Err(ApiError::BadRequest(
-                "path must start with / (at most 512 characters)".into(),
-            ));
-        }
-        let exact = route_rule::Entity::find()
-            .filter(route_rule::Column::Path.eq(path.as_str()))
-            .one(&state.db)
-            .await
-            .context("reading route rules")?;
-        let redirect = match exact {
-            Some(rule) => Some(rule.redirect),
-            None => route_rule::Entity::find()
-                .filter(route_rule::Column::Path.like("%*"))
-                .all(&state.db)
-                .await
-                .context("reading route rules")?
-                .into_iter()
-                .filter(|r| path.starts_with(r.path.trim_end_matches('*')))
-                .max_by_key(|r| r.path.len())
-                .map(|r| r.redirect),
-        };
+        let redirect = route_rules::redirect_for(&state.db, &path).await?;
         Ok(RouteRuleResponse::Ok(Json(RouteRule { path, redirect })))
     }
 }

@@ -1,21 +1,18 @@
 //! /user: login with a verified LINE identity, the caller's own info and review status.
 
 use anyhow::Context;
+use kizuna_core::review::ReviewStatus;
 use poem::Request;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::Header, param::Path, payload::Json};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-};
+use poem_openapi::{ApiResponse, Enum, Object, OpenApi, param::Path, payload::Json};
 
-use super::{ApiTags, State, body::JsonBody};
+use super::{
+    ApiTags, State,
+    auth::{LineUser, LineUserOrSession, Session},
+    body::{JsonBody, ProfilePayload},
+};
 use crate::{
-    clock::now_secs,
     error::ApiError,
-    identity::{LineIdentity, session::TokenSource},
-    storage::{
-        entity::{profile, review_history, user},
-        is_unique_violation,
-    },
+    storage::{profiles, users},
 };
 
 /// The spec's login body: both fields hold the LINE user id. They are no proof of identity (the ID
@@ -24,7 +21,11 @@ use crate::{
 #[oai(deny_unknown_fields)]
 #[serde(deny_unknown_fields)]
 pub struct LoginBody {
+    /// The LINE user id: the ID token's subject.
+    #[oai(validator(pattern = "^U[0-9a-f]{32}$"))]
     pub account: String,
+    /// The LINE user id again (the spec's shape).
+    #[oai(validator(pattern = "^U[0-9a-f]{32}$"))]
     pub password: String,
 }
 
@@ -38,14 +39,42 @@ pub struct TokenBody {
 #[oai(rename_all = "camelCase")]
 pub struct MyInfo {
     /// The caller's LINE user id.
+    #[oai(validator(pattern = "^U[0-9a-f]{32}$"))]
     pub user_id: String,
+    /// The LINE display name from the ID token of the first login; null when LINE gave none.
+    #[oai(nullable)]
     pub display_name: Option<String>,
-    /// File name of the avatar, if set (fetch it through /api/file/fetch/{fileName}).
+    /// File name of the avatar (fetch it through /api/file/fetch/{fileName}); null until set.
+    #[oai(nullable)]
     pub avatar: Option<String>,
-    /// PENDING, APPROVED, REJECTED or SUSPENDED; null before registration.
-    pub review_status: Option<String>,
-    /// The registered profile (normalised UserProfileCreate payload); null before registration.
-    pub profile: Option<serde_json::Value>,
+    /// The review status; null before registration.
+    #[oai(nullable)]
+    pub review_status: Option<ReviewState>,
+    /// The registered profile (its normalised UserProfileCreate payload); null before
+    /// registration.
+    #[oai(nullable)]
+    pub profile: Option<ProfilePayload>,
+}
+
+/// A review status (kizuna-core's `ReviewStatus`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ReviewState {
+    Pending,
+    Approved,
+    Rejected,
+    Suspended,
+}
+
+impl ReviewState {
+    pub fn from_core(status: ReviewStatus) -> ReviewState {
+        match status {
+            ReviewStatus::Pending => ReviewState::Pending,
+            ReviewStatus::Approved => ReviewState::Approved,
+            ReviewStatus::Rejected => ReviewState::Rejected,
+            ReviewStatus::Suspended => ReviewState::Suspended,
+        }
+    }
 }
 
 #[derive(Debug, Object)]
@@ -55,6 +84,7 @@ pub struct ReviewStatusBody {
     /// PENDING, APPROVED, REJECTED or SUSPENDED.
     pub status: String,
     /// The reviewer's reason when REJECTED or SUSPENDED.
+    #[oai(nullable)]
     pub reason: Option<String>,
     /// Unix seconds of the last status change.
     pub updated_at: i64,
@@ -83,57 +113,6 @@ pub enum ReviewStatusResponse {
 
 pub struct UserApi;
 
-/// The user row of a LINE user, if they ever logged in.
-pub async fn find_user(
-    db: &DatabaseConnection,
-    line_user_id: &str,
-) -> Result<Option<user::Model>, ApiError> {
-    Ok(user::Entity::find()
-        .filter(user::Column::LineUserId.eq(line_user_id))
-        .one(db)
-        .await
-        .context("looking up a user")?)
-}
-
-/// Finds the user row of a LINE user, creating it on first sight (race-safe).
-pub async fn find_or_create_user(
-    db: &DatabaseConnection,
-    identity: &LineIdentity,
-) -> Result<user::Model, ApiError> {
-    let line_id = identity.user_id.as_str();
-    if let Some(found) = find_user(db, line_id).await? {
-        return Ok(found);
-    }
-    let inserted = user::Entity::insert(user::ActiveModel {
-        line_user_id: Set(line_id.to_string()),
-        display_name: Set(identity.name.clone().map(|n| n.chars().take(200).collect())),
-        avatar_file_id: Set(None),
-        created_at: Set(now_secs()),
-        ..Default::default()
-    })
-    .exec(db)
-    .await;
-    match inserted {
-        Ok(_) => {}
-        Err(err) if is_unique_violation(&err) => {}
-        Err(err) => return Err(anyhow::Error::new(err).context("creating a user").into()),
-    }
-    find_user(db, line_id)
-        .await?
-        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("the new user vanished")))
-}
-
-pub async fn find_profile(
-    db: &DatabaseConnection,
-    user_id: i64,
-) -> Result<Option<profile::Model>, ApiError> {
-    Ok(profile::Entity::find()
-        .filter(profile::Column::UserId.eq(user_id))
-        .one(db)
-        .await
-        .context("looking up a profile")?)
-}
-
 #[OpenApi(tag = "ApiTags::User")]
 impl UserApi {
     /// Log in with a LINE ID token
@@ -145,18 +124,28 @@ impl UserApi {
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
-        #[oai(name = "X-Line-Id-Token")] id_token: Header<Option<String>>,
+        caller: LineUser,
         /// `{account, password}`, both the LINE user id (strings).
         body: Json<JsonBody<LoginBody>>,
     ) -> Result<LoginResponse, ApiError> {
-        let identity = state.verifier.verify(id_token.0.as_deref()).await?;
+        let identity = caller.0;
         let body = body.0.read()?;
         if body.account != identity.user_id.as_str() {
             return Err(ApiError::Forbidden(
                 "account is not the ID token's subject".into(),
             ));
         }
-        let user = find_or_create_user(&state.db, &identity).await?;
+        let user = users::find_or_create(
+            &state.db,
+            identity.user_id.as_str(),
+            identity.name.as_deref(),
+            state.now(),
+        )
+        .await?;
+        // The web app sends its locale: pushes and mails written later speak it.
+        if let Some(locale) = crate::locale::Locale::of_request(req) {
+            crate::storage::locale::set_locale(&state.db, user.id, locale).await?;
+        }
         let token = state.sessions.create(user.id).await?;
         if let Some(slot) = req
             .extensions()
@@ -170,19 +159,17 @@ impl UserApi {
 
     /// The caller's user and profile
     #[oai(path = "/user/my-info", method = "get")]
-    async fn my_info(
-        &self,
-        state: poem::web::Data<&State>,
-        req: &Request,
-    ) -> Result<MyInfoResponse, ApiError> {
-        let auth = state
-            .sessions
-            .authenticate(req, TokenSource::Header)
-            .await?;
+    async fn my_info(&self, caller: Session) -> Result<MyInfoResponse, ApiError> {
+        let auth = caller.0;
         let (review_status, payload) = match auth.profile {
             Some(p) => (
-                Some(p.status),
-                Some(serde_json::from_str(&p.payload).context("decoding a stored profile")?),
+                Some(ReviewState::from_core(
+                    ReviewStatus::parse(&p.status)
+                        .with_context(|| format!("a stored review status {:?}", p.status))?,
+                )),
+                Some(ProfilePayload(
+                    serde_json::from_str(&p.payload).context("decoding a stored profile")?,
+                )),
             ),
             None => (None, None),
         };
@@ -203,49 +190,25 @@ impl UserApi {
     async fn review_status(
         &self,
         state: poem::web::Data<&State>,
-        req: &Request,
+        caller: LineUserOrSession,
         #[oai(name = "userId")] user_id: Path<String>,
-        #[oai(name = "X-Line-Id-Token")] id_token: Header<Option<String>>,
     ) -> Result<ReviewStatusResponse, ApiError> {
-        let caller_line_id = match id_token.0.as_deref() {
-            Some(token) => state
-                .verifier
-                .verify(Some(token))
-                .await?
-                .user_id
-                .as_str()
-                .to_string(),
-            None => match state.sessions.authenticate(req, TokenSource::Header).await {
-                Ok(auth) => auth.user.line_user_id,
-                Err(ApiError::NoSession) => {
-                    return Err(ApiError::Forbidden("no LINE ID token".into()));
-                }
-                Err(other) => return Err(other),
-            },
-        };
+        let caller_line_id = caller.0;
         if caller_line_id != user_id.0 {
             return Err(ApiError::NotFound);
         }
-        let user = user::Entity::find()
-            .filter(user::Column::LineUserId.eq(caller_line_id.as_str()))
-            .one(&state.db)
-            .await
-            .context("looking up a user")?
-            .ok_or(ApiError::NotFound)?;
-        let profile = find_profile(&state.db, user.id)
+        let user = users::find_by_line_id(&state.db, &caller_line_id)
             .await?
             .ok_or(ApiError::NotFound)?;
-        let last = review_history::Entity::find()
-            .filter(review_history::Column::ProfileId.eq(profile.id))
-            .order_by_desc(review_history::Column::Id)
-            .one(&state.db)
-            .await
-            .context("reading the review history")?;
+        let profile = profiles::find_row(&state.db, user.id)
+            .await?
+            .ok_or(ApiError::NotFound)?;
+        let last = profiles::last_status_change(&state.db, profile.id).await?;
         Ok(ReviewStatusResponse::Ok(Json(ReviewStatusBody {
             user_id: user.line_user_id,
             status: profile.status,
             reason: profile.status_reason,
-            updated_at: last.map_or(profile.updated_at, |h| h.created_at),
+            updated_at: last.unwrap_or(profile.updated_at),
         })))
     }
 }

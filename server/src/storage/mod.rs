@@ -1,17 +1,42 @@
-//! The database: connection (SQLite by default, PostgreSQL when DATABASE_URL says so), entities and
-//! migrations.
+//! The database: connection (SQLite by default, PostgreSQL when DATABASE_URL says so), entities,
+//! migrations, and the storage layer the handlers call: one module per aggregate (`users`,
+//! `profiles`, `files`, `route_rules`), each reading and writing typed values so that the routes
+//! hold no queries and a renamed field is a compile error rather than a NULL column.
 
+pub mod email_codes;
 pub mod entity;
+pub mod files;
+pub mod line_events;
+pub mod locale;
 pub mod migration;
+pub mod profiles;
+pub mod push_outbox;
+pub mod reviewers;
+pub mod route_rules;
+pub mod users;
 
 use std::time::Duration;
 
 use anyhow::Context;
 use sea_orm::{
     ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait,
-    QuerySelect, SqlErr, SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    QuerySelect, RuntimeErr, SqlErr, SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 use sea_orm_migration::MigratorTrait;
+
+/// What the storage layer can fail with. Database failures keep their `anyhow` chain (with the
+/// `DbErr` at its root) for the log; the API boundary answers them as E500.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// A row that must be unique exists already (a concurrent duplicate got there first).
+    #[error("the row exists already")]
+    Duplicate,
+    /// A stored row that no longer reads back into its domain type.
+    #[error("stored data is unreadable: {0}")]
+    Unreadable(String),
+    #[error(transparent)]
+    Db(#[from] anyhow::Error),
+}
 
 /// Opens the pool. SQLite gets WAL, a busy timeout, foreign keys and `synchronous = NORMAL`.
 pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
@@ -87,6 +112,63 @@ pub async fn ping(db: &DatabaseConnection) -> bool {
     db.ping().await.is_ok()
 }
 
+/// True when `err` says the database cannot be reached right now, rather than that a statement
+/// was wrong: the pool could not hand out a connection in time, the connection was refused, reset
+/// or cut mid-statement, PostgreSQL is shutting down, starting up or out of connection slots
+/// (SQLSTATE class 08, 57P01-57P03, 53300), or SQLite stayed locked by another process beyond the
+/// busy timeout (SQLITE_BUSY). Such a request may succeed when retried a few seconds later, so the
+/// API answers 503 with `Retry-After` instead of 500. Constraint violations, decoding failures and
+/// every other error stay internal errors (E500), and so does a non-database I/O error found in
+/// the same chain (a stored file that cannot be read).
+pub fn is_unavailable(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        if let Some(db) = cause.downcast_ref::<DbErr>() {
+            db_err_is_unavailable(db)
+        } else if let Some(sqlx) = cause.downcast_ref::<sea_orm::sqlx::Error>() {
+            sqlx_is_unavailable(sqlx)
+        } else {
+            false
+        }
+    })
+}
+
+/// [`is_unavailable`] for a sea-orm error.
+pub fn db_err_is_unavailable(err: &DbErr) -> bool {
+    match err {
+        DbErr::ConnectionAcquire(_) => true,
+        DbErr::Conn(RuntimeErr::SqlxError(e))
+        | DbErr::Exec(RuntimeErr::SqlxError(e))
+        | DbErr::Query(RuntimeErr::SqlxError(e)) => sqlx_is_unavailable(e),
+        _ => false,
+    }
+}
+
+fn sqlx_is_unavailable(err: &sea_orm::sqlx::Error) -> bool {
+    use sea_orm::sqlx::{
+        Error, error::DatabaseError, postgres::PgDatabaseError, sqlite::SqliteError,
+    };
+    match err {
+        // The pool's acquire timeout ran out (connections refused or all busy), or it is closing.
+        Error::PoolTimedOut | Error::PoolClosed => true,
+        // Connecting or talking to the server failed: refused, reset, broken pipe, cut mid-reply.
+        Error::Io(_) => true,
+        Error::Database(db) => {
+            if let Some(pg) = db.try_downcast_ref::<PgDatabaseError>() {
+                let code = pg.code();
+                code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300")
+            } else if let Some(lite) = db.try_downcast_ref::<SqliteError>() {
+                // The extended code's low byte is the primary code; 5 = SQLITE_BUSY.
+                DatabaseError::code(lite)
+                    .and_then(|c| c.parse::<i32>().ok())
+                    .is_some_and(|c| c & 0xff == 5)
+            } else {
+                false
+            }
+        }
+        _ => false,
+    }
+}
+
 /// True when the error is a unique-constraint violation (a concurrent duplicate insert).
 pub fn is_unique_violation(err: &DbErr) -> bool {
     matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
@@ -119,4 +201,126 @@ pub async fn begin_user_write(
         .await
         .context("locking the user's row")?;
     Ok(txn)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{sync::Arc, time::Duration};
+
+    use anyhow::Context;
+    use sea_orm::{
+        ConnAcquireErr, DbErr, RuntimeErr,
+        sqlx::{self, Connection, Executor, sqlite::SqliteConnectOptions},
+    };
+
+    use super::is_unavailable;
+
+    fn io(kind: std::io::ErrorKind) -> sqlx::Error {
+        sqlx::Error::Io(std::io::Error::from(kind))
+    }
+
+    #[test]
+    fn a_pool_timeout_or_a_broken_connection_is_unavailability() {
+        for err in [
+            DbErr::ConnectionAcquire(ConnAcquireErr::Timeout),
+            DbErr::Conn(RuntimeErr::SqlxError(Arc::new(io(
+                std::io::ErrorKind::ConnectionRefused,
+            )))),
+            DbErr::Query(RuntimeErr::SqlxError(Arc::new(io(
+                std::io::ErrorKind::UnexpectedEof,
+            )))),
+            DbErr::Exec(RuntimeErr::SqlxError(Arc::new(sqlx::Error::PoolTimedOut))),
+        ] {
+            let chained = anyhow::Error::new(err.clone()).context("committing a profile");
+            assert!(is_unavailable(&chained), "{err}");
+        }
+        // The session lookup runs on sqlx directly.
+        let direct = anyhow::Error::new(io(std::io::ErrorKind::ConnectionReset))
+            .context("looking up a session");
+        assert!(is_unavailable(&direct));
+    }
+
+    #[test]
+    fn bugs_and_other_failures_stay_internal_errors() {
+        let not_database = [
+            anyhow::anyhow!("the new user vanished"),
+            anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::NotFound))
+                .context("reading stored file"),
+            anyhow::Error::new(DbErr::Exec(RuntimeErr::Internal("bad statement".into()))),
+            anyhow::Error::new(DbErr::Json("decoding a stored profile".into())),
+            anyhow::Error::new(sqlx::Error::RowNotFound),
+            anyhow::Error::new(sqlx::Error::ColumnNotFound("status".into())),
+        ];
+        for err in not_database {
+            assert!(!is_unavailable(&err), "{err:?}");
+        }
+    }
+
+    /// Real SQLite errors: a constraint violation is a bug (E500); a write lock held by another
+    /// connection beyond the busy timeout is unavailability (E503).
+    #[tokio::test]
+    async fn sqlite_busy_is_unavailability_and_a_constraint_violation_is_not() {
+        let path =
+            std::env::temp_dir().join(format!("kizuna-busy-{}.db", crate::images::random_id()));
+        let options = SqliteConnectOptions::new()
+            .filename(&path)
+            .create_if_missing(true)
+            .busy_timeout(Duration::ZERO);
+        let mut holder = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .unwrap();
+        holder
+            .execute("CREATE TABLE t (id INTEGER PRIMARY KEY)")
+            .await
+            .unwrap();
+        holder.execute("INSERT INTO t VALUES (1)").await.unwrap();
+        let duplicate = holder
+            .execute("INSERT INTO t VALUES (1)")
+            .await
+            .context("inserting")
+            .unwrap_err();
+        assert!(!is_unavailable(&duplicate), "{duplicate:?}");
+
+        holder.execute("BEGIN EXCLUSIVE").await.unwrap();
+        let mut other = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .unwrap();
+        let busy = other
+            .execute("INSERT INTO t VALUES (2)")
+            .await
+            .context("inserting")
+            .unwrap_err();
+        assert!(is_unavailable(&busy), "{busy:?}");
+        holder.execute("ROLLBACK").await.unwrap();
+        other.execute("INSERT INTO t VALUES (2)").await.unwrap();
+        drop((holder, other));
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// Real PostgreSQL errors (127.0.0.1:5432, as the integration tests): a unique violation or a
+    /// failing statement is E500; the connection ended by the server (as on a restart: 57P01) is
+    /// unavailability.
+    #[tokio::test]
+    async fn postgres_shutting_a_connection_down_is_unavailability_and_bad_sql_is_not() {
+        let url = "postgres://postgres@127.0.0.1:5432/postgres";
+        let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
+        conn.execute("CREATE TEMPORARY TABLE t (id INTEGER PRIMARY KEY)")
+            .await
+            .unwrap();
+        conn.execute("INSERT INTO t VALUES (1)").await.unwrap();
+        for sql in [
+            "INSERT INTO t VALUES (1)",
+            "SELECT 1 / 0",
+            "SELECT nope FROM t",
+        ] {
+            let err = conn.execute(sql).await.context("a statement").unwrap_err();
+            assert!(!is_unavailable(&err), "{sql}: {err:?}");
+        }
+        let err = conn
+            .execute("SELECT pg_terminate_backend(pg_backend_pid())")
+            .await
+            .context("a statement")
+            .unwrap_err();
+        assert!(is_unavailable(&err), "{err:?}");
+    }
 }

@@ -218,7 +218,7 @@ async fn logger_is_capped_and_rate_limited(backend: Backend) {
     )
     .await;
     assert_error(
-        log(json!({"message": "x".repeat(20_000), "level": "info"}))
+        log(json!({"message": "x".repeat(40_000), "level": "info"}))
             .await
             .unwrap(),
         413,

@@ -1,13 +1,14 @@
 //! Test harness: the real server on a random port with its own database (a SQLite temp file, or a
 //! freshly created PostgreSQL database that is dropped afterwards) and its own data dir.
 
-use std::{path::PathBuf, sync::Once};
+use std::{path::PathBuf, sync::Once, time::Duration};
 
 use kizuna_server::{
     configuration::{
         LineSettings, MOCK_BOT_ID, MOCK_CHANNEL_ACCESS_TOKEN, MOCK_CHANNEL_ID, MOCK_CHANNEL_SECRET,
         MOCK_LIFF_ID, Settings,
     },
+    line::push::PushSettings,
     startup::Application,
 };
 use rand::RngCore;
@@ -26,7 +27,11 @@ pub enum Backend {
 pub struct TestApp {
     pub api: Api,
     pub data_dir: PathBuf,
+    /// The database URL the server uses (for a second server on the same database).
+    pub database_url: String,
     pub db: sea_orm::DatabaseConnection,
+    /// The server's own state (its push queue, settings, …), for what no HTTP call reaches yet.
+    pub state: kizuna_server::routes::State,
     /// Drops a PostgreSQL database with FORCE, which also ends the server's pooled connections
     /// (the server itself lives on in its spawned task until the test's runtime ends).
     _database: ScratchDb,
@@ -105,6 +110,25 @@ pub fn scratch_dir() -> PathBuf {
 }
 
 pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, |_| {}).await
+}
+
+/// The push worker's pace in tests: retries within milliseconds, a short lease.
+pub fn fast_pushes() -> PushSettings {
+    PushSettings {
+        poll_every: Duration::from_millis(200),
+        lease: Duration::from_secs(5),
+        request_timeout: Duration::from_secs(2),
+        first_retry: Duration::from_millis(50),
+        max_retry: Duration::from_millis(400),
+        ..PushSettings::default()
+    }
+}
+
+/// `spawn_app` with settings changed by `tweak` (e.g. an SMTP server, shorter code times, a proxy
+/// between the server and its database). The test's own connection (`TestApp::db`) always goes
+/// straight to the database the harness made.
+pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings)) -> TestApp {
     TRACING.call_once(|| {
         if std::env::var("TEST_LOG").is_ok() {
             kizuna_server::telemetry::init_subscriber();
@@ -112,7 +136,7 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     });
     let data_dir = scratch_dir();
     let (database_url, pg_database) = scratch_database(backend).await;
-    let settings = Settings {
+    let mut settings = Settings {
         bind: "127.0.0.1:0".into(),
         database_url,
         data_dir: data_dir.clone(),
@@ -128,17 +152,32 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
         },
         image_workers: 2,
         ipx_previews: true,
+        mail: Default::default(),
+        push: fast_pushes(),
+        email_codes: Default::default(),
+        clock: kizuna_server::clock::Clock::system(),
     };
     let db_url = settings.database_url();
+    tweak(&mut settings);
     let app = Application::build(settings).await.expect("the app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
+    let state = app.state();
     tokio::spawn(app.run_until_stopped());
     let db = kizuna_server::storage::connect(&db_url).await.unwrap();
     TestApp {
         api: Api::new(address),
+        database_url: db_url,
         data_dir,
         _database: pg_database,
         db,
+        state,
+    }
+}
+
+impl TestApp {
+    /// The server's clock: `advance` it instead of sleeping through a time limit.
+    pub fn clock(&self) -> &kizuna_server::clock::Clock {
+        &self.state.settings.clock
     }
 }
 
@@ -215,6 +254,51 @@ impl Api {
             req = req.header("X-Line-Id-Token", t);
         }
         req.send().await.unwrap()
+    }
+
+    /// A new mock LINE user, logged in with the web app's locale in `Accept-Language`.
+    pub async fn new_user_in(&self, locale: &str) -> User {
+        let line_id = line_user_id();
+        self.mock_user(&line_id, true).await;
+        let id_token = self.id_token(&line_id).await;
+        let r = self
+            .client
+            .post(self.url("/api/user/login"))
+            .header("Accept-Language", locale)
+            .header("X-Line-Id-Token", &id_token)
+            .json(&json!({"account": line_id, "password": line_id}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let body: Value = r.json().await.unwrap();
+        User {
+            line_id,
+            id_token,
+            token: body["token"].as_str().unwrap().to_string(),
+        }
+    }
+
+    /// What the mock LINE platform recorded as pushed.
+    pub async fn pushes(&self) -> Vec<Value> {
+        self.get("/__mock/line/messages", None)
+            .await
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// POSTs a JSON body to a mock endpoint and expects 200.
+    pub async fn mock_post(&self, path: &str, body: Value) -> Value {
+        let r = self
+            .client
+            .post(self.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        r.json().await.unwrap()
     }
 
     /// A new mock LINE user, logged in.
@@ -343,7 +427,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 9] = [
+const TABLES: [&str; 14] = [
     "users",
     "sessions",
     "files",
@@ -353,6 +437,11 @@ const TABLES: [&str; 9] = [
     "profile_conditions",
     "review_history",
     "route_rules",
+    "reviewers",
+    "push_outbox",
+    "line_friendships",
+    "line_webhook_events",
+    "email_codes",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

@@ -4,10 +4,16 @@
 #![recursion_limit = "256"]
 
 mod bad_input;
+mod email_code;
 mod files;
 mod helpers;
 mod identity;
 mod misc;
+mod outage;
 mod process;
 mod profile;
+mod push;
+mod reviewers;
 mod scenario;
+mod smtp;
+mod webhook;

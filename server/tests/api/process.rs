@@ -13,9 +13,9 @@ use tokio::sync::mpsc;
 
 use crate::helpers::{Api, Backend, jpeg, profile_payload, scratch_database, scratch_dir};
 
-const BIN: &str = env!("CARGO_BIN_EXE_kizuna-server");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_kizuna-server");
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -24,7 +24,7 @@ fn free_port() -> u16 {
 }
 
 /// The binary with a data dir of its own, the given database and log level, no web app.
-fn command(data_dir: &Path, database_url: Option<&str>, rust_log: &str) -> Command {
+pub(crate) fn command(data_dir: &Path, database_url: Option<&str>, rust_log: &str) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -38,19 +38,34 @@ fn command(data_dir: &Path, database_url: Option<&str>, rust_log: &str) -> Comma
 }
 
 /// A running server process; killed if the test ends before it stops.
-struct Server {
-    child: Child,
-    base: String,
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) base: String,
     log: PathBuf,
 }
 
 impl Server {
-    async fn start(data_dir: &Path, database_url: Option<&str>, rust_log: &str) -> Server {
+    pub(crate) async fn start(
+        data_dir: &Path,
+        database_url: Option<&str>,
+        rust_log: &str,
+    ) -> Server {
+        Server::start_with(data_dir, database_url, rust_log, &[]).await
+    }
+
+    /// `start` with extra environment variables.
+    pub(crate) async fn start_with(
+        data_dir: &Path,
+        database_url: Option<&str>,
+        rust_log: &str,
+        env: &[(&str, &str)],
+    ) -> Server {
         let port = free_port();
         let log = data_dir.join("server.log");
         let out = std::fs::File::create(&log).unwrap();
         let child = command(data_dir, database_url, rust_log)
             .env("KIZUNA_BIND", format!("127.0.0.1:{port}"))
+            .envs(env.iter().copied())
             .stdout(out.try_clone().unwrap())
             .stderr(out)
             .spawn()
@@ -77,11 +92,11 @@ impl Server {
         }
     }
 
-    fn log_text(&self) -> String {
+    pub(crate) fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    fn terminate(&self) {
+    pub(crate) fn terminate(&self) {
         let status = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()
@@ -90,7 +105,7 @@ impl Server {
     }
 
     /// Waits for the process to exit on its own; answers whether it exited cleanly.
-    async fn wait(&mut self, limit: Duration) -> bool {
+    pub(crate) async fn wait(&mut self, limit: Duration) -> bool {
         let started = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -147,6 +162,11 @@ async fn migrate_creates_the_schema_and_can_run_again(backend: Backend) {
         "profiles",
         "review_history",
         "route_rules",
+        "reviewers",
+        "push_outbox",
+        "line_friendships",
+        "line_webhook_events",
+        "email_codes",
     ] {
         assert_eq!(table_count(&url_in_force, table).await, Some(0), "{table}");
     }

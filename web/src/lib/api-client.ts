@@ -4,7 +4,7 @@ import { t } from '@/lib/i18n';
 import { toast, TOAST_ERROR_DURATION_MS } from '@/lib/toast';
 import { logger } from '@/lib/logger';
 
-/** The own-API client (spec §7, §8; DESIGN.md "API conventions"). */
+/** The own-API client (spec §7, §8; docs/design.md "API conventions"). */
 export interface ApiErrorBody {
   code: string;
   cause: string;
@@ -32,7 +32,7 @@ export interface RequestOptions {
   formData?: FormData;
   /** Public call: no bearer token, and an auth error does not clear the stored token. */
   public?: boolean;
-  /** Send the LINE ID token as X-Line-Id-Token (public identity calls, DESIGN.md). */
+  /** Send the LINE ID token as X-Line-Id-Token (public identity calls, docs/design.md). */
   lineIdToken?: boolean;
   /** false: no error toast (the caller shows the error itself). Default true. */
   showToast?: boolean;

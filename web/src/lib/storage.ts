@@ -1,4 +1,4 @@
-/** Local storage under the app prefix (DESIGN.md "Client storage"). Never throws: private mode,
+/** Local storage under the app prefix (docs/design.md "Client storage"). Never throws: private mode,
  *  a full quota or a disabled store must not break the app. */
 export const STORAGE_PREFIX = 'kizuna:';
 

@@ -4,7 +4,7 @@ import type { ReviewStatus } from '@/lib/app-state';
 
 /** Calls shared by the guard and several features (spec §7). */
 
-/** POST /user/login: account = password = the LINE user id; the ID token proves it (DESIGN.md). */
+/** POST /user/login: account = password = the LINE user id; the ID token proves it (docs/design.md). */
 export async function login(lineUserId: string, opts: { showToast?: boolean } = {}): Promise<string> {
   const res = await api.post<{ token: string }>(
     '/user/login',

@@ -1,11 +1,16 @@
 //! sea-orm entities, one module per table (see the migration for the schema).
 
+pub mod email_code;
 pub mod file;
+pub mod line_friendship;
+pub mod line_webhook_event;
 pub mod profile;
 pub mod profile_condition;
 pub mod profile_photo;
 pub mod profile_tag;
+pub mod push_outbox;
 pub mod review_history;
+pub mod reviewer;
 pub mod route_rule;
 pub mod session;
 pub mod user;

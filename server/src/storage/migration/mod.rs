@@ -3,12 +3,16 @@
 use sea_orm_migration::prelude::*;
 
 mod m20261122_000001_create_tables;
+mod m20261123_000001_review_infra;
 
 pub struct Migrator;
 
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261122_000001_create_tables::Migration)]
+        vec![
+            Box::new(m20261122_000001_create_tables::Migration),
+            Box::new(m20261123_000001_review_infra::Migration),
+        ]
     }
 }

@@ -1,6 +1,6 @@
 import { createStore, useStore } from '@/lib/store';
 
-/** zh-TW, en and ja, chosen from LIFF's language with en as fallback (DESIGN.md "Locales"). */
+/** zh-TW, en and ja, chosen from LIFF's language with en as fallback (docs/design.md "Locales"). */
 export const LOCALES = ['zh-TW', 'en', 'ja'] as const;
 export type Locale = (typeof LOCALES)[number];
 export type Messages = Record<string, string>;

@@ -1,0 +1,43 @@
+//! The code catalogues (reasons, distance bands) are served by the server and shown by the web
+//! app's lazy screens, so the wasm-based translation test of the web cannot see them: this test
+//! checks that every one of their keys has a label in each of the web app's locale files.
+
+use std::path::Path;
+
+fn locale(name: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../web/src/lib/i18n/locales")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|err| panic!("reading {}: {err}", path.display()));
+    serde_json::from_str(&text).expect("a locale file is JSON")
+}
+
+#[test]
+fn every_reason_and_distance_band_has_a_label_in_every_locale() {
+    let codes = kizuna_core::catalogue::codes();
+    let entries: Vec<_> = [
+        &codes.reject,
+        &codes.suspend,
+        &codes.report,
+        &codes.distance_bands,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(codes.reject.len() >= 8 && codes.distance_bands.len() == 4);
+    for name in ["en", "zh-TW", "ja"] {
+        let labels = locale(name);
+        let missing: Vec<_> = entries
+            .iter()
+            .filter(|entry| {
+                labels
+                    .get(entry.key)
+                    .and_then(|label| label.as_str())
+                    .is_none_or(|label| label.trim().is_empty())
+            })
+            .map(|entry| entry.key)
+            .collect();
+        assert!(missing.is_empty(), "{name} has no label for {missing:?}");
+    }
+}

@@ -1,0 +1,160 @@
+//! Uploaded files: a temp file until a profile (as a photo or the verification) or the avatar
+//! claims it. The bytes live in `images::FileStore`; this is their rows.
+
+use anyhow::Context;
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter,
+    sea_query::Expr,
+};
+
+use super::{StorageError, entity::file};
+
+/// What a file is for once claimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    Photo,
+    Verification,
+    Avatar,
+}
+
+impl Purpose {
+    /// The stored `files.purpose`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Photo => file::PURPOSE_PHOTO,
+            Purpose::Verification => file::PURPOSE_VERIFY,
+            Purpose::Avatar => file::PURPOSE_AVATAR,
+        }
+    }
+}
+
+/// A new temp upload, already written to the file store.
+pub struct NewTempFile<'a> {
+    pub id: &'a str,
+    pub owner_id: i64,
+    pub content_type: &'a str,
+    pub width: u32,
+    pub height: u32,
+    pub size_bytes: usize,
+    pub now: i64,
+}
+
+pub async fn insert_temp(
+    db: &impl ConnectionTrait,
+    new: NewTempFile<'_>,
+) -> Result<(), StorageError> {
+    file::Entity::insert(file::ActiveModel {
+        id: Set(new.id.to_string()),
+        owner_id: Set(new.owner_id),
+        purpose: Set(file::PURPOSE_TEMP.into()),
+        content_type: Set(new.content_type.into()),
+        width: Set(i32::try_from(new.width).context("an upload's width")?),
+        height: Set(i32::try_from(new.height).context("an upload's height")?),
+        size_bytes: Set(i64::try_from(new.size_bytes).context("an upload's size")?),
+        profile_id: Set(None),
+        created_at: Set(new.now),
+        claimed_at: Set(None),
+    })
+    .exec(db)
+    .await
+    .context("recording an upload")?;
+    Ok(())
+}
+
+/// The file `id` if `owner_id` owns it (None for unknown ids and for other people's files alike).
+pub async fn find_owned(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    id: &str,
+) -> Result<Option<file::Model>, StorageError> {
+    Ok(file::Entity::find_by_id(id.to_string())
+        .one(db)
+        .await
+        .context("looking up a file")?
+        .filter(|f| f.owner_id == owner_id))
+}
+
+/// Which files a new profile may claim: for photos, this user's unclaimed temp files or the file
+/// they already set as their avatar before registering; for the verification, only unclaimed temp
+/// files (an avatar is shown to others, proof of employment never).
+fn claimable_condition(owner_id: i64, purpose: Purpose) -> Condition {
+    let unclaimed = file::Column::ClaimedAt.is_null();
+    let free = match purpose {
+        Purpose::Photo => Condition::any().add(unclaimed).add(
+            Condition::all()
+                .add(file::Column::Purpose.eq(file::PURPOSE_AVATAR))
+                .add(file::Column::ProfileId.is_null()),
+        ),
+        Purpose::Verification | Purpose::Avatar => Condition::all().add(unclaimed),
+    };
+    Condition::all()
+        .add(file::Column::OwnerId.eq(owner_id))
+        .add(free)
+}
+
+/// For each of `ids`, whether a new profile of `owner_id` may claim it for `purpose`.
+pub async fn claimable(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    ids: &[String],
+    purpose: Purpose,
+) -> Result<Vec<bool>, StorageError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let found = file::Entity::find()
+        .filter(file::Column::Id.is_in(ids.iter().cloned()))
+        .filter(claimable_condition(owner_id, purpose))
+        .all(db)
+        .await
+        .context("looking up temp files")?;
+    Ok(ids
+        .iter()
+        .map(|id| found.iter().any(|f| &f.id == id))
+        .collect())
+}
+
+/// Claims `ids` for a profile; answers whether every one of them was still claimable (false when
+/// a concurrent request of the same user got to one first: the caller rolls back).
+pub async fn claim_for_profile(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    ids: &[String],
+    purpose: Purpose,
+    profile_id: i64,
+    now: i64,
+) -> Result<bool, StorageError> {
+    if ids.is_empty() {
+        return Ok(true);
+    }
+    let claimed = file::Entity::update_many()
+        .col_expr(file::Column::ClaimedAt, Expr::value(now))
+        .col_expr(file::Column::Purpose, Expr::value(purpose.as_str()))
+        .col_expr(file::Column::ProfileId, Expr::value(profile_id))
+        .filter(file::Column::Id.is_in(ids.iter().cloned()))
+        .filter(claimable_condition(owner_id, purpose))
+        .exec(db)
+        .await
+        .context("claiming temp files")?;
+    Ok(claimed.rows_affected == ids.len() as u64)
+}
+
+/// Claims a temp file as the avatar: it no longer expires. A file claimed already keeps its
+/// purpose (a photo made the avatar stays a photo).
+pub async fn claim_as_avatar(
+    db: &impl ConnectionTrait,
+    file: &file::Model,
+    now: i64,
+) -> Result<(), StorageError> {
+    if file.claimed_at.is_some() {
+        return Ok(());
+    }
+    file::Entity::update_many()
+        .col_expr(file::Column::ClaimedAt, Expr::value(now))
+        .col_expr(file::Column::Purpose, Expr::value(file::PURPOSE_AVATAR))
+        .filter(file::Column::Id.eq(file.id.clone()))
+        .exec(db)
+        .await
+        .context("claiming the avatar file")?;
+    Ok(())
+}
