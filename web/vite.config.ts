@@ -3,6 +3,9 @@ import { defineConfig } from 'vite';
 import wasm from 'vite-plugin-wasm';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const buildId = process.env.KIZUNA_BUILD_ID ?? Date.now().toString(36);
 
@@ -33,21 +36,48 @@ function nonBlockingCss(): Plugin {
   };
 }
 
+const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|json|svg|webmanifest|txt|map)$/;
+/** Below this a variant saves too little to be worth a file. */
+const MIN_PRECOMPRESS_BYTES = 256;
+
+/** Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) beside every compressible file of the
+ *  build; kizuna-server sends the variant the request accepts, so no answer is compressed per
+ *  request and every byte is compressed as hard as the format allows. A variant that would not be
+ *  smaller is not written. */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'kizuna-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const path = join(dir, name);
+          return statSync(path).isDirectory() ? walk(path) : [path];
+        });
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const data = readFileSync(file);
+        if (data.length < MIN_PRECOMPRESS_BYTES) continue;
+        const br = brotliCompressSync(data, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+        });
+        if (br.length < data.length) writeFileSync(`${file}.br`, br);
+        const gz = gzipSync(data, { level: 9 });
+        if (gz.length < data.length) writeFileSync(`${file}.gz`, gz);
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [wasm(), buildManifest(), nonBlockingCss()],
-  // The app is written against React's API and runs on Preact's compat layer: React DOM alone is
-  // ~58 KB gzip, more than a third of the first-render budget of /register (150 KB).
+  plugins: [wasm(), buildManifest(), nonBlockingCss(), precompress()],
   resolve: {
-    alias: [
-      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react-dom$/, replacement: 'preact/compat' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-      { find: /^react$/, replacement: 'preact/compat' },
-    ],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     target: 'es2022',
     modulePreload: { polyfill: false },

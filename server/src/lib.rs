@@ -5,6 +5,7 @@
 pub mod cleanup;
 pub mod cli;
 pub mod clock;
+pub mod compress;
 pub mod configuration;
 pub mod error;
 pub mod identity;

@@ -16,6 +16,7 @@ use poem::{
 
 use crate::{
     cleanup,
+    compress::CompressJson,
     configuration::Settings,
     error::{ApiError, error_response},
     identity::{LineVerifier, SessionStore},
@@ -220,7 +221,8 @@ fn build_routes(
         )
         .at("/docs", get(make_sync(move |_| Html(docs_html.clone()))))
         .nest("/", service)
-        .with(ApiPlumbing::new(route_table));
+        .with(ApiPlumbing::new(route_table))
+        .with(CompressJson);
     let mut app = Route::new()
         .nest("/api", api)
         .at("/healthz", get(routes::health::healthz))

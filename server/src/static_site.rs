@@ -2,12 +2,19 @@
 //! paths. `/assets/*` (content-hashed by Vite) are immutable; index.html and everything else
 //! (the build manifest the app polls included) are `no-cache`. A missing file with an extension
 //! is a plain 404 rather than the SPA page, so a stale chunk fails loudly.
+//!
+//! The web build writes `<file>.br` and `<file>.gz` beside each compressible file; the variant the
+//! request accepts is sent as it is (no compression work per request), with `Vary:
+//! Accept-Encoding`. poem's `StaticFileRequest` does the conditional and range work: a strong
+//! ETag per variant file, Last-Modified, 304, 412, Range.
 
 use std::path::{Component, Path, PathBuf};
 
 use poem::{
-    Endpoint, IntoResponse, Request, Response, Result,
-    http::{Method, StatusCode, header},
+    Endpoint, FromRequest, IntoResponse, Request, Response, Result,
+    error::StaticFileError,
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
+    web::StaticFileRequest,
 };
 
 pub struct StaticSite {
@@ -55,19 +62,122 @@ fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
     Some(out)
 }
 
-async fn file_response(path: &Path, cache: &'static str) -> Option<Response> {
+/// A content coding the build may have stored beside a file.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Coding {
+    Brotli,
+    Gzip,
+}
+
+impl Coding {
+    fn suffix(self) -> &'static str {
+        match self {
+            Coding::Brotli => "br",
+            Coding::Gzip => "gz",
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Coding::Brotli => "br",
+            Coding::Gzip => "gzip",
+        }
+    }
+}
+
+/// The codings the request accepts, best first (brotli before gzip at equal weight). `q=0`
+/// refuses a coding, and `*` stands for any coding not named.
+pub(crate) fn accepted_codings(headers: &HeaderMap) -> Vec<Coding> {
+    let mut named: Vec<(String, f32)> = Vec::new();
+    for value in headers.get_all(header::ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            if coding.is_empty() {
+                continue;
+            }
+            let q = parts
+                .find_map(|p| p.trim().strip_prefix("q=").map(str::to_owned))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            named.push((coding, q));
+        }
+    }
+    let weight = |name: &str| {
+        named
+            .iter()
+            .find(|(c, _)| c == name)
+            .or_else(|| named.iter().find(|(c, _)| c == "*"))
+            .map(|(_, q)| *q)
+            .unwrap_or(0.0)
+    };
+    let mut out: Vec<(Coding, f32)> = [Coding::Brotli, Coding::Gzip]
+        .into_iter()
+        .map(|c| (c, weight(c.name())))
+        .filter(|(_, q)| *q > 0.0)
+        .collect();
+    // A stable sort keeps brotli first among equals.
+    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    out.into_iter().map(|(c, _)| c).collect()
+}
+
+fn with_suffix(path: &Path, coding: Coding) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".");
+    name.push(coding.suffix());
+    PathBuf::from(name)
+}
+
+async fn file_response(req: &Request, path: &Path, cache: &'static str) -> Option<Response> {
     let meta = tokio::fs::metadata(path).await.ok()?;
     if !meta.is_file() {
         return None;
     }
-    let bytes = tokio::fs::read(path).await.ok()?;
-    Some(
-        Response::builder()
-            .content_type(content_type(path))
-            .header(header::CACHE_CONTROL, cache)
-            .header("x-content-type-options", "nosniff")
-            .body(bytes),
-    )
+    let mut chosen = (path.to_path_buf(), None);
+    let mut varies = false;
+    for coding in [Coding::Brotli, Coding::Gzip] {
+        if tokio::fs::metadata(with_suffix(path, coding))
+            .await
+            .is_ok_and(|m| m.is_file())
+        {
+            varies = true;
+        }
+    }
+    for coding in accepted_codings(req.headers()) {
+        let variant = with_suffix(path, coding);
+        if tokio::fs::metadata(&variant)
+            .await
+            .is_ok_and(|m| m.is_file())
+        {
+            chosen = (variant, Some(coding));
+            break;
+        }
+    }
+    let conditional = StaticFileRequest::from_request_without_body(req)
+        .await
+        .ok()?;
+    let (file, coding) = chosen;
+    let mut resp = match conditional.create_response(&file, true, false) {
+        Ok(resp) => resp.with_content_type(content_type(path)).into_response(),
+        Err(StaticFileError::NotFound) => return None,
+        Err(err) => poem::Error::from(err).into_response(),
+    };
+    let headers = resp.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    if varies {
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    if let Some(coding) = coding {
+        headers.insert(
+            header::CONTENT_ENCODING,
+            HeaderValue::from_static(coding.name()),
+        );
+    }
+    Some(resp)
 }
 
 impl Endpoint for StaticSite {
@@ -87,7 +197,7 @@ impl Endpoint for StaticSite {
             } else {
                 "no-cache"
             };
-            if let Some(resp) = file_response(&file, cache).await {
+            if let Some(resp) = file_response(&req, &file, cache).await {
                 return Ok(resp);
             }
             let last = decoded.rsplit('/').next().unwrap_or("");
@@ -95,7 +205,7 @@ impl Endpoint for StaticSite {
                 return Ok((StatusCode::NOT_FOUND, "not found").into_response());
             }
         }
-        match file_response(&self.root.join("index.html"), "no-cache").await {
+        match file_response(&req, &self.root.join("index.html"), "no-cache").await {
             Some(resp) => Ok(resp),
             None => Ok((
                 StatusCode::NOT_FOUND,
@@ -134,7 +244,34 @@ fn percent_decode(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::percent_decode;
+    use super::{Coding, accepted_codings, percent_decode};
+    use poem::http::{HeaderMap, HeaderValue, header};
+
+    fn accepting(value: &str) -> Vec<Coding> {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(value).unwrap(),
+        );
+        accepted_codings(&headers)
+    }
+
+    #[test]
+    fn codings_are_picked_by_weight_with_brotli_first_among_equals() {
+        assert_eq!(
+            accepting("gzip, deflate, br, zstd"),
+            [Coding::Brotli, Coding::Gzip]
+        );
+        assert_eq!(
+            accepting("gzip;q=1, br;q=0.5"),
+            [Coding::Gzip, Coding::Brotli]
+        );
+        assert_eq!(accepting("br;q=0, gzip"), [Coding::Gzip]);
+        assert_eq!(accepting("*"), [Coding::Brotli, Coding::Gzip]);
+        assert_eq!(accepting("*;q=0.1, br;q=0"), [Coding::Gzip]);
+        assert_eq!(accepting("identity"), []);
+        assert_eq!(accepted_codings(&HeaderMap::new()), []);
+    }
 
     #[test]
     fn percent_escapes_decode_and_raw_utf8_passes_through_whole() {

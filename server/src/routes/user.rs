@@ -109,6 +109,9 @@ pub enum ReviewStatusResponse {
     /// The caller's review status.
     #[oai(status = 200)]
     Ok(Json<ReviewStatusBody>),
+    /// The caller has no profile yet: a normal state of a new user, not an error.
+    #[oai(status = 204)]
+    NoProfile,
 }
 
 pub struct UserApi;
@@ -185,7 +188,7 @@ impl UserApi {
     /// The review status of the caller
     ///
     /// Public: identified by the LINE ID token in `X-Line-Id-Token` (or a session of the same
-    /// user). E003 for a user without a profile and for anybody else's id.
+    /// user). 204 for the caller's own id while they have no profile; E003 for anybody else's id.
     #[oai(path = "/user/review-status/:userId", method = "get")]
     async fn review_status(
         &self,
@@ -197,12 +200,12 @@ impl UserApi {
         if caller_line_id != user_id.0 {
             return Err(ApiError::NotFound);
         }
-        let user = users::find_by_line_id(&state.db, &caller_line_id)
-            .await?
-            .ok_or(ApiError::NotFound)?;
-        let profile = profiles::find_row(&state.db, user.id)
-            .await?
-            .ok_or(ApiError::NotFound)?;
+        let Some(user) = users::find_by_line_id(&state.db, &caller_line_id).await? else {
+            return Ok(ReviewStatusResponse::NoProfile);
+        };
+        let Some(profile) = profiles::find_row(&state.db, user.id).await? else {
+            return Ok(ReviewStatusResponse::NoProfile);
+        };
         let last = profiles::last_status_change(&state.db, profile.id).await?;
         Ok(ReviewStatusResponse::Ok(Json(ReviewStatusBody {
             user_id: user.line_user_id,

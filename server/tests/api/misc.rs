@@ -262,7 +262,202 @@ async fn raw_get(address: &str, path: &str) -> Option<u16> {
     head.strip_prefix("HTTP/1.1 ")?.get(..3)?.parse().ok()
 }
 
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut brotli::Decompressor::new(bytes, 4096), &mut out).unwrap();
+    out
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut out).unwrap();
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut enc, bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+async fn get_with(
+    app: &crate::helpers::TestApp,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> reqwest::Response {
+    let mut req = app.client.get(app.url(path));
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    req.send().await.unwrap()
+}
+
+/// The build writes `.br` and `.gz` beside each asset; the server sends the one the request
+/// accepts, says so, varies on it, and answers a repeated request with its ETag by 304.
+async fn sends_the_precompressed_variant_the_request_accepts(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let web = app.data_dir.join("web");
+    std::fs::create_dir_all(web.join("assets")).unwrap();
+    let js = "export const greeting = 'kizuna';\n".repeat(40);
+    // Marked variants: the test can tell which file was sent, not only that it decodes.
+    let br_body = brotli_compress(format!("{js}// br").as_bytes());
+    std::fs::write(web.join("assets/app-1234abcd.js"), &js).unwrap();
+    std::fs::write(web.join("assets/app-1234abcd.js.br"), &br_body).unwrap();
+    std::fs::write(
+        web.join("assets/app-1234abcd.js.gz"),
+        gzip(format!("{js}// gz").as_bytes()),
+    )
+    .unwrap();
+    std::fs::write(
+        web.join("index.html"),
+        "<!doctype html><title>Kizuna</title>",
+    )
+    .unwrap();
+    std::fs::write(
+        web.join("index.html.br"),
+        brotli_compress(b"<!doctype html><title>Kizuna</title>"),
+    )
+    .unwrap();
+    let path = "/assets/app-1234abcd.js";
+
+    let r = get_with(&app, path, &[("accept-encoding", "gzip, deflate, br")]).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-encoding"], "br");
+    assert_eq!(r.headers()["vary"], "accept-encoding");
+    assert!(
+        r.headers()[CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript")
+    );
+    assert_eq!(
+        r.headers()[CACHE_CONTROL],
+        "public, max-age=31536000, immutable"
+    );
+    let br_etag = r.headers()["etag"].to_str().unwrap().to_owned();
+    let body = r.bytes().await.unwrap();
+    assert_eq!(body.as_ref(), br_body.as_slice());
+    assert_eq!(unbrotli(&body), format!("{js}// br").as_bytes());
+
+    let r = get_with(&app, path, &[("accept-encoding", "gzip;q=1, br;q=0.5")]).await;
+    assert_eq!(r.headers()["content-encoding"], "gzip");
+    assert_eq!(r.headers()["vary"], "accept-encoding");
+    let gz_etag = r.headers()["etag"].to_str().unwrap().to_owned();
+    assert_eq!(
+        gunzip(&r.bytes().await.unwrap()),
+        format!("{js}// gz").as_bytes()
+    );
+    assert_ne!(br_etag, gz_etag, "each representation has its own ETag");
+
+    for accept in [None, Some("identity"), Some("br;q=0, gzip;q=0")] {
+        let headers: Vec<(&str, &str)> =
+            accept.map(|a| ("accept-encoding", a)).into_iter().collect();
+        let r = get_with(&app, path, &headers).await;
+        assert_eq!(r.status(), 200);
+        assert!(r.headers().get("content-encoding").is_none(), "{accept:?}");
+        assert_eq!(r.headers()["vary"], "accept-encoding");
+        assert_eq!(r.text().await.unwrap(), js);
+    }
+
+    // Revalidation: the same variant's ETag is a 304 without a body; another variant's is not.
+    let r = get_with(
+        &app,
+        path,
+        &[("accept-encoding", "br"), ("if-none-match", &br_etag)],
+    )
+    .await;
+    assert_eq!(r.status(), 304);
+    assert!(r.bytes().await.unwrap().is_empty());
+    let r = get_with(
+        &app,
+        path,
+        &[("accept-encoding", "gzip"), ("if-none-match", &br_etag)],
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-encoding"], "gzip");
+
+    // The SPA fallback is served precompressed too; a file without variants does not vary.
+    let r = get_with(&app, "/register", &[("accept-encoding", "br")]).await;
+    assert_eq!(r.headers()["content-encoding"], "br");
+    assert_eq!(r.headers()[CACHE_CONTROL], "no-cache");
+    assert_eq!(
+        unbrotli(&r.bytes().await.unwrap()),
+        b"<!doctype html><title>Kizuna</title>"
+    );
+    std::fs::write(web.join("assets/plain-0000.css"), "a{}").unwrap();
+    let r = get_with(&app, "/assets/plain-0000.css", &[("accept-encoding", "br")]).await;
+    assert_eq!(r.status(), 200);
+    assert!(r.headers().get("content-encoding").is_none());
+    assert!(r.headers().get("vary").is_none());
+}
+
+fn brotli_compress(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 11, 22);
+        std::io::Write::write_all(&mut w, bytes).unwrap();
+    }
+    out
+}
+
+/// JSON answers from 1 KB on are compressed for a client that accepts it; small ones are not;
+/// both vary on Accept-Encoding.
+async fn compresses_json_answers_above_a_kilobyte(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let plain = get_with(&app, "/api/openapi.json", &[]).await;
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain = plain.bytes().await.unwrap();
+    assert!(plain.len() > 1024);
+
+    let r = get_with(
+        &app,
+        "/api/openapi.json",
+        &[("accept-encoding", "br, gzip")],
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-encoding"], "br");
+    assert!(
+        r.headers()["vary"]
+            .to_str()
+            .unwrap()
+            .contains("accept-encoding")
+    );
+    let body = r.bytes().await.unwrap();
+    assert!(
+        body.len() < plain.len() / 3,
+        "{} of {}",
+        body.len(),
+        plain.len()
+    );
+    assert_eq!(unbrotli(&body), plain.as_ref());
+
+    let r = get_with(&app, "/api/openapi.json", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(r.headers()["content-encoding"], "gzip");
+    assert_eq!(gunzip(&r.bytes().await.unwrap()), plain.as_ref());
+
+    let r = get_with(&app, "/api/config", &[("accept-encoding", "br, gzip")]).await;
+    assert_eq!(r.status(), 200);
+    assert!(r.headers().get("content-encoding").is_none());
+    assert!(
+        r.headers()["vary"]
+            .to_str()
+            .unwrap()
+            .contains("accept-encoding")
+    );
+    let small: Value = r.json().await.unwrap();
+    assert_eq!(small["apiServerPath"], "/api");
+
+    // Error answers are JSON too and keep their code through the plumbing.
+    let r = get_with(&app, "/api/nope", &[("accept-encoding", "br")]).await;
+    assert_eq!(r.status(), 404);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "E003");
+}
+
 crate::on_both_backends!(
+    sends_the_precompressed_variant_the_request_accepts,
+    compresses_json_answers_above_a_kilobyte,
     public_endpoints_and_unknown_api_paths,
     route_rules_come_from_the_database,
     mock_line_platform,

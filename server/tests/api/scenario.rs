@@ -4,7 +4,7 @@ use reqwest::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    Backend, assert_error, assert_files_unknown, jpeg, profile_payload, spawn_app,
+    Backend, assert_error, assert_files_unknown, jpeg, line_user_id, profile_payload, spawn_app,
 };
 
 async fn whole_scenario(backend: Backend) {
@@ -13,7 +13,7 @@ async fn whole_scenario(backend: Backend) {
     // Mock user + ID token → login.
     let a = app.new_user().await;
 
-    // Before registration: my-info without a profile, review status E003.
+    // Before registration: my-info without a profile, review status 204 (a normal state).
     let r = app.get("/api/user/my-info", Some(&a.token)).await;
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()[AUTHORIZATION].to_str().unwrap(), a.token);
@@ -24,6 +24,16 @@ async fn whole_scenario(backend: Backend) {
     let r = app
         .client
         .get(app.url(&format!("/api/user/review-status/{}", a.line_id)))
+        .header("X-Line-Id-Token", &a.id_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    assert!(r.bytes().await.unwrap().is_empty());
+    // Anybody else's id is still not the caller's business, profile or not.
+    let r = app
+        .client
+        .get(app.url(&format!("/api/user/review-status/{}", line_user_id())))
         .header("X-Line-Id-Token", &a.id_token)
         .send()
         .await

@@ -1,5 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, NETWORK_ERROR, resetApiClientForTest, setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
+import {
+  api,
+  ApiError,
+  NETWORK_ERROR,
+  resetApiClientForTest,
+  retryAfterMs,
+  setIdTokenProvider,
+  setIdTokenRefresher,
+  setSleepForTest,
+  UNAVAILABLE_RETRIES,
+} from '@/lib/api-client';
 import { getToken, setToken } from '@/lib/auth';
 import { resetToasts, toastStore } from '@/lib/toast';
 import { setConfigForTest } from '@/lib/config';
@@ -115,5 +125,54 @@ describe('api client', () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(api.get('/x', { showToast: false })).rejects.toMatchObject({ code: NETWORK_ERROR, status: 0 });
     expect(shown()).toHaveLength(0);
+  });
+
+  describe('503 while the server cannot reach its database', () => {
+    let waits: number[];
+    beforeEach(() => {
+      waits = [];
+      setSleepForTest(async (ms) => {
+        waits.push(ms);
+      });
+    });
+    const unavailable = (retryAfter?: string) =>
+      jsonResponse(503, { code: 'E503', cause: 'Service unavailable' }, retryAfter ? { 'Retry-After': retryAfter } : {});
+
+    it('retries quietly, honouring Retry-After, and answers once the server is back', async () => {
+      let calls = 0;
+      fetchMock.mockImplementation(async () => (++calls <= 2 ? unavailable('2') : jsonResponse(200, { ok: true })));
+      await expect(api.post('/user/login', { account: 'U1' })).resolves.toEqual({ ok: true });
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+      expect(waits).toEqual([2000, 2000]);
+      // Every attempt sends the same request.
+      const bodies = fetchMock.mock.calls.map(([, init]) => [init!.method, init!.body]);
+      expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+      expect(shown()).toEqual([]);
+    });
+
+    it('gives up after a few retries and only then shows the error', async () => {
+      fetchMock.mockImplementation(async () => unavailable());
+      await expect(api.get('/user/my-info')).rejects.toMatchObject({ code: 'E503', status: 503 });
+      expect(fetchMock).toHaveBeenCalledTimes(UNAVAILABLE_RETRIES + 1);
+      expect(waits).toEqual(Array(UNAVAILABLE_RETRIES).fill(1000));
+      expect(shown()).toEqual([['error', 'Service unavailable']]);
+    });
+
+    it('caps a long Retry-After and reads the HTTP-date form', () => {
+      expect(retryAfterMs('1')).toBe(1000);
+      expect(retryAfterMs('3600')).toBe(5000);
+      expect(retryAfterMs(null)).toBe(1000);
+      expect(retryAfterMs('soon')).toBe(1000);
+      const now = Date.parse('2026-11-23T10:00:00Z');
+      expect(retryAfterMs('Mon, 23 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+      expect(retryAfterMs('Mon, 23 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    });
+
+    it('other failures are not retried', async () => {
+      fetchMock.mockImplementation(async () => jsonResponse(500, { code: 'E500', cause: 'boom' }));
+      await expect(api.get('/a', { showToast: false })).rejects.toMatchObject({ code: 'E500' });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(waits).toEqual([]);
+    });
   });
 });

@@ -63,6 +63,7 @@ function authErrorToast(code: string, text: string) {
 
 export function resetApiClientForTest(): void {
   authToastShownAt.clear();
+  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   idTokenProvider = () => null;
   idTokenRefresher = async () => false;
 }
@@ -98,6 +99,35 @@ function reportError(error: ApiError) {
   else toast.error(error.causeText);
 }
 
+/** 503 means the server could not reach its database and did nothing: the client waits and asks
+ *  again, quietly, this many times before it reports the error. */
+export const UNAVAILABLE_RETRIES = 3;
+/** Wait when the 503 names no Retry-After, and the cap on one that does (a user is waiting). */
+export const UNAVAILABLE_DEFAULT_WAIT_MS = 1000;
+export const UNAVAILABLE_MAX_WAIT_MS = 5000;
+
+let sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+/** Test hook: record the waits instead of sleeping through them. */
+export function setSleepForTest(fn: typeof sleep): void {
+  sleep = fn;
+}
+
+/** Retry-After in seconds or as an HTTP date, capped; the default when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  if (!header) return UNAVAILABLE_DEFAULT_WAIT_MS;
+  const trimmed = header.trim();
+  let ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - now;
+  if (!Number.isFinite(ms)) ms = UNAVAILABLE_DEFAULT_WAIT_MS;
+  return Math.min(UNAVAILABLE_MAX_WAIT_MS, Math.max(0, ms));
+}
+
 async function send<T>(path: string, opts: RequestOptions): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (!opts.public) {
@@ -117,19 +147,26 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
   const showToast = opts.showToast !== false;
 
   let res: Response;
-  try {
-    res = await fetch(`${apiBase()}${path}`, {
-      method: opts.method ?? 'GET',
-      headers,
-      body,
-      signal: opts.signal,
-      credentials: 'same-origin',
-    });
-  } catch (err) {
-    const error = new ApiError(NETWORK_ERROR, t('error.network'), 0);
-    logger.warn(`api ${opts.method ?? 'GET'} ${path}: network error ${String(err)}`);
-    if (showToast) reportError(error);
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(`${apiBase()}${path}`, {
+        method: opts.method ?? 'GET',
+        headers,
+        body,
+        signal: opts.signal,
+        credentials: 'same-origin',
+      });
+    } catch (err) {
+      const error = new ApiError(NETWORK_ERROR, t('error.network'), 0);
+      logger.warn(`api ${opts.method ?? 'GET'} ${path}: network error ${String(err)}`);
+      if (showToast) reportError(error);
+      throw error;
+    }
+    if (res.status !== 503 || attempt >= UNAVAILABLE_RETRIES) break;
+    const wait = retryAfterMs(res.headers.get('Retry-After'));
+    logger.info(`api ${opts.method ?? 'GET'} ${path}: 503, retry ${attempt + 1} in ${wait} ms`);
+    await res.body?.cancel().catch(() => {});
+    await sleep(wait, opts.signal);
   }
 
   // A renewed session token replaces the stored one (spec §4 "Session").

@@ -23,13 +23,15 @@ export async function getMyInfo(): Promise<UserInfo> {
   return info ?? {};
 }
 
-/** GET /user/review-status/{userId}: public, carries the ID token, never toasts. */
-export async function getReviewStatus(lineUserId: string): Promise<ReviewStatus> {
-  return api.get<ReviewStatus>(`/user/review-status/${encodeURIComponent(lineUserId)}`, {
+/** GET /user/review-status/{userId}: public, carries the ID token, never toasts. null: the user has
+ *  no profile yet (the server answers 204, a normal state rather than an error). */
+export async function getReviewStatus(lineUserId: string): Promise<ReviewStatus | null> {
+  const status = await api.get<ReviewStatus | undefined>(`/user/review-status/${encodeURIComponent(lineUserId)}`, {
     public: true,
     lineIdToken: true,
     showToast: false,
   });
+  return status ?? null;
 }
 
 /** POST /file/tempUpload, multipart field `file`; answers {fileName}. */

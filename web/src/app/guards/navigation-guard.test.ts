@@ -76,6 +76,19 @@ describe('navigation guard (spec §2)', () => {
     }
   });
 
+  it('a user without a profile (review status null) goes to register without logging in', async () => {
+    const id = 'U0123456789abcdef0123456789abcdef';
+    for (const route of ['profile', 'index'] as RouteName[]) {
+      const { d, calls } = deps({ getReviewStatus: vi.fn(async () => null) });
+      await expect(navigationGuard(ctx(route), d)).resolves.toEqual({ kind: 'redirect', to: '/register' });
+      expect(calls).toEqual(['set:null']);
+      expect(d.getReviewStatus).toHaveBeenCalledWith(id);
+    }
+    const { d, calls } = deps({ getReviewStatus: vi.fn(async () => null) });
+    await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'proceed' });
+    expect(calls).toEqual(['set:null']);
+  });
+
   it('without a LINE user id only the friendship gate applies', async () => {
     const { d, calls } = deps();
     await expect(navigationGuard(ctx('register', { lineUserId: null }), d)).resolves.toEqual({ kind: 'proceed' });

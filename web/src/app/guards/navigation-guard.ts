@@ -17,7 +17,8 @@ export interface GuardContext {
 }
 
 export interface GuardDeps {
-  getReviewStatus(userId: string): Promise<ReviewStatus>;
+  /** null: no profile yet. */
+  getReviewStatus(userId: string): Promise<ReviewStatus | null>;
   login(userId: string): Promise<unknown>;
   getMyInfo(): Promise<unknown>;
   setReviewStatus(status: ReviewStatus | null): void;
@@ -38,6 +39,8 @@ export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promi
     try {
       const status = await deps.getReviewStatus(ctx.lineUserId);
       deps.setReviewStatus(status);
+      // No profile yet: the register page is where they belong (no failed request on the way).
+      if (!status) return ctx.route === 'register' ? PROCEED : { kind: 'redirect', to: '/register' };
       await deps.login(ctx.lineUserId);
       await deps.getMyInfo();
       if (ctx.route === 'register') return { kind: 'redirect', to: '/profile' };
