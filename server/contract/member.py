@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes the member the contract run speaks as, on a running kizuna-server with the mock LINE
 platform: a LINE user, a fresh ID token, a session, two uploads and a registered profile (so that
-my-info answers with every field filled), plus one upload left unclaimed.
+my-info answers with every field filled), plus one upload left unclaimed; the member is also on
+the reviewers list, so that the review console's calls answer for real.
 
 Prints shell assignments (KIZUNA_MEMBER_ID, KIZUNA_ID_TOKEN, KIZUNA_SESSION, KIZUNA_MEMBER_FILE)
 for `eval`. Standard library only: it runs before and outside schemathesis's virtualenv.
@@ -94,6 +95,9 @@ def main():
     call(base, "POST", "/api/user-profile", profile, headers={"X-Line-Id-Token": id_token})
     call(base, "PUT", "/api/user-profile/avatar", {"avatar": photo},
          headers={"Authorization": f"Bearer {session}"})
+    # Also a reviewer (the mock's reviewers list), so that the review console's calls answer for
+    # real.
+    call(base, "POST", "/__mock/reviewers", {"userId": line_id})
     for name, value in [("KIZUNA_MEMBER_ID", line_id), ("KIZUNA_ID_TOKEN", id_token),
                         ("KIZUNA_SESSION", session), ("KIZUNA_MEMBER_FILE", spare)]:
         print(f"export {name}='{value}'")

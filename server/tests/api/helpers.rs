@@ -427,7 +427,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 14] = [
+const TABLES: [&str; 16] = [
     "users",
     "sessions",
     "files",
@@ -442,6 +442,8 @@ const TABLES: [&str; 14] = [
     "line_friendships",
     "line_webhook_events",
     "email_codes",
+    "profile_submissions",
+    "review_claims",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores
