@@ -286,6 +286,9 @@ impl From<ReviewError> for ApiError {
     fn from(err: ReviewError) -> Self {
         match err {
             ReviewError::NotFound => ApiError::NotFound,
+            ReviewError::OwnProfile => {
+                ApiError::Forbidden("reviewers do not review their own profile".into())
+            }
             ReviewError::HeldByAnother { until } => {
                 ApiError::Conflict(format!("another reviewer holds this profile until {until}"))
             }
@@ -444,7 +447,8 @@ impl ReviewApi {
     ///
     /// Holds the profile for the caller for 15 minutes (claiming again renews it), so that no
     /// other reviewer decides it meanwhile; an abandoned claim lapses by itself. 409 E005 while
-    /// another reviewer holds it; 404 E003 for an unknown profile.
+    /// another reviewer holds it; 403 E004 for the caller's own profile; 404 E003 for an unknown
+    /// profile.
     #[oai(path = "/review/profiles/:profileId/claim", method = "post")]
     async fn claim(
         &self,
@@ -489,7 +493,8 @@ impl ReviewApi {
     /// APPROVED one, REINSTATE a SUSPENDED one (kizuna-core's transitions). 422 E002 with
     /// `fields` (`action`, `reasons`, `note`) for a decision that is not one. 409 E005, never an
     /// overwrite, when another reviewer holds the profile, when it was decided or resubmitted
-    /// since `version`, or when the action is no transition from its status now. The decision,
+    /// since `version`, or when the action is no transition from its status now. 403 E004 for
+    /// the caller's own profile: nobody approves themselves. The decision,
     /// its history row and the member's LINE push are written together; the push is sent in the
     /// member's language (not to a member who unfollowed the official account).
     #[oai(path = "/review/profiles/:profileId/decision", method = "post")]

@@ -230,6 +230,9 @@ async fn live_claim(
 pub enum ReviewError {
     #[error("no such profile")]
     NotFound,
+    /// A reviewer never holds or decides their own profile.
+    #[error("reviewers do not review their own profile")]
+    OwnProfile,
     /// Another reviewer holds the profile until `until`.
     #[error("another reviewer holds this profile")]
     HeldByAnother { until: i64 },
@@ -265,6 +268,9 @@ pub async fn claim(
     else {
         return Err(ReviewError::NotFound);
     };
+    if profile.user_id == reviewer {
+        return Err(ReviewError::OwnProfile);
+    }
     let claim = review_claim::Model {
         profile_id,
         reviewer_user_id: reviewer,
@@ -393,6 +399,10 @@ pub async fn decide(
         txn.rollback().await.ok();
         return Err(ReviewError::NotFound);
     };
+    if row.user_id == reviewer {
+        txn.rollback().await.ok();
+        return Err(ReviewError::OwnProfile);
+    }
     if let Some(held) = live_claim(&txn, profile_id, now).await?
         && held.reviewer_user_id != reviewer
     {

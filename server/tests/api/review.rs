@@ -399,6 +399,26 @@ async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend)
     );
     assert_eq!(last["reviewer"], "Test user");
 
+    // Nobody reviews themselves: a reviewer with a profile of their own.
+    let own = register(&app).await;
+    app.mock_post("/__mock/reviewers", json!({"userId": own.user.line_id}))
+        .await;
+    let own_pid = profile_id(&app.db, &own.user.line_id).await;
+    assert_error(claim(&app, &own.user, own_pid).await, 403, "E004").await;
+    assert_error(
+        decide(
+            &app,
+            &own.user,
+            own_pid,
+            json!({"action": "APPROVE", "version": 1}),
+        )
+        .await,
+        403,
+        "E004",
+    )
+    .await;
+    assert!(decisions(&app.db, own_pid).await.is_empty());
+
     // Approved members leave the queue.
     let queue = ok_json(
         call(
@@ -411,7 +431,7 @@ async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend)
         .await,
     )
     .await;
-    assert_eq!(queue["items"].as_array().unwrap().len(), 1);
+    assert_eq!(queue["items"].as_array().unwrap().len(), 2);
 
     // An approved member is suspended with a reason, then reinstated; each is pushed.
     let suspend = json!({"action": "SUSPEND", "reasons": ["SCAM"], "version": version + 1});
