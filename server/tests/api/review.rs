@@ -797,6 +797,25 @@ async fn a_work_email_must_be_confirmed_by_its_code(backend: Backend) {
     // Rejected, she changes to an address she never confirmed: refused until she does.
     let reject = json!({"action": "REJECT", "reasons": ["EMPLOYER_NOT_SUPPORTED"], "version": 1});
     assert_eq!(decide(&app, &reviewer, pid, reject).await.status(), 200);
+    // A confirmation counts for 24 hours: a day later the same address needs a new code.
+    app.clock().advance(24 * 3600 + 1);
+    let refused = assert_error(
+        call(
+            &app,
+            Method::PUT,
+            "/api/user-profile",
+            &user.token,
+            Some(payload.clone()),
+        )
+        .await,
+        422,
+        "E002",
+    )
+    .await;
+    assert_eq!(
+        refused["fields"]["companyEmail"],
+        json!(["email_not_confirmed"])
+    );
     payload["companyEmail"] = json!("mei.lin@mail.tsmc.com");
     let refused = assert_error(
         call(
@@ -815,6 +834,26 @@ async fn a_work_email_must_be_confirmed_by_its_code(backend: Backend) {
         refused["fields"]["companyEmail"],
         json!(["email_not_confirmed"])
     );
+    send_ok(&app, &user.token, "mei.lin@mail.tsmc.com").await;
+    let code = last_code(&app, "mei.lin@mail.tsmc.com").await;
+    assert_eq!(
+        confirm(&app, &user.token, "mei.lin@mail.tsmc.com", &code)
+            .await
+            .status(),
+        200
+    );
+    let r = call(
+        &app,
+        Method::PUT,
+        "/api/user-profile",
+        &user.token,
+        Some(payload.clone()),
+    )
+    .await;
+    assert_eq!(ok_json(r).await["status"], "PENDING");
+    let seen = view(&app, &reviewer, pid).await;
+    assert_eq!(seen["changedFields"], json!(["companyEmail"]));
+    assert_eq!(seen["verification"]["emailConfirmed"], true);
 }
 
 /// The platform fails three pushes, then takes the fourth: the decision's push is on it once.
