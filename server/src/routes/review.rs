@@ -2,8 +2,6 @@
 //! without a valid session, 403 E004 for a member). The storage and its race rules are
 //! `storage::review`; decisions are read and applied only through `kizuna_core::review`.
 
-use std::collections::BTreeMap;
-
 use kizuna_core::{
     review::{Decision, ReviewStatus},
     rules::REVIEW_CLAIM_SECS,
@@ -24,7 +22,7 @@ use crate::{
     error::ApiError,
     line::messages::liff_url,
     storage::{
-        entity::{review_claim, review_history, user},
+        entity::review_claim,
         review::{self, Deciding, ReviewError},
     },
 };
@@ -313,23 +311,6 @@ fn payload(json: &str) -> Result<ProfilePayload, ApiError> {
     })?))
 }
 
-async fn reviewer_names(
-    state: &State,
-    history: &[review_history::Model],
-) -> Result<BTreeMap<i64, Option<String>>, ApiError> {
-    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-    let ids: Vec<i64> = history.iter().filter_map(|h| h.reviewer_user_id).collect();
-    if ids.is_empty() {
-        return Ok(BTreeMap::new());
-    }
-    let users = user::Entity::find()
-        .filter(user::Column::Id.is_in(ids))
-        .all(&state.db)
-        .await
-        .map_err(|e| ApiError::Internal(anyhow::Error::new(e).context("reading reviewers")))?;
-    Ok(users.into_iter().map(|u| (u.id, u.display_name)).collect())
-}
-
 pub struct ReviewApi;
 
 #[OpenApi(tag = "ApiTags::Review")]
@@ -390,7 +371,7 @@ impl ReviewApi {
             [.., previous, _] => Some(payload(&previous.payload)?),
             _ => None,
         };
-        let names = reviewer_names(&state, &file.history).await?;
+        let names = review::reviewer_names(&state.db, &file.history).await?;
         let p = &file.profile;
         let email_confirmed_at = latest.and_then(|s| s.email_confirmed_at);
         let view = ReviewView {

@@ -205,6 +205,25 @@ pub async fn last_decision(
     Ok(last.filter(|h| h.reviewer_user_id.is_some()))
 }
 
+/// The display names of the reviewers who decided in `history`, by user id.
+pub async fn reviewer_names(
+    db: &impl ConnectionTrait,
+    history: &[review_history::Model],
+) -> Result<std::collections::BTreeMap<i64, Option<String>>, StorageError> {
+    let ids: Vec<i64> = history.iter().filter_map(|h| h.reviewer_user_id).collect();
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    Ok(user::Entity::find()
+        .filter(user::Column::Id.is_in(ids))
+        .all(db)
+        .await
+        .context("reading reviewers")?
+        .into_iter()
+        .map(|u| (u.id, u.display_name))
+        .collect())
+}
+
 /// The reason codes of a history row.
 pub fn reasons_of(row: &review_history::Model) -> Vec<String> {
     row.reasons
