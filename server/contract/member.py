@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes the member the contract run speaks as, on a running kizuna-server with the mock LINE
 platform: a LINE user, a fresh ID token, a session, two uploads and a registered profile (so that
-my-info answers with every field filled), plus one upload left unclaimed.
+my-info answers with every field filled), plus one upload left unclaimed; the member is also on
+the reviewers list, so that the review console's calls answer for real.
 
 Prints shell assignments (KIZUNA_MEMBER_ID, KIZUNA_ID_TOKEN, KIZUNA_SESSION, KIZUNA_MEMBER_FILE)
 for `eval`. Standard library only: it runs before and outside schemathesis's virtualenv.
@@ -59,11 +60,11 @@ def upload(base, session, seed):
     return answer["fileName"]
 
 
-def main():
-    base = sys.argv[1].rstrip("/")
+def register(base, display_name):
+    """A LINE user with a session, a registered profile and one spare upload."""
     line_id = "U" + secrets.token_hex(16)
     call(base, "POST", "/__mock/line/users",
-         {"userId": line_id, "displayName": "Contract member", "friend": True})
+         {"userId": line_id, "displayName": display_name, "friend": True})
     id_token = call(base, "POST", "/__mock/line/id-token", {"userId": line_id})["idToken"]
     session = call(base, "POST", "/api/user/login", {"account": line_id, "password": line_id},
                    headers={"X-Line-Id-Token": id_token})["token"]
@@ -92,8 +93,18 @@ def main():
                       {"type": "EDUCATION", "value": "BACHELOR"}],
     }
     call(base, "POST", "/api/user-profile", profile, headers={"X-Line-Id-Token": id_token})
+    return line_id, id_token, session, photo, spare
+
+
+def main():
+    base = sys.argv[1].rstrip("/")
+    line_id, id_token, session, photo, spare = register(base, "Contract member")
     call(base, "PUT", "/api/user-profile/avatar", {"avatar": photo},
          headers={"Authorization": f"Bearer {session}"})
+    # Also a reviewer (the mock's reviewers list), so that the review console's calls answer for
+    # real, with another member's profile to review (nobody reviews their own).
+    call(base, "POST", "/__mock/reviewers", {"userId": line_id})
+    register(base, "Another member")
     for name, value in [("KIZUNA_MEMBER_ID", line_id), ("KIZUNA_ID_TOKEN", id_token),
                         ("KIZUNA_SESSION", session), ("KIZUNA_MEMBER_FILE", spare)]:
         print(f"export {name}='{value}'")

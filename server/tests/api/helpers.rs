@@ -427,7 +427,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 14] = [
+const TABLES: [&str; 16] = [
     "users",
     "sessions",
     "files",
@@ -442,6 +442,8 @@ const TABLES: [&str; 14] = [
     "line_friendships",
     "line_webhook_events",
     "email_codes",
+    "profile_submissions",
+    "review_claims",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores
@@ -526,7 +528,7 @@ pub fn profile_payload(line_id: &str, photos: &[String], verify: &str) -> Value 
         "recommendDistanceKm": 30, "feedback": "A friend told me", "mbti": "INTJ",
         "reviewLink": "https://www.linkedin.com/in/mei", "verifyDescription": "Team lead",
         "verifyTempFileName": verify,
-        "verifyMethod": "COMPANY_EMAIL", "companyEmail": "mei@tsmc.com",
+        "verifyMethod": "EMPLOYEE_ID", "companyEmail": "mei@tsmc.com",
         "photoNameList": photos,
         "valueItem": [{"type": "HEIGHT", "from": 170, "to": 190}, {"type": "EDUCATION", "value": "BACHELOR"}]
     })
