@@ -89,9 +89,14 @@ describe('Kizuna LIFF app', () => {
   it('a non-friend is sent to the friend page', async () => {
     const user = await server.mockUser({ friend: false });
     const { page, base, context } = await openAs(browser, server, user.userId);
+    const requested = [];
+    page.on('request', (req) => requested.push(new URL(req.url()).pathname));
     await page.goto(`${base}/register`);
     await page.waitForURL(/\/friend$/);
     await page.getByTestId('add-friend').waitFor();
+    await page.waitForLoadState('networkidle');
+    // Friendship is decided before anything of the register page is fetched.
+    assert.deepEqual(requested.filter((p) => /register-page|\.wasm$|kizuna_wasm/.test(p)), []);
     const href = await page.getByTestId('add-friend').getAttribute('href');
     assert.match(href, /^https:\/\/line\.me\/R\/ti\/p\//);
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'friend.png'), fullPage: true });

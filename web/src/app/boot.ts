@@ -16,8 +16,8 @@ function installErrorLogging() {
   window.addEventListener('unhandledrejection', (e) => logger.error(`unhandled rejection: ${describeError(e.reason)}`));
 }
 
-/** Start fetching the page's code (and the wasm core for /register) while LIFF starts up, so the
- *  first render does not wait for one more round trip after the guard. */
+/** Start fetching the page's code (and the wasm core for /register) while the guards ask the
+ *  server, so the first render does not wait for one more round trip after them. */
 function warmRoute(pathname: string) {
   // Spec §9: no prefetching on save-data or 2g connections.
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
@@ -37,7 +37,6 @@ export async function boot(): Promise<void> {
   installErrorLogging();
   installNavigation();
   const startUrl = new URL(location.href);
-  warmRoute(startUrl.pathname);
   const localeReady = setLocale(pickLocale(navigator.language)).catch(() => {});
   try {
     captureStartParams(startUrl);
@@ -49,6 +48,8 @@ export async function boot(): Promise<void> {
     await localeReady;
     await setLocale(pickLocale(result.language)).catch(() => {});
     appState.set({ liffInit: true, liffUserProfile: result.profile, liffIsFriend: result.isFriend });
+    // Only now: a non-friend goes to /friend, which needs neither the page's code nor the wasm.
+    if (result.isFriend) warmRoute(startUrl.pathname);
     const target = takeRedirectPath() ?? stripStartParams(startUrl);
     await navigate(target, { replace: true });
     startVersionPolling();
