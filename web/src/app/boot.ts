@@ -4,7 +4,8 @@ import { pickLocale, setLocale, t } from '@/lib/i18n';
 import { getLineIdToken, refreshLineIdToken, startLiff } from '@/lib/liff';
 import { setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
-import { captureStartParams, stripStartParams, takeRedirectPath } from '@/app/start-params';
+import { captureStartParams, stripStartParams } from '@/app/start-params';
+import { peekDeepLink } from '@/lib/deep-link';
 import { installNavigation, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
 import { startVersionPolling } from '@/app/version-check';
@@ -50,7 +51,8 @@ export async function boot(): Promise<void> {
     appState.set({ liffInit: true, liffUserProfile: result.profile, liffIsFriend: result.isFriend });
     // Only now: a non-friend goes to /friend, which needs neither the page's code nor the wasm.
     if (result.isFriend) warmRoute(startUrl.pathname);
-    const target = takeRedirectPath() ?? stripStartParams(startUrl);
+    // The link stays stored until a navigation reaches it (router), e.g. after registering.
+    const target = peekDeepLink() ?? stripStartParams(startUrl);
     await navigate(target, { replace: true });
     startVersionPolling();
   } catch (err) {

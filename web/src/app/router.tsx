@@ -10,6 +10,7 @@ import { navigationGuard, type GuardResult } from '@/app/guards/navigation-guard
 import { decideRouteRule, type RouteRule } from '@/app/guards/route-rules-guard';
 import { matchRoute, routes } from '@/app/routes';
 import { setNavigator, type NavigateOptions } from '@/lib/navigation';
+import { deepLinkReached } from '@/lib/deep-link';
 import { ErrorPage } from '@/app/error-page';
 
 /** Routing: wouter matches and renders the lazy routes; every navigation first passes the two
@@ -92,6 +93,7 @@ export async function navigate(to: string, opts: NavigateOptions = {}): Promise<
     logger.error(`navigation failed: ${describeError(err)}`);
   }
   const href = target.pathname + target.search + target.hash;
+  deepLinkReached(href);
   if (!opts.pop || href !== location.pathname + location.search + location.hash) {
     history[replace || opts.pop ? 'replaceState' : 'pushState'](null, '', href);
   }

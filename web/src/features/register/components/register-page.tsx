@@ -7,6 +7,7 @@ import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
 import { navigate } from '@/lib/navigation';
+import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
@@ -124,7 +125,9 @@ function RegisterForm({ form }: { form: RegisterForm }) {
       await submitProfile(core, draft, lineUserId, today, defaultSubmitDeps);
       clearDraftStorage();
       toast.success(t('register.submitted'));
-      await navigate('/profile', { replace: true });
+      // A deep link opened before registering is followed now (the guards decide whether it can
+      // be used yet; it stays stored until it is reached).
+      await navigate(peekDeepLink() ?? '/profile', { replace: true });
     } catch (err) {
       logger.warn(`register submit failed: ${describeError(err)}`);
       let text: string;
