@@ -103,7 +103,7 @@ function precompress(): Plugin {
 /** What every page's first render needs: React and the router, and the shared modules listed by
  *  name (a module added later for a lazy page never lands here by accident). */
 const APP_CHUNK =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|wasm[\\/]index)\.ts|components[\\/](spinner|form)\.tsx|assets[\\/]logo\.svg)$/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/](spinner|form)\.tsx|assets[\\/]logo\.svg)$/;
 
 export default defineConfig({
   plugins: [localeParts(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
