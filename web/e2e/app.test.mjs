@@ -76,6 +76,25 @@ describe('Kizuna LIFF app', () => {
     await context.close();
   });
 
+  it("a new user's deep link is kept through registration and followed after it", async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/?liff.state=${encodeURIComponent('/profile?tab=photos')}`);
+    await page.waitForURL(/\/register$/);
+    await waitForStep(page, 'basics');
+    assert.equal(await page.evaluate(() => localStorage.getItem('kizuna:redirect-path')), '/profile?tab=photos');
+    // Still kept across a reload of the form.
+    await page.reload();
+    await waitForStep(page, 'basics');
+    assert.equal(await page.evaluate(() => localStorage.getItem('kizuna:redirect-path')), '/profile?tab=photos');
+    await completeForm(page, { photos: 1 });
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/\/profile\?tab=photos$/, { timeout: 30_000 });
+    await page.getByTestId('review-status').waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('kizuna:redirect-path')), null);
+    await context.close();
+  });
+
   it('a deep link through liff.state is restored after start-up', async () => {
     assert.ok(registered, 'needs the user of the first test');
     const { page, base, context } = await openAs(browser, server, registered.userId);
@@ -89,9 +108,14 @@ describe('Kizuna LIFF app', () => {
   it('a non-friend is sent to the friend page', async () => {
     const user = await server.mockUser({ friend: false });
     const { page, base, context } = await openAs(browser, server, user.userId);
+    const requested = [];
+    page.on('request', (req) => requested.push(new URL(req.url()).pathname));
     await page.goto(`${base}/register`);
     await page.waitForURL(/\/friend$/);
     await page.getByTestId('add-friend').waitFor();
+    await page.waitForLoadState('networkidle');
+    // Friendship is decided before anything of the register page is fetched.
+    assert.deepEqual(requested.filter((p) => /register-page|\.wasm$|kizuna_wasm/.test(p)), []);
     const href = await page.getByTestId('add-friend').getAttribute('href');
     assert.match(href, /^https:\/\/line\.me\/R\/ti\/p\//);
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'friend.png'), fullPage: true });

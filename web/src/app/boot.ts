@@ -4,7 +4,8 @@ import { pickLocale, setLocale, t } from '@/lib/i18n';
 import { getLineIdToken, refreshLineIdToken, startLiff } from '@/lib/liff';
 import { setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
-import { captureStartParams, stripStartParams, takeRedirectPath } from '@/app/start-params';
+import { captureStartParams, stripStartParams } from '@/app/start-params';
+import { peekDeepLink } from '@/lib/deep-link';
 import { installNavigation, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
 import { startVersionPolling } from '@/app/version-check';
@@ -16,8 +17,8 @@ function installErrorLogging() {
   window.addEventListener('unhandledrejection', (e) => logger.error(`unhandled rejection: ${describeError(e.reason)}`));
 }
 
-/** Start fetching the page's code (and the wasm core for /register) while LIFF starts up, so the
- *  first render does not wait for one more round trip after the guard. */
+/** Start fetching the page's code (and the wasm core for /register) while the guards ask the
+ *  server, so the first render does not wait for one more round trip after them. */
 function warmRoute(pathname: string) {
   // Spec §9: no prefetching on save-data or 2g connections.
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
@@ -37,7 +38,6 @@ export async function boot(): Promise<void> {
   installErrorLogging();
   installNavigation();
   const startUrl = new URL(location.href);
-  warmRoute(startUrl.pathname);
   const localeReady = setLocale(pickLocale(navigator.language)).catch(() => {});
   try {
     captureStartParams(startUrl);
@@ -49,7 +49,10 @@ export async function boot(): Promise<void> {
     await localeReady;
     await setLocale(pickLocale(result.language)).catch(() => {});
     appState.set({ liffInit: true, liffUserProfile: result.profile, liffIsFriend: result.isFriend });
-    const target = takeRedirectPath() ?? stripStartParams(startUrl);
+    // Only now: a non-friend goes to /friend, which needs neither the page's code nor the wasm.
+    if (result.isFriend) warmRoute(startUrl.pathname);
+    // The link stays stored until a navigation reaches it (router), e.g. after registering.
+    const target = peekDeepLink() ?? stripStartParams(startUrl);
     await navigate(target, { replace: true });
     startVersionPolling();
   } catch (err) {

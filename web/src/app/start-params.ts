@@ -1,4 +1,5 @@
-import { readRaw, remove, StorageKey, writeRaw } from '@/lib/storage';
+import { StorageKey, writeRaw } from '@/lib/storage';
+import { isSafeInternalPath, takeDeepLink } from '@/lib/deep-link';
 
 /** Start-address parameters `redirect` and `liff.state` (spec §2): stored, then restored once the
  *  user is initialised and logged in, so deep links survive the login round trip. */
@@ -19,15 +20,11 @@ export function captureStartParams(url: URL): string | null {
   return null;
 }
 
-export function isSafeInternalPath(path: string): boolean {
-  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
-}
+export { isSafeInternalPath };
 
 /** The stored return path, consumed. */
 export function takeRedirectPath(): string | null {
-  const path = readRaw(StorageKey.redirectPath);
-  remove(StorageKey.redirectPath);
-  return path && isSafeInternalPath(path) ? path : null;
+  return takeDeepLink();
 }
 
 export function stripStartParams(url: URL): string {
