@@ -20,7 +20,6 @@ export type {
   Employer,
   ErrorCode,
   FieldErrors,
-  ReasonCatalogues,
   RegisterDraft,
   ReviewStatus,
   RuleCode,
