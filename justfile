@@ -15,8 +15,10 @@ up: wasm web-build
 # Every test: lint, core natively, the same vectors in wasm under Node, server, web unit, end-to-end.
 test: lint test-core test-wasm test-server test-contract test-web e2e
 
-# rustfmt and clippy -D warnings, native and wasm32; kizuna-core's docs without a warning.
-lint:
+# rustfmt and clippy -D warnings, native and wasm32; kizuna-core's docs without a warning; the web
+# app's ESLint (typescript-eslint, react-hooks, import boundaries) with zero warnings allowed.
+lint: web-install
+    cd web && npm run lint
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
     cargo clippy -p kizuna-core -p kizuna-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings

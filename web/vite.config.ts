@@ -35,19 +35,9 @@ function nonBlockingCss(): Plugin {
 
 export default defineConfig({
   plugins: [wasm(), buildManifest(), nonBlockingCss()],
-  // The app is written against React's API and runs on Preact's compat layer: React DOM alone is
-  // ~58 KB gzip, more than a third of the first-render budget of /register (150 KB).
   resolve: {
-    alias: [
-      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react-dom$/, replacement: 'preact/compat' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-      { find: /^react$/, replacement: 'preact/compat' },
-    ],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
-  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     target: 'es2022',
     modulePreload: { polyfill: false },

@@ -5,7 +5,7 @@ import { getLineIdToken, refreshLineIdToken, startLiff } from '@/lib/liff';
 import { setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { captureStartParams, stripStartParams, takeRedirectPath } from '@/app/start-params';
-import { installPopstate, navigate, showFatalError } from '@/app/router';
+import { installNavigation, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
 import { startVersionPolling } from '@/app/version-check';
 import { matchRoute } from '@/app/routes';
@@ -35,7 +35,7 @@ function warmRoute(pathname: string) {
 export async function boot(): Promise<void> {
   installChunkErrorHandler();
   installErrorLogging();
-  installPopstate();
+  installNavigation();
   const startUrl = new URL(location.href);
   warmRoute(startUrl.pathname);
   const localeReady = setLocale(pickLocale(navigator.language)).catch(() => {});

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRoot } from 'react-dom/client';
-import { act } from 'preact/test-utils';
+import { act } from 'react';
 import { ErrorPage, isCrawler } from '@/app/error-page';
 import { setLocale } from '@/lib/i18n';
 import { setLogShipper } from '@/lib/logger';

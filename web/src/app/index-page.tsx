@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { navigate } from '@/app/router';
+import { navigate } from '@/lib/navigation';
 import { appState } from '@/lib/app-state';
 import { Spinner } from '@/components/spinner';
 

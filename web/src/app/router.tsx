@@ -1,4 +1,5 @@
-import { Component, Suspense, type ErrorInfo, type MouseEvent, type ReactNode } from 'react';
+import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { Route, Router, Switch } from 'wouter';
 import { createStore, useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { apiBase } from '@/lib/config';
@@ -7,10 +8,12 @@ import { describeError, logger } from '@/lib/logger';
 import { t } from '@/lib/i18n';
 import { navigationGuard, type GuardResult } from '@/app/guards/navigation-guard';
 import { decideRouteRule, type RouteRule } from '@/app/guards/route-rules-guard';
-import { matchRoute } from '@/app/routes';
+import { matchRoute, routes } from '@/app/routes';
+import { setNavigator, type NavigateOptions } from '@/lib/navigation';
 import { ErrorPage } from '@/app/error-page';
 
-/** A small history router: lazy routes, the two guards of spec §2, error pages. */
+/** Routing: wouter matches and renders the lazy routes; every navigation first passes the two
+ *  guards of spec §2, so wouter sees a location only once the guards accepted it. */
 export interface AppError {
   status: number;
   message: string;
@@ -63,12 +66,6 @@ async function runGuards(url: URL): Promise<GuardResult> {
   return decideRouteRule(await rule, location.origin);
 }
 
-export interface NavigateOptions {
-  replace?: boolean;
-  /** Popstate: the browser already moved. */
-  pop?: boolean;
-}
-
 export async function navigate(to: string, opts: NavigateOptions = {}): Promise<void> {
   const id = ++navigationId;
   let target = new URL(to, location.origin);
@@ -108,7 +105,8 @@ export async function navigate(to: string, opts: NavigateOptions = {}): Promise<
   if (!opts.pop) window.scrollTo?.(0, 0);
 }
 
-export function installPopstate(): void {
+export function installNavigation(): void {
+  setNavigator(navigate);
   window.addEventListener('popstate', () => {
     void navigate(location.pathname + location.search + location.hash, { pop: true });
   });
@@ -120,19 +118,6 @@ export function showFatalError(error: AppError): void {
 
 export function useRoute() {
   return useStore(routerStore, (s) => s);
-}
-
-export function Link(props: { to: string; className?: string; children: ReactNode; 'aria-label'?: string }) {
-  const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
-    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
-    void navigate(props.to);
-  };
-  return (
-    <a href={props.to} className={props.className} onClick={onClick} aria-label={props['aria-label']}>
-      {props.children}
-    </a>
-  );
 }
 
 class RouteErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, { error: unknown }> {
@@ -152,18 +137,31 @@ class RouteErrorBoundary extends Component<{ children: ReactNode; resetKey: stri
   }
 }
 
+/** wouter's location hook: the guarded path, and navigation through the guards. */
+function useGuardedLocation(): [string, (to: string, opts?: NavigateOptions) => void] {
+  const pathname = useStore(routerStore, (s) => s.pathname);
+  // matchRoute accepts a trailing slash; wouter's patterns do not.
+  return [pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname, (to, opts) => void navigate(to, opts)];
+}
+
 export function RouterView({ fallback }: { fallback: ReactNode }) {
   const { pathname, ready, error } = useRoute();
   if (!ready) return null;
   if (error) return <ErrorPage status={error.status} message={error.message} />;
-  const route = matchRoute(pathname);
-  if (!route) return <ErrorPage status={404} message={t('error.pageNotFoundPath', { path: pathname })} />;
-  const Page = route.component;
   return (
-    <RouteErrorBoundary resetKey={pathname}>
-      <Suspense fallback={fallback}>
-        <Page />
-      </Suspense>
-    </RouteErrorBoundary>
+    <Router hook={useGuardedLocation}>
+      <RouteErrorBoundary resetKey={pathname}>
+        <Suspense fallback={fallback}>
+          <Switch>
+            {routes.map((r) => (
+              <Route key={r.path} path={r.path} component={r.component} />
+            ))}
+            <Route>
+              <ErrorPage status={404} message={t('error.pageNotFoundPath', { path: pathname })} />
+            </Route>
+          </Switch>
+        </Suspense>
+      </RouteErrorBoundary>
+    </Router>
   );
 }

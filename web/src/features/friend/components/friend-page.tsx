@@ -4,7 +4,7 @@ import { appState } from '@/lib/app-state';
 import { addFriendUrl, getConfig } from '@/lib/config';
 import { refreshFriendship } from '@/lib/liff';
 import { describeError, logger } from '@/lib/logger';
-import { navigate } from '@/app/router';
+import { navigate } from '@/lib/navigation';
 import logoUrl from '@/assets/logo.svg';
 
 /** /friend: why the official account is needed, a button to add it, a re-check on return. */

@@ -6,7 +6,7 @@ import { ApiError, NETWORK_ERROR } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
-import { navigate } from '@/app/router';
+import { navigate } from '@/lib/navigation';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
