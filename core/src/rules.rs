@@ -77,11 +77,14 @@ pub enum RuleCode {
     /// A file name that is not one of the caller's unclaimed uploads (expired, claimed, someone
     /// else's, or never uploaded). Only the server can tell, so only the server reports it.
     UnknownFile,
+    /// A work e-mail (verification COMPANY_EMAIL) not confirmed with the one-time code sent to
+    /// it. Only the server can tell, so only the server reports it.
+    EmailNotConfirmed,
 }
 
 impl RuleCode {
     /// Every rule code, in declaration order.
-    pub const ALL: [RuleCode; 22] = [
+    pub const ALL: [RuleCode; 23] = [
         RuleCode::Required,
         RuleCode::TooShort,
         RuleCode::TooLong,
@@ -104,6 +107,7 @@ impl RuleCode {
         RuleCode::Mismatch,
         RuleCode::ControlChars,
         RuleCode::UnknownFile,
+        RuleCode::EmailNotConfirmed,
     ];
 
     /// The wire code, as serialised.
@@ -131,6 +135,7 @@ impl RuleCode {
             RuleCode::Mismatch => "mismatch",
             RuleCode::ControlChars => "control_chars",
             RuleCode::UnknownFile => "unknown_file",
+            RuleCode::EmailNotConfirmed => "email_not_confirmed",
         }
     }
 

@@ -14,6 +14,7 @@ pub mod locale;
 pub mod mail;
 pub mod middleware;
 pub mod mock_line;
+pub mod mock_review;
 pub mod rate_limit;
 pub mod routes;
 pub mod startup;

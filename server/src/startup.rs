@@ -227,6 +227,7 @@ fn build_routes(
         .at("/_ipx/*path", get(routes::ipx::ipx));
     if let Some(mock) = mock {
         app = app.nest("/__mock/line", mock.routes());
+        app = app.nest("/__mock/reviewers", crate::mock_review::routes());
     }
     if let Some(outbox) = mail_outbox {
         app = app.at("/__mock/mail", outbox.endpoint());

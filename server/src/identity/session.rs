@@ -27,11 +27,15 @@ use crate::{
 pub const SESSION_TTL_SECS: i64 = 7 * 24 * 3600;
 const RENEW_EVERY_SECS: i64 = 3600;
 
-/// The authenticated caller, with the headline of their profile (one query reads it all).
+/// The authenticated caller, with the headline of their profile and their role (one query reads
+/// it all).
 #[derive(Debug, Clone)]
 pub struct Auth {
     pub user: user::Model,
     pub profile: Option<ProfileBrief>,
+    /// On the reviewers list now: joined from `reviewers` on every request, so that adding or
+    /// removing a reviewer takes effect on their next call, sessions unchanged.
+    pub reviewer: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -54,6 +58,7 @@ struct AuthRow {
     profile_id: Option<i64>,
     profile_status: Option<String>,
     profile_payload: Option<String>,
+    reviewer_since: Option<i64>,
 }
 
 /// Put into each request's extensions by [`crate::startup`]'s middleware; filled by a successful
@@ -114,14 +119,17 @@ pub fn request_token(req: &Request, source: TokenSource) -> Result<Option<String
     Ok(None)
 }
 
-/// sessions ⋈ users ⟕ profiles: the single indexed lookup of every authenticated request.
+/// sessions ⋈ users ⟕ profiles ⟕ open reviewer period: the single indexed lookup of every
+/// authenticated request (the partial unique index on reviewers keeps it at one row).
 macro_rules! auth_sql {
     ($placeholder:literal) => {
         concat!(
             "SELECT s.expires_at, s.revoked_at, u.id, u.line_user_id, u.display_name, ",
-            "u.avatar_file_id, u.created_at, p.id, p.status, p.payload ",
+            "u.avatar_file_id, u.created_at, p.id, p.status, p.payload, r.added_at ",
             "FROM sessions s JOIN users u ON u.id = s.user_id ",
-            "LEFT JOIN profiles p ON p.user_id = u.id WHERE s.token_hash = ",
+            "LEFT JOIN profiles p ON p.user_id = u.id ",
+            "LEFT JOIN reviewers r ON r.line_user_id = u.line_user_id AND r.removed_at IS NULL ",
+            "WHERE s.token_hash = ",
             $placeholder
         )
     };
@@ -138,6 +146,7 @@ type AuthTuple = (
     Option<i64>,
     Option<String>,
     Option<String>,
+    Option<i64>,
 );
 
 impl From<AuthTuple> for AuthRow {
@@ -153,6 +162,7 @@ impl From<AuthTuple> for AuthRow {
             profile_id: t.7,
             profile_status: t.8,
             profile_payload: t.9,
+            reviewer_since: t.10,
         }
     }
 }
@@ -194,7 +204,7 @@ impl SessionStore {
             .from(profile::Column::UserId)
             .to(user::Column::Id)
             .into();
-        session::Entity::find_by_id(hash.to_string())
+        let row = session::Entity::find_by_id(hash.to_string())
             .select_only()
             .column(session::Column::ExpiresAt)
             .column(session::Column::RevokedAt)
@@ -206,12 +216,23 @@ impl SessionStore {
             .column_as(profile::Column::Id, "profile_id")
             .column_as(profile::Column::Status, "profile_status")
             .column_as(profile::Column::Payload, "profile_payload")
+            .column_as(
+                sea_orm::sea_query::Expr::val(Option::<i64>::None),
+                "reviewer_since",
+            )
             .join(JoinType::InnerJoin, to_user)
             .join(JoinType::LeftJoin, to_profile.rev())
             .into_model::<AuthRow>()
             .one(&self.db)
             .await
-            .context("looking up a session")
+            .context("looking up a session")?;
+        let Some(mut row) = row else {
+            return Ok(None);
+        };
+        row.reviewer_since = crate::storage::reviewers::current(&self.db, &row.line_user_id)
+            .await?
+            .map(|period| period.added_at);
+        Ok(Some(row))
     }
 
     /// Starts a session for a user; answers the token (shown once, never stored).
@@ -296,6 +317,10 @@ impl SessionStore {
             avatar_file_id: row.avatar_file_id,
             created_at: row.user_created_at,
         };
-        Ok(Auth { user, profile })
+        Ok(Auth {
+            user,
+            profile,
+            reviewer: row.reviewer_since.is_some(),
+        })
     }
 }

@@ -150,6 +150,27 @@ security_extractor!(
     }
 );
 
+/// A reviewer's session, from `Authorization: Bearer`: a member's answers 403 E004. The role is
+/// read from the reviewers list on every call (never from the client).
+pub struct Reviewer(pub Auth);
+
+security_extractor!(
+    Reviewer,
+    [BEARER_SESSION],
+    fallback = false,
+    register = [register_bearer],
+    |req| async move {
+        let auth = state(req)?
+            .sessions
+            .authenticate(req, TokenSource::Header)
+            .await?;
+        if !auth.reviewer {
+            return Err(ApiError::Forbidden("only reviewers may do this".into()));
+        }
+        Ok::<_, ApiError>(Reviewer(auth))
+    }
+);
+
 /// The caller's session from `Authorization: Bearer` or, failing that, the `kizuna_token` cookie.
 pub struct SessionOrCookie(pub Auth);
 

@@ -115,12 +115,12 @@ pub fn cached_image(req: &Request, etag: &str, content_type: &str, bytes: Vec<u8
     }
 }
 
-/// The file row if `auth` may see it (its owner; later also reviewers), else E003.
+/// The file row if `auth` may see it (`storage::files::may_view`), else E003.
 pub async fn visible_file(state: &State, auth: &Auth, id: &str) -> Result<file::Model, ApiError> {
     if !is_file_id(id) {
         return Err(ApiError::NotFound);
     }
-    files::find_owned(&state.db, auth.user.id, id)
+    files::find_visible(&state.db, auth.into(), id, state.now())
         .await?
         .ok_or(ApiError::NotFound)
 }

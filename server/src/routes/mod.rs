@@ -2,12 +2,14 @@
 
 pub mod auth;
 pub mod body;
+pub mod catalogue;
 pub mod config;
 pub mod file;
 pub mod health;
 pub mod ipx;
 pub mod line_webhook;
 pub mod logger;
+pub mod review;
 pub mod route_rules;
 pub mod user;
 pub mod user_profile;
@@ -74,6 +76,9 @@ pub enum ApiTags {
     Verification,
     /// Called by the LINE Platform.
     Line,
+    /// The reviewer console: the queue, a profile's review, claims and decisions (reviewers
+    /// only).
+    Review,
 }
 
 /// Every resource's `#[OpenApi]` struct, in the document's order.
@@ -86,6 +91,8 @@ pub type Apis = (
     route_rules::RouteRulesApi,
     verification::VerificationApi,
     line_webhook::LineWebhookApi,
+    review::ReviewApi,
+    catalogue::CatalogueApi,
 );
 
 pub fn api_service() -> OpenApiService<Apis, ()> {
@@ -99,6 +106,8 @@ pub fn api_service() -> OpenApiService<Apis, ()> {
             route_rules::RouteRulesApi,
             verification::VerificationApi,
             line_webhook::LineWebhookApi,
+            review::ReviewApi,
+            catalogue::CatalogueApi,
         ),
         "Kizuna API",
         env!("CARGO_PKG_VERSION"),

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     error::ApiError,
-    storage::{profiles, users},
+    storage::{profiles, review, users},
 };
 
 /// The spec's login body: both fields hold the LINE user id. They are no proof of identity (the ID
@@ -54,6 +54,62 @@ pub struct MyInfo {
     /// registration.
     #[oai(nullable)]
     pub profile: Option<ProfilePayload>,
+    /// The caller's roles beyond being a member, from the server's own records: `REVIEWER`
+    /// while they are on the reviewers list (the review console's calls need it).
+    pub roles: Vec<Role>,
+    /// The reviewer's last decision, while it stands (null while PENDING and before any):
+    /// the member's profile page shows it, reasons translated from their keys
+    /// (`GET /catalogue/codes`).
+    #[oai(nullable)]
+    pub review_decision: Option<ReviewDecision>,
+}
+
+/// A reviewer's decision as the member sees it (never who decided).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewDecision {
+    /// APPROVE, REJECT, SUSPEND or REINSTATE.
+    pub action: String,
+    /// Reason codes of the `reject` or `suspend` catalogue (empty for APPROVE, REINSTATE).
+    pub reasons: Vec<String>,
+    /// The reviewer's note to the member.
+    #[oai(nullable)]
+    pub note: Option<String>,
+    /// Unix seconds.
+    pub decided_at: i64,
+}
+
+impl ReviewDecision {
+    fn of(row: &crate::storage::entity::review_history::Model) -> ReviewDecision {
+        ReviewDecision {
+            action: row.action.clone().unwrap_or_default(),
+            reasons: review::reasons_of(row),
+            note: row.note.clone(),
+            decided_at: row.created_at,
+        }
+    }
+}
+
+/// The last decision on a profile, unless it is PENDING (then its last change is a submission).
+async fn standing_decision(
+    state: &State,
+    profile_id: i64,
+    status: ReviewStatus,
+) -> Result<Option<ReviewDecision>, ApiError> {
+    if status == ReviewStatus::Pending {
+        return Ok(None);
+    }
+    Ok(review::last_decision(&state.db, profile_id)
+        .await?
+        .as_ref()
+        .map(ReviewDecision::of))
+}
+
+/// A role the server grants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Role {
+    Reviewer,
 }
 
 /// A review status (kizuna-core's `ReviewStatus`).
@@ -83,9 +139,15 @@ pub struct ReviewStatusBody {
     pub user_id: String,
     /// PENDING, APPROVED, REJECTED or SUSPENDED.
     pub status: String,
-    /// The reviewer's reason when REJECTED or SUSPENDED.
+    /// The reviewer's reason codes when REJECTED or SUSPENDED, comma-separated (`reasons` has
+    /// them as a list).
     #[oai(nullable)]
     pub reason: Option<String>,
+    /// The reason codes of the decision that stands (empty while PENDING or APPROVED).
+    pub reasons: Vec<String>,
+    /// The reviewer's note with that decision.
+    #[oai(nullable)]
+    pub note: Option<String>,
     /// Unix seconds of the last status change.
     pub updated_at: i64,
 }
@@ -159,19 +221,25 @@ impl UserApi {
 
     /// The caller's user and profile
     #[oai(path = "/user/my-info", method = "get")]
-    async fn my_info(&self, caller: Session) -> Result<MyInfoResponse, ApiError> {
+    async fn my_info(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+    ) -> Result<MyInfoResponse, ApiError> {
         let auth = caller.0;
-        let (review_status, payload) = match auth.profile {
-            Some(p) => (
-                Some(ReviewState::from_core(
-                    ReviewStatus::parse(&p.status)
-                        .with_context(|| format!("a stored review status {:?}", p.status))?,
-                )),
-                Some(ProfilePayload(
-                    serde_json::from_str(&p.payload).context("decoding a stored profile")?,
-                )),
-            ),
-            None => (None, None),
+        let (review_status, payload, review_decision) = match auth.profile {
+            Some(p) => {
+                let status = ReviewStatus::parse(&p.status)
+                    .with_context(|| format!("a stored review status {:?}", p.status))?;
+                (
+                    Some(ReviewState::from_core(status)),
+                    Some(ProfilePayload(
+                        serde_json::from_str(&p.payload).context("decoding a stored profile")?,
+                    )),
+                    standing_decision(&state, p.id, status).await?,
+                )
+            }
+            None => (None, None, None),
         };
         Ok(MyInfoResponse::Ok(Json(MyInfo {
             user_id: auth.user.line_user_id,
@@ -179,6 +247,12 @@ impl UserApi {
             avatar: auth.user.avatar_file_id,
             review_status,
             profile: payload,
+            roles: if auth.reviewer {
+                vec![Role::Reviewer]
+            } else {
+                Vec::new()
+            },
+            review_decision,
         })))
     }
 
@@ -204,10 +278,20 @@ impl UserApi {
             .await?
             .ok_or(ApiError::NotFound)?;
         let last = profiles::last_status_change(&state.db, profile.id).await?;
+        let status = ReviewStatus::parse(&profile.status)
+            .with_context(|| format!("a stored review status {:?}", profile.status))?;
+        let decision = standing_decision(&state, profile.id, status)
+            .await?
+            .filter(|d| !d.reasons.is_empty() || d.note.is_some());
         Ok(ReviewStatusResponse::Ok(Json(ReviewStatusBody {
             user_id: user.line_user_id,
             status: profile.status,
             reason: profile.status_reason,
+            reasons: decision
+                .as_ref()
+                .map(|d| d.reasons.clone())
+                .unwrap_or_default(),
+            note: decision.and_then(|d| d.note),
             updated_at: last.unwrap_or(profile.updated_at),
         })))
     }

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context;
-use kizuna_core::{profile::UserProfileCreate, rules::RuleCode};
+use kizuna_core::{VerifyMethod, profile::UserProfileCreate, rules::RuleCode};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 use sha2::{Digest, Sha256};
 
@@ -20,10 +20,10 @@ use super::{
 use crate::{
     error::ApiError,
     storage::{
-        self,
+        self, email_codes,
         entity::file,
         files,
-        profiles::{self, RegisterError, Registration, Submission},
+        profiles::{self, RegisterError, Registration, ResubmitError, Submission},
         users,
     },
 };
@@ -93,6 +93,75 @@ fn created(line_user_id: &str, registration: Registration) -> CreateProfileRespo
     }))
 }
 
+/// A submission read, validated by kizuna-core and checked against the caller: the valid profile,
+/// its normalised payload and that payload's SHA-256.
+struct Checked {
+    valid: kizuna_core::profile::ValidProfile,
+    payload: String,
+    hash: String,
+}
+
+fn check_submission(
+    state: &State,
+    line_user_id: &str,
+    body: JsonBody<UserProfileCreateSchema>,
+) -> Result<Checked, ApiError> {
+    let create =
+        UserProfileCreate::from_json(body.into_value()).map_err(|fields| ApiError::BadFields {
+            cause: "the body has fields of the wrong type or unknown fields".into(),
+            fields: crate::error::fields_map(&fields),
+        })?;
+    if let Some(account) = &create.account
+        && account != line_user_id
+    {
+        return Err(ApiError::Forbidden(
+            "account is not the caller's LINE user id".into(),
+        ));
+    }
+    let valid = create
+        .parse(state.settings.clock.today())
+        .map_err(|fields| ApiError::validation("the profile failed validation", &fields))?;
+    if valid.account.as_str() != line_user_id {
+        return Err(ApiError::Forbidden(
+            "account is not the caller's LINE user id".into(),
+        ));
+    }
+    // Through a `Value` (keys sorted): the stored payload and its hash keep the form they
+    // have always had, so a retry still finds its earlier submission.
+    let payload = serde_json::to_value(valid.to_payload())
+        .context("serialising a profile")?
+        .to_string();
+    let hash = hex::encode(Sha256::digest(payload.as_bytes()));
+    Ok(Checked {
+        valid,
+        payload,
+        hash,
+    })
+}
+
+/// With COMPANY_EMAIL the work address must have been confirmed by its one-time code (within
+/// the last 24 hours): when it was, else 422 E002 `companyEmail: [email_not_confirmed]`.
+async fn email_confirmation(
+    state: &State,
+    user_id: i64,
+    valid: &kizuna_core::profile::ValidProfile,
+) -> Result<Option<i64>, ApiError> {
+    let verification = &valid.verification;
+    let Some(email) = verification.company_email.as_ref() else {
+        return Ok(None);
+    };
+    let confirmed =
+        email_codes::email_confirmed_at(&state.db, user_id, email.as_str(), state.now()).await?;
+    if verification.method == VerifyMethod::CompanyEmail && confirmed.is_none() {
+        return Err(ApiError::field(
+            "confirm the work e-mail with the code sent to it first",
+            "companyEmail",
+            RuleCode::EmailNotConfirmed.as_str(),
+        ));
+    }
+    Ok(confirmed)
+}
+
 #[OpenApi(tag = "ApiTags::UserProfile")]
 impl UserProfileApi {
     /// Register a profile
@@ -110,33 +179,11 @@ impl UserProfileApi {
         body: Json<JsonBody<UserProfileCreateSchema>>,
     ) -> Result<CreateProfileResponse, ApiError> {
         let identity = caller.0;
-        let create = UserProfileCreate::from_json(body.0.into_value()).map_err(|fields| {
-            ApiError::BadFields {
-                cause: "the body has fields of the wrong type or unknown fields".into(),
-                fields: crate::error::fields_map(&fields),
-            }
-        })?;
-        if let Some(account) = &create.account
-            && account != identity.user_id.as_str()
-        {
-            return Err(ApiError::Forbidden(
-                "account is not the ID token's subject".into(),
-            ));
-        }
-        let valid = create
-            .parse(state.settings.clock.today())
-            .map_err(|fields| ApiError::validation("the profile failed validation", &fields))?;
-        if valid.account.as_str() != identity.user_id.as_str() {
-            return Err(ApiError::Forbidden(
-                "account is not the ID token's subject".into(),
-            ));
-        }
-        // Through a `Value` (keys sorted): the stored payload and its hash keep the form they
-        // have always had, so a retry still finds its earlier submission.
-        let payload = serde_json::to_value(valid.to_payload())
-            .context("serialising a profile")?
-            .to_string();
-        let hash = hex::encode(Sha256::digest(payload.as_bytes()));
+        let Checked {
+            valid,
+            payload,
+            hash,
+        } = check_submission(&state, identity.user_id.as_str(), body.0)?;
 
         let Some(user) = users::find_by_line_id(&state.db, identity.user_id.as_str()).await? else {
             // Uploading takes a session, so someone who never logged in has no files to claim;
@@ -146,10 +193,12 @@ impl UserProfileApi {
                 valid.verification.temp_file.is_some(),
             ));
         };
+        let email_confirmed_at = email_confirmation(&state, user.id, &valid).await?;
         let submission = Submission {
             profile: &valid,
             payload: &payload,
             hash: &hash,
+            email_confirmed_at,
         };
         match profiles::register(&state.db, &user, submission, state.now()).await {
             Ok(registration) => Ok(created(&user.line_user_id, registration)),
@@ -161,6 +210,52 @@ impl UserProfileApi {
                 Err(ApiError::Conflict("the profile already exists".into()))
             }
             Err(RegisterError::Storage(err)) => Err(err.into()),
+        }
+    }
+
+    /// Edit and resubmit a rejected profile
+    ///
+    /// The caller's session says whose profile; `account` must be the caller. The same body,
+    /// validation (E002) and photo rules as the registration: `photoNameList` and
+    /// `verifyTempFileName` name the caller's temp uploads or files the profile already has.
+    /// With COMPANY_EMAIL the address must be confirmed by its code (422 `email_not_confirmed`).
+    /// Only a REJECTED profile can be edited (403 E004 otherwise; 404 E003 without a profile);
+    /// it becomes PENDING again and reviewers see what changed. Sending the same body again
+    /// while it is PENDING answers the stored result and changes nothing.
+    #[oai(path = "/user-profile", method = "put")]
+    async fn resubmit(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        body: Json<JsonBody<UserProfileCreateSchema>>,
+    ) -> Result<CreateProfileResponse, ApiError> {
+        let user = caller.0.user;
+        let Checked {
+            valid,
+            payload,
+            hash,
+        } = check_submission(&state, &user.line_user_id, body.0)?;
+        let email_confirmed_at = email_confirmation(&state, user.id, &valid).await?;
+        let submission = Submission {
+            profile: &valid,
+            payload: &payload,
+            hash: &hash,
+            email_confirmed_at,
+        };
+        match profiles::resubmit(&state.db, &user, submission, state.now()).await {
+            Ok(registration) => Ok(created(&user.line_user_id, registration)),
+            Err(ResubmitError::NoProfile) => Err(ApiError::NotFound),
+            Err(ResubmitError::NotEditable(status)) => Err(ApiError::Forbidden(format!(
+                "a {status} profile cannot be edited; only a REJECTED one"
+            ))),
+            Err(ResubmitError::UnknownFiles {
+                photos,
+                verification,
+            }) => Err(unknown_files(photos, verification)),
+            Err(ResubmitError::Changed) => Err(ApiError::Conflict(
+                "the profile changed meanwhile; reload it".into(),
+            )),
+            Err(ResubmitError::Storage(err)) => Err(err.into()),
         }
     }
 

@@ -114,6 +114,45 @@ pub async fn claimable(
         .collect())
 }
 
+/// Of `ids`, the files a resubmission of `profile_id` may use for `purpose`: each either
+/// claimable as for a new profile, or already that profile's for the same purpose. Answers for
+/// each id whether it may be used, and whether it is the profile's already (nothing to claim).
+pub async fn usable_for_resubmission(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    ids: &[String],
+    purpose: Purpose,
+    profile_id: i64,
+) -> Result<Vec<(bool, bool)>, StorageError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let kept = Condition::all()
+        .add(file::Column::OwnerId.eq(owner_id))
+        .add(file::Column::ProfileId.eq(profile_id))
+        .add(file::Column::Purpose.eq(purpose.as_str()));
+    let found = file::Entity::find()
+        .filter(file::Column::Id.is_in(ids.iter().cloned()))
+        .filter(
+            Condition::any()
+                .add(claimable_condition(owner_id, purpose))
+                .add(kept),
+        )
+        .all(db)
+        .await
+        .context("looking up a resubmission's files")?;
+    Ok(ids
+        .iter()
+        .map(|id| match found.iter().find(|f| &f.id == id) {
+            Some(f) => (
+                true,
+                f.profile_id == Some(profile_id) && f.purpose == purpose.as_str(),
+            ),
+            None => (false, false),
+        })
+        .collect())
+}
+
 /// Claims `ids` for a profile; answers whether every one of them was still claimable (false when
 /// a concurrent request of the same user got to one first: the caller rolls back).
 pub async fn claim_for_profile(
@@ -157,4 +196,59 @@ pub async fn claim_as_avatar(
         .await
         .context("claiming the avatar file")?;
     Ok(())
+}
+
+/// Who asks to see a file: the user and whether they are a reviewer now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewer {
+    pub user_id: i64,
+    pub reviewer: bool,
+}
+
+impl From<&crate::identity::Auth> for Viewer {
+    fn from(auth: &crate::identity::Auth) -> Viewer {
+        Viewer {
+            user_id: auth.user.id,
+            reviewer: auth.reviewer,
+        }
+    }
+}
+
+/// The one rule for who may see a stored file, used by the file fetch and the image proxy alike:
+/// its owner, and a reviewer (who decides on the photos and the proof of employment). Nobody
+/// else, and never another member for a verification file.
+// `db` and `now` are for the rules that depend on other rows: a member will see the photos of
+// the people among their introductions and matches (matchmaking, issue 15).
+pub async fn may_view(
+    _db: &impl ConnectionTrait,
+    viewer: Viewer,
+    file: &file::Model,
+    _now: i64,
+) -> Result<bool, StorageError> {
+    if file.owner_id == viewer.user_id || viewer.reviewer {
+        return Ok(true);
+    }
+    // Checked before any rule that lets members see each other's photos.
+    if file.purpose == file::PURPOSE_VERIFY {
+        return Ok(false);
+    }
+    Ok(false)
+}
+
+/// The file `id` if `viewer` may see it ([`may_view`]); None for unknown ids and for files they
+/// may not see alike.
+pub async fn find_visible(
+    db: &impl ConnectionTrait,
+    viewer: Viewer,
+    id: &str,
+    now: i64,
+) -> Result<Option<file::Model>, StorageError> {
+    let Some(row) = file::Entity::find_by_id(id.to_string())
+        .one(db)
+        .await
+        .context("looking up a file")?
+    else {
+        return Ok(None);
+    };
+    Ok(may_view(db, viewer, &row, now).await?.then_some(row))
 }

@@ -11,6 +11,7 @@ pub mod locale;
 pub mod migration;
 pub mod profiles;
 pub mod push_outbox;
+pub mod review;
 pub mod reviewers;
 pub mod route_rules;
 pub mod users;

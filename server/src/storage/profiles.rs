@@ -17,18 +17,22 @@ use kizuna_core::{
     files::FileName,
     line::LineUserId,
     profile::{Coordinates, ProfileTags, ValidProfile, Verification},
-    review::ReviewStatus,
+    review::{ReviewAction, ReviewStatus},
     url::HttpsUrl,
 };
 use sea_orm::{
     ActiveModelTrait,
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder,
 };
 
 use super::{
     StorageError, begin_user_write,
-    entity::{profile, profile_condition, profile_photo, profile_tag, review_history, user},
+    entity::{
+        profile, profile_condition, profile_photo, profile_submission, profile_tag, review_history,
+        user,
+    },
     files::{self, Purpose},
     is_unique_violation,
 };
@@ -79,6 +83,9 @@ pub struct Submission<'a> {
     pub profile: &'a ValidProfile,
     pub payload: &'a str,
     pub hash: &'a str,
+    /// When the member confirmed the work e-mail by its code (COMPANY_EMAIL), kept with the
+    /// submission for the reviewer.
+    pub email_confirmed_at: Option<i64>,
 }
 
 /// The tag lists of a profile by their wire name, which is also `profile_tags.kind`.
@@ -159,6 +166,7 @@ fn new_row(
         verify_description: Set(v.description.clone()),
         created_at: Set(now),
         updated_at: Set(now),
+        version: Set(1),
     })
 }
 
@@ -185,8 +193,7 @@ async fn insert(
     submission: &Submission<'_>,
     now: i64,
 ) -> Result<profile::Model, StorageError> {
-    let p = submission.profile;
-    let created = new_row(user_id, p, submission, now)?
+    let created = new_row(user_id, submission.profile, submission, now)?
         .insert(db)
         .await
         .map_err(|e| {
@@ -196,11 +203,60 @@ async fn insert(
                 StorageError::Db(anyhow::Error::new(e).context("inserting a profile"))
             }
         })?;
+    insert_children(db, created.id, submission.profile).await?;
+    record_submission(db, created.id, 1, submission, now).await?;
+    review_history::Entity::insert(review_history::ActiveModel {
+        id: NotSet,
+        profile_id: Set(created.id),
+        from_status: Set(None),
+        to_status: Set(ReviewStatus::INITIAL.as_str().to_string()),
+        reason: Set(None),
+        actor: Set("user".into()),
+        created_at: Set(now),
+        action: Set(None),
+        reviewer_user_id: Set(None),
+        reasons: Set(None),
+        note: Set(None),
+    })
+    .exec(db)
+    .await
+    .context("recording the review history")?;
+    Ok(created)
+}
 
+/// Keeps a submission as it was sent (number 1 is the registration).
+async fn record_submission(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+    number: i32,
+    submission: &Submission<'_>,
+    now: i64,
+) -> Result<(), StorageError> {
+    profile_submission::Entity::insert(profile_submission::ActiveModel {
+        id: NotSet,
+        profile_id: Set(profile_id),
+        number: Set(number),
+        payload: Set(submission.payload.to_string()),
+        email_confirmed_at: Set(submission.email_confirmed_at),
+        submitted_at: Set(now),
+    })
+    .exec(db)
+    .await
+    .context("keeping the submission")?;
+    Ok(())
+}
+
+/// Inserts a profile's photos, tags and conditions.
+async fn insert_children(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+    p: &ValidProfile,
+) -> Result<(), StorageError> {
+    let created_id = profile_id;
     let mut photos = Vec::with_capacity(p.photos.len());
     for (position, file) in p.photos.iter().enumerate() {
         photos.push(profile_photo::ActiveModel {
-            profile_id: Set(created.id),
+            profile_id: Set(created_id),
             position: Set(i32::try_from(position).context("photo position")?),
             file_id: Set(file.to_string()),
         });
@@ -216,7 +272,7 @@ async fn insert(
     for (kind, ids) in tag_lists(&p.tags) {
         for id in ids {
             tags.push(profile_tag::ActiveModel {
-                profile_id: Set(created.id),
+                profile_id: Set(created_id),
                 kind: Set(kind.to_string()),
                 tag_id: Set(int(id, kind)?),
             });
@@ -234,7 +290,7 @@ async fn insert(
         let (from, to, value) = condition_columns(condition);
         conditions.push(profile_condition::ActiveModel {
             id: NotSet,
-            profile_id: Set(created.id),
+            profile_id: Set(created_id),
             condition_type: Set(condition.type_name().to_string()),
             range_from: Set(from.map(|b| int(b, "a condition bound")).transpose()?),
             range_to: Set(to.map(|b| int(b, "a condition bound")).transpose()?),
@@ -247,20 +303,7 @@ async fn insert(
             .await
             .context("inserting profile conditions")?;
     }
-
-    review_history::Entity::insert(review_history::ActiveModel {
-        id: NotSet,
-        profile_id: Set(created.id),
-        from_status: Set(None),
-        to_status: Set(ReviewStatus::INITIAL.as_str().to_string()),
-        reason: Set(None),
-        actor: Set("user".into()),
-        created_at: Set(now),
-    })
-    .exec(db)
-    .await
-    .context("recording the review history")?;
-    Ok(created)
+    Ok(())
 }
 
 /// Registers `submission` as `user`'s profile, claiming its photos and verification file.
@@ -322,6 +365,165 @@ pub async fn register(
         status: created.status,
         photos,
         created_at: created.created_at,
+    })
+}
+
+/// Why a resubmission was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ResubmitError {
+    /// The user has no profile to resubmit.
+    #[error("there is no profile to resubmit")]
+    NoProfile,
+    /// The profile's status allows no editing (only REJECTED does).
+    #[error("a {0} profile cannot be edited")]
+    NotEditable(&'static str),
+    /// Files named that are neither this user's temp uploads nor the profile's own.
+    #[error("the named files are not temp files of this user")]
+    UnknownFiles { photos: bool, verification: bool },
+    /// The profile changed while this was being written.
+    #[error("the profile changed meanwhile")]
+    Changed,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl From<anyhow::Error> for ResubmitError {
+    fn from(err: anyhow::Error) -> Self {
+        ResubmitError::Storage(StorageError::Db(err))
+    }
+}
+
+/// A REJECTED member's edited profile: replaces every field, photo, tag and condition, claims the
+/// new uploads (photos and the proof already the profile's stay), keeps the submission, records
+/// RESUBMIT in the history and puts the profile back to PENDING, in one transaction holding the
+/// user's row. The same submission again while it is PENDING (a retry after a lost answer)
+/// answers the stored result and writes nothing.
+pub async fn resubmit(
+    db: &DatabaseConnection,
+    user: &user::Model,
+    submission: Submission<'_>,
+    now: i64,
+) -> Result<Registration, ResubmitError> {
+    let p = submission.profile;
+    let photos: Vec<String> = p.photos.iter().map(ToString::to_string).collect();
+    let verify: Vec<String> = p
+        .verification
+        .temp_file
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let txn = begin_user_write(db, user.id).await?;
+    let Some(row) = find_row(&txn, user.id).await? else {
+        txn.rollback().await.ok();
+        return Err(ResubmitError::NoProfile);
+    };
+    let status = ReviewStatus::parse(&row.status).ok_or_else(|| unreadable("status"))?;
+    if status == ReviewStatus::Pending && row.submission_hash == submission.hash {
+        let photos = photo_names(&txn, row.id).await?;
+        txn.rollback().await.ok();
+        return Ok(Registration {
+            status: row.status,
+            photos,
+            created_at: row.created_at,
+        });
+    }
+    let Ok(next) = status.apply(ReviewAction::Resubmit) else {
+        txn.rollback().await.ok();
+        return Err(ResubmitError::NotEditable(status.as_str()));
+    };
+    let photo_use =
+        files::usable_for_resubmission(&txn, user.id, &photos, Purpose::Photo, row.id).await?;
+    let verify_use =
+        files::usable_for_resubmission(&txn, user.id, &verify, Purpose::Verification, row.id)
+            .await?;
+    let refused = |uses: &[(bool, bool)]| uses.iter().any(|(usable, _)| !usable);
+    if refused(&photo_use) || refused(&verify_use) {
+        txn.rollback().await.ok();
+        return Err(ResubmitError::UnknownFiles {
+            photos: refused(&photo_use),
+            verification: refused(&verify_use),
+        });
+    }
+
+    let mut fields = new_row(user.id, p, &submission, now)?;
+    fields.id = NotSet;
+    fields.created_at = NotSet;
+    fields.status = Set(next.as_str().to_string());
+    fields.version = Set(row.version + 1);
+    let updated = profile::Entity::update_many()
+        .set(fields)
+        .filter(profile::Column::Id.eq(row.id))
+        .filter(profile::Column::Version.eq(row.version))
+        .exec(&txn)
+        .await
+        .context("updating a resubmitted profile")?;
+    if updated.rows_affected != 1 {
+        txn.rollback().await.ok();
+        return Err(ResubmitError::Changed);
+    }
+    profile_photo::Entity::delete_many()
+        .filter(profile_photo::Column::ProfileId.eq(row.id))
+        .exec(&txn)
+        .await
+        .context("replacing profile photos")?;
+    profile_tag::Entity::delete_many()
+        .filter(profile_tag::Column::ProfileId.eq(row.id))
+        .exec(&txn)
+        .await
+        .context("replacing profile tags")?;
+    profile_condition::Entity::delete_many()
+        .filter(profile_condition::Column::ProfileId.eq(row.id))
+        .exec(&txn)
+        .await
+        .context("replacing profile conditions")?;
+    insert_children(&txn, row.id, p).await?;
+    for (ids, uses, purpose) in [
+        (&photos, &photo_use, Purpose::Photo),
+        (&verify, &verify_use, Purpose::Verification),
+    ] {
+        let new: Vec<String> = ids
+            .iter()
+            .zip(uses.iter())
+            .filter(|(_, (_, kept))| !kept)
+            .map(|(id, _)| id.clone())
+            .collect();
+        if !files::claim_for_profile(&txn, user.id, &new, purpose, row.id, now).await? {
+            txn.rollback().await.ok();
+            return Err(ResubmitError::UnknownFiles {
+                photos: purpose == Purpose::Photo,
+                verification: purpose == Purpose::Verification,
+            });
+        }
+    }
+    let number = profile_submission::Entity::find()
+        .filter(profile_submission::Column::ProfileId.eq(row.id))
+        .count(&txn)
+        .await
+        .context("counting submissions")?;
+    let number = i32::try_from(number + 1).context("a submission number")?;
+    record_submission(&txn, row.id, number, &submission, now).await?;
+    review_history::Entity::insert(review_history::ActiveModel {
+        id: NotSet,
+        profile_id: Set(row.id),
+        from_status: Set(Some(status.as_str().to_string())),
+        to_status: Set(next.as_str().to_string()),
+        reason: Set(None),
+        actor: Set("user".into()),
+        created_at: Set(now),
+        action: Set(Some(ReviewAction::Resubmit.as_str().to_string())),
+        reviewer_user_id: Set(None),
+        reasons: Set(None),
+        note: Set(None),
+    })
+    .exec(&txn)
+    .await
+    .context("recording the resubmission")?;
+    txn.commit().await.context("committing a resubmission")?;
+    tracing::info!(user = user.id, profile = row.id, "profile resubmitted");
+    Ok(Registration {
+        status: next.as_str().to_string(),
+        photos,
+        created_at: row.created_at,
     })
 }
 

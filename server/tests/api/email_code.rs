@@ -27,7 +27,7 @@ async fn send(app: &TestApp, token: &str, email: &str) -> Response {
         .unwrap()
 }
 
-async fn confirm(app: &TestApp, token: &str, email: &str, code: &str) -> Response {
+pub(crate) async fn confirm(app: &TestApp, token: &str, email: &str, code: &str) -> Response {
     app.client
         .post(app.url("/api/verification/email-code/confirm"))
         .bearer_auth(token)
@@ -37,7 +37,7 @@ async fn confirm(app: &TestApp, token: &str, email: &str, code: &str) -> Respons
         .unwrap()
 }
 
-async fn send_ok(app: &TestApp, token: &str, email: &str) -> Value {
+pub(crate) async fn send_ok(app: &TestApp, token: &str, email: &str) -> Value {
     let r = send(app, token, email).await;
     assert_eq!(r.status(), 200, "{:?}", r.text().await);
     r.json().await.unwrap()
@@ -58,7 +58,7 @@ fn code_in(text: &str) -> String {
         .to_string()
 }
 
-async fn last_code(app: &TestApp, to: &str) -> String {
+pub(crate) async fn last_code(app: &TestApp, to: &str) -> String {
     let mails = outbox(app).await;
     let mail = mails
         .iter()

@@ -526,7 +526,7 @@ pub fn profile_payload(line_id: &str, photos: &[String], verify: &str) -> Value 
         "recommendDistanceKm": 30, "feedback": "A friend told me", "mbti": "INTJ",
         "reviewLink": "https://www.linkedin.com/in/mei", "verifyDescription": "Team lead",
         "verifyTempFileName": verify,
-        "verifyMethod": "COMPANY_EMAIL", "companyEmail": "mei@tsmc.com",
+        "verifyMethod": "EMPLOYEE_ID", "companyEmail": "mei@tsmc.com",
         "photoNameList": photos,
         "valueItem": [{"type": "HEIGHT", "from": 170, "to": 190}, {"type": "EDUCATION", "value": "BACHELOR"}]
     })

@@ -13,6 +13,7 @@ mod outage;
 mod process;
 mod profile;
 mod push;
+mod review;
 mod reviewers;
 mod scenario;
 mod smtp;

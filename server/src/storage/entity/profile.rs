@@ -48,6 +48,8 @@ pub struct Model {
     pub verify_description: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Bumped by every resubmission and decision: a decision names the version it was made on.
+    pub version: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

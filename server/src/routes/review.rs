@@ -1,0 +1,524 @@
+//! /review: the reviewer console's API. Every call needs a reviewer's session (`Reviewer`: 401
+//! without a valid session, 403 E004 for a member). The storage and its race rules are
+//! `storage::review`; decisions are read and applied only through `kizuna_core::review`.
+
+use std::collections::BTreeMap;
+
+use kizuna_core::{
+    review::{Decision, ReviewStatus},
+    rules::REVIEW_CLAIM_SECS,
+};
+use poem_openapi::{
+    ApiResponse, Enum, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
+
+use super::{
+    ApiTags, State,
+    auth::Reviewer,
+    body::{JsonBody, ProfilePayload},
+    user::ReviewState,
+};
+use crate::{
+    error::ApiError,
+    line::messages::liff_url,
+    storage::{
+        entity::{review_claim, review_history, user},
+        review::{self, Deciding, ReviewError},
+    },
+};
+
+/// Queue entries answered at most, unless `limit` says fewer.
+const QUEUE_LIMIT: u64 = 200;
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ClaimInfo {
+    /// Whether the caller holds it.
+    pub mine: bool,
+    /// Unix seconds the claim was taken or renewed.
+    pub claimed_at: i64,
+    /// Unix seconds when it lapses unless renewed.
+    pub expires_at: i64,
+}
+
+impl ClaimInfo {
+    fn of(claim: &review_claim::Model, reviewer: i64) -> ClaimInfo {
+        ClaimInfo {
+            mine: claim.reviewer_user_id == reviewer,
+            claimed_at: claim.claimed_at,
+            expires_at: claim.expires_at,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct QueueItem {
+    /// The profile's id (for the calls below).
+    pub profile_id: i64,
+    #[oai(nullable)]
+    pub nickname: Option<String>,
+    /// Unix seconds when it was (re)submitted.
+    pub submitted_at: i64,
+    /// Seconds it has waited since.
+    pub waited_secs: i64,
+    /// A resubmission after a rejection (its review shows what changed).
+    pub resubmission: bool,
+    /// 1 for the registration, 2 for the first resubmission, …
+    pub submission: i32,
+    /// The profile's version now.
+    pub version: i64,
+    /// A live claim, if a reviewer holds it.
+    #[oai(nullable)]
+    pub claim: Option<ClaimInfo>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewQueue {
+    /// PENDING profiles, the longest waiting first.
+    pub items: Vec<QueueItem>,
+    /// Unix seconds of the answer (the waits are counted to it).
+    pub now: i64,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EmployerRef {
+    /// The catalogue id.
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewVerification {
+    /// COMPANY_EMAIL, EMPLOYEE_ID or REVIEW_LINK.
+    #[oai(nullable)]
+    pub method: Option<String>,
+    #[oai(nullable)]
+    pub company_email: Option<String>,
+    /// The catalogue employer of the work e-mail's domain.
+    #[oai(nullable)]
+    pub employer: Option<EmployerRef>,
+    /// Whether the member confirmed the work e-mail with its code before submitting.
+    pub email_confirmed: bool,
+    /// Unix seconds of that confirmation.
+    #[oai(nullable)]
+    pub email_confirmed_at: Option<i64>,
+    /// The proof of employment (employee-ID photo): fetch it through /api/file/fetch/{fileId}.
+    #[oai(nullable)]
+    pub file_id: Option<String>,
+    #[oai(nullable)]
+    pub review_link: Option<String>,
+    #[oai(nullable)]
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewMember {
+    /// The LINE display name.
+    #[oai(nullable)]
+    pub display_name: Option<String>,
+    /// zh-TW, en or ja: the language of the member's pushes.
+    pub locale: String,
+    /// Whether the member follows the official account (false: no push reaches them; null: LINE
+    /// never said).
+    #[oai(nullable)]
+    pub friend: Option<bool>,
+    /// Unix seconds of the first registration.
+    pub registered_at: i64,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct HistoryEntry {
+    /// Unix seconds.
+    pub at: i64,
+    /// APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT; null for the first submission.
+    #[oai(nullable)]
+    pub action: Option<String>,
+    #[oai(nullable)]
+    pub from_status: Option<String>,
+    pub to_status: String,
+    /// Reason codes (`GET /catalogue/codes` has their translation keys).
+    pub reasons: Vec<String>,
+    #[oai(nullable)]
+    pub note: Option<String>,
+    /// The deciding reviewer's display name, for a decision.
+    #[oai(nullable)]
+    pub reviewer: Option<String>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewView {
+    pub profile_id: i64,
+    pub status: ReviewState,
+    /// Send it back with a decision: a profile changed since answers 409 E005.
+    pub version: i64,
+    /// Unix seconds of the submission shown.
+    pub submitted_at: i64,
+    /// 1 for the registration, more for a resubmission.
+    pub submission: i32,
+    pub resubmission: bool,
+    /// For a resubmission: the fields that differ from the previous submission (wire names).
+    pub changed_fields: Vec<String>,
+    /// The whole profile as submitted.
+    pub profile: ProfilePayload,
+    /// For a resubmission: the previous submission, to compare.
+    #[oai(nullable)]
+    pub previous_profile: Option<ProfilePayload>,
+    /// The photo file ids in order (fetch through /api/file/fetch/{fileId} or the image proxy).
+    pub photos: Vec<String>,
+    pub verification: ReviewVerification,
+    pub member: ReviewMember,
+    /// Every status change, oldest first.
+    pub history: Vec<HistoryEntry>,
+    /// A live claim, if any.
+    #[oai(nullable)]
+    pub claim: Option<ClaimInfo>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ClaimBody {
+    pub profile_id: i64,
+    /// The profile's version: send it with the decision.
+    pub version: i64,
+    pub claimed_at: i64,
+    /// Unix seconds when the claim lapses (15 minutes after it was taken or renewed).
+    pub expires_at: i64,
+}
+
+/// A reviewer's action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, serde::Deserialize)]
+#[oai(rename_all = "SCREAMING_SNAKE_CASE")]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DecisionAction {
+    Approve,
+    Reject,
+    Suspend,
+    Reinstate,
+}
+
+impl DecisionAction {
+    fn as_str(self) -> &'static str {
+        match self {
+            DecisionAction::Approve => "APPROVE",
+            DecisionAction::Reject => "REJECT",
+            DecisionAction::Suspend => "SUSPEND",
+            DecisionAction::Reinstate => "REINSTATE",
+        }
+    }
+}
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecisionBody {
+    /// APPROVE or REJECT a PENDING profile; SUSPEND an APPROVED one; REINSTATE a SUSPENDED one.
+    pub action: DecisionAction,
+    /// Reason codes: one or more for REJECT (`reject` catalogue) and SUSPEND (`suspend`
+    /// catalogue), none otherwise.
+    #[oai(default)]
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    /// A note to the member (at most 500 characters; required with the reason OTHER).
+    #[oai(default)]
+    #[serde(default)]
+    pub note: Option<String>,
+    /// The version the reviewer opened (from the review or the claim).
+    pub version: i64,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct DecisionResult {
+    pub profile_id: i64,
+    /// The status after the decision.
+    pub status: ReviewState,
+    /// The profile's new version.
+    pub version: i64,
+    /// Unix seconds.
+    pub decided_at: i64,
+}
+
+#[derive(ApiResponse)]
+pub enum QueueResponse {
+    /// The queue.
+    #[oai(status = 200)]
+    Ok(Json<ReviewQueue>),
+}
+
+#[derive(ApiResponse)]
+pub enum ViewResponse {
+    /// Everything needed to decide.
+    #[oai(status = 200)]
+    Ok(Json<ReviewView>),
+}
+
+#[derive(ApiResponse)]
+pub enum ClaimResponse {
+    /// The caller holds the profile until `expiresAt`.
+    #[oai(status = 200)]
+    Ok(Json<ClaimBody>),
+}
+
+#[derive(ApiResponse)]
+pub enum ReleaseResponse {
+    /// The caller no longer holds the profile (or never did).
+    #[oai(status = 204)]
+    Released,
+}
+
+#[derive(ApiResponse)]
+pub enum DecisionResponse {
+    /// Recorded; the member's LINE push is on its way.
+    #[oai(status = 200)]
+    Ok(Json<DecisionResult>),
+}
+
+impl From<ReviewError> for ApiError {
+    fn from(err: ReviewError) -> Self {
+        match err {
+            ReviewError::NotFound => ApiError::NotFound,
+            ReviewError::HeldByAnother { until } => {
+                ApiError::Conflict(format!("another reviewer holds this profile until {until}"))
+            }
+            ReviewError::Changed => {
+                ApiError::Conflict("the profile changed since it was opened: reload it".into())
+            }
+            ReviewError::NotAllowed(why) => ApiError::Conflict(why),
+            ReviewError::Storage(err) => err.into(),
+        }
+    }
+}
+
+fn state_of(status: &str) -> Result<ReviewState, ApiError> {
+    ReviewStatus::parse(status)
+        .map(ReviewState::from_core)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a stored review status {status:?}")))
+}
+
+fn payload(json: &str) -> Result<ProfilePayload, ApiError> {
+    Ok(ProfilePayload(serde_json::from_str(json).map_err(|e| {
+        ApiError::Internal(anyhow::Error::new(e).context("decoding a stored profile"))
+    })?))
+}
+
+async fn reviewer_names(
+    state: &State,
+    history: &[review_history::Model],
+) -> Result<BTreeMap<i64, Option<String>>, ApiError> {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let ids: Vec<i64> = history.iter().filter_map(|h| h.reviewer_user_id).collect();
+    if ids.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let users = user::Entity::find()
+        .filter(user::Column::Id.is_in(ids))
+        .all(&state.db)
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::Error::new(e).context("reading reviewers")))?;
+    Ok(users.into_iter().map(|u| (u.id, u.display_name)).collect())
+}
+
+pub struct ReviewApi;
+
+#[OpenApi(tag = "ApiTags::Review")]
+impl ReviewApi {
+    /// The review queue
+    ///
+    /// PENDING profiles, the longest waiting first, with how long each has waited, whether it is
+    /// a resubmission and who holds it. Reviewers only (403 E004 for a member).
+    #[oai(path = "/review/queue", method = "get")]
+    async fn queue(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        /// At most this many entries (1 to 200, default 200).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<u64>>,
+    ) -> Result<QueueResponse, ApiError> {
+        let me = caller.0.user.id;
+        let now = state.now();
+        let entries = review::queue(&state.db, limit.0.unwrap_or(QUEUE_LIMIT), now).await?;
+        let items = entries
+            .into_iter()
+            .map(|e| QueueItem {
+                profile_id: e.profile_id,
+                nickname: e.nickname,
+                submitted_at: e.submitted_at,
+                waited_secs: (now - e.submitted_at).max(0),
+                resubmission: e.submission > 1,
+                submission: e.submission,
+                version: e.version,
+                claim: e.claim.as_ref().map(|c| ClaimInfo::of(c, me)),
+            })
+            .collect();
+        Ok(QueueResponse::Ok(Json(ReviewQueue { items, now })))
+    }
+
+    /// A profile's review
+    ///
+    /// The whole profile as submitted, its photos, the verification (method, the employer of the
+    /// work e-mail's domain and whether its code was confirmed, the proof-of-employment file,
+    /// the review link, the description), the member's language and friendship, every earlier
+    /// status change with its reasons and note, and for a resubmission what changed. Reviewers
+    /// only; 404 E003 for an unknown profile.
+    #[oai(path = "/review/profiles/:profileId", method = "get")]
+    async fn view(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        #[oai(name = "profileId")] profile_id: Path<i64>,
+    ) -> Result<ViewResponse, ApiError> {
+        let me = caller.0.user.id;
+        let file = review::review_file(&state.db, profile_id.0, state.now())
+            .await?
+            .ok_or(ApiError::NotFound)?;
+        let changed = file.changed_fields()?;
+        let latest = file.submissions.last();
+        let previous = match file.submissions.as_slice() {
+            [.., previous, _] => Some(payload(&previous.payload)?),
+            _ => None,
+        };
+        let names = reviewer_names(&state, &file.history).await?;
+        let p = &file.profile;
+        let email_confirmed_at = latest.and_then(|s| s.email_confirmed_at);
+        let view = ReviewView {
+            profile_id: p.id,
+            status: state_of(&p.status)?,
+            version: p.version,
+            submitted_at: latest.map_or(p.created_at, |s| s.submitted_at),
+            submission: latest.map_or(1, |s| s.number),
+            resubmission: latest.is_some_and(|s| s.number > 1),
+            changed_fields: changed.into_iter().map(str::to_string).collect(),
+            profile: payload(&p.payload)?,
+            previous_profile: previous,
+            photos: file.photos.clone(),
+            verification: ReviewVerification {
+                method: p.verify_method.clone(),
+                company_email: p.company_email.clone(),
+                employer: file.employer().map(|e| EmployerRef {
+                    id: e.id.to_string(),
+                    name: e.name.to_string(),
+                }),
+                email_confirmed: email_confirmed_at.is_some(),
+                email_confirmed_at,
+                file_id: p.verify_file_id.clone(),
+                review_link: p.review_link.clone(),
+                description: p.verify_description.clone(),
+            },
+            member: ReviewMember {
+                display_name: file.owner.display_name.clone(),
+                locale: file.locale.tag().to_string(),
+                friend: file.friend,
+                registered_at: p.created_at,
+            },
+            history: file
+                .history
+                .iter()
+                .map(|h| HistoryEntry {
+                    at: h.created_at,
+                    action: h.action.clone(),
+                    from_status: h.from_status.clone(),
+                    to_status: h.to_status.clone(),
+                    reasons: review::reasons_of(h),
+                    note: h.note.clone(),
+                    reviewer: h
+                        .reviewer_user_id
+                        .and_then(|id| names.get(&id).cloned().flatten()),
+                })
+                .collect(),
+            claim: file.claim.as_ref().map(|c| ClaimInfo::of(c, me)),
+        };
+        Ok(ViewResponse::Ok(Json(view)))
+    }
+
+    /// Claim a profile
+    ///
+    /// Holds the profile for the caller for 15 minutes (claiming again renews it), so that no
+    /// other reviewer decides it meanwhile; an abandoned claim lapses by itself. 409 E005 while
+    /// another reviewer holds it; 404 E003 for an unknown profile.
+    #[oai(path = "/review/profiles/:profileId/claim", method = "post")]
+    async fn claim(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        #[oai(name = "profileId")] profile_id: Path<i64>,
+    ) -> Result<ClaimResponse, ApiError> {
+        let (claim, version) = review::claim(
+            &state.db,
+            profile_id.0,
+            caller.0.user.id,
+            state.now(),
+            REVIEW_CLAIM_SECS,
+        )
+        .await?;
+        Ok(ClaimResponse::Ok(Json(ClaimBody {
+            profile_id: claim.profile_id,
+            version,
+            claimed_at: claim.claimed_at,
+            expires_at: claim.expires_at,
+        })))
+    }
+
+    /// Release a claim
+    ///
+    /// Lets go of a profile the caller holds (nothing held is fine). 409 E005 while another
+    /// reviewer holds it; 404 E003 for an unknown profile.
+    #[oai(path = "/review/profiles/:profileId/claim", method = "delete")]
+    async fn release(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        #[oai(name = "profileId")] profile_id: Path<i64>,
+    ) -> Result<ReleaseResponse, ApiError> {
+        review::release(&state.db, profile_id.0, caller.0.user.id, state.now()).await?;
+        Ok(ReleaseResponse::Released)
+    }
+
+    /// Decide a profile
+    ///
+    /// `{action, reasons, note, version}`: APPROVE or REJECT a PENDING profile, SUSPEND an
+    /// APPROVED one, REINSTATE a SUSPENDED one (kizuna-core's transitions). 422 E002 with
+    /// `fields` (`action`, `reasons`, `note`) for a decision that is not one. 409 E005, never an
+    /// overwrite, when another reviewer holds the profile, when it was decided or resubmitted
+    /// since `version`, or when the action is no transition from its status now. The decision,
+    /// its history row and the member's LINE push are written together; the push is sent in the
+    /// member's language (not to a member who unfollowed the official account).
+    #[oai(path = "/review/profiles/:profileId/decision", method = "post")]
+    async fn decide(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        #[oai(name = "profileId")] profile_id: Path<i64>,
+        /// `{action, reasons, note, version}`.
+        body: Json<JsonBody<DecisionBody>>,
+    ) -> Result<DecisionResponse, ApiError> {
+        let body = body.0.read()?;
+        let decision =
+            Decision::parse(body.action.as_str(), &body.reasons, body.note.as_deref())
+                .map_err(|fields| ApiError::validation("the decision is not valid", &fields))?;
+        let deciding = Deciding {
+            profile_id: profile_id.0,
+            version: body.version,
+            reviewer: caller.0.user.id,
+            decision: &decision,
+        };
+        let app_url = liff_url(&state.settings.line.liff_id);
+        let decided = review::decide(&state.db, &deciding, state.now(), Some(&app_url)).await?;
+        state.push.wake();
+        Ok(DecisionResponse::Ok(Json(DecisionResult {
+            profile_id: profile_id.0,
+            status: ReviewState::from_core(decided.status),
+            version: decided.version,
+            decided_at: decided.decided_at,
+        })))
+    }
+}

@@ -1,0 +1,495 @@
+//! The review console's storage: the queue, everything a reviewer reads to decide, claims, and
+//! decisions.
+//!
+//! Two reviewers never both decide one profile: a claim is one row per profile (its key), taken
+//! by a conditional update (mine, or expired) or an insert that a concurrent insert makes fail;
+//! and a decision updates the profile only `WHERE version = {the version the reviewer saw}`, so
+//! of two racing decisions exactly one changes a row and the other is answered as a conflict.
+//! The decision, its `review_history` row and the member's push (outbox) commit together.
+
+use anyhow::Context;
+use kizuna_core::{
+    catalogue,
+    line::LineUserId,
+    profile::UserProfileCreate,
+    review::{Decision, ReviewStatus, changed_fields},
+};
+use sea_orm::{
+    ActiveValue::{NotSet, Set},
+    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
+    sea_query::Expr,
+};
+
+use super::{
+    StorageError, begin_write,
+    entity::{profile, profile_submission, review_claim, review_history, user},
+    is_unique_violation, line_events, locale,
+};
+use crate::line::{
+    messages::{PushText, push_messages, web_label},
+    push,
+};
+
+/// One profile waiting in the queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueEntry {
+    pub profile_id: i64,
+    pub nickname: Option<String>,
+    /// When it entered PENDING: its latest (re)submission.
+    pub submitted_at: i64,
+    /// 1 for the registration, more for a resubmission.
+    pub submission: i32,
+    pub version: i64,
+    /// A live claim on it, if any.
+    pub claim: Option<review_claim::Model>,
+}
+
+/// PENDING profiles, the longest waiting first, at most `limit`.
+pub async fn queue(
+    db: &impl ConnectionTrait,
+    limit: u64,
+    now: i64,
+) -> Result<Vec<QueueEntry>, StorageError> {
+    // A pending profile's last change is its (re)submission: `updated_at` is when it came in.
+    let rows = profile::Entity::find()
+        .filter(profile::Column::Status.eq(ReviewStatus::Pending.as_str()))
+        .order_by_asc(profile::Column::UpdatedAt)
+        .order_by_asc(profile::Column::Id)
+        .limit(limit)
+        .all(db)
+        .await
+        .context("reading the review queue")?;
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let numbers: Vec<(i64, Option<i32>)> = profile_submission::Entity::find()
+        .select_only()
+        .column(profile_submission::Column::ProfileId)
+        .expr(sea_orm::sea_query::Func::max(Expr::col(
+            profile_submission::Column::Number,
+        )))
+        .filter(profile_submission::Column::ProfileId.is_in(ids.clone()))
+        .group_by(profile_submission::Column::ProfileId)
+        .into_tuple()
+        .all(db)
+        .await
+        .context("counting submissions")?;
+    let claims = review_claim::Entity::find()
+        .filter(review_claim::Column::ProfileId.is_in(ids))
+        .filter(review_claim::Column::ExpiresAt.gt(now))
+        .all(db)
+        .await
+        .context("reading review claims")?;
+    Ok(rows
+        .into_iter()
+        .map(|row| QueueEntry {
+            profile_id: row.id,
+            nickname: row.nickname,
+            submitted_at: row.updated_at,
+            submission: numbers
+                .iter()
+                .find(|(id, _)| *id == row.id)
+                .and_then(|(_, n)| *n)
+                .unwrap_or(1),
+            version: row.version,
+            claim: claims.iter().find(|c| c.profile_id == row.id).cloned(),
+        })
+        .collect())
+}
+
+/// Everything a reviewer reads about one profile.
+#[derive(Clone, Debug)]
+pub struct ReviewFile {
+    pub profile: profile::Model,
+    pub owner: user::Model,
+    pub photos: Vec<String>,
+    /// Every submission, oldest first (the last is what is shown).
+    pub submissions: Vec<profile_submission::Model>,
+    /// Every status change, oldest first.
+    pub history: Vec<review_history::Model>,
+    /// A live claim on it, if any.
+    pub claim: Option<review_claim::Model>,
+    /// What LINE last said about the member's friendship with the official account.
+    pub friend: Option<bool>,
+    /// The member's language (of their pushes).
+    pub locale: crate::locale::Locale,
+}
+
+impl ReviewFile {
+    /// The wire fields that differ between the last two submissions (empty for a first one).
+    pub fn changed_fields(&self) -> Result<Vec<&'static str>, StorageError> {
+        let [.., previous, latest] = self.submissions.as_slice() else {
+            return Ok(Vec::new());
+        };
+        let read = |s: &profile_submission::Model| -> Result<UserProfileCreate, StorageError> {
+            serde_json::from_str(&s.payload)
+                .map_err(|_| StorageError::Unreadable("profile_submissions.payload".into()))
+        };
+        Ok(changed_fields(&read(previous)?, &read(latest)?))
+    }
+
+    /// The employer the work e-mail's domain belongs to.
+    pub fn employer(&self) -> Option<&'static catalogue::Employer> {
+        self.profile
+            .company_email
+            .as_deref()
+            .and_then(catalogue::employer_for_email)
+    }
+}
+
+/// The review file of a profile, None if there is no such profile.
+pub async fn review_file(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+    now: i64,
+) -> Result<Option<ReviewFile>, StorageError> {
+    let Some(profile) = profile::Entity::find_by_id(profile_id)
+        .one(db)
+        .await
+        .context("reading a profile")?
+    else {
+        return Ok(None);
+    };
+    let owner = user::Entity::find_by_id(profile.user_id)
+        .one(db)
+        .await
+        .context("reading a profile's owner")?
+        .ok_or_else(|| StorageError::Unreadable("profiles.user_id".into()))?;
+    let photos = super::profiles::photo_names(db, profile.id).await?;
+    let submissions = profile_submission::Entity::find()
+        .filter(profile_submission::Column::ProfileId.eq(profile.id))
+        .order_by_asc(profile_submission::Column::Number)
+        .all(db)
+        .await
+        .context("reading submissions")?;
+    let history = history(db, profile.id).await?;
+    let claim = live_claim(db, profile.id, now).await?;
+    let friend = line_events::friendship(db, &owner.line_user_id).await?;
+    let locale = locale::locale_of_user(db, owner.id).await?;
+    Ok(Some(ReviewFile {
+        locale,
+        profile,
+        owner,
+        photos,
+        submissions,
+        history,
+        claim,
+        friend,
+    }))
+}
+
+/// A profile's status changes, oldest first.
+pub async fn history(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+) -> Result<Vec<review_history::Model>, StorageError> {
+    Ok(review_history::Entity::find()
+        .filter(review_history::Column::ProfileId.eq(profile_id))
+        .order_by_asc(review_history::Column::Id)
+        .all(db)
+        .await
+        .context("reading the review history")?)
+}
+
+/// The reviewer's last decision on a profile, if its latest change was one (a resubmission
+/// since then answers None): what the member is shown.
+pub async fn last_decision(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+) -> Result<Option<review_history::Model>, StorageError> {
+    let last = review_history::Entity::find()
+        .filter(review_history::Column::ProfileId.eq(profile_id))
+        .order_by_desc(review_history::Column::Id)
+        .one(db)
+        .await
+        .context("reading the review history")?;
+    Ok(last.filter(|h| h.reviewer_user_id.is_some()))
+}
+
+/// The reason codes of a history row.
+pub fn reasons_of(row: &review_history::Model) -> Vec<String> {
+    row.reasons
+        .as_deref()
+        .and_then(|json| serde_json::from_str(json).ok())
+        .unwrap_or_default()
+}
+
+async fn live_claim(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+    now: i64,
+) -> Result<Option<review_claim::Model>, StorageError> {
+    Ok(review_claim::Entity::find_by_id(profile_id)
+        .filter(review_claim::Column::ExpiresAt.gt(now))
+        .one(db)
+        .await
+        .context("reading a review claim")?)
+}
+
+/// Why a claim, release or decision was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    #[error("no such profile")]
+    NotFound,
+    /// Another reviewer holds the profile until `until`.
+    #[error("another reviewer holds this profile")]
+    HeldByAnother { until: i64 },
+    /// The profile changed since the reviewer opened it (resubmitted or decided).
+    #[error("the profile changed since it was opened")]
+    Changed,
+    /// The decision is not a transition from the profile's status (already decided).
+    #[error("{0}")]
+    NotAllowed(String),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl From<anyhow::Error> for ReviewError {
+    fn from(err: anyhow::Error) -> Self {
+        ReviewError::Storage(StorageError::Db(err))
+    }
+}
+
+/// Holds a profile for `reviewer` until `now + hold_secs`: a new claim, a renewal of their own,
+/// or taking over an expired one. Answers the claim and the profile's version.
+pub async fn claim(
+    db: &DatabaseConnection,
+    profile_id: i64,
+    reviewer: i64,
+    now: i64,
+    hold_secs: i64,
+) -> Result<(review_claim::Model, i64), ReviewError> {
+    let Some(profile) = profile::Entity::find_by_id(profile_id)
+        .one(db)
+        .await
+        .context("reading a profile")?
+    else {
+        return Err(ReviewError::NotFound);
+    };
+    let claim = review_claim::Model {
+        profile_id,
+        reviewer_user_id: reviewer,
+        claimed_at: now,
+        expires_at: now + hold_secs,
+    };
+    let renewed = review_claim::Entity::update_many()
+        .col_expr(review_claim::Column::ReviewerUserId, Expr::value(reviewer))
+        .col_expr(review_claim::Column::ClaimedAt, Expr::value(now))
+        .col_expr(
+            review_claim::Column::ExpiresAt,
+            Expr::value(now + hold_secs),
+        )
+        .filter(review_claim::Column::ProfileId.eq(profile_id))
+        .filter(
+            sea_orm::Condition::any()
+                .add(review_claim::Column::ReviewerUserId.eq(reviewer))
+                .add(review_claim::Column::ExpiresAt.lte(now)),
+        )
+        .exec(db)
+        .await
+        .context("renewing a review claim")?;
+    if renewed.rows_affected == 1 {
+        return Ok((claim, profile.version));
+    }
+    let inserted = review_claim::Entity::insert(review_claim::ActiveModel {
+        profile_id: Set(profile_id),
+        reviewer_user_id: Set(reviewer),
+        claimed_at: Set(now),
+        expires_at: Set(now + hold_secs),
+    })
+    .exec(db)
+    .await;
+    match inserted {
+        Ok(_) => Ok((claim, profile.version)),
+        Err(err) if is_unique_violation(&err) => {
+            let until = live_claim(db, profile_id, now)
+                .await?
+                .map_or(now, |c| c.expires_at);
+            Err(ReviewError::HeldByAnother { until })
+        }
+        Err(err) => Err(anyhow::Error::new(err).context("claiming a profile").into()),
+    }
+}
+
+/// Lets go of a profile `reviewer` holds. Nothing to let go of is fine; another reviewer's live
+/// claim is theirs to keep.
+pub async fn release(
+    db: &DatabaseConnection,
+    profile_id: i64,
+    reviewer: i64,
+    now: i64,
+) -> Result<(), ReviewError> {
+    if profile::Entity::find_by_id(profile_id)
+        .one(db)
+        .await
+        .context("reading a profile")?
+        .is_none()
+    {
+        return Err(ReviewError::NotFound);
+    }
+    if let Some(held) = live_claim(db, profile_id, now).await?
+        && held.reviewer_user_id != reviewer
+    {
+        return Err(ReviewError::HeldByAnother {
+            until: held.expires_at,
+        });
+    }
+    review_claim::Entity::delete_many()
+        .filter(review_claim::Column::ProfileId.eq(profile_id))
+        .filter(review_claim::Column::ReviewerUserId.eq(reviewer))
+        .exec(db)
+        .await
+        .context("releasing a review claim")?;
+    Ok(())
+}
+
+/// What a decision came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decided {
+    pub status: ReviewStatus,
+    pub version: i64,
+    pub decided_at: i64,
+}
+
+/// A reviewer's decision on a profile as they saw it.
+pub struct Deciding<'a> {
+    pub profile_id: i64,
+    /// The version the reviewer opened.
+    pub version: i64,
+    /// The reviewer's user id.
+    pub reviewer: i64,
+    pub decision: &'a Decision,
+}
+
+/// The translation keys and codes of a decision's reasons.
+fn reason_keys(decision: &Decision) -> Vec<(&'static str, &'static str)> {
+    match decision {
+        Decision::Reject { reasons, .. } => reasons.iter().map(|r| (r.key(), r.code())).collect(),
+        Decision::Suspend { reasons, .. } => reasons.iter().map(|r| (r.key(), r.code())).collect(),
+        Decision::Approve { .. } | Decision::Reinstate { .. } => Vec::new(),
+    }
+}
+
+/// Records a decision with its history row and the member's push (reasons in the member's
+/// language, with `app_url` to open the app), in one transaction; the caller wakes the push
+/// worker after it returns.
+pub async fn decide(
+    db: &DatabaseConnection,
+    deciding: &Deciding<'_>,
+    now: i64,
+    app_url: Option<&str>,
+) -> Result<Decided, ReviewError> {
+    let Deciding {
+        profile_id,
+        version,
+        reviewer,
+        decision,
+    } = *deciding;
+    let txn = begin_write(db).await.context("starting a transaction")?;
+    let Some(row) = profile::Entity::find_by_id(profile_id)
+        .one(&txn)
+        .await
+        .context("reading a profile")?
+    else {
+        txn.rollback().await.ok();
+        return Err(ReviewError::NotFound);
+    };
+    if let Some(held) = live_claim(&txn, profile_id, now).await?
+        && held.reviewer_user_id != reviewer
+    {
+        txn.rollback().await.ok();
+        return Err(ReviewError::HeldByAnother {
+            until: held.expires_at,
+        });
+    }
+    if row.version != version {
+        txn.rollback().await.ok();
+        return Err(ReviewError::Changed);
+    }
+    let from = ReviewStatus::parse(&row.status)
+        .ok_or_else(|| StorageError::Unreadable("profiles.status".into()))?;
+    let to = match from.apply(decision.action()) {
+        Ok(to) => to,
+        Err(invalid) => {
+            txn.rollback().await.ok();
+            return Err(ReviewError::NotAllowed(invalid.to_string()));
+        }
+    };
+    let codes = decision.reason_codes();
+    let reason = (!codes.is_empty()).then(|| codes.join(","));
+    let updated = profile::Entity::update_many()
+        .col_expr(profile::Column::Status, Expr::value(to.as_str()))
+        .col_expr(profile::Column::StatusReason, Expr::value(reason.clone()))
+        .col_expr(profile::Column::Version, Expr::value(version + 1))
+        .col_expr(profile::Column::UpdatedAt, Expr::value(now))
+        .filter(profile::Column::Id.eq(profile_id))
+        .filter(profile::Column::Version.eq(version))
+        .exec(&txn)
+        .await
+        .context("recording a decision")?;
+    if updated.rows_affected != 1 {
+        txn.rollback().await.ok();
+        return Err(ReviewError::Changed);
+    }
+    review_history::Entity::insert(review_history::ActiveModel {
+        id: NotSet,
+        profile_id: Set(profile_id),
+        from_status: Set(Some(from.as_str().to_string())),
+        to_status: Set(to.as_str().to_string()),
+        reason: Set(reason),
+        actor: Set("reviewer".into()),
+        created_at: Set(now),
+        action: Set(Some(decision.action().as_str().to_string())),
+        reviewer_user_id: Set(Some(reviewer)),
+        reasons: Set(Some(
+            serde_json::to_string(&codes).context("encoding reason codes")?,
+        )),
+        note: Set(decision.note().map(str::to_string)),
+    })
+    .exec(&txn)
+    .await
+    .context("recording the review history")?;
+    review_claim::Entity::delete_many()
+        .filter(review_claim::Column::ProfileId.eq(profile_id))
+        .exec(&txn)
+        .await
+        .context("ending the review claim")?;
+
+    let owner = user::Entity::find_by_id(row.user_id)
+        .one(&txn)
+        .await
+        .context("reading a profile's owner")?
+        .ok_or_else(|| StorageError::Unreadable("profiles.user_id".into()))?;
+    let member = LineUserId::parse(&owner.line_user_id)
+        .ok_or_else(|| StorageError::Unreadable("users.line_user_id".into()))?;
+    let language = locale::locale_of_user(&txn, owner.id).await?;
+    let reasons: Vec<String> = reason_keys(decision)
+        .into_iter()
+        .map(|(key, code)| web_label(key, language).unwrap_or_else(|| code.to_string()))
+        .collect();
+    let suspended_for = reasons.join(" / ");
+    let text = match decision {
+        Decision::Approve { .. } | Decision::Reinstate { .. } => PushText::Approved,
+        Decision::Reject { note, .. } => PushText::ChangesRequested {
+            reasons: &reasons,
+            note: note.as_deref(),
+        },
+        Decision::Suspend { .. } => PushText::Suspended {
+            reason: &suspended_for,
+        },
+    };
+    // An unfollowed member's push is written too: the worker marks it unfollowed instead of
+    // sending it (or sends it if they follow again first).
+    push::enqueue(&txn, &member, &push_messages(language, &text, app_url)).await?;
+    txn.commit().await.context("committing a decision")?;
+    tracing::info!(
+        profile = profile_id,
+        reviewer,
+        action = decision.action().as_str(),
+        "review decision"
+    );
+    Ok(Decided {
+        status: to,
+        version: version + 1,
+        decided_at: now,
+    })
+}
