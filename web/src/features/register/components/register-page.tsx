@@ -10,7 +10,8 @@ import { navigate } from '@/lib/navigation';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
-import { defaultSubmitDeps, MissingLocalFileError, submitProfile, SubmitValidationError } from '@/features/register/api/submit-profile';
+import { defaultSubmitDeps, MissingLocalFileError, resubmitDeps, submitProfile, SubmitValidationError } from '@/features/register/api/submit-profile';
+import { isEmailConfirmed } from '@/features/register/api/email-code';
 import { StepAbout, StepBasics, StepLifestyle } from '@/features/register/components/step-basics';
 import { StepWork } from '@/features/register/components/step-work';
 import { StepTags } from '@/features/register/components/step-tags';
@@ -44,6 +45,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
   const current = STEPS[step]!;
+  const resubmitting = useStore(appState, (s) => s.reviewStatus?.status === 'REJECTED');
 
   useEffect(() => {
     if (first.current) {
@@ -76,10 +78,18 @@ function RegisterForm({ form }: { form: RegisterForm }) {
       focusFirstError();
       return;
     }
+    if (draft.verifyMethod === 'COMPANY_EMAIL' && !isEmailConfirmed(draft.companyEmail)) {
+      // The code step comes first; the work step shows it beside the address.
+      const text = t('rule.email_not_confirmed');
+      setSubmitError(text);
+      toast.error(text);
+      goTo(STEPS.findIndex((s) => s.id === 'work'));
+      return;
+    }
     setSubmitting(true);
     setSubmitError(null);
     try {
-      await submitProfile(core, draft, lineUserId, today, defaultSubmitDeps);
+      await submitProfile(core, draft, lineUserId, today, resubmitting ? resubmitDeps : defaultSubmitDeps);
       clearDraftStorage();
       toast.success(t('register.submitted'));
       await navigate('/profile', { replace: true });
@@ -111,6 +121,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   return (
     <section className="page register-page" aria-labelledby="register-step-title">
       <p className="eyebrow">{t('register.title')}</p>
+      {resubmitting ? <p className="notice" data-testid="resubmit-notice">{t('register.resubmitNotice')}</p> : null}
       <nav aria-label={t('register.steps')} className="stepper">
         <p className="stepper-count" aria-live="polite">{t('register.stepOf', { n: step + 1, total: STEPS.length })}</p>
         <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(((step + 1) / STEPS.length) * 100)} aria-label={t('register.progress')}>
