@@ -17,6 +17,8 @@ import {
  *  their own sections. */
 const HIDDEN = new Set(['account', 'password', 'photoNameList', 'verifyTempFileName', 'verifyMethod', 'companyEmail', 'reviewLink', 'verifyDescription']);
 
+const NOT_FOUND = '\u0000not-found';
+
 function label(t: TFunction, field: string): string {
   const key = `field.${field}`;
   return hasMessage(key) ? t(key) : field;
@@ -64,15 +66,16 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
       } catch (err) {
         logger.warn(`review view: ${describeError(err)}`);
         if (!alive) return;
-        setError(err instanceof ApiError && err.status === 404 ? t('console.notFound') : err instanceof ApiError ? err.causeText : describeError(err));
+        // Translated when shown: the effect must not depend on the (per-render) translate function.
+        setError(err instanceof ApiError && err.status === 404 ? NOT_FOUND : err instanceof ApiError ? err.causeText : describeError(err));
       }
     })();
     return () => {
       alive = false;
     };
-  }, [profileId, tick, t]);
+  }, [profileId, tick]);
 
-  if (error) return <p className="notice notice-error" role="alert">{error}</p>;
+  if (error) return <p className="notice notice-error" role="alert">{error === NOT_FOUND ? t('console.notFound') : error}</p>;
   if (!view) return <Spinner />;
 
   const changed = new Set(view.changedFields);

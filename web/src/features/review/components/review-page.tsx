@@ -15,7 +15,10 @@ export default function ReviewPage() {
   const [refused, setRefused] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [codes, setCodes] = useState<CodeCatalogues | null>(null);
-  const [open, setOpen] = useState<number | null>(null);
+  const [opened, setOpened] = useState<{ id: number; at: number } | null>(null);
+  const open = opened?.id ?? null;
+  // Opening again (the same entry clicked after a refresh) reads the profile afresh.
+  const setOpen = (id: number) => setOpened((prev) => ({ id, at: (prev?.at ?? 0) + 1 }));
   const [lookup, setLookup] = useState('');
 
   const [tick, setTick] = useState(0);
@@ -101,7 +104,7 @@ export default function ReviewPage() {
           </form>
         </div>
         <div className="review-main">
-          {open === null ? <p className="muted">{t('console.pick')}</p> : <ReviewDetail key={open} profileId={open} codes={codes} onDecided={reload} />}
+          {open === null ? <p className="muted">{t('console.pick')}</p> : <ReviewDetail key={`${open}:${opened?.at}`} profileId={open} codes={codes} onDecided={reload} />}
         </div>
       </div>
     </section>
