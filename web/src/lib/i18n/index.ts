@@ -23,11 +23,28 @@ export const i18nStore = createStore<{ locale: Locale; messages: Messages }>({
   messages: {},
 });
 
+export type MessageLoaders = Record<Locale, () => Promise<{ default: Messages }>>;
+
+/** Messages of lazily loaded parts (the review console): loaded with their chunk, not on a member's
+ *  first render, and again whenever the locale changes. */
+const extensions: MessageLoaders[] = [];
+/** The locale whose app messages are in the store (extensions alone do not count). */
+let loadedLocale: Locale | null = null;
+
 export async function setLocale(locale: Locale): Promise<void> {
-  if (i18nStore.get().locale === locale && Object.keys(i18nStore.get().messages).length) return;
-  const { default: messages } = await loaders[locale]();
-  i18nStore.set({ locale, messages });
+  if (loadedLocale === locale && i18nStore.get().locale === locale) return;
+  const parts = await Promise.all([loaders[locale](), ...extensions.map((e) => e[locale]())]);
+  i18nStore.set({ locale, messages: Object.assign({}, ...parts.map((p) => p.default)) as Messages });
+  loadedLocale = locale;
   document.documentElement.lang = locale;
+}
+
+export async function extendMessages(more: MessageLoaders): Promise<void> {
+  extensions.push(more);
+  const { locale } = i18nStore.get();
+  const { default: messages } = await more[locale]();
+  const now = i18nStore.get();
+  if (now.locale === locale) i18nStore.set({ locale, messages: { ...now.messages, ...messages } });
 }
 
 export function translate(

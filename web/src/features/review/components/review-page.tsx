@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { useT, type TFunction } from '@/lib/i18n';
+import { use, useCallback, useEffect, useState } from 'react';
+import { extendMessages, useT, type TFunction } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
@@ -9,7 +9,14 @@ import '@/features/review/components/review.css';
 
 /** /review: the reviewer console (issue 14), a lazy chunk of its own so a member's first render
  *  does not carry it. The queue beside the open profile on a laptop, one above the other on a phone. */
+const consoleMessages = extendMessages({
+  'zh-TW': () => import('@/features/review/locales/zh-TW.json'),
+  en: () => import('@/features/review/locales/en.json'),
+  ja: () => import('@/features/review/locales/ja.json'),
+});
+
 export default function ReviewPage() {
+  use(consoleMessages);
   const t = useT();
   const [items, setItems] = useState<QueueItem[] | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
