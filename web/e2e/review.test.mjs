@@ -206,6 +206,24 @@ describe('Review (issue 14)', () => {
     assert.equal(queue.body.code, 'E004');
   });
 
+  it('/dev sends signed follow/unfollow events through the webhook and lists the mail outbox', async () => {
+    assert.ok(approved, 'needs the member of the first test');
+    const { page } = approved;
+    await page.goto(`${approved.base}/dev`);
+    await page.getByTestId('dev-user-id').waitFor();
+    await page.getByRole('button', { name: 'Send unfollow' }).click();
+    await page.getByTestId('dev-webhook-result').filter({ hasText: 'unfollow sent (HTTP 200)' }).waitFor();
+    assert.equal((await server.json(`/__mock/line/users/${approved.user.userId}`)).body.friend, false);
+    await page.getByRole('button', { name: 'Send follow' }).click();
+    await page.getByTestId('dev-webhook-result').filter({ hasText: 'follow sent (HTTP 200)' }).waitFor();
+    assert.equal((await server.json(`/__mock/line/users/${approved.user.userId}`)).body.friend, true);
+    await page.getByRole('button', { name: 'Load mail' }).click();
+    // the code mail of the first test, as the outbox holds it
+    const mail = await page.getByTestId('dev-mail').innerText();
+    assert.match(mail, /tsmc\.com/);
+    assert.match(mail, /\b\d{6}\b/);
+  });
+
   it('the console works at phone width in zh-TW and ja', async () => {
     for (const [locale, heading, queue] of [['zh-TW', '審核控制台', '等待審核'], ['ja', '審査コンソール', '審査待ち']]) {
       const session = await openAs(browser, server, reviewer.user.userId, { locale });
