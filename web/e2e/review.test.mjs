@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
-import { completeForm, waitForStep, workEmail } from './register-flow.mjs';
+import { codeFromOutbox, completeForm, fillBasics, fillWork, next, waitForStep, workEmail } from './register-flow.mjs';
 
 /** Every push the mock platform recorded for one LINE user. */
 async function pushesTo(server, userId) {
@@ -204,6 +204,35 @@ describe('Review (issue 14)', () => {
     const queue = await server.json('/api/review/queue', { headers: { Authorization: `Bearer ${login.body.token}` } });
     assert.equal(queue.status, 403);
     assert.equal(queue.body.code, 'E004');
+  });
+
+  it('the code step: a wrong code is shown beside the code field, a resend waits, the right code confirms', async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    await page.goto(`${base}/register`);
+    await waitForStep(page, 'basics');
+    await fillBasics(page);
+    await next(page);
+    await waitForStep(page, 'work');
+    const email = workEmail();
+    await fillWork(page, 'COMPANY_EMAIL', { email, confirm: false });
+    await page.getByTestId('email-code-send').click();
+    await page.locator('#email-code-input').waitFor();
+    assert.match(await page.getByTestId('email-code-send').innerText(), /New code in \d+ s/);
+    assert.ok(await page.getByTestId('email-code-send').isDisabled());
+    const code = await codeFromOutbox(base, email);
+    const wrong = code.slice(0, 5) + String((Number(code[5]) + 1) % 10);
+    await page.locator('#email-code-input').fill(wrong);
+    await page.getByTestId('email-code-confirm').click();
+    assert.match(await page.getByTestId('email-code-error').innerText(), /not right/);
+    assert.equal(await page.getByTestId('email-confirmed').count(), 0);
+    await page.locator('#email-code-input').fill(code);
+    await page.getByTestId('email-code-confirm').click();
+    await page.getByTestId('email-confirmed').waitFor();
+    // another address needs its own code
+    await page.locator('[data-field="companyEmail"] input').fill(workEmail());
+    await page.getByTestId('email-code-send').waitFor();
+    await context.close();
   });
 
   it('/dev sends signed follow/unfollow events through the webhook and lists the mail outbox', async () => {
