@@ -172,7 +172,9 @@ export async function startLiff(config: PublicConfig): Promise<StartupResult> {
     return { kind: 'redirected' };
   }
 
-  const friendship = await liff.getFriendship();
+  // A reviewer's browser login may not be linked to the official account; the console needs no
+  // friendship, so its failure there is no start-up failure.
+  const friendship = reviewConsole ? await liff.getFriendship().catch(() => ({ friendFlag: false })) : await liff.getFriendship();
   const profile = await liff.getProfile();
   return {
     kind: 'ready',

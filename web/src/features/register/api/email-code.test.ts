@@ -17,14 +17,14 @@ describe('work e-mail code', () => {
   });
 
   it('logs in first without a session, then sends the code with the session', async () => {
-    const fetchMock = vi.fn(async (url: string) =>
+    const fetchMock = vi.fn(async (url: string, _init?: RequestInit) =>
       url.endsWith('/user/login') ? answer(200, { token: 'tok' }) : answer(200, { email: 'a@tsmc.com', expiresAt: 1, resendAfter: 60 }),
     );
     vi.stubGlobal('fetch', fetchMock);
     const sent = await sendEmailCode(USER, 'a@tsmc.com');
     expect(sent.resendAfter).toBe(60);
     expect(fetchMock.mock.calls.map((c) => String(c[0]).replace(/^.*\/api/, ''))).toEqual(['/user/login', '/verification/email-code']);
-    const init = fetchMock.mock.calls[1]![1] as unknown as RequestInit;
+    const init = fetchMock.mock.calls[1]![1]!;
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
   });
 
