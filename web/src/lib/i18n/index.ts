@@ -30,12 +30,24 @@ export const i18nStore = createStore<{ locale: Locale; messages: Messages; compl
 
 let completing: Promise<void> | null = null;
 
+export type MessageLoaders = Record<Locale, () => Promise<{ default: Messages }>>;
+
+/** Messages of lazily loaded parts (the review console): loaded with their chunk, not on a member's
+ *  first render, and again whenever the locale changes. */
+const extensions: MessageLoaders[] = [];
+/** The locale whose app messages are in the store (extensions alone do not count). */
+let loadedLocale: Locale | null = null;
+
 export async function setLocale(locale: Locale): Promise<void> {
-  const s = i18nStore.get();
-  if (s.locale === locale && Object.keys(s.messages).length) return;
-  const { default: messages } = await loaders[locale].first();
+  if (loadedLocale === locale && i18nStore.get().locale === locale) return;
+  const parts = await Promise.all([loaders[locale].first(), ...extensions.map((e) => e[locale]())]);
   completing = null;
-  i18nStore.set({ locale, messages, complete: false });
+  i18nStore.set({
+    locale,
+    messages: Object.assign({}, ...parts.map((p) => p.default)) as Messages,
+    complete: false,
+  });
+  loadedLocale = locale;
   document.documentElement.lang = locale;
 }
 
@@ -45,9 +57,17 @@ export function completeLocale(): Promise<void> {
   if (complete) return Promise.resolve();
   completing ??= loaders[locale].later().then(({ default: later }) => {
     if (i18nStore.get().locale !== locale) return;
-    i18nStore.set((s) => ({ messages: { ...s.messages, ...later }, complete: true }));
+    i18nStore.set((s) => ({ ...s, messages: { ...s.messages, ...later }, complete: true }));
   });
   return completing;
+}
+
+export async function extendMessages(more: MessageLoaders): Promise<void> {
+  extensions.push(more);
+  const { locale } = i18nStore.get();
+  const { default: messages } = await more[locale]();
+  const now = i18nStore.get();
+  if (now.locale === locale) i18nStore.set({ ...now, messages: { ...now.messages, ...messages } });
 }
 
 export function translate(

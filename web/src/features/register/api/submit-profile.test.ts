@@ -51,6 +51,21 @@ describe('submit profile', () => {
     ]);
   });
 
+  it('a resubmission keeps the stored files (no upload) and reports its 409 instead of taking it as done', async () => {
+    const stored = { photoNameList: ['f-photo-1', 'local-a', '', '', '', ''], verifyTempFileName: 'f-proof' } as unknown as RegisterDraft;
+    const conflict = new ApiError('E005', 'the profile changed meanwhile; reload it', 409);
+    const { deps, calls } = makeDeps({
+      hasSession: () => true,
+      resubmit: true,
+      createProfile: vi.fn(async (p) => {
+        calls.push(`put:${JSON.stringify(p)}`);
+        throw conflict;
+      }),
+    });
+    await expect(submitProfile(okCore, stored, USER, '2026-01-01', deps)).rejects.toBe(conflict);
+    expect(calls).toEqual(['upload:local-a.jpg', 'wait:500', 'put:{"photoNameList":["f-photo-1","srv1"],"verifyTempFileName":"f-proof"}']);
+  });
+
   it('skips the login with a session', async () => {
     const { deps, calls } = makeDeps({ hasSession: () => true });
     await submitProfile(okCore, draft, USER, '2026-01-01', deps);
