@@ -115,12 +115,12 @@ pub fn cached_image(req: &Request, etag: &str, content_type: &str, bytes: Vec<u8
     }
 }
 
-/// The file row if `auth` may see it (its owner; later also reviewers), else E003.
+/// The file row if `auth` may see it (`storage::files::may_view`), else E003.
 pub async fn visible_file(state: &State, auth: &Auth, id: &str) -> Result<file::Model, ApiError> {
     if !is_file_id(id) {
         return Err(ApiError::NotFound);
     }
-    files::find_owned(&state.db, auth.user.id, id)
+    files::find_visible(&state.db, auth.into(), id, state.now())
         .await?
         .ok_or(ApiError::NotFound)
 }
@@ -203,10 +203,11 @@ impl FileApi {
         })))
     }
 
-    /// Fetch one of the caller's files
+    /// Fetch a file the caller may see
     ///
     /// The session comes from `Authorization: Bearer` or the `kizuna_token` cookie (for `<img>`).
-    /// E003 for unknown ids and for other people's files.
+    /// The caller's own files, and the profile photos of members among their introductions or
+    /// matches (never verification files). E003 for unknown ids and for anything else.
     #[oai(path = "/file/fetch/:fileId", method = "get")]
     async fn fetch(
         &self,

@@ -8,6 +8,7 @@ pub mod health;
 pub mod ipx;
 pub mod line_webhook;
 pub mod logger;
+pub mod matchmaking;
 pub mod route_rules;
 pub mod user;
 pub mod user_profile;
@@ -45,6 +46,8 @@ pub struct AppState {
     pub push: PushQueue,
     /// Outgoing mail: SMTP, or the mock outbox (`mail`).
     pub mailer: Mailer,
+    /// The approved members in memory for on-demand introductions (`matchmaking`).
+    pub pool: crate::matchmaking::PoolCache,
 }
 
 impl AppState {
@@ -74,6 +77,8 @@ pub enum ApiTags {
     Verification,
     /// Called by the LINE Platform.
     Line,
+    /// Daily introductions, likes, matches, blocks and reports (APPROVED members).
+    Matchmaking,
 }
 
 /// Every resource's `#[OpenApi]` struct, in the document's order.
@@ -86,6 +91,12 @@ pub type Apis = (
     route_rules::RouteRulesApi,
     verification::VerificationApi,
     line_webhook::LineWebhookApi,
+    matchmaking::IntroductionsApi,
+    matchmaking::MembersApi,
+    matchmaking::MatchesApi,
+    matchmaking::BlocksApi,
+    matchmaking::ReportsApi,
+    matchmaking::NotificationsApi,
 );
 
 pub fn api_service() -> OpenApiService<Apis, ()> {
@@ -99,6 +110,12 @@ pub fn api_service() -> OpenApiService<Apis, ()> {
             route_rules::RouteRulesApi,
             verification::VerificationApi,
             line_webhook::LineWebhookApi,
+            matchmaking::IntroductionsApi,
+            matchmaking::MembersApi,
+            matchmaking::MatchesApi,
+            matchmaking::BlocksApi,
+            matchmaking::ReportsApi,
+            matchmaking::NotificationsApi,
         ),
         "Kizuna API",
         env!("CARGO_PKG_VERSION"),

@@ -158,3 +158,67 @@ pub async fn claim_as_avatar(
         .context("claiming the avatar file")?;
     Ok(())
 }
+
+/// Who asks to see a file: the user and whether they are a reviewer now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewer {
+    pub user_id: i64,
+    pub reviewer: bool,
+}
+
+impl From<&crate::identity::Auth> for Viewer {
+    fn from(auth: &crate::identity::Auth) -> Viewer {
+        Viewer {
+            user_id: auth.user.id,
+            // The reviewer role arrives with the review flow (issue 14).
+            reviewer: false,
+        }
+    }
+}
+
+/// The one rule for who may see a stored file, used by the file fetch and the image proxy alike:
+/// its owner; a reviewer; and another APPROVED member for a profile photo while its owner is
+/// among their introductions (not passed) or active matches and neither blocked the other
+/// (`matchmaking::may_see`). Never another member for a verification file.
+pub async fn may_view(
+    db: &impl ConnectionTrait,
+    viewer: Viewer,
+    file: &file::Model,
+    _now: i64,
+) -> Result<bool, StorageError> {
+    if file.owner_id == viewer.user_id || viewer.reviewer {
+        return Ok(true);
+    }
+    // Checked before any rule that lets members see each other's photos.
+    if file.purpose != file::PURPOSE_PHOTO {
+        return Ok(false);
+    }
+    let Some(target) = file.profile_id else {
+        return Ok(false);
+    };
+    let Some(me) = super::profiles::find_row(db, viewer.user_id).await? else {
+        return Ok(false);
+    };
+    if me.status != kizuna_core::review::ReviewStatus::Approved.as_str() {
+        return Ok(false);
+    }
+    super::matchmaking::may_see(db, me.id, target).await
+}
+
+/// The file `id` if `viewer` may see it ([`may_view`]); None for unknown ids and for files they
+/// may not see alike.
+pub async fn find_visible(
+    db: &impl ConnectionTrait,
+    viewer: Viewer,
+    id: &str,
+    now: i64,
+) -> Result<Option<file::Model>, StorageError> {
+    let Some(row) = file::Entity::find_by_id(id.to_string())
+        .one(db)
+        .await
+        .context("looking up a file")?
+    else {
+        return Ok(None);
+    };
+    Ok(may_view(db, viewer, &row, now).await?.then_some(row))
+}

@@ -427,7 +427,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 14] = [
+const TABLES: [&str; 21] = [
     "users",
     "sessions",
     "files",
@@ -442,6 +442,13 @@ const TABLES: [&str; 14] = [
     "line_friendships",
     "line_webhook_events",
     "email_codes",
+    "match_pool",
+    "introduction_days",
+    "introductions",
+    "reactions",
+    "matches",
+    "blocks",
+    "reports",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores
