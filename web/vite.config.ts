@@ -36,6 +36,33 @@ function nonBlockingCss(): Plugin {
   };
 }
 
+/** Message prefixes of screens other than /register, the first screen of a new user: their part of
+ *  a catalogue loads after that screen is usable (see lib/i18n). */
+const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.'];
+
+/** `virtual:locale/<locale>/<first|later>`: one locale's catalogue (src/lib/i18n/locales, the one
+ *  source) split by LATER_PREFIXES. */
+function localeParts(): Plugin {
+  const dir = fileURLToPath(new URL('./src/lib/i18n/locales', import.meta.url));
+  return {
+    name: 'kizuna-locale-parts',
+    enforce: 'pre',
+    resolveId(id) {
+      return /^virtual:locale\/[A-Za-z-]+\/(first|later)$/.test(id) ? `\0${id}` : null;
+    },
+    load(id) {
+      const m = /^\0virtual:locale\/([A-Za-z-]+)\/(first|later)$/.exec(id);
+      if (!m) return null;
+      const file = join(dir, `${m[1]}.json`);
+      this.addWatchFile(file);
+      const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      const later = (k: string) => LATER_PREFIXES.some((p) => k.startsWith(p));
+      const part = Object.fromEntries(Object.entries(all).filter(([k]) => later(k) === (m[2] === 'later')));
+      return `export default ${JSON.stringify(part)};`;
+    },
+  };
+}
+
 const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|json|svg|webmanifest|txt|map)$/;
 /** Below this a variant saves too little to be worth a file. */
 const MIN_PRECOMPRESS_BYTES = 256;
@@ -73,8 +100,13 @@ function precompress(): Plugin {
   };
 }
 
+/** What every page's first render needs: React and the router, and the shared modules listed by
+ *  name (a module added later for a lazy page never lands here by accident). */
+const APP_CHUNK =
+  /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|wasm[\\/]index)\.ts|components[\\/](spinner|form)\.tsx|assets[\\/]logo\.svg)$/;
+
 export default defineConfig({
-  plugins: [wasm(), buildManifest(), nonBlockingCss(), precompress()],
+  plugins: [localeParts(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
   resolve: {
     alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
@@ -82,6 +114,27 @@ export default defineConfig({
     target: 'es2022',
     modulePreload: { polyfill: false },
     cssCodeSplit: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // As one chunk the modules every page needs cost one request (and one set of response
+            // headers) instead of a dozen.
+            {
+              name: 'app',
+              test: (id: string) => id.includes('rolldown/runtime') || APP_CHUNK.test(id),
+            },
+            // The register page's own modules, but for the steps it loads on demand.
+            {
+              name: 'register-page',
+              priority: 1,
+              includeDependenciesRecursively: false,
+              test: /src[\\/]features[\\/]register[\\/](?!components[\\/]step-(work|lifestyle|about|tags|photos|conditions|location|review)\.tsx$|api[\\/]submit-profile\.ts$)(?!.*\.test\.)/,
+            },
+          ],
+        },
+      },
+    },
   },
   define: {
     __BUILD_ID__: JSON.stringify(buildId),

@@ -30,7 +30,8 @@ impl StaticSite {
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "html" => "text/html; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
+        // Module scripts are always decoded as UTF-8, whatever the header says.
+        "js" | "mjs" => "text/javascript",
         "css" => "text/css; charset=utf-8",
         "json" | "map" => "application/json",
         "webmanifest" => "application/manifest+json",
@@ -61,6 +62,8 @@ fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
     }
     Some(out)
 }
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// A content coding the build may have stored beside a file.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,6 +166,12 @@ async fn file_response(req: &Request, path: &Path, cache: &'static str) -> Optio
         Err(err) => poem::Error::from(err).into_response(),
     };
     let headers = resp.headers_mut();
+    if cache == IMMUTABLE {
+        // A content-hashed file is never revalidated: its ETag is enough, and the bytes of
+        // Last-Modified and Accept-Ranges would be paid on every first visit (Range still works).
+        headers.remove(header::LAST_MODIFIED);
+        headers.remove(header::ACCEPT_RANGES);
+    }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(
         "x-content-type-options",
@@ -193,7 +202,7 @@ impl Endpoint for StaticSite {
             && file != self.root
         {
             let cache = if decoded.starts_with("/assets/") {
-                "public, max-age=31536000, immutable"
+                IMMUTABLE
             } else {
                 "no-cache"
             };

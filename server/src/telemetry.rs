@@ -46,6 +46,7 @@ impl<E: Endpoint> Endpoint for RequestTraceEndpoint<E> {
 
     async fn call(&self, req: Request) -> Result<Response> {
         let id = request_id(&req);
+        let echo = req.headers().contains_key("x-request-id");
         let span = tracing::info_span!(
             "request",
             id = %id,
@@ -69,7 +70,11 @@ impl<E: Endpoint> Endpoint for RequestTraceEndpoint<E> {
             } else {
                 tracing::debug!(status, ms, "request done");
             }
-            if let Ok(v) = id.parse() {
+            // The id goes back when the client chose it, and on errors (what a support request
+            // quotes); a successful answer would only carry its bytes on every request.
+            if (echo || status >= 400)
+                && let Ok(v) = id.parse()
+            {
                 resp.headers_mut().insert("x-request-id", v);
             }
             Ok(resp)

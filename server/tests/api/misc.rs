@@ -377,10 +377,30 @@ async fn sends_the_precompressed_variant_the_request_accepts(backend: Backend) {
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()["content-encoding"], "gzip");
 
-    // The SPA fallback is served precompressed too; a file without variants does not vary.
+    // A range of a hashed asset is still served, from the chosen variant.
+    let r = get_with(
+        &app,
+        path,
+        &[("accept-encoding", "gzip"), ("range", "bytes=0-1")],
+    )
+    .await;
+    assert_eq!(r.status(), 206);
+    assert_eq!(r.bytes().await.unwrap().as_ref(), &[0x1f, 0x8b]);
+
+    // The SPA fallback is served precompressed too, revalidated by ETag or date; a file without
+    // variants does not vary.
     let r = get_with(&app, "/register", &[("accept-encoding", "br")]).await;
     assert_eq!(r.headers()["content-encoding"], "br");
     assert_eq!(r.headers()[CACHE_CONTROL], "no-cache");
+    assert!(r.headers().contains_key("last-modified"));
+    let etag = r.headers()["etag"].to_str().unwrap().to_owned();
+    let again = get_with(
+        &app,
+        "/profile",
+        &[("accept-encoding", "br"), ("if-none-match", &etag)],
+    )
+    .await;
+    assert_eq!(again.status(), 304);
     assert_eq!(
         unbrotli(&r.bytes().await.unwrap()),
         b"<!doctype html><title>Kizuna</title>"
@@ -455,7 +475,22 @@ async fn compresses_json_answers_above_a_kilobyte(backend: Backend) {
     assert_eq!(r.json::<Value>().await.unwrap()["code"], "E003");
 }
 
+/// The request id comes back on errors and when the client sent one, not on every answer.
+async fn request_ids_come_back_on_errors_and_when_asked(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let r = get_with(&app, "/api/config", &[]).await;
+    assert_eq!(r.status(), 200);
+    assert!(r.headers().get("x-request-id").is_none());
+    let r = get_with(&app, "/api/config", &[("x-request-id", "trace-42")]).await;
+    assert_eq!(r.headers()["x-request-id"], "trace-42");
+    let r = get_with(&app, "/api/nope", &[]).await;
+    assert_eq!(r.status(), 404);
+    let id = r.headers()["x-request-id"].to_str().unwrap();
+    assert_eq!(id.len(), 16);
+}
+
 crate::on_both_backends!(
+    request_ids_come_back_on_errors_and_when_asked,
     sends_the_precompressed_variant_the_request_accepts,
     compresses_json_answers_above_a_kilobyte,
     public_endpoints_and_unknown_api_paths,

@@ -5,7 +5,7 @@ import { appState } from '@/lib/app-state';
 import { apiBase } from '@/lib/config';
 import { getMyInfo, getReviewStatus, login } from '@/lib/user-api';
 import { describeError, logger } from '@/lib/logger';
-import { t } from '@/lib/i18n';
+import { completeLocale, t } from '@/lib/i18n';
 import { navigationGuard, type GuardResult } from '@/app/guards/navigation-guard';
 import { decideRouteRule, type RouteRule } from '@/app/guards/route-rules-guard';
 import { matchRoute, routes } from '@/app/routes';
@@ -28,6 +28,7 @@ export const routerStore = createStore<{
 }>({ pathname: location.pathname, search: location.search, ready: false, navigating: false, error: null });
 
 let navigationId = 0;
+const LATER_MESSAGES_AFTER_MS = 3000;
 
 async function fetchRouteRule(path: string): Promise<RouteRule | null> {
   try {
@@ -95,6 +96,14 @@ export async function navigate(to: string, opts: NavigateOptions = {}): Promise<
     history[replace || opts.pop ? 'replaceState' : 'pushState'](null, '', href);
   }
   const route = matchRoute(target.pathname);
+  if (route?.name === 'register') {
+    // A new user's first screen needs only the first part of the catalogue; the rest comes once
+    // the form is on screen.
+    window.setTimeout(() => void completeLocale().catch(() => {}), LATER_MESSAGES_AFTER_MS);
+  } else {
+    await completeLocale().catch((err: unknown) => logger.warn(`messages unavailable: ${describeError(err)}`));
+    if (id !== navigationId) return;
+  }
   routerStore.set({
     pathname: target.pathname,
     search: target.search,

@@ -165,7 +165,7 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
     if (res.status !== 503 || attempt >= UNAVAILABLE_RETRIES) break;
     const wait = retryAfterMs(res.headers.get('Retry-After'));
     logger.info(`api ${opts.method ?? 'GET'} ${path}: 503, retry ${attempt + 1} in ${wait} ms`);
-    await res.body?.cancel().catch(() => {});
+    await res.text().catch(() => '');
     await sleep(wait, opts.signal);
   }
 
@@ -183,7 +183,7 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
     throw error;
   }
 
-  if (res.status === 204) return undefined as T;
+  // Read even an empty (204) body: an unread one is reported by the browser as an aborted request.
   const text = await res.text();
   if (!text) return undefined as T;
   try {

@@ -12,22 +12,42 @@ export function pickLocale(language: string | null | undefined): Locale {
   return 'en';
 }
 
-const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
-  'zh-TW': () => import('./locales/zh-TW.json'),
-  en: () => import('./locales/en.json'),
-  ja: () => import('./locales/ja.json'),
+type Loader = () => Promise<{ default: Messages }>;
+
+/** Each catalogue in two parts: what /register (a new user's first screen) needs, and the messages
+ *  of the other screens, fetched once the first part is there. */
+const loaders: Record<Locale, { first: Loader; later: Loader }> = {
+  'zh-TW': { first: () => import('virtual:locale/zh-TW/first'), later: () => import('virtual:locale/zh-TW/later') },
+  en: { first: () => import('virtual:locale/en/first'), later: () => import('virtual:locale/en/later') },
+  ja: { first: () => import('virtual:locale/ja/first'), later: () => import('virtual:locale/ja/later') },
 };
 
-export const i18nStore = createStore<{ locale: Locale; messages: Messages }>({
+export const i18nStore = createStore<{ locale: Locale; messages: Messages; complete: boolean }>({
   locale: 'en',
   messages: {},
+  complete: false,
 });
 
+let completing: Promise<void> | null = null;
+
 export async function setLocale(locale: Locale): Promise<void> {
-  if (i18nStore.get().locale === locale && Object.keys(i18nStore.get().messages).length) return;
-  const { default: messages } = await loaders[locale]();
-  i18nStore.set({ locale, messages });
+  const s = i18nStore.get();
+  if (s.locale === locale && Object.keys(s.messages).length) return;
+  const { default: messages } = await loaders[locale].first();
+  completing = null;
+  i18nStore.set({ locale, messages, complete: false });
   document.documentElement.lang = locale;
+}
+
+/** The whole catalogue of the current locale: screens other than /register wait for it. */
+export function completeLocale(): Promise<void> {
+  const { locale, complete } = i18nStore.get();
+  if (complete) return Promise.resolve();
+  completing ??= loaders[locale].later().then(({ default: later }) => {
+    if (i18nStore.get().locale !== locale) return;
+    i18nStore.set((s) => ({ messages: { ...s.messages, ...later }, complete: true }));
+  });
+  return completing;
 }
 
 export function translate(

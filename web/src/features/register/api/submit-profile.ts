@@ -2,7 +2,6 @@ import { api, ApiError } from '@/lib/api-client';
 import { getToken } from '@/lib/auth';
 import { login, uploadTempFile } from '@/lib/user-api';
 import type { Core, FieldErrors, RegisterDraft, UserProfileCreate } from '@/lib/wasm';
-import { dataUrlToBlob } from '@/lib/image-resize';
 import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
 
 /** Registration submit (spec §4): log in without a session, upload each non-empty photo slot as a
@@ -91,7 +90,9 @@ export const defaultSubmitDeps: SubmitDeps = {
   upload: (blob, name) => uploadTempFile(blob, name, { showToast: false }),
   readLocalFile: async (token) => {
     const dataUrl = getPhoto(token);
-    return dataUrl ? dataUrlToBlob(dataUrl) : null;
+    // A data: URL read back through fetch (what lib/image-resize's dataUrlToBlob does; not
+    // imported, so the form's first chunk does not carry the resize code).
+    return dataUrl ? (await fetch(dataUrl)).blob() : null;
   },
   createProfile: (payload) => api.post('/user-profile', payload, { public: true, lineIdToken: true, showToast: false }),
   wait: (ms) => new Promise((r) => setTimeout(r, ms)),

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { useT } from '@/lib/i18n';
@@ -10,14 +10,36 @@ import { navigate } from '@/lib/navigation';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
-import { defaultSubmitDeps, MissingLocalFileError, submitProfile, SubmitValidationError } from '@/features/register/api/submit-profile';
-import { StepAbout, StepBasics, StepLifestyle } from '@/features/register/components/step-basics';
-import { StepWork } from '@/features/register/components/step-work';
-import { StepTags } from '@/features/register/components/step-tags';
-import { StepPhotos } from '@/features/register/components/step-photos';
-import { StepConditions } from '@/features/register/components/step-conditions';
-import { StepLocation } from '@/features/register/components/step-location';
-import { StepReview } from '@/features/register/components/step-review';
+import { StepBasics } from '@/features/register/components/step-basics';
+
+// Only the first steps are in the page's chunk: the others load on demand, and all of them are
+// fetched once the form is usable (so a later step, or an offline submit, never waits for them).
+const loadWork = () => import('@/features/register/components/step-work');
+const loadLifestyle = () => import('@/features/register/components/step-lifestyle');
+const loadAbout = () => import('@/features/register/components/step-about');
+const loadTags = () => import('@/features/register/components/step-tags');
+const loadPhotos = () => import('@/features/register/components/step-photos');
+const loadConditions = () => import('@/features/register/components/step-conditions');
+const loadLocation = () => import('@/features/register/components/step-location');
+const loadReview = () => import('@/features/register/components/step-review');
+// The submit code (uploads, retries) is needed only at the end, and is fetched with the steps.
+const loadSubmit = () => import('@/features/register/api/submit-profile');
+const StepWork = lazy(() => loadWork().then((m) => ({ default: m.StepWork })));
+const StepLifestyle = lazy(() => loadLifestyle().then((m) => ({ default: m.StepLifestyle })));
+const StepAbout = lazy(() => loadAbout().then((m) => ({ default: m.StepAbout })));
+const StepTags = lazy(() => loadTags().then((m) => ({ default: m.StepTags })));
+const StepPhotos = lazy(() => loadPhotos().then((m) => ({ default: m.StepPhotos })));
+const StepConditions = lazy(() => loadConditions().then((m) => ({ default: m.StepConditions })));
+const StepLocation = lazy(() => loadLocation().then((m) => ({ default: m.StepLocation })));
+const StepReview = lazy(() => loadReview().then((m) => ({ default: m.StepReview })));
+
+const PREFETCH_STEPS_AFTER_MS = 3000;
+
+function prefetchSteps() {
+  for (const load of [loadWork, loadLifestyle, loadAbout, loadTags, loadPhotos, loadConditions, loadLocation, loadReview, loadSubmit]) {
+    load().catch(() => {});
+  }
+}
 
 /** /register: the multi-step form, its draft kept in local storage, submitted as spec §4 says. */
 export default function RegisterPage() {
@@ -44,6 +66,25 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
   const current = STEPS[step]!;
+
+  useEffect(() => {
+    // The first touch of the form, or a few seconds of idling, fetches the later steps: not part
+    // of what the first screen waits for, and there before anyone presses Next.
+    let done = false;
+    const go = () => {
+      if (done) return;
+      done = true;
+      prefetchSteps();
+    };
+    const timer = window.setTimeout(go, PREFETCH_STEPS_AFTER_MS);
+    window.addEventListener('pointerdown', go, { once: true });
+    window.addEventListener('keydown', go, { once: true });
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('pointerdown', go);
+      window.removeEventListener('keydown', go);
+    };
+  }, []);
 
   useEffect(() => {
     if (first.current) {
@@ -79,6 +120,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
     setSubmitting(true);
     setSubmitError(null);
     try {
+      const { submitProfile, defaultSubmitDeps } = await loadSubmit();
       await submitProfile(core, draft, lineUserId, today, defaultSubmitDeps);
       clearDraftStorage();
       toast.success(t('register.submitted'));
@@ -86,9 +128,10 @@ function RegisterForm({ form }: { form: RegisterForm }) {
     } catch (err) {
       logger.warn(`register submit failed: ${describeError(err)}`);
       let text: string;
-      if (err instanceof SubmitValidationError) {
+      const submitCode = await loadSubmit().catch(() => null);
+      if (submitCode && err instanceof submitCode.SubmitValidationError) {
         text = t('register.fixErrors');
-      } else if (err instanceof MissingLocalFileError) {
+      } else if (submitCode && err instanceof submitCode.MissingLocalFileError) {
         text = t('register.photoLost');
       } else if (err instanceof ApiError && err.fields && Object.keys(err.fields).length) {
         // The server ran the same core rules and disagreed: show what it reported, per field.
@@ -147,6 +190,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
           else next();
         }}
       >
+        <Suspense fallback={<Spinner />}>
         {current.id === 'basics' ? <StepBasics form={form} /> : null}
         {current.id === 'work' ? <StepWork form={form} /> : null}
         {current.id === 'lifestyle' ? <StepLifestyle form={form} /> : null}
@@ -156,6 +200,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
         {current.id === 'conditions' ? <StepConditions form={form} /> : null}
         {current.id === 'location' ? <StepLocation form={form} /> : null}
         {current.id === 'review' ? <StepReview form={form} submitError={submitError} submitting={submitting} onSubmit={() => void submit()} /> : null}
+        </Suspense>
         {step !== REVIEW_STEP ? (
           <div className="form-nav">
             <button type="button" className="btn" onClick={() => goTo(step - 1)} disabled={step === 0}>{t('common.back')}</button>
