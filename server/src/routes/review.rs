@@ -472,7 +472,9 @@ impl ReviewApi {
     ///
     /// `{action, reasons, note, version}`: APPROVE or REJECT a PENDING profile, SUSPEND an
     /// APPROVED one, REINSTATE a SUSPENDED one (kizuna-core's transitions). 422 E002 with
-    /// `fields` (`action`, `reasons`, `note`) for a decision that is not one. 409 E005, never an
+    /// `fields` (`reasons`, `note`) for a decision that is not one (reasons of the wrong
+    /// catalogue, none for REJECT or SUSPEND, OTHER without a note); 400 E002 for an action
+    /// outside the four. 409 E005, never an
     /// overwrite, when another reviewer holds the profile, when it was decided or resubmitted
     /// since `version`, or when the action is no transition from its status now. 403 E004 for
     /// the caller's own profile: nobody approves themselves. The decision,

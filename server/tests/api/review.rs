@@ -1129,7 +1129,66 @@ async fn the_code_catalogues_are_served(backend: Backend) {
     assert_eq!(codes["distanceBands"].as_array().unwrap().len(), 4);
 }
 
+/// A database from before the review flow: its profiles get their registration as submission 1
+/// and version 1 when the migration runs, and the review sees them as first submissions.
+async fn profiles_from_before_the_review_flow_are_migrated(backend: Backend) {
+    use sea_orm::ConnectionTrait;
+    use sea_orm_migration::MigratorTrait;
+    let data_dir = scratch_dir();
+    let (url, _db) = scratch_database(backend).await;
+    let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
+    let db = storage::connect(&url).await.unwrap();
+    storage::migration::Migrator::up(&db, Some(2))
+        .await
+        .unwrap();
+    for sql in [
+        "INSERT INTO users (line_user_id, display_name, created_at) \
+         VALUES ('U0123456789abcdef0123456789abcdef', 'Early', 1000)",
+        "INSERT INTO profiles (user_id, status, submission_hash, payload, nickname, created_at, \
+         updated_at) SELECT id, 'PENDING', 'h', '{\"nickname\":\"Early\"}', 'Early', 1000, 1000 \
+         FROM users",
+    ] {
+        db.execute_unprepared(sql).await.unwrap();
+    }
+    storage::migration::Migrator::up(&db, None).await.unwrap();
+    let row = kizuna_server::storage::entity::profile::Entity::find()
+        .one(&db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.version, 1);
+    let submissions = kizuna_server::storage::entity::profile_submission::Entity::find()
+        .all(&db)
+        .await
+        .unwrap();
+    assert_eq!(submissions.len(), 1);
+    assert_eq!(
+        (
+            submissions[0].profile_id,
+            submissions[0].number,
+            submissions[0].payload.as_str(),
+            submissions[0].submitted_at
+        ),
+        (row.id, 1, "{\"nickname\":\"Early\"}", 1000)
+    );
+    let queue = storage::review::queue(&db, 10, 2000).await.unwrap();
+    assert_eq!(queue.len(), 1);
+    assert_eq!((queue[0].submission, queue[0].version), (1, 1));
+    // And down again, for an operator who rolls back.
+    storage::migration::Migrator::down(&db, Some(1))
+        .await
+        .unwrap();
+    assert!(
+        db.execute_unprepared("SELECT version FROM profiles")
+            .await
+            .is_err()
+    );
+    db.close().await.ok();
+    std::fs::remove_dir_all(&data_dir).ok();
+}
+
 crate::on_both_backends!(
+    profiles_from_before_the_review_flow_are_migrated,
     every_reviewer_call_refuses_a_member,
     a_reviewer_reads_the_queue_and_approves_with_one_push,
     two_reviewers_racing_on_one_profile_make_one_decision,
