@@ -106,7 +106,7 @@ describe('Kizuna LIFF app', () => {
     await fillBasics(page);
     await next(page);
     await waitForStep(page, 'work');
-    await fillWork(page);
+    await fillWork(page, 'COMPANY_EMAIL', { confirm: false });
     await page.reload();
     await waitForStep(page, 'work');
     assert.equal(await page.locator('[data-field="occupation"] input').inputValue(), 'Firmware engineer');

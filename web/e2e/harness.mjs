@@ -135,8 +135,12 @@ export async function launchBrowser() {
 }
 
 /** A page playing `userId` on the mock LINE platform, in `locale`. */
-export async function openAs(browser, server, userId, { locale = 'en-US' } = {}) {
-  const context = await browser.newContext({ viewport: VIEWPORT, locale, deviceScaleFactor: 1, hasTouch: true, isMobile: true });
+export const LAPTOP = { width: 1280, height: 800 };
+
+/** `laptop`: a desktop browser window (reviewers work on laptops) instead of the phone. */
+export async function openAs(browser, server, userId, { locale = 'en-US', laptop = false } = {}) {
+  const device = laptop ? { viewport: LAPTOP, hasTouch: false, isMobile: false } : { viewport: VIEWPORT, hasTouch: true, isMobile: true };
+  const context = await browser.newContext({ ...device, locale, deviceScaleFactor: 1 });
   await context.addInitScript((id) => {
     if (!localStorage.getItem('kizuna:mock-user')) localStorage.setItem('kizuna:mock-user', id);
   }, userId);

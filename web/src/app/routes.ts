@@ -14,6 +14,7 @@ export const routes: RouteDef[] = [
   { name: 'friend', path: '/friend', component: lazyWithReload(() => import('@/features/friend/components/friend-page')) },
   { name: 'profile', path: '/profile', component: lazyWithReload(() => import('@/features/profile/components/profile-page')) },
   { name: 'register', path: '/register', component: lazyWithReload(() => import('@/features/register/components/register-page')) },
+  { name: 'review', path: '/review', component: lazyWithReload(() => import('@/features/review/components/review-page')) },
   { name: 'dev', path: '/dev', component: lazyWithReload(() => import('@/features/dev/components/dev-page')) },
 ];
 

@@ -199,6 +199,7 @@ export const api = {
     request<T>(path, { ...opts, method: 'POST', body }),
   put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
     request<T>(path, { ...opts, method: 'PUT', body }),
+  request: <T>(path: string, opts?: RequestOptions) => request<T>(path, opts),
   upload: <T>(path: string, formData: FormData, opts?: RequestOptions) =>
     request<T>(path, { ...opts, method: 'POST', formData }),
 };

@@ -12,6 +12,9 @@ export type ReviewStatusValue = 'PENDING' | 'APPROVED' | 'REJECTED' | 'SUSPENDED
 export interface ReviewStatus {
   status: ReviewStatusValue;
   reason?: string | null;
+  /** The standing decision's reason codes (issue 14) and the reviewer's note to the member. */
+  reasons?: string[];
+  note?: string | null;
   [extra: string]: unknown;
 }
 

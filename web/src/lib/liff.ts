@@ -121,6 +121,10 @@ export async function refreshLineIdToken(): Promise<boolean> {
   return false;
 }
 
+function isReviewPath(pathname: string): boolean {
+  return /^\/review\/?$/.test(pathname);
+}
+
 export type StartupResult =
   | { kind: 'redirected' }
   | { kind: 'ready'; profile: LiffUserProfile; isFriend: boolean; language: string };
@@ -128,7 +132,9 @@ export type StartupResult =
 /** Spec §4 "App start": in-client check → init → login → friendship → profile. */
 export async function startLiff(config: PublicConfig): Promise<StartupResult> {
   mocked = config.mockEnable;
-  if (!mocked && !liff.isInClient() && !isDebug()) {
+  // The reviewer console works in ordinary browsers (issue 14): LINE Login instead of the redirect.
+  const reviewConsole = isReviewPath(location.pathname);
+  if (!mocked && !liff.isInClient() && !isDebug() && !reviewConsole) {
     location.replace(addFriendUrl(config.lineBotId));
     return { kind: 'redirected' };
   }

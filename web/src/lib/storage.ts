@@ -9,6 +9,8 @@ export const StorageKey = {
   profilePhotos: 'profile-photos',
   debug: 'debug',
   mockUser: 'mock-user',
+  emailConfirmed: 'email-confirmed',
+  resubmit: 'resubmit',
 } as const;
 export type StorageKey = (typeof StorageKey)[keyof typeof StorageKey];
 

@@ -66,6 +66,20 @@ describe('navigation guard (spec §2)', () => {
     await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'redirect', to: '/profile' });
   });
 
+  it('lets a REJECTED member open /register to edit and resubmit', async () => {
+    const { d } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'REJECTED' as const })) });
+    await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'proceed' });
+  });
+
+  it('/review asks neither friendship nor registration, only a session, and proceeds when login fails', async () => {
+    const { d, calls } = deps();
+    await expect(navigationGuard(ctx('review', { isFriend: false }), d)).resolves.toEqual({ kind: 'proceed' });
+    expect(calls).toEqual(['login:U0123456789abcdef0123456789abcdef', 'my-info']);
+    const failing = deps({ login: vi.fn(async () => Promise.reject(new Error('x'))) });
+    await expect(navigationGuard(ctx('review'), failing.d)).resolves.toEqual({ kind: 'proceed' });
+    expect(failing.d.setReviewStatus).not.toHaveBeenCalled();
+  });
+
   it('on any failure clears the review status and sends every route but register to register', async () => {
     for (const failing of ['getReviewStatus', 'login', 'getMyInfo'] as const) {
       const { d } = deps({ [failing]: vi.fn(async () => Promise.reject(new Error('x'))) });

@@ -1,7 +1,7 @@
 import type { ReviewStatus } from '@/lib/app-state';
 
 /** The navigation guard of spec §2, as a pure decision over injected calls. */
-export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'not-found';
+export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'not-found';
 
 export type GuardResult =
   | { kind: 'proceed' }
@@ -29,6 +29,20 @@ export const PROCEED: GuardResult = { kind: 'proceed' };
 export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promise<GuardResult> {
   if (!ctx.liffInit || ctx.isLiffStateRedirect || ctx.route === 'dev') return PROCEED;
 
+  // The reviewer console (issue 14) runs in ordinary browsers too: no friendship or registration
+  // is asked of a reviewer, only a session; the server decides the role (the page shows its 403).
+  if (ctx.route === 'review') {
+    if (ctx.lineUserId) {
+      try {
+        await deps.login(ctx.lineUserId);
+        await deps.getMyInfo();
+      } catch {
+        /* the page reports what the server answers */
+      }
+    }
+    return PROCEED;
+  }
+
   // 1. Not a friend of the official account: every route but /friend goes there (external).
   if (!ctx.isFriend) {
     return ctx.route === 'friend' ? PROCEED : { kind: 'redirect', to: '/friend', external: true };
@@ -43,7 +57,8 @@ export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promi
       if (!status) return ctx.route === 'register' ? PROCEED : { kind: 'redirect', to: '/register' };
       await deps.login(ctx.lineUserId);
       await deps.getMyInfo();
-      if (ctx.route === 'register') return { kind: 'redirect', to: '/profile' };
+      // A REJECTED member edits and resubmits through the register form (issue 14).
+      if (ctx.route === 'register' && status.status !== 'REJECTED') return { kind: 'redirect', to: '/profile' };
     } catch {
       // 3. Any failure: clear the review status; every route but register goes to register.
       deps.setReviewStatus(null);

@@ -2,12 +2,17 @@ import { useEffect, useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { isMocked, currentMockUserId } from '@/lib/liff';
 import { readRaw, remove, StorageKey, writeRaw } from '@/lib/storage';
-import { clearSession } from '@/lib/auth';
+import { clearSession, getUserInfo } from '@/lib/auth';
+import { navigate } from '@/lib/navigation';
 import { toast } from '@/lib/toast';
 import { describeError } from '@/lib/logger';
 import {
   getMockUser,
+  listMail,
   listPushedMessages,
+  sendWebhookEvent,
+  setReviewer,
+  type OutboxMail,
   randomLineUserId,
   upsertMockUser,
   type MockLineUser,
@@ -23,6 +28,42 @@ export default function DevPage() {
   const [debug, setDebug] = useState(readRaw(StorageKey.debug) === 'true');
   const [draft, setDraft] = useState(() => readRaw(StorageKey.registerForm));
   const mocked = isMocked();
+  const [reviewer, setReviewerState] = useState(() => {
+    const roles = getUserInfo()?.roles;
+    return Array.isArray(roles) && roles.includes('REVIEWER');
+  });
+  const [mail, setMail] = useState<OutboxMail[] | null>(null);
+  const [webhookResult, setWebhookResult] = useState<string | null>(null);
+
+  const toggleReviewer = async () => {
+    if (!user) return;
+    try {
+      setReviewerState(await setReviewer(user.userId, !reviewer));
+      // The role travels with the session: a fresh login picks it up.
+      clearSession();
+    } catch (err) {
+      toast.error(describeError(err));
+    }
+  };
+
+  const webhook = async (type: 'follow' | 'unfollow') => {
+    if (!user) return;
+    try {
+      const status = await sendWebhookEvent(type, user.userId);
+      setWebhookResult(t('dev.webhookSent', { type, status }));
+      setUser(await getMockUser(user.userId));
+    } catch (err) {
+      toast.error(describeError(err));
+    }
+  };
+
+  const loadMail = async () => {
+    try {
+      setMail(await listMail());
+    } catch (err) {
+      toast.error(describeError(err));
+    }
+  };
 
   useEffect(() => {
     const id = currentMockUserId();
@@ -111,6 +152,45 @@ export default function DevPage() {
           <input id="dev-user" className="input" value={userIdInput} onChange={(e) => setUserIdInput(e.target.value)} placeholder="U0123…" autoComplete="off" spellCheck={false} />
           <button type="submit" className="btn" disabled={!mocked}>{t('dev.switch')}</button>
         </form>
+      </div>
+
+      <div className="card">
+        <h2>{t('dev.reviewer')}</h2>
+        <p data-testid="dev-reviewer">{t('dev.isReviewer', { yes: reviewer ? t('common.yes') : t('common.no') })}</p>
+        <div className="actions stack">
+          <button type="button" className="btn" onClick={() => void toggleReviewer()} disabled={!mocked || !user} data-testid="dev-reviewer-toggle">
+            {reviewer ? t('dev.removeReviewer') : t('dev.makeReviewer')}
+          </button>
+          <button type="button" className="btn" onClick={() => void navigate('/review')}>{t('dev.openConsole')}</button>
+        </div>
+      </div>
+
+      <div className="card">
+        <h2>{t('dev.webhook')}</h2>
+        <div className="actions stack">
+          <button type="button" className="btn" onClick={() => void webhook('follow')} disabled={!mocked || !user}>{t('dev.follow')}</button>
+          <button type="button" className="btn" onClick={() => void webhook('unfollow')} disabled={!mocked || !user}>{t('dev.unfollow')}</button>
+        </div>
+        {webhookResult ? <p className="muted" role="status" data-testid="dev-webhook-result">{webhookResult}</p> : null}
+      </div>
+
+      <div className="card">
+        <h2>{t('dev.mail')}</h2>
+        <button type="button" className="btn" onClick={() => void loadMail()} disabled={!mocked}>{t('dev.loadMail')}</button>
+        {mail ? (
+          mail.length ? (
+            <ul className="mail-list" data-testid="dev-mail">
+              {mail.map((m, i) => (
+                <li key={i}>
+                  <strong>{m.subject}</strong> → {m.to} <span className="muted">{new Date(m.at * 1000).toLocaleString()}</span>
+                  <pre className="code-block">{m.text}</pre>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">{t('dev.noMail')}</p>
+          )
+        ) : null}
       </div>
 
       <div className="card">

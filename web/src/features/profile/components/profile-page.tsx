@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { useT } from '@/lib/i18n';
+import { hasMessage, useT } from '@/lib/i18n';
+import { navigate } from '@/lib/navigation';
 import { useStore } from '@/lib/store';
 import { appState, type ReviewStatus } from '@/lib/app-state';
 import { getUserInfo } from '@/lib/auth';
@@ -11,7 +12,7 @@ import { Avatar } from '@/components/avatar';
 import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
-import { changeAvatar, getMyInfo, getReviewStatus, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
+import { changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
   PENDING: 'badge-pending',
@@ -123,10 +124,29 @@ export default function ProfilePage() {
   );
 }
 
+function reasonLabel(t: (k: string) => string, status: string, code: string): string {
+  const key = `review.${status === 'SUSPENDED' ? 'suspend' : 'reject'}.${code}`;
+  return hasMessage(key) ? t(key) : code;
+}
+
 function ReviewCard({ status }: { status: ReviewStatus | null }) {
   const t = useT();
+  const [opening, setOpening] = useState(false);
   if (!status) return null;
   const value = String(status.status ?? '').toUpperCase();
+  const reasons = Array.isArray(status.reasons) ? status.reasons.filter((r): r is string => typeof r === 'string') : [];
+  const note = typeof status.note === 'string' && status.note ? status.note : null;
+  const edit = async () => {
+    setOpening(true);
+    try {
+      await startResubmission();
+      await navigate('/register');
+    } catch (err) {
+      logger.warn(`resubmission could not start: ${describeError(err)}`);
+      toast.error(t('error.unexpected'));
+      setOpening(false);
+    }
+  };
   return (
     <div className="card review-card" data-testid="review-status" data-status={value}>
       <div className="review-row">
@@ -134,10 +154,21 @@ function ReviewCard({ status }: { status: ReviewStatus | null }) {
         <span className={`badge ${STATUS_CLASS[value] ?? ''}`}>{t(`review.${value}`)}</span>
       </div>
       <p className="muted">{t(`review.${value}.help`)}</p>
-      {value === 'REJECTED' && status.reason ? (
-        <p className="notice notice-error">
-          <strong>{t('review.reason')}</strong> {String(status.reason)}
-        </p>
+      {(value === 'REJECTED' || value === 'SUSPENDED') && (reasons.length || note || status.reason) ? (
+        <div className="notice notice-error" data-testid="review-reasons">
+          <strong>{t('review.reason')}</strong>
+          {reasons.length ? (
+            <ul>
+              {reasons.map((r) => <li key={r} data-reason={r}>{reasonLabel(t, value, r)}</li>)}
+            </ul>
+          ) : !note && status.reason ? <span> {String(status.reason)}</span> : null}
+          {note ? <p data-testid="review-note"><strong>{t('review.note')}</strong> {note}</p> : null}
+        </div>
+      ) : null}
+      {value === 'REJECTED' ? (
+        <button type="button" className="btn btn-primary" onClick={() => void edit()} disabled={opening} data-testid="edit-resubmit">
+          {t('profile.editResubmit')}
+        </button>
       ) : null}
     </div>
   );

@@ -16,6 +16,8 @@ export interface SubmitDeps {
   readLocalFile(token: string): Promise<Blob | null>;
   createProfile(payload: UserProfileCreate): Promise<unknown>;
   wait(ms: number): Promise<void>;
+  /** Edit and resubmit (issue 14): createProfile is the PUT, whose 409 is a real conflict. */
+  resubmit?: boolean;
 }
 
 export class SubmitValidationError extends Error {
@@ -74,7 +76,7 @@ export async function submitProfile(
     await deps.createProfile(final.payload);
   } catch (err) {
     // E005: the profile exists already (an earlier attempt got through before its answer was lost).
-    if (err instanceof ApiError && err.code === 'E005') return;
+    if (err instanceof ApiError && err.code === 'E005' && !deps.resubmit) return;
     // The server no longer knows an upload (expired after 24 h, or claimed): the next attempt must
     // upload the photos again instead of re-using those names.
     const unknownFile = err instanceof ApiError && Object.values(err.fields ?? {}).some((codes) => codes.includes('unknown_file'));
@@ -96,4 +98,11 @@ export const defaultSubmitDeps: SubmitDeps = {
   },
   createProfile: (payload) => api.post('/user-profile', payload, { public: true, lineIdToken: true, showToast: false }),
   wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+
+/** A REJECTED member's edited profile goes back with PUT /user-profile (session): PENDING again. */
+export const resubmitDeps: SubmitDeps = {
+  ...defaultSubmitDeps,
+  createProfile: (payload) => api.put('/user-profile', payload, { showToast: false }),
+  resubmit: true,
 };

@@ -10,6 +10,7 @@ import { navigate } from '@/lib/navigation';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
+import { isEmailConfirmed } from '@/features/register/api/email-code';
 import { StepBasics } from '@/features/register/components/step-basics';
 
 // Only the first steps are in the page's chunk: the others load on demand, and all of them are
@@ -66,6 +67,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
   const current = STEPS[step]!;
+  const resubmitting = useStore(appState, (s) => s.reviewStatus?.status === 'REJECTED');
 
   useEffect(() => {
     // The first touch of the form, or a few seconds of idling, fetches the later steps: not part
@@ -117,11 +119,19 @@ function RegisterForm({ form }: { form: RegisterForm }) {
       focusFirstError();
       return;
     }
+    if (draft.verifyMethod === 'COMPANY_EMAIL' && !isEmailConfirmed(draft.companyEmail)) {
+      // The code step comes first; the work step shows it beside the address.
+      const text = t('rule.email_not_confirmed');
+      setSubmitError(text);
+      toast.error(text);
+      goTo(STEPS.findIndex((s) => s.id === 'work'));
+      return;
+    }
     setSubmitting(true);
     setSubmitError(null);
     try {
-      const { submitProfile, defaultSubmitDeps } = await loadSubmit();
-      await submitProfile(core, draft, lineUserId, today, defaultSubmitDeps);
+      const { submitProfile, defaultSubmitDeps, resubmitDeps } = await loadSubmit();
+      await submitProfile(core, draft, lineUserId, today, resubmitting ? resubmitDeps : defaultSubmitDeps);
       clearDraftStorage();
       toast.success(t('register.submitted'));
       await navigate('/profile', { replace: true });
@@ -154,6 +164,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   return (
     <section className="page register-page" aria-labelledby="register-step-title">
       <p className="eyebrow">{t('register.title')}</p>
+      {resubmitting ? <p className="notice" data-testid="resubmit-notice">{t('register.resubmitNotice')}</p> : null}
       <nav aria-label={t('register.steps')} className="stepper">
         <p className="stepper-count" aria-live="polite">{t('register.stepOf', { n: step + 1, total: STEPS.length })}</p>
         <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(((step + 1) / STEPS.length) * 100)} aria-label={t('register.progress')}>

@@ -5,7 +5,9 @@ import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
 import { choiceOptions } from '@/features/register/components/options';
-import { getPhoto, newLocalToken, savePhoto } from '@/features/register/lib/draft-storage';
+import { getPhoto, isLocalToken, newLocalToken, savePhoto } from '@/features/register/lib/draft-storage';
+import { imageUrl } from '@/lib/image-url';
+import { EmailCode } from '@/features/register/components/email-code';
 
 export function StepWork({ form }: { form: RegisterForm }) {
   const { draft, update, touch, errorOf, t, cat, core } = form;
@@ -48,6 +50,7 @@ export function StepWork({ form }: { form: RegisterForm }) {
         <>
           <TextInput name="companyEmail" type="email" inputMode="email" label={t('field.companyEmail')} hint={t('hint.companyEmail')} value={draft.companyEmail} required onChange={(v) => update({ companyEmail: v })} onBlur={() => touch('companyEmail')} error={errorOf('companyEmail')} autoComplete="email" />
           {matched ? <p className="notice notice-ok" role="status">{t('register.employerRecognised', { name: matched.name })}</p> : null}
+          {matched ? <EmailCode form={form} /> : null}
         </>
       ) : null}
       {draft.verifyMethod === 'EMPLOYEE_ID' ? <VerifyPhoto form={form} /> : null}
@@ -79,7 +82,8 @@ function VerifyPhoto({ form }: { form: RegisterForm }) {
   const { draft, update, errorOf, t } = form;
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const preview = draft.verifyTempFileName ? getPhoto(draft.verifyTempFileName) : undefined;
+  // A resubmission keeps the stored proof (the owner may view it) until a new one is chosen.
+  const preview = draft.verifyTempFileName ? (isLocalToken(draft.verifyTempFileName) ? getPhoto(draft.verifyTempFileName) : imageUrl(draft.verifyTempFileName)) : undefined;
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';

@@ -76,5 +76,7 @@ export function clearDraftStorage(): void {
   remove(StorageKey.registerForm);
   remove(StorageKey.registerPage);
   remove(StorageKey.profilePhotos);
+  remove(StorageKey.emailConfirmed);
+  remove(StorageKey.resubmit);
   memoryPhotos.clear();
 }

@@ -1,0 +1,220 @@
+// Issue 14 end to end: members register (a work e-mail confirmed with the code from the mock
+// outbox), a reviewer in a second browser context decides on a laptop, the member sees the decision
+// and the mock LINE platform records the push; a rejected member edits and resubmits.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
+import { completeForm, waitForStep, workEmail } from './register-flow.mjs';
+
+/** Every push the mock platform recorded for one LINE user. */
+async function pushesTo(server, userId) {
+  const { body } = await server.json('/__mock/line/messages');
+  return body.filter((m) => m.to === userId);
+}
+
+/** Picks a decision action the way a person does: the chip's label. */
+async function chooseAction(page, name) {
+  await page.locator('[data-testid="decision-form"] label.chip', { hasText: name }).click();
+}
+
+async function waitFor(check, what, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A member fills every step and submits; returns on /profile showing PENDING. */
+async function register(browser, server, opts) {
+  const user = await server.mockUser({ displayName: 'Member' });
+  const session = await openAs(browser, server, user.userId);
+  await session.page.goto(`${session.base}/`);
+  await session.page.waitForURL(/\/register$/);
+  await completeForm(session.page, opts);
+  await session.page.getByTestId('submit').click();
+  await session.page.waitForURL(/\/profile$/, { timeout: 30_000 });
+  await session.page.locator('[data-testid="review-status"][data-status="PENDING"]').waitFor();
+  return { user, ...session };
+}
+
+/** The queue entry of the newest PENDING profile: the member who submitted last waited least, so
+ *  the queue (oldest first) has it last. */
+async function openNewest(page) {
+  if (!/\/review$/.test(page.url())) await page.goto(new URL('/review', page.url()).href);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const items = page.getByTestId('queue-item');
+  await items.first().waitFor();
+  const id = await items.last().getAttribute('data-profile-id');
+  await items.last().click();
+  await page.locator(`[data-testid="review-detail"][data-profile-id="${id}"]`).waitFor();
+  return id;
+}
+
+describe('Review (issue 14)', () => {
+  const server = new KizunaServer();
+  let browser;
+  let reviewer; // { page, context, user }
+  let approved; // the member of the first test
+
+  before(async () => {
+    await server.start();
+    browser = await launchBrowser();
+    // The reviewer signs in like anybody and becomes one through /dev's switch (the mock's list).
+    const user = await server.mockUser({ displayName: 'Rei Reviewer' });
+    const session = await openAs(browser, server, user.userId, { laptop: true });
+    await session.page.goto(`${session.base}/dev`);
+    await session.page.getByTestId('dev-user-id').waitFor();
+    await session.page.getByTestId('dev-reviewer-toggle').click();
+    await session.page.getByTestId('dev-reviewer').filter({ hasText: 'Yes' }).waitFor();
+    reviewer = { user, ...session };
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server.dispose();
+  });
+
+  it('a work e-mail member is claimed and approved by a reviewer; /profile shows APPROVED and exactly one push went out', async () => {
+    const email = workEmail();
+    const member = await register(browser, server, { verify: 'COMPANY_EMAIL', email });
+    const { page } = reviewer;
+    await page.goto(`${reviewer.base}/review`);
+    await page.getByRole('heading', { name: 'Review console' }).waitFor();
+    const items = page.getByTestId('queue-item');
+    await items.first().waitFor();
+    assert.equal(await items.count(), 1);
+    assert.match(await items.first().innerText(), /waiting \d+ min/);
+    await items.first().click();
+    const detail = page.getByTestId('review-detail');
+    await detail.waitFor();
+    // opening claimed it for this reviewer
+    await page.locator('[data-testid="claim-state"][data-mine="true"]').waitFor();
+    // the verification: method, the employer of the domain, the confirmed code
+    assert.equal(await page.getByTestId('verify-method').innerText(), 'Work e-mail');
+    assert.match(await page.getByTestId('verify-employer').innerText(), /tsmc/i);
+    assert.match(await page.getByTestId('verify-code').innerText(), /^yes/);
+    assert.match(await page.getByTestId('verification').innerText(), new RegExp(email.replace('.', '\\.')));
+    assert.equal(await page.locator('.review-photos img').count(), 2);
+    assert.doesNotMatch(await page.getByTestId('history').innerText(), /APPROVE|REJECT/, 'no decision yet');
+    await chooseAction(page, 'Approve');
+    await page.getByTestId('decision-submit').click();
+    await page.locator('[data-testid="review-detail"][data-status="APPROVED"]').waitFor();
+    await page.getByTestId('queue-empty').waitFor();
+
+    await member.page.reload();
+    await member.page.locator('[data-testid="review-status"][data-status="APPROVED"]').waitFor();
+    assert.match(await member.page.getByTestId('review-status').innerText(), /Approved/);
+    // the push goes out through the outbox worker: exactly one, and no second one later
+    await waitFor(async () => (await pushesTo(server, member.user.userId)).length === 1, 'the approval push');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await pushesTo(server, member.user.userId)).length, 1);
+    approved = member;
+  });
+
+  it('a rejected member sees the reasons, edits and resubmits, and the reviewer sees the change', async () => {
+    const member = await register(browser, server, { verify: 'EMPLOYEE_ID' });
+    const { page } = reviewer;
+    const id = await openNewest(page);
+    await chooseAction(page, 'Reject');
+    await page.getByLabel(/Photos are unclear/).check();
+    await page.getByLabel(/Please tell a little more about yourself/).check();
+    await page.getByLabel('Note to the member (optional)').fill('A brighter photo would help.');
+    await page.getByTestId('decision-submit').click();
+    await page.locator(`[data-testid="review-detail"][data-profile-id="${id}"][data-status="REJECTED"]`).waitFor();
+
+    // the member reads the decision in their language
+    const m = member.page;
+    await m.reload();
+    await m.locator('[data-testid="review-status"][data-status="REJECTED"]').waitFor();
+    const reasons = await m.getByTestId('review-reasons').innerText();
+    assert.match(reasons, /Photos are unclear/);
+    assert.match(reasons, /Please tell a little more about yourself/);
+    assert.match(await m.getByTestId('review-note').innerText(), /A brighter photo would help\./);
+    await waitFor(async () => (await pushesTo(server, member.user.userId)).length === 1, 'the rejection push');
+
+    // Edit and resubmit: the form opens filled from the stored profile
+    await m.getByTestId('edit-resubmit').click();
+    await m.waitForURL(/\/register$/);
+    await m.getByTestId('resubmit-notice').waitFor();
+    await waitForStep(m, 'basics');
+    assert.equal(await m.locator('[data-field="nickname"] input').inputValue(), 'Mei');
+    await m.getByTestId('step-about').click();
+    await waitForStep(m, 'about');
+    const about = m.locator('[data-field="aboutMe"] textarea');
+    assert.match(await about.inputValue(), /sourdough/);
+    await about.fill('I design chips by day, bake sourdough at the weekend and hike on holidays.');
+    await m.getByTestId('step-review').click();
+    await waitForStep(m, 'review');
+    await m.getByTestId('submit').click();
+    await m.waitForURL(/\/profile$/, { timeout: 30_000 });
+    await m.locator('[data-testid="review-status"][data-status="PENDING"]').waitFor();
+    assert.equal((await server.reviewStatus(member.user.userId)).body.status, 'PENDING');
+
+    // the reviewer: a resubmission, with what changed
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const item = page.locator(`[data-testid="queue-item"][data-profile-id="${id}"]`);
+    await item.getByTestId('resubmission-badge').waitFor();
+    await item.click();
+    await page.locator(`[data-testid="review-detail"][data-profile-id="${id}"][data-status="PENDING"]`).waitFor();
+    const changed = page.getByTestId('changed-fields');
+    await changed.locator('[data-field="aboutMe"]').waitFor();
+    assert.match(await changed.innerText(), /hike on holidays/);
+    assert.equal(await changed.locator('[data-field="nickname"]').count(), 0, 'only what changed');
+    assert.match(await page.getByTestId('history').innerText(), /REJECT/);
+  });
+
+  it('a decision on a profile that changed since it was opened shows the 409', async () => {
+    const member = await register(browser, server, { verify: 'EMPLOYEE_ID' });
+    const { page } = reviewer;
+    const id = await openNewest(page);
+    // a second reviewer decides it meanwhile (through the API, as another laptop would)
+    const other = await server.mockUser({ displayName: 'Second Reviewer' });
+    await server.json('/__mock/reviewers', { method: 'POST', body: JSON.stringify({ userId: other.userId }) });
+    const token = await server.idToken(other.userId);
+    const login = await server.json('/api/user/login', { method: 'POST', headers: { 'X-Line-Id-Token': token }, body: JSON.stringify({ account: other.userId, password: other.userId }) });
+    const auth = { Authorization: `Bearer ${login.body.token}` };
+    const view = await server.json(`/api/review/profiles/${id}`, { headers: auth });
+    // the first reviewer holds it: the second one is refused
+    const held = await server.json(`/api/review/profiles/${id}/decision`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'APPROVE', version: view.body.version }) });
+    assert.equal(held.status, 409);
+    assert.equal(held.body.code, 'E005');
+    // the member's profile changes under the first reviewer's eyes: release, the other decides
+    await page.getByRole('button', { name: 'Release' }).click();
+    await page.getByTestId('claim-state').waitFor({ state: 'detached' });
+    const decided = await server.json(`/api/review/profiles/${id}/decision`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'APPROVE', version: view.body.version }) });
+    assert.equal(decided.status, 200, JSON.stringify(decided.body));
+    await chooseAction(page, 'Approve');
+    await page.getByTestId('decision-submit').click();
+    await page.getByTestId('decision-conflict').waitFor();
+    assert.match(await page.getByTestId('decision-conflict').innerText(), /409/);
+    assert.equal((await server.reviewStatus(member.user.userId)).body.status, 'APPROVED');
+    await member.context.close();
+  });
+
+  it('a member gets no /review: the page refuses and the server answers 403', async () => {
+    assert.ok(approved, 'needs the member of the first test');
+    await approved.page.goto(`${approved.base}/review`);
+    await approved.page.getByTestId('review-refused').waitFor();
+    assert.equal(await approved.page.getByTestId('queue').count(), 0);
+    const token = await server.idToken(approved.user.userId);
+    const login = await server.json('/api/user/login', { method: 'POST', headers: { 'X-Line-Id-Token': token }, body: JSON.stringify({ account: approved.user.userId, password: approved.user.userId }) });
+    const queue = await server.json('/api/review/queue', { headers: { Authorization: `Bearer ${login.body.token}` } });
+    assert.equal(queue.status, 403);
+    assert.equal(queue.body.code, 'E004');
+  });
+
+  it('the console works at phone width in zh-TW and ja', async () => {
+    for (const [locale, heading, queue] of [['zh-TW', '審核控制台', '等待審核'], ['ja', '審査コンソール', '審査待ち']]) {
+      const session = await openAs(browser, server, reviewer.user.userId, { locale });
+      await session.page.goto(`${session.base}/review`);
+      await session.page.getByRole('heading', { name: heading }).waitFor();
+      await session.page.getByRole('heading', { name: queue }).waitFor();
+      // nothing wider than the phone
+      assert.ok(await session.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+      await session.context.close();
+    }
+  });
+});

@@ -1,0 +1,281 @@
+import { useCallback, useEffect, useState } from 'react';
+import { hasMessage, useT, type TFunction } from '@/lib/i18n';
+import { ApiError } from '@/lib/api-client';
+import { describeError, logger } from '@/lib/logger';
+import { Image } from '@/components/image';
+import { Spinner } from '@/components/spinner';
+import {
+  actionsFor,
+  reviewApi,
+  type CodeCatalogues,
+  type DecisionAction,
+  type ProfilePayload,
+  type ReviewView,
+} from '@/features/review/api/review-api';
+
+/** Fields never shown as profile rows: the account is the LINE id, photos and the verification have
+ *  their own sections. */
+const HIDDEN = new Set(['account', 'password', 'photoNameList', 'verifyTempFileName', 'verifyMethod', 'companyEmail', 'reviewLink', 'verifyDescription']);
+
+const NOT_FOUND = '\u0000not-found';
+
+function label(t: TFunction, field: string): string {
+  const key = `field.${field}`;
+  return hasMessage(key) ? t(key) : field;
+}
+
+function show(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') : '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function when(secs: number): string {
+  return new Date(secs * 1000).toLocaleString();
+}
+
+export function ReviewDetail({ profileId, codes, onDecided }: { profileId: number; codes: CodeCatalogues | null; onDecided: () => void }) {
+  const t = useT();
+  const [view, setView] = useState<ReviewView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [claimNote, setClaimNote] = useState<string | null>(null);
+
+  const [tick, setTick] = useState(0);
+  const load = useCallback(() => setTick((n) => n + 1), []);
+
+  useEffect(() => {
+    let alive = true;
+    void (async () => {
+      try {
+        let v = await reviewApi.view(profileId);
+        // Opening a PENDING profile holds it for this reviewer (15 minutes), unless someone else does.
+        let note: string | null = null;
+        if (v.status === 'PENDING' && !(v.claim && !v.claim.mine)) {
+          try {
+            await reviewApi.claim(profileId);
+            v = await reviewApi.view(profileId);
+          } catch (err) {
+            note = err instanceof ApiError ? err.causeText : describeError(err);
+          }
+        }
+        if (!alive) return;
+        setClaimNote(note);
+        setError(null);
+        setView(v);
+      } catch (err) {
+        logger.warn(`review view: ${describeError(err)}`);
+        if (!alive) return;
+        // Translated when shown: the effect must not depend on the (per-render) translate function.
+        setError(err instanceof ApiError && err.status === 404 ? NOT_FOUND : err instanceof ApiError ? err.causeText : describeError(err));
+      }
+    })();
+    return () => {
+      alive = false;
+    };
+  }, [profileId, tick]);
+
+  if (error) return <p className="notice notice-error" role="alert">{error === NOT_FOUND ? t('console.notFound') : error}</p>;
+  if (!view) return <Spinner />;
+
+  const changed = new Set(view.changedFields);
+  const heldByOther = Boolean(view.claim && !view.claim.mine);
+  const release = async () => {
+    try {
+      await reviewApi.release(profileId);
+      // Not reloaded: opening claims, and the reviewer just let go.
+      setView({ ...view, claim: null });
+      onDecided();
+    } catch (err) {
+      setClaimNote(err instanceof ApiError ? err.causeText : describeError(err));
+    }
+  };
+
+  return (
+    <article className="review-detail" data-testid="review-detail" data-profile-id={view.profileId} data-status={view.status} data-version={view.version}>
+      <div className="card">
+        <div className="review-row">
+          <h2>{show(view.profile.nickname)} <span className="muted">#{view.profileId}</span></h2>
+          <span className={`badge badge-${view.status.toLowerCase()}`} data-testid="review-detail-status">{t(`review.${view.status}`)}</span>
+        </div>
+        <p className="muted">
+          {t('console.submitted', { at: when(view.submittedAt), n: view.submission })}
+          {' · '}
+          {t('console.memberLocale', { locale: view.member.locale })}
+          {view.member.friend === false ? ` · ${t('console.notFriend')}` : ''}
+        </p>
+        {view.claim ? (
+          <p className={`notice${view.claim.mine ? ' notice-ok' : ' notice-error'}`} data-testid="claim-state" data-mine={view.claim.mine}>
+            {view.claim.mine ? t('console.claimedByMe', { until: when(view.claim.expiresAt) }) : t('console.claimedByOther', { until: when(view.claim.expiresAt) })}
+            {view.claim.mine ? <button type="button" className="link-button" onClick={() => void release()}>{t('console.release')}</button> : null}
+          </p>
+        ) : null}
+        {claimNote ? <p className="notice notice-error" role="alert">{claimNote}</p> : null}
+      </div>
+
+      {view.resubmission ? (
+        <div className="card" data-testid="changed-fields">
+          <h3>{t('console.changed')}</h3>
+          {view.changedFields.length ? (
+            <dl className="summary-list">
+              {view.changedFields.map((f) => (
+                <div key={f} className="changed-row" data-field={f}>
+                  <dt>{label(t, f)}</dt>
+                  <dd><del>{show(view.previousProfile?.[f])}</del> → <ins>{show(view.profile[f])}</ins></dd>
+                </div>
+              ))}
+            </dl>
+          ) : <p className="muted">{t('console.nothingChanged')}</p>}
+        </div>
+      ) : null}
+
+      <div className="card">
+        <h3>{t('console.photos')}</h3>
+        <ul className="photo-grid review-photos">
+          {view.photos.map((p, i) => (
+            <li key={p}><Image src={p} alt={t('profile.photoAlt', { n: i + 1 })} width={160} height={213} /></li>
+          ))}
+        </ul>
+      </div>
+
+      <div className="card" data-testid="verification">
+        <h3>{t('console.verification')}</h3>
+        <dl className="summary-list">
+          <dt>{t('field.verifyMethod')}</dt>
+          <dd data-testid="verify-method">{view.verification.method ? t(`choice.verifyMethod.${view.verification.method}`) : '—'}</dd>
+          {view.verification.companyEmail ? (<><dt>{t('field.companyEmail')}</dt><dd>{view.verification.companyEmail}</dd></>) : null}
+          {view.verification.method === 'COMPANY_EMAIL' ? (
+            <>
+              <dt>{t('console.employer')}</dt>
+              <dd data-testid="verify-employer">{view.verification.employer?.name ?? t('console.noEmployer')}</dd>
+              <dt>{t('console.codeConfirmed')}</dt>
+              <dd data-testid="verify-code">{view.verification.emailConfirmed ? t('console.confirmedAt', { at: when(view.verification.emailConfirmedAt ?? 0) }) : t('common.no')}</dd>
+            </>
+          ) : null}
+          {view.verification.reviewLink ? (<><dt>{t('field.reviewLink')}</dt><dd><a href={view.verification.reviewLink} target="_blank" rel="noopener noreferrer nofollow">{view.verification.reviewLink}</a></dd></>) : null}
+          <dt>{t('field.verifyDescription')}</dt>
+          <dd>{show(view.verification.description)}</dd>
+        </dl>
+        {view.verification.fileId ? <Image src={view.verification.fileId} alt={t('field.verifyTempFileName')} width={320} height={200} fit="contain" className="verify-file" /> : null}
+      </div>
+
+      <div className="card">
+        <h3>{t('console.profile')}</h3>
+        <dl className="summary-list" data-testid="profile-fields">
+          {Object.entries(view.profile).filter(([k]) => !HIDDEN.has(k)).map(([k, v]) => (
+            <div key={k} className={changed.has(k) ? 'changed-row' : undefined} data-field={k}>
+              <dt>{label(t, k)}</dt>
+              <dd>{show(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+
+      <div className="card">
+        <h3>{t('console.history')}</h3>
+        {view.history.length ? (
+          <ol className="history-list" data-testid="history">
+            {view.history.map((h, i) => (
+              <li key={i}>
+                <strong>{h.action ?? h.toStatus}</strong> <span className="muted">{when(h.at)}{h.reviewer ? ` · ${h.reviewer}` : ''}</span>
+                {h.reasons.length ? <ul>{h.reasons.map((r) => <li key={r}>{reasonText(t, h.toStatus, r)}</li>)}</ul> : null}
+                {h.note ? <p className="muted">“{h.note}”</p> : null}
+              </li>
+            ))}
+          </ol>
+        ) : <p className="muted">{t('console.noHistory')}</p>}
+      </div>
+
+      <DecisionForm view={view} codes={codes} disabled={heldByOther} onDone={() => { onDecided(); load(); }} />
+    </article>
+  );
+}
+
+function reasonText(t: TFunction, status: string, code: string): string {
+  const key = `review.${status === 'SUSPENDED' ? 'suspend' : 'reject'}.${code}`;
+  return hasMessage(key) ? t(key) : code;
+}
+
+function DecisionForm({ view, codes, disabled, onDone }: { view: ReviewView; codes: CodeCatalogues | null; disabled: boolean; onDone: () => void }) {
+  const t = useT();
+  const actions = actionsFor(view.status);
+  const [action, setAction] = useState<DecisionAction | null>(actions.length === 1 ? actions[0]! : null);
+  const [reasons, setReasons] = useState<string[]>([]);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+
+  if (!actions.length) return null;
+  const catalogue = action === 'REJECT' ? codes?.reject ?? [] : action === 'SUSPEND' ? codes?.suspend ?? [] : [];
+  const toggle = (code: string) =>
+    setReasons((prev) => (action === 'SUSPEND' ? [code] : prev.includes(code) ? prev.filter((c) => c !== code) : [...prev, code]));
+
+  const submit = async () => {
+    if (!action) return;
+    setBusy(true);
+    setConflict(null);
+    setProblem(null);
+    setFieldErrors({});
+    try {
+      await reviewApi.decide(view.profileId, { action, reasons: catalogue.length ? reasons : [], note: note.trim() || undefined, version: view.version });
+      onDone();
+    } catch (err) {
+      logger.warn(`decision: ${describeError(err)}`);
+      if (err instanceof ApiError && err.status === 409) setConflict(err.causeText);
+      else if (err instanceof ApiError && err.fields) {
+        setFieldErrors(err.fields);
+        setProblem(err.causeText);
+      } else setProblem(err instanceof ApiError ? err.causeText : describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card decision-form" data-testid="decision-form" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+      <h3>{t('console.decide')}</h3>
+      <fieldset className="chip-row">
+        <legend className="sr-only">{t('console.action')}</legend>
+        {actions.map((a) => (
+          <label key={a} className={`chip${action === a ? ' chip-on' : ''}`}>
+            <input type="radio" name="action" value={a} checked={action === a} onChange={() => { setAction(a); setReasons([]); }} />
+            <span>{t(`console.action.${a}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+      {catalogue.length ? (
+        <fieldset className={`field${fieldErrors.reasons ? ' field-invalid' : ''}`} data-field="reasons">
+          <legend className="field-label">{action === 'SUSPEND' ? t('console.suspendReason') : t('console.rejectReasons')}</legend>
+          {catalogue.map((c) => (
+            <label key={c.code} className="check">
+              <input type={action === 'SUSPEND' ? 'radio' : 'checkbox'} name="reason" value={c.code} checked={reasons.includes(c.code)} onChange={() => toggle(c.code)} />
+              <span>{hasMessage(c.key) ? t(c.key) : c.code}</span>
+            </label>
+          ))}
+          {fieldErrors.reasons ? <p className="field-error" role="alert">{t(`rule.${fieldErrors.reasons[0]}`)}</p> : null}
+        </fieldset>
+      ) : null}
+      {action === 'REJECT' || action === 'SUSPEND' ? (
+        <div className={`field${fieldErrors.note ? ' field-invalid' : ''}`} data-field="note">
+          <label className="field-label" htmlFor="decision-note">{t('console.note')}</label>
+          <p className="field-hint">{t('console.noteHint')}</p>
+          <textarea id="decision-note" className="input textarea" rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
+          {fieldErrors.note ? <p className="field-error" role="alert">{t(`rule.${fieldErrors.note[0]}`)}</p> : null}
+        </div>
+      ) : null}
+      {conflict ? (
+        <div className="notice notice-error" role="alert" data-testid="decision-conflict">
+          <strong>{t('console.conflict')}</strong> {conflict}
+        </div>
+      ) : null}
+      {problem ? <p className="notice notice-error" role="alert" data-testid="decision-error">{problem}</p> : null}
+      <button type="submit" className="btn btn-primary" disabled={busy || disabled || !action} data-testid="decision-submit">
+        {busy ? t('common.saving') : t('console.submitDecision')}
+      </button>
+    </form>
+  );
+}
+
+export type { ProfilePayload };

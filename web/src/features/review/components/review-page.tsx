@@ -1,0 +1,118 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useT, type TFunction } from '@/lib/i18n';
+import { ApiError } from '@/lib/api-client';
+import { describeError, logger } from '@/lib/logger';
+import { Spinner } from '@/components/spinner';
+import { reviewApi, type CodeCatalogues, type QueueItem } from '@/features/review/api/review-api';
+import { ReviewDetail } from '@/features/review/components/review-detail';
+import '@/features/review/components/review.css';
+
+/** /review: the reviewer console (issue 14), a lazy chunk of its own so a member's first render
+ *  does not carry it. The queue beside the open profile on a laptop, one above the other on a phone. */
+export default function ReviewPage() {
+  const t = useT();
+  const [items, setItems] = useState<QueueItem[] | null>(null);
+  const [refused, setRefused] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [codes, setCodes] = useState<CodeCatalogues | null>(null);
+  const [opened, setOpened] = useState<{ id: number; at: number } | null>(null);
+  const open = opened?.id ?? null;
+  // Opening again (the same entry clicked after a refresh) reads the profile afresh.
+  const setOpen = (id: number) => setOpened((prev) => ({ id, at: (prev?.at ?? 0) + 1 }));
+  const [lookup, setLookup] = useState('');
+
+  const [tick, setTick] = useState(0);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+
+  useEffect(() => {
+    let alive = true;
+    reviewApi
+      .queue()
+      .then((queue) => {
+        if (!alive) return;
+        setItems(queue.items);
+        setLoadError(null);
+      })
+      .catch((err: unknown) => {
+        logger.warn(`review queue: ${describeError(err)}`);
+        if (!alive) return;
+        if (err instanceof ApiError && (err.status === 403 || err.status === 401)) setRefused(err.causeText);
+        else setLoadError(err instanceof ApiError ? err.causeText : describeError(err));
+      });
+    return () => {
+      alive = false;
+    };
+  }, [tick]);
+
+  useEffect(() => {
+    reviewApi.codes().then(setCodes).catch((err: unknown) => logger.warn(`codes: ${describeError(err)}`));
+  }, []);
+
+  if (refused !== null) {
+    return (
+      <section className="page review-page" aria-labelledby="review-title">
+        <h1 id="review-title">{t('console.title')}</h1>
+        <p className="notice notice-error" role="alert" data-testid="review-refused">{t('console.refused')}</p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="page review-page" aria-labelledby="review-title">
+      <h1 id="review-title">{t('console.title')}</h1>
+      <div className="review-layout">
+        <div className="review-queue card">
+          <div className="review-row">
+            <h2>{t('console.queue')}</h2>
+            <button type="button" className="btn btn-small" onClick={reload}>{t('console.refresh')}</button>
+          </div>
+          {loadError ? <p className="notice notice-error" role="alert">{loadError}</p> : null}
+          {items === null ? <Spinner /> : items.length === 0 ? <p className="muted" data-testid="queue-empty">{t('console.queueEmpty')}</p> : (
+            <ol className="queue-list" data-testid="queue">
+              {items.map((item) => (
+                <li key={item.profileId}>
+                  <button
+                    type="button"
+                    className={`queue-item${open === item.profileId ? ' queue-item-open' : ''}`}
+                    onClick={() => setOpen(item.profileId)}
+                    data-testid="queue-item"
+                    data-profile-id={item.profileId}
+                    aria-current={open === item.profileId ? 'true' : undefined}
+                  >
+                    <span className="queue-name">{item.nickname ?? `#${item.profileId}`}</span>
+                    <span className="muted">{t('console.waited', { time: waited(t, item.waitedSecs) })}</span>
+                    <span className="queue-badges">
+                      {item.resubmission ? <span className="badge badge-pending" data-testid="resubmission-badge">{t('console.resubmission', { n: item.submission })}</span> : null}
+                      {item.claim ? <span className="badge">{item.claim.mine ? t('console.heldByMe') : t('console.heldByOther')}</span> : null}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ol>
+          )}
+          <form
+            className="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const id = Number.parseInt(lookup, 10);
+              if (Number.isInteger(id) && id > 0) setOpen(id);
+            }}
+          >
+            <label htmlFor="review-lookup">{t('console.openById')}</label>
+            <input id="review-lookup" className="input" inputMode="numeric" value={lookup} onChange={(e) => setLookup(e.target.value.replace(/\D/g, ''))} />
+            <button type="submit" className="btn">{t('console.open')}</button>
+          </form>
+        </div>
+        <div className="review-main">
+          {open === null ? <p className="muted">{t('console.pick')}</p> : <ReviewDetail key={`${open}:${opened?.at}`} profileId={open} codes={codes} onDecided={reload} />}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function waited(t: TFunction, secs: number): string {
+  if (secs < 3600) return t('console.minutes', { n: Math.max(1, Math.floor(secs / 60)) });
+  if (secs < 172_800) return t('console.hours', { n: Math.floor(secs / 3600) });
+  return t('console.days', { n: Math.floor(secs / 86_400) });
+}
