@@ -103,3 +103,11 @@ e2e: web-build
 web-budget: web-build
     cargo build -p kizuna-server --release
     cd web && KIZUNA_SERVER_BIN={{target_dir}}/release/kizuna-server CHROME_PATH=/usr/bin/chromium npm run budget
+
+# Matchmaking at scale (not part of `just test`; PostgreSQL on 127.0.0.1:5432): valid synthetic
+# members bulk-loaded as APPROVED, then the pool's load time and memory, one member's list on
+# demand (p50/p99) and the daily job's wall time: PostgreSQL at 100k and 1M, SQLite at 100k.
+# `just bench-match postgres:100000` runs only what is named.
+bench-match +runs="postgres:100000 sqlite:100000 postgres:1000000":
+    cargo build --release -p kizuna-server --example bench_match
+    for run in {{runs}}; do {{target_dir}}/release/examples/bench_match "${run%%:*}" "${run##*:}"; done

@@ -13,6 +13,7 @@ pub mod images;
 pub mod line;
 pub mod locale;
 pub mod mail;
+pub mod matchmaking;
 pub mod middleware;
 pub mod mock_line;
 pub mod mock_review;

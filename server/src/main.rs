@@ -16,9 +16,10 @@ async fn main() -> anyhow::Result<()> {
                 .await
         }
         Some("migrate") => startup::migrate_only(&settings).await,
+        Some("introductions") => kizuna_server::matchmaking::job::cli(&settings, &args[2..]).await,
         Some(other) => {
             anyhow::bail!(
-                "unknown command {other:?}: expected `serve` (default), `migrate` or `reviewers`"
+                "unknown command {other:?}: expected `serve` (default), `migrate`, `introductions` or `reviewers`"
             )
         }
     }

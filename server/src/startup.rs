@@ -117,6 +117,7 @@ impl Application {
             files,
             db,
             settings,
+            pool: crate::matchmaking::PoolCache::from_env(),
         });
         Ok(Application {
             addr,

@@ -203,10 +203,11 @@ impl FileApi {
         })))
     }
 
-    /// Fetch one of the caller's files
+    /// Fetch a file the caller may see
     ///
     /// The session comes from `Authorization: Bearer` or the `kizuna_token` cookie (for `<img>`).
-    /// E003 for unknown ids and for other people's files.
+    /// The caller's own files, and the profile photos of members among their introductions or
+    /// matches (never verification files). E003 for unknown ids and for anything else.
     #[oai(path = "/file/fetch/:fileId", method = "get")]
     async fn fetch(
         &self,

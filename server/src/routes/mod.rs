@@ -10,6 +10,7 @@ pub mod ipx;
 pub mod line_webhook;
 pub mod logger;
 pub mod review;
+pub mod matchmaking;
 pub mod route_rules;
 pub mod user;
 pub mod user_profile;
@@ -47,6 +48,8 @@ pub struct AppState {
     pub push: PushQueue,
     /// Outgoing mail: SMTP, or the mock outbox (`mail`).
     pub mailer: Mailer,
+    /// The approved members in memory for on-demand introductions (`matchmaking`).
+    pub pool: crate::matchmaking::PoolCache,
 }
 
 impl AppState {
@@ -79,6 +82,8 @@ pub enum ApiTags {
     /// The reviewer console: the queue, a profile's review, claims and decisions (reviewers
     /// only).
     Review,
+    /// Daily introductions, likes, matches, blocks and reports (APPROVED members).
+    Matchmaking,
 }
 
 /// Every resource's `#[OpenApi]` struct, in the document's order.
@@ -93,6 +98,12 @@ pub type Apis = (
     line_webhook::LineWebhookApi,
     review::ReviewApi,
     catalogue::CatalogueApi,
+    matchmaking::IntroductionsApi,
+    matchmaking::MembersApi,
+    matchmaking::MatchesApi,
+    matchmaking::BlocksApi,
+    matchmaking::ReportsApi,
+    matchmaking::NotificationsApi,
 );
 
 pub fn api_service() -> OpenApiService<Apis, ()> {
@@ -108,6 +119,12 @@ pub fn api_service() -> OpenApiService<Apis, ()> {
             line_webhook::LineWebhookApi,
             review::ReviewApi,
             catalogue::CatalogueApi,
+            matchmaking::IntroductionsApi,
+            matchmaking::MembersApi,
+            matchmaking::MatchesApi,
+            matchmaking::BlocksApi,
+            matchmaking::ReportsApi,
+            matchmaking::NotificationsApi,
         ),
         "Kizuna API",
         env!("CARGO_PKG_VERSION"),

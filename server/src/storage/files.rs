@@ -215,12 +215,12 @@ impl From<&crate::identity::Auth> for Viewer {
 }
 
 /// The one rule for who may see a stored file, used by the file fetch and the image proxy alike:
-/// its owner, and a reviewer (who decides on the photos and the proof of employment). Nobody
-/// else, and never another member for a verification file.
-// `db` and `now` are for the rules that depend on other rows: a member will see the photos of
-// the people among their introductions and matches (matchmaking, issue 15).
+/// its owner; a reviewer (who decides on the photos and the proof of employment); and another
+/// APPROVED member for a profile photo while its owner is among their introductions (not passed)
+/// or active matches and neither blocked the other (`matchmaking::may_see`). Never another
+/// member for a verification file.
 pub async fn may_view(
-    _db: &impl ConnectionTrait,
+    db: &impl ConnectionTrait,
     viewer: Viewer,
     file: &file::Model,
     _now: i64,
@@ -229,10 +229,19 @@ pub async fn may_view(
         return Ok(true);
     }
     // Checked before any rule that lets members see each other's photos.
-    if file.purpose == file::PURPOSE_VERIFY {
+    if file.purpose != file::PURPOSE_PHOTO {
         return Ok(false);
     }
-    Ok(false)
+    let Some(target) = file.profile_id else {
+        return Ok(false);
+    };
+    let Some(me) = super::profiles::find_row(db, viewer.user_id).await? else {
+        return Ok(false);
+    };
+    if me.status != kizuna_core::review::ReviewStatus::Approved.as_str() {
+        return Ok(false);
+    }
+    super::matchmaking::may_see(db, me.id, target).await
 }
 
 /// The file `id` if `viewer` may see it ([`may_view`]); None for unknown ids and for files they

@@ -8,6 +8,8 @@ pub mod entity;
 pub mod files;
 pub mod line_events;
 pub mod locale;
+pub mod match_pool;
+pub mod matchmaking;
 pub mod migration;
 pub mod profiles;
 pub mod push_outbox;

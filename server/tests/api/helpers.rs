@@ -427,7 +427,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 16] = [
+const TABLES: [&str; 23] = [
     "users",
     "sessions",
     "files",
@@ -444,6 +444,13 @@ const TABLES: [&str; 16] = [
     "email_codes",
     "profile_submissions",
     "review_claims",
+    "match_pool",
+    "introduction_days",
+    "introductions",
+    "reactions",
+    "matches",
+    "blocks",
+    "reports",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

@@ -8,6 +8,7 @@ mod email_code;
 mod files;
 mod helpers;
 mod identity;
+mod matchmaking;
 mod misc;
 mod outage;
 mod process;

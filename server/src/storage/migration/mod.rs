@@ -5,6 +5,7 @@ use sea_orm_migration::prelude::*;
 mod m20261122_000001_create_tables;
 mod m20261123_000001_review_infra;
 mod m20261123_000002_review_flow;
+mod m20261124_000001_matchmaking;
 
 pub struct Migrator;
 
@@ -15,6 +16,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000001_create_tables::Migration),
             Box::new(m20261123_000001_review_infra::Migration),
             Box::new(m20261123_000002_review_flow::Migration),
+            Box::new(m20261124_000001_matchmaking::Migration),
         ]
     }
 }

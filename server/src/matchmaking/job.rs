@@ -1,0 +1,242 @@
+//! The daily job: everyone's list for one Asia/Taipei day under the fairness cap, then one
+//! morning push per member with new introductions (unless they turned it off).
+//!
+//! Members are served in the core's `job_order_key` order (a different order each day, so
+//! nobody is always last when popular candidates reach their cap). The candidate scans run on
+//! every core, a chunk of members at a time; the picks then run one member after another with
+//! one `AppearanceCounter` for the whole run, exactly as the core's `introductions` would. A
+//! member whose best candidates were all at their cap is scanned again in full with the counter.
+
+use std::{collections::HashMap, time::Instant};
+
+use anyhow::Context;
+use kizuna_core::{
+    date::Date,
+    line::LineUserId,
+    matching::{self, AppearanceCounter, Ranked, Relation},
+    rules,
+};
+use sea_orm::DatabaseConnection;
+
+use super::{Pool, ROUND, pool, rank};
+use crate::{
+    line::{
+        messages::{PushText, liff_url, push_messages},
+        push,
+    },
+    locale::Locale,
+    storage::{self, StorageError, locale, matchmaking as store},
+};
+
+/// Members per chunk: scanned in parallel, then picked and stored in one transaction.
+const CHUNK: usize = 2000;
+
+/// What a run did, with its timings.
+#[derive(Debug, Default, Clone)]
+pub struct JobReport {
+    pub members: usize,
+    pub lists: usize,
+    pub introductions: usize,
+    pub pushes: usize,
+    pub load_secs: f64,
+    pub pick_secs: f64,
+    pub push_secs: f64,
+    pub pool_bytes: usize,
+}
+
+/// Makes every APPROVED member's list of `day` that does not exist yet, and enqueues the
+/// morning pushes. Safe to run again (and from two processes): a list is made once, a push is
+/// enqueued once.
+pub async fn run(
+    db: &DatabaseConnection,
+    day: Date,
+    now: i64,
+    liff_id: &str,
+) -> Result<JobReport, StorageError> {
+    let started = Instant::now();
+    let pool = pool::load(db).await?;
+    let relations = store::all_relations(db, day).await?;
+    let mut counter = AppearanceCounter::from_counts(store::all_appearances(db, day).await?);
+    let done: std::collections::HashSet<i64> =
+        store::listed_on(db, day).await?.into_iter().collect();
+    let mut order: Vec<usize> = (0..pool.len())
+        .filter(|i| !done.contains(&(pool.members()[*i].id() as i64)))
+        .collect();
+    order.sort_by_key(|i| matching::job_order_key(day, pool.members()[*i].id()));
+    let mut report = JobReport {
+        members: pool.len(),
+        pool_bytes: pool.bytes(),
+        load_secs: started.elapsed().as_secs_f64(),
+        ..JobReport::default()
+    };
+
+    let picking = Instant::now();
+    for chunk in order.chunks(CHUNK) {
+        let ranked = scan_chunk(&pool, &relations, chunk, day);
+        let mut lists = Vec::with_capacity(chunk.len());
+        for (i, best) in chunk.iter().zip(ranked) {
+            let viewer = &pool.members()[*i];
+            let mut picks = Vec::with_capacity(rules::DAILY_NEW_INTRODUCTIONS);
+            offer_all(&mut picks, best.iter().map(|r| r.candidate), &mut counter);
+            if picks.len() < rules::DAILY_NEW_INTRODUCTIONS && best.len() == ROUND {
+                // The best ones were at their cap: go on down the whole ranking.
+                let mut all = Vec::new();
+                let relation_of = |c| relation_in(&relations, viewer.id(), c);
+                rank(viewer, &pool, relation_of, day, usize::MAX, &mut all);
+                offer_all(
+                    &mut picks,
+                    all.iter().skip(ROUND).map(|r| r.candidate),
+                    &mut counter,
+                );
+            }
+            let ids: Vec<i64> = picks.iter().map(|id| *id as i64).collect();
+            report.introductions += ids.len();
+            lists.push((viewer.id() as i64, ids));
+        }
+        let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
+        store::insert_lists(&txn, day, &lists, now).await?;
+        txn.commit().await.map_err(anyhow::Error::new)?;
+        report.lists += lists.len();
+    }
+    report.pick_secs = picking.elapsed().as_secs_f64();
+
+    let pushing = Instant::now();
+    report.pushes = enqueue_pushes(db, day, now, liff_id).await?;
+    report.push_secs = pushing.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn relation_in(book: &HashMap<(u64, u64), Relation>, viewer: u64, candidate: u64) -> Relation {
+    book.get(&(viewer, candidate))
+        .copied()
+        .unwrap_or(Relation::NONE)
+}
+
+/// The best [`ROUND`] candidates of each member of the chunk, scanned on every core.
+fn scan_chunk(
+    pool: &Pool,
+    relations: &HashMap<(u64, u64), Relation>,
+    chunk: &[usize],
+    day: Date,
+) -> Vec<Vec<Ranked>> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 16);
+    let per_thread = chunk.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunk
+            .chunks(per_thread)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut scratch = Vec::new();
+                    part.iter()
+                        .map(|i| {
+                            let viewer = &pool.members()[*i];
+                            rank(
+                                viewer,
+                                pool,
+                                |c| relation_in(relations, viewer.id(), c),
+                                day,
+                                ROUND,
+                                &mut scratch,
+                            );
+                            scratch.clone()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a scan thread does not panic"))
+            .collect()
+    })
+}
+
+/// Offers ranked candidates one at a time (the core's `pick_daily` on each, so the counter
+/// records exactly the picks) until the list is full.
+fn offer_all(
+    picks: &mut Vec<u64>,
+    ranked: impl IntoIterator<Item = u64>,
+    counter: &mut AppearanceCounter,
+) {
+    for candidate in ranked {
+        if picks.len() >= rules::DAILY_NEW_INTRODUCTIONS {
+            break;
+        }
+        if picks.contains(&candidate) {
+            continue;
+        }
+        let taken = matching::pick_daily(std::iter::once(candidate), counter);
+        picks.extend_from_slice(taken.as_slice());
+    }
+}
+
+/// Enqueues one push per member with picks today who wants it and has none yet; each push
+/// commits with its `pushed_at` mark.
+async fn enqueue_pushes(
+    db: &DatabaseConnection,
+    day: Date,
+    now: i64,
+    liff_id: &str,
+) -> Result<usize, StorageError> {
+    let due = store::due_morning_pushes(db, day).await?;
+    let url = liff_url(liff_id);
+    let mut sent = 0;
+    for part in due.chunks(500) {
+        let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
+        let mut marked = Vec::new();
+        for (viewer, line_user_id, picked) in part {
+            let Some(to) = LineUserId::parse(line_user_id) else {
+                continue;
+            };
+            let locale = locale::locale_of_line_user(&txn, line_user_id)
+                .await
+                .unwrap_or(Locale::FALLBACK);
+            let messages = push_messages(
+                locale,
+                &PushText::Introductions {
+                    count: *picked as u32,
+                },
+                Some(&url),
+            );
+            push::enqueue(&txn, &to, &messages)
+                .await
+                .context("enqueueing a morning push")?;
+            marked.push(*viewer);
+        }
+        store::mark_pushed(&txn, day, &marked, now).await?;
+        txn.commit().await.map_err(anyhow::Error::new)?;
+        sent += marked.len();
+    }
+    Ok(sent)
+}
+
+/// `kizuna-server introductions [YYYY-MM-DD]`: runs the daily job for that Asia/Taipei day
+/// (today by default) against the configured database and prints what it did. Meant for a
+/// scheduler (cron, a systemd timer) early each morning; running it again is harmless.
+pub async fn cli(settings: &crate::configuration::Settings, args: &[String]) -> anyhow::Result<()> {
+    let day = match args.first() {
+        Some(text) => Date::parse(text)
+            .with_context(|| format!("{text:?} is not a day: expected YYYY-MM-DD"))?,
+        None => settings.clock.taipei_today(),
+    };
+    let db = storage::connect(&settings.database_url()).await?;
+    storage::migrate(&db).await?;
+    let report = run(&db, day, settings.clock.now_secs(), &settings.line.liff_id).await?;
+    println!(
+        "{day}: {} approved members, {} new lists, {} introductions, {} pushes; \
+         load {:.1}s, picks {:.1}s, pushes {:.1}s; pool {} MB",
+        report.members,
+        report.lists,
+        report.introductions,
+        report.pushes,
+        report.load_secs,
+        report.pick_secs,
+        report.push_secs,
+        report.pool_bytes / 1_000_000
+    );
+    db.close().await.ok();
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! The matchmaking engine: the pool of approved members held in memory as kizuna-core
+//! `MatchProfile`s, one member's list for today computed on demand, and the daily job that makes
+//! everyone's list under the fairness cap and enqueues the morning pushes.
+//!
+//! Design (docs/design.md, "Matchmaking"): the candidate scan is the core's allocation-free
+//! two-way check over compact profiles (about 112 bytes each, 112 MB for a million members),
+//! grouped by (gender, wanted gender) so a member only scans the groups that could accept them.
+//! Everything the scan reads comes from `match_pool` in one query; relations (blocks, reports,
+//! likes, passes, matches, open introductions) come from the database, for one member on demand
+//! or for everyone once per job. The in-memory pool may be a little stale (it is reloaded after
+//! `KIZUNA_POOL_TTL_SECS`, 60 by default, and whenever this process changes it); the picks are
+//! checked against the database before they are stored, so a member who is no longer APPROVED is
+//! never introduced.
+
+pub mod job;
+pub mod pool;
+
+use std::collections::HashMap;
+
+use kizuna_core::{
+    date::Date,
+    matching::{self, AppearanceCounter, MatchProfile, Ranked, Relation},
+    rules,
+};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect};
+
+pub use pool::{Pool, PoolCache};
+
+use crate::storage::{
+    self, StorageError,
+    entity::profile,
+    match_pool::{self, active_day},
+    matchmaking as store,
+};
+
+/// Candidates ranked per round: a list nearly always fills from the first round even when some
+/// candidates reached their cap.
+pub const ROUND: usize = 32;
+
+/// The best `ROUND * rounds` candidates of `viewer` in `pool`, best first: every candidate that
+/// passes the two-way rule and the relations, scored by the core.
+pub fn rank(
+    viewer: &MatchProfile,
+    pool: &Pool,
+    relation_of: impl Fn(u64) -> Relation,
+    today: Date,
+    keep: usize,
+    scratch: &mut Vec<Ranked>,
+) {
+    scratch.clear();
+    for candidate in pool.candidates_for(viewer) {
+        if !matching::pair_allowed(viewer, candidate, today) {
+            continue;
+        }
+        let relation = relation_of(candidate.id());
+        if relation.check(today).is_ok() {
+            let points = matching::score(viewer, candidate, &relation, today);
+            scratch.push(Ranked::new(today, viewer.id(), candidate.id(), points));
+        }
+    }
+    if scratch.len() > keep {
+        scratch.select_nth_unstable(keep - 1);
+        scratch.truncate(keep);
+    }
+    scratch.sort_unstable();
+}
+
+/// A member's list for today: the stored one, or a new one made now (and stored, so asking
+/// again answers the same). None when the member is not APPROVED.
+pub async fn todays_list(
+    db: &sea_orm::DatabaseConnection,
+    cache: &PoolCache,
+    viewer_id: i64,
+    today: Date,
+    now: i64,
+) -> Result<Option<Vec<i64>>, StorageError> {
+    if let Some(list) = store::list_of_day(db, viewer_id, today).await? {
+        return Ok(Some(list));
+    }
+    let Some(me) = match_pool::approved_one(db, viewer_id).await? else {
+        return Ok(None);
+    };
+    let viewer = match_pool::to_profile(
+        &me.row,
+        kizuna_core::review::ReviewStatus::Approved,
+        active_day(me.last_active_at),
+    )?;
+    let pool = cache.get(db).await?;
+    let relations = store::relations_of(db, viewer_id, today).await?;
+    let relation_of = |id: u64| relations.get(&id).copied().unwrap_or(Relation::NONE);
+    let mut ranked = Vec::new();
+    rank(&viewer, &pool, relation_of, today, ROUND * 4, &mut ranked);
+    let picks = pick_checked(db, &ranked, today).await?;
+
+    let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
+    let fresh = store::insert_lists(&txn, today, &[(viewer_id, picks.clone())], now).await?;
+    txn.commit().await.map_err(anyhow::Error::new)?;
+    if fresh {
+        Ok(Some(picks))
+    } else {
+        // Another request made the list first: answer that one.
+        Ok(store::list_of_day(db, viewer_id, today).await?)
+    }
+}
+
+/// Picks up to [`rules::DAILY_NEW_INTRODUCTIONS`] of the ranked candidates, a round at a time,
+/// with today's appearance counts and the current review status read from the database: the
+/// in-memory pool may be stale, the list never is.
+async fn pick_checked(
+    db: &impl ConnectionTrait,
+    ranked: &[Ranked],
+    today: Date,
+) -> Result<Vec<i64>, StorageError> {
+    let mut picks: Vec<i64> = Vec::new();
+    for round in ranked.chunks(ROUND) {
+        if picks.len() >= rules::DAILY_NEW_INTRODUCTIONS {
+            break;
+        }
+        let ids: Vec<i64> = round.iter().map(|r| r.candidate as i64).collect();
+        let approved: Vec<i64> = profile::Entity::find()
+            .select_only()
+            .column(profile::Column::Id)
+            .filter(profile::Column::Id.is_in(ids.clone()))
+            .filter(
+                profile::Column::Status.eq(kizuna_core::review::ReviewStatus::Approved.as_str()),
+            )
+            .into_tuple()
+            .all(db)
+            .await
+            .map_err(|e| anyhow::Error::new(e).context("checking candidates' status"))?;
+        let mut counter =
+            AppearanceCounter::from_counts(store::appearances(db, today, &ids).await?);
+        let chosen = matching::pick_daily(
+            ids.iter()
+                .filter(|id| approved.contains(id) && !picks.contains(id))
+                .map(|id| *id as u64),
+            &mut counter,
+        );
+        for id in chosen.as_slice() {
+            if picks.len() < rules::DAILY_NEW_INTRODUCTIONS {
+                picks.push(*id as i64);
+            }
+        }
+    }
+    Ok(picks)
+}
+
+/// The distance band between two members, from their pool snapshots (grid cells only).
+pub async fn bands(
+    db: &impl ConnectionTrait,
+    viewer: i64,
+    others: &[i64],
+) -> Result<HashMap<i64, kizuna_core::geo::DistanceBand>, StorageError> {
+    use crate::storage::entity::match_pool as mp;
+    let mut ids = others.to_vec();
+    ids.push(viewer);
+    let rows: Vec<(i64, i32, i32)> = mp::Entity::find()
+        .select_only()
+        .columns([
+            mp::Column::ProfileId,
+            mp::Column::HomeRow,
+            mp::Column::HomeCol,
+        ])
+        .filter(mp::Column::ProfileId.is_in(ids))
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(|e| anyhow::Error::new(e).context("reading home cells"))?;
+    let cell = |id: i64| {
+        rows.iter()
+            .find(|(p, _, _)| *p == id)
+            .and_then(|(_, r, c)| kizuna_core::geo::GridPoint::from_cell(*r, *c))
+    };
+    let mut out = HashMap::new();
+    if let Some(home) = cell(viewer) {
+        for other in others {
+            if let Some(there) = cell(*other) {
+                out.insert(*other, kizuna_core::geo::DistanceBand::between(home, there));
+            }
+        }
+    }
+    Ok(out)
+}

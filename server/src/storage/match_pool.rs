@@ -1,0 +1,330 @@
+//! `match_pool`: each profile's matchable snapshot, the columns kizuna-core's `MatchColumns` is
+//! rebuilt from, so the whole pool loads with one scan (no JSON, no child tables). Choices are
+//! kept as their index in the core's `ALL` lists, the birthday as days since 1970, the home as
+//! its ~1 km grid cell; coordinates, names and texts never enter it.
+//!
+//! A row is derived from the profile and tagged with its submission hash: [`refresh_stale`]
+//! rebuilds the rows of approved profiles that have none or an outdated one, so a profile edited
+//! and approved again is matched on what it now says, whoever changed it.
+
+use anyhow::Context;
+use kizuna_core::{
+    Drink, Education, Gender, HasChildren, IncomeRange, MarriageRecord, MatchGender, Smoke, Tattoo,
+    conditions::MatchFacts,
+    date::Date,
+    geo::{self, GridPoint},
+    matching::{MatchColumns, MatchProfile, PackedConditions, Range16, TagSet},
+    profile::ValidProfile,
+    review::ReviewStatus,
+};
+use sea_orm::{
+    ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, Statement, sea_query::OnConflict,
+};
+
+use super::{
+    StorageError,
+    entity::{match_pool, user},
+    profiles,
+};
+
+fn index_of<T: PartialEq + Copy>(all: &[T], value: T) -> i32 {
+    all.iter().position(|v| *v == value).unwrap_or(0) as i32
+}
+
+fn choice<T: Copy>(all: &[T], index: i32, column: &str) -> Result<T, StorageError> {
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| all.get(i).copied())
+        .ok_or_else(|| StorageError::Unreadable(format!("match_pool.{column}")))
+}
+
+fn maybe<T: Copy>(all: &[T], index: Option<i32>, column: &str) -> Result<Option<T>, StorageError> {
+    index.map(|i| choice(all, i, column)).transpose()
+}
+
+fn every_tag(profile: &ValidProfile) -> Vec<u32> {
+    let t = &profile.tags;
+    t.personality
+        .iter()
+        .chain(&t.exercise)
+        .chain(&t.hobby)
+        .chain(&t.marriage_type)
+        .chain(std::iter::once(&t.fertility_plan))
+        .chain(&t.pet)
+        .copied()
+        .collect()
+}
+
+/// The snapshot row of a validated profile; `None` only for a city unknown to this build
+/// without coordinates (a profile this build validated always has a home).
+pub fn snapshot(profile_id: i64, source_hash: &str, p: &ValidProfile) -> Option<match_pool::Model> {
+    let home = geo::home_point(p.location, &p.city)?;
+    let wants = PackedConditions::from_list(&p.conditions);
+    let tags = every_tag(p)
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    Some(match_pool::Model {
+        profile_id,
+        source_hash: source_hash.to_string(),
+        gender: index_of(Gender::ALL, p.gender),
+        match_gender: index_of(MatchGender::ALL, p.match_gender),
+        height: p.height_cm as i32,
+        birthday: p.birthday.days_since_epoch(),
+        income_range: index_of(IncomeRange::ALL, p.income_range),
+        education: index_of(Education::ALL, p.education),
+        marriage_record: index_of(MarriageRecord::ALL, p.marriage_record),
+        has_children: index_of(HasChildren::ALL, p.has_children),
+        smoke: index_of(Smoke::ALL, p.smoke),
+        tattoo: index_of(Tattoo::ALL, p.tattoo),
+        drink: index_of(Drink::ALL, p.drink),
+        want_height_from: i32::from(wants.height.from),
+        want_height_to: i32::from(wants.height.to),
+        want_age_from: i32::from(wants.age.from),
+        want_age_to: i32::from(wants.age.to),
+        want_income_from: i32::from(wants.income.from),
+        want_income_to: i32::from(wants.income.to),
+        want_education: wants.education.map(|v| index_of(Education::ALL, v)),
+        want_marriage_record: wants
+            .marriage_record
+            .map(|v| index_of(MarriageRecord::ALL, v)),
+        want_has_children: wants.has_children.map(|v| index_of(HasChildren::ALL, v)),
+        want_smoke: wants.smoke.map(|v| index_of(Smoke::ALL, v)),
+        want_tattoo: wants.tattoo.map(|v| index_of(Tattoo::ALL, v)),
+        want_drink: wants.drink.map(|v| index_of(Drink::ALL, v)),
+        home_row: home.row(),
+        home_col: home.col(),
+        radius_km: p.recommend_distance_km as i32,
+        tag_ids: tags,
+    })
+}
+
+fn range(from: i32, to: i32) -> Range16 {
+    Range16::new(from.max(0) as u32, to.max(0) as u32)
+}
+
+/// The core's member of a snapshot row.
+pub fn to_profile(
+    row: &match_pool::Model,
+    status: ReviewStatus,
+    last_active: Date,
+) -> Result<MatchProfile, StorageError> {
+    let unreadable = |column: &str| StorageError::Unreadable(format!("match_pool.{column}"));
+    let birthday = Date::from_days_since_epoch(i64::from(row.birthday))
+        .ok_or_else(|| unreadable("birthday"))?;
+    let home =
+        GridPoint::from_cell(row.home_row, row.home_col).ok_or_else(|| unreadable("home"))?;
+    let tags = TagSet::from_ids(
+        row.tag_ids
+            .split(',')
+            .filter(|t| !t.is_empty())
+            .filter_map(|t| t.parse().ok()),
+    );
+    Ok(MatchProfile::new(MatchColumns {
+        id: row.profile_id as u64,
+        status,
+        gender: choice(Gender::ALL, row.gender, "gender")?,
+        match_gender: choice(MatchGender::ALL, row.match_gender, "match_gender")?,
+        facts: MatchFacts {
+            height_cm: row.height.max(0) as u32,
+            birthday,
+            income_range: choice(IncomeRange::ALL, row.income_range, "income_range")?,
+            education: choice(Education::ALL, row.education, "education")?,
+            marriage_record: choice(MarriageRecord::ALL, row.marriage_record, "marriage_record")?,
+            has_children: choice(HasChildren::ALL, row.has_children, "has_children")?,
+            smoke: choice(Smoke::ALL, row.smoke, "smoke")?,
+            tattoo: choice(Tattoo::ALL, row.tattoo, "tattoo")?,
+            drink: choice(Drink::ALL, row.drink, "drink")?,
+        },
+        wants: PackedConditions {
+            height: range(row.want_height_from, row.want_height_to),
+            age: range(row.want_age_from, row.want_age_to),
+            income: range(row.want_income_from, row.want_income_to),
+            education: maybe(Education::ALL, row.want_education, "want_education")?,
+            marriage_record: maybe(
+                MarriageRecord::ALL,
+                row.want_marriage_record,
+                "want_marriage_record",
+            )?,
+            has_children: maybe(HasChildren::ALL, row.want_has_children, "want_has_children")?,
+            smoke: maybe(Smoke::ALL, row.want_smoke, "want_smoke")?,
+            tattoo: maybe(Tattoo::ALL, row.want_tattoo, "want_tattoo")?,
+            drink: maybe(Drink::ALL, row.want_drink, "want_drink")?,
+        },
+        home,
+        recommend_distance_km: row.radius_km.max(0) as u32,
+        tags,
+        last_active,
+    }))
+}
+
+/// Writes (or replaces) snapshot rows.
+pub async fn upsert(
+    db: &impl ConnectionTrait,
+    rows: Vec<match_pool::Model>,
+) -> Result<(), StorageError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    use match_pool::Column as C;
+    let models = rows
+        .into_iter()
+        .map(sea_orm::IntoActiveModel::into_active_model);
+    let mut all_but_key = vec![C::SourceHash];
+    all_but_key.extend(
+        <C as sea_orm::Iterable>::iter().filter(|c| !matches!(c, C::ProfileId | C::SourceHash)),
+    );
+    match_pool::Entity::insert_many(models)
+        .on_conflict(
+            OnConflict::column(C::ProfileId)
+                .update_columns(all_but_key)
+                .to_owned(),
+        )
+        .exec(db)
+        .await
+        .context("writing match pool rows")?;
+    Ok(())
+}
+
+#[derive(Debug, FromQueryResult)]
+struct StaleRow {
+    profile_id: i64,
+    user_id: i64,
+}
+
+/// Builds the snapshot of every APPROVED profile that has none or one of an older submission.
+/// Answers how many were rebuilt.
+pub async fn refresh_stale(db: &impl ConnectionTrait) -> Result<usize, StorageError> {
+    let sql = "SELECT p.id AS profile_id, p.user_id AS user_id FROM profiles p \
+               LEFT JOIN match_pool mp ON mp.profile_id = p.id \
+               WHERE p.status = 'APPROVED' \
+               AND (mp.profile_id IS NULL OR mp.source_hash <> p.submission_hash)";
+    let stale = StaleRow::find_by_statement(Statement::from_string(db.get_database_backend(), sql))
+        .all(db)
+        .await
+        .context("finding stale match pool rows")?;
+    let mut built = Vec::new();
+    for row in &stale {
+        let Some(user) = user::Entity::find_by_id(row.user_id)
+            .one(db)
+            .await
+            .context("reading a member")?
+        else {
+            continue;
+        };
+        let Some(stored) = profiles::load(db, &user).await? else {
+            continue;
+        };
+        let hash = profiles::find_row(db, user.id)
+            .await?
+            .map(|r| r.submission_hash)
+            .unwrap_or_default();
+        match snapshot(row.profile_id, &hash, &stored.profile) {
+            Some(snap) => built.push(snap),
+            None => tracing::warn!(profile = row.profile_id, "a profile has no home cell"),
+        }
+    }
+    let count = built.len();
+    for chunk in built.chunks(500) {
+        upsert(db, chunk.to_vec()).await?;
+    }
+    Ok(count)
+}
+
+/// A pool row with its member's last activity (Unix seconds).
+#[derive(Debug)]
+pub struct PoolRow {
+    pub row: match_pool::Model,
+    pub last_active_at: Option<i64>,
+}
+
+fn select_approved(backend: DbBackend, one: bool) -> Statement {
+    let base = "SELECT mp.*, u.last_active_at AS last_active_at FROM match_pool mp \
+                JOIN profiles p ON p.id = mp.profile_id AND p.status = 'APPROVED' \
+                AND p.submission_hash = mp.source_hash \
+                JOIN users u ON u.id = p.user_id";
+    if one {
+        let placeholder = if backend == DbBackend::Postgres {
+            "$1"
+        } else {
+            "?"
+        };
+        Statement::from_string(
+            backend,
+            format!("{base} WHERE mp.profile_id = {placeholder}"),
+        )
+    } else {
+        Statement::from_string(backend, base)
+    }
+}
+
+fn decode(row: &sea_orm::QueryResult) -> Result<PoolRow, StorageError> {
+    Ok(PoolRow {
+        row: match_pool::Model::from_query_result(row, "").context("decoding a pool row")?,
+        last_active_at: row
+            .try_get::<Option<i64>>("", "last_active_at")
+            .context("decoding last_active_at")?,
+    })
+}
+
+/// Every APPROVED member's current snapshot (call [`refresh_stale`] first).
+pub async fn approved(db: &impl ConnectionTrait) -> Result<Vec<PoolRow>, StorageError> {
+    let rows = db
+        .query_all_raw(select_approved(db.get_database_backend(), false))
+        .await
+        .context("loading the match pool")?;
+    rows.iter().map(decode).collect()
+}
+
+/// One APPROVED member's current snapshot, refreshed when stale; None when not APPROVED.
+pub async fn approved_one(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+) -> Result<Option<PoolRow>, StorageError> {
+    let backend = db.get_database_backend();
+    let mut stmt = select_approved(backend, true);
+    stmt.values = Some(sea_orm::Values(vec![profile_id.into()]));
+    if let Some(row) = db
+        .query_one_raw(stmt.clone())
+        .await
+        .context("loading a pool row")?
+    {
+        return Ok(Some(decode(&row)?));
+    }
+    let status = super::entity::profile::Entity::find_by_id(profile_id)
+        .one(db)
+        .await
+        .context("reading a profile")?;
+    let Some(profile) = status.filter(|p| p.status == ReviewStatus::Approved.as_str()) else {
+        return Ok(None);
+    };
+    let Some(user) = user::Entity::find_by_id(profile.user_id)
+        .one(db)
+        .await
+        .context("reading a member")?
+    else {
+        return Ok(None);
+    };
+    let Some(stored) = profiles::load(db, &user).await? else {
+        return Ok(None);
+    };
+    if let Some(snap) = snapshot(profile_id, &profile.submission_hash, &stored.profile) {
+        upsert(db, vec![snap]).await?;
+    }
+    match db
+        .query_one_raw(stmt.clone())
+        .await
+        .context("loading a pool row")?
+    {
+        Some(row) => Ok(Some(decode(&row)?)),
+        None => Ok(None),
+    }
+}
+
+/// The day of a Unix time of last activity, or a day long ago for never.
+pub fn active_day(last_active_at: Option<i64>) -> Date {
+    last_active_at
+        .and_then(Date::taipei_day)
+        .unwrap_or_else(|| Date::from_ymd(1970, 1, 1).expect("a valid date"))
+}

@@ -1,0 +1,753 @@
+//! Matchmaking over HTTP on SQLite and PostgreSQL: who is introduced (never the unapproved,
+//! suspended, blocked or reported), the list fixed for a Taipei day, likes and racing likes,
+//! matches, blocks, reports, photo access, the daily job's pushes, and a privacy scan of every
+//! answer a member gets about another.
+
+use std::time::Duration;
+
+use reqwest::Response;
+use sea_orm::ConnectionTrait;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{Backend, TestApp, User, assert_error, jpeg, profile_payload, spawn_app},
+    on_both_backends,
+};
+
+/// A registered member: their session, profile id and photo and verification file names.
+struct Member {
+    user: User,
+    id: i64,
+    photo: String,
+    verify: String,
+}
+
+/// Personal details of a member that no other member may ever read.
+struct Secrets {
+    name: String,
+    birthday: &'static str,
+    address: String,
+    latitude: f64,
+    longitude: f64,
+    email: String,
+    income: &'static str,
+    employer: &'static str,
+}
+
+fn secrets_of(n: usize, female: bool) -> Secrets {
+    Secrets {
+        name: format!("Secret Fullname{n}"),
+        birthday: if female { "1994-07-21" } else { "1990-02-11" },
+        address: format!("No. {n} Secret Lane"),
+        latitude: 25.0412 + n as f64 * 0.0003,
+        longitude: 121.5321 + n as f64 * 0.0003,
+        email: format!("member{n}@tsmc.com"),
+        income: "INCOME_150_200",
+        employer: "tsmc",
+    }
+}
+
+/// Registers a member (a woman seeking men, or a man seeking women, all in Taipei with no
+/// partner conditions, so everyone of the other side fits) and leaves the profile PENDING.
+async fn register(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
+    let user = app.new_user().await;
+    let photo = app.upload_ok(&user.token, jpeg(64, 48)).await;
+    let verify = app.upload_ok(&user.token, jpeg(32, 32)).await;
+    let s = secrets_of(n, female);
+    let mut body = profile_payload(&user.line_id, std::slice::from_ref(&photo), &verify);
+    let o = body.as_object_mut().unwrap();
+    o.insert("nickname".into(), json!(format!("Nick{n}")));
+    o.insert("name".into(), json!(s.name));
+    o.insert("birthday".into(), json!(s.birthday));
+    o.insert("address".into(), json!(s.address));
+    o.insert("latitude".into(), json!(s.latitude));
+    o.insert("longitude".into(), json!(s.longitude));
+    o.insert("companyEmail".into(), json!(s.email));
+    o.insert("incomeRange".into(), json!(s.income));
+    o.insert(
+        "gender".into(),
+        json!(if female { "FEMALE" } else { "MALE" }),
+    );
+    o.insert(
+        "matchGender".into(),
+        json!(if female { "MALE" } else { "FEMALE" }),
+    );
+    o.insert("height".into(), json!(if female { 162 } else { 176 }));
+    o.insert("valueItem".into(), json!([]));
+    let r = app.create_profile(Some(&user.id_token), &body).await;
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    let id = profile_id(app, &user.line_id).await;
+    (
+        Member {
+            user,
+            id,
+            photo,
+            verify,
+        },
+        s,
+    )
+}
+
+async fn profile_id(app: &TestApp, line_id: &str) -> i64 {
+    let row = app
+        .db
+        .query_one_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            format!(
+                "SELECT p.id AS id FROM profiles p JOIN users u ON u.id = p.user_id \
+                 WHERE u.line_user_id = '{line_id}'"
+            ),
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    row.try_get::<i64>("", "id").unwrap()
+}
+
+/// Sets a review status as the review flow would, and drops the server's pool as it does.
+async fn set_status(app: &TestApp, member: &Member, status: &str) {
+    app.db
+        .execute_unprepared(&format!(
+            "UPDATE profiles SET status = '{status}' WHERE id = {}",
+            member.id
+        ))
+        .await
+        .unwrap();
+    app.state.pool.invalidate().await;
+}
+
+async fn approved(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
+    let (m, s) = register(app, n, female).await;
+    set_status(app, &m, "APPROVED").await;
+    (m, s)
+}
+
+async fn send(
+    app: &TestApp,
+    method: reqwest::Method,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> Response {
+    let mut req = app.client.request(method, app.url(path)).bearer_auth(token);
+    if let Some(body) = body {
+        req = req.json(&body);
+    }
+    req.send().await.unwrap()
+}
+
+async fn ok_json(r: Response) -> Value {
+    let status = r.status();
+    let text = r.text().await.unwrap();
+    assert!(status.is_success(), "{status}: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+async fn introductions(app: &TestApp, m: &Member) -> Value {
+    ok_json(app.get("/api/introductions", Some(&m.user.token)).await).await
+}
+
+fn listed_ids(list: &Value) -> Vec<i64> {
+    list["introductions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["member"]["memberId"].as_i64().unwrap())
+        .collect()
+}
+
+async fn like(app: &TestApp, m: &Member, target: i64) -> Response {
+    send(
+        app,
+        reqwest::Method::POST,
+        &format!("/api/introductions/{target}/like"),
+        &m.user.token,
+        None,
+    )
+    .await
+}
+
+async fn fetch_photo(app: &TestApp, m: &Member, file: &str) -> Response {
+    app.get(&format!("/api/file/fetch/{file}"), Some(&m.user.token))
+        .await
+}
+
+async fn proxied_photo(app: &TestApp, m: &Member, file: &str) -> Response {
+    app.get(
+        &format!("/_ipx/w_40/api/file/fetch/{file}"),
+        Some(&m.user.token),
+    )
+    .await
+}
+
+async fn assert_sees_photos(app: &TestApp, viewer: &Member, owner: &Member, sees: bool) {
+    for r in [
+        fetch_photo(app, viewer, &owner.photo).await,
+        proxied_photo(app, viewer, &owner.photo).await,
+    ] {
+        if sees {
+            assert_eq!(r.status(), 200);
+        } else {
+            assert_error(r, 404, "E003").await;
+        }
+    }
+    // The proof of employment never.
+    assert_error(fetch_photo(app, viewer, &owner.verify).await, 404, "E003").await;
+    assert_error(proxied_photo(app, viewer, &owner.verify).await, 404, "E003").await;
+}
+
+async fn never_an_unapproved_suspended_blocked_or_reported_member_is_introduced(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (bo, _) = approved(&app, 2, false).await;
+    let (chen, _) = approved(&app, 3, false).await;
+    let (pending, _) = register(&app, 4, false).await;
+    let (suspended, _) = approved(&app, 5, false).await;
+    set_status(&app, &suspended, "SUSPENDED").await;
+    let (rejected, _) = register(&app, 6, false).await;
+    set_status(&app, &rejected, "REJECTED").await;
+
+    // Only approved members take part.
+    for m in [&pending, &suspended, &rejected] {
+        assert_error(
+            app.get("/api/introductions", Some(&m.user.token)).await,
+            403,
+            "E004",
+        )
+        .await;
+    }
+    let list = introductions(&app, &mei).await;
+    let mut ids = listed_ids(&list);
+    ids.sort();
+    assert_eq!(ids, vec![kai.id, bo.id, chen.id], "{list}");
+
+    // Bo is blocked and Chen reported: both leave Mei's list at once, and Mei leaves theirs.
+    assert_eq!(listed_ids(&introductions(&app, &bo).await), vec![mei.id]);
+    assert_eq!(listed_ids(&introductions(&app, &chen).await), vec![mei.id]);
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/blocks",
+        &mei.user.token,
+        Some(json!({"memberId": bo.id})),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/reports",
+        &mei.user.token,
+        Some(json!({"memberId": chen.id, "reasons": ["HARASSMENT", "SPAM"], "text": "Sent ads"})),
+    )
+    .await;
+    let report = ok_json(r).await;
+    assert!(report["reportId"].as_i64().is_some());
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![kai.id]);
+    assert!(listed_ids(&introductions(&app, &bo).await).is_empty());
+    assert!(listed_ids(&introductions(&app, &chen).await).is_empty());
+    for (viewer, target) in [(&bo, &mei), (&mei, &bo), (&chen, &mei), (&mei, &chen)] {
+        assert_error(
+            app.get(
+                &format!("/api/members/{}", target.id),
+                Some(&viewer.user.token),
+            )
+            .await,
+            404,
+            "E003",
+        )
+        .await;
+    }
+    // The report is in the reviewers' queue.
+    let queue = kizuna_server::storage::matchmaking::open_reports(&app.db, 10)
+        .await
+        .unwrap();
+    assert_eq!(queue.len(), 1);
+    assert_eq!(
+        (queue[0].reporter_id, queue[0].target_id),
+        (mei.id, chen.id)
+    );
+    assert_eq!(queue[0].reasons, "HARASSMENT,SPAM");
+
+    // Approving the pending member and reinstating the suspended one brings them in on the next
+    // day; the blocked and reported never come back.
+    set_status(&app, &pending, "APPROVED").await;
+    set_status(&app, &suspended, "APPROVED").await;
+    app.clock().advance(86_400);
+    let mut next = listed_ids(&introductions(&app, &mei).await);
+    next.sort();
+    assert_eq!(next, vec![pending.id, suspended.id]);
+    // Suspended again: out of the list at once.
+    set_status(&app, &suspended, "SUSPENDED").await;
+    assert_eq!(
+        listed_ids(&introductions(&app, &mei).await),
+        vec![pending.id]
+    );
+    for _ in 0..40 {
+        app.clock().advance(86_400);
+        let ids = listed_ids(&introductions(&app, &mei).await);
+        assert!(
+            !ids.contains(&bo.id)
+                && !ids.contains(&chen.id)
+                && !ids.contains(&suspended.id)
+                && !ids.contains(&rejected.id),
+            "{ids:?}"
+        );
+    }
+}
+
+async fn the_list_is_fixed_for_the_taipei_day_and_new_the_next_day(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let mut men = Vec::new();
+    for n in 1..=7 {
+        men.push(approved(&app, n, false).await.0);
+    }
+    let first = introductions(&app, &mei).await;
+    let ids = listed_ids(&first);
+    assert_eq!(ids.len(), 5, "{first}");
+    // A newcomer and a repeated question change nothing today.
+    let (late, _) = approved(&app, 8, false).await;
+    app.clock().advance(3600);
+    let again = introductions(&app, &mei).await;
+    assert_eq!(listed_ids(&again), ids);
+    assert_eq!(again["day"], first["day"]);
+
+    // The next Taipei day: new people only (today's five wait for an answer).
+    app.clock().advance(86_400);
+    let next = introductions(&app, &mei).await;
+    assert_ne!(next["day"], first["day"]);
+    let mut next_ids = listed_ids(&next);
+    next_ids.sort();
+    let mut expected: Vec<i64> = men
+        .iter()
+        .map(|m| m.id)
+        .filter(|id| !ids.contains(id))
+        .collect();
+    expected.push(late.id);
+    expected.sort();
+    assert_eq!(next_ids, expected);
+    // Yesterday's introductions can still be answered.
+    let r = like(&app, &mei, ids[0]).await;
+    assert_eq!(ok_json(r).await["matched"], false);
+}
+
+async fn photos_follow_introductions_and_matches(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    // Nobody was introduced yet: strangers' photos are E003.
+    assert_sees_photos(&app, &mei, &kai, false).await;
+    assert_sees_photos(&app, &kai, &mei, false).await;
+    // Kai is in Mei's list: she sees his photos; he has not asked for his list, so not hers.
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![kai.id]);
+    assert_sees_photos(&app, &mei, &kai, true).await;
+    assert_sees_photos(&app, &kai, &mei, false).await;
+    assert_eq!(listed_ids(&introductions(&app, &kai).await), vec![mei.id]);
+    assert_sees_photos(&app, &kai, &mei, true).await;
+    // The owner always sees their own.
+    assert_eq!(fetch_photo(&app, &kai, &kai.verify).await.status(), 200);
+
+    // Matched: the photos stay visible on later days while the match lasts.
+    assert_eq!(
+        ok_json(like(&app, &mei, kai.id).await).await["matched"],
+        false
+    );
+    let liked = ok_json(like(&app, &kai, mei.id).await).await;
+    assert_eq!(liked["matched"], true);
+    let match_id = liked["matchId"].as_i64().unwrap();
+    app.clock().advance(3 * 86_400);
+    assert_sees_photos(&app, &mei, &kai, true).await;
+    let matches = ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await;
+    assert_eq!(matches[0]["matchId"], match_id);
+    assert_eq!(matches[0]["member"]["memberId"], kai.id);
+    assert_eq!(matches[0]["lastMessage"], Value::Null);
+
+    // Unmatched: gone for both, photos too (they were introduced, but the match ended and
+    // they had liked, so only the introduction keeps them: a block ends even that).
+    let r = send(
+        &app,
+        reqwest::Method::DELETE,
+        &format!("/api/matches/{match_id}"),
+        &kai.user.token,
+        None,
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    for m in [&mei, &kai] {
+        let list = ok_json(app.get("/api/matches", Some(&m.user.token)).await).await;
+        assert_eq!(list, json!([]));
+    }
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/blocks",
+        &mei.user.token,
+        Some(json!({"memberId": kai.id})),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    assert_sees_photos(&app, &mei, &kai, false).await;
+    assert_sees_photos(&app, &kai, &mei, false).await;
+    assert_error(
+        app.get(&format!("/api/members/{}", mei.id), Some(&kai.user.token))
+            .await,
+        404,
+        "E003",
+    )
+    .await;
+}
+
+async fn a_block_ends_the_match_for_both_at_once(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    introductions(&app, &mei).await;
+    introductions(&app, &kai).await;
+    ok_json(like(&app, &mei, kai.id).await).await;
+    let matched = ok_json(like(&app, &kai, mei.id).await).await;
+    assert_eq!(matched["matched"], true);
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/blocks",
+        &kai.user.token,
+        Some(json!({"memberId": mei.id})),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    // Again: nothing changes.
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/blocks",
+        &kai.user.token,
+        Some(json!({"memberId": mei.id})),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    for m in [&mei, &kai] {
+        assert_eq!(
+            ok_json(app.get("/api/matches", Some(&m.user.token)).await).await,
+            json!([])
+        );
+        assert!(listed_ids(&introductions(&app, m).await).is_empty());
+    }
+    assert_sees_photos(&app, &mei, &kai, false).await;
+    assert_sees_photos(&app, &kai, &mei, false).await;
+}
+
+async fn racing_likes_make_exactly_one_match_and_two_pushes(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    introductions(&app, &mei).await;
+    introductions(&app, &kai).await;
+    let (a, b) = tokio::join!(like(&app, &mei, kai.id), like(&app, &kai, mei.id));
+    let (a, b) = (ok_json(a).await, ok_json(b).await);
+    assert_eq!(
+        [
+            a["matched"].as_bool().unwrap(),
+            b["matched"].as_bool().unwrap()
+        ]
+        .iter()
+        .filter(|m| **m)
+        .count(),
+        1,
+        "{a} {b}"
+    );
+    let matched = if a["matched"] == true { &a } else { &b };
+    // A repeated like answers the same match and makes nothing new.
+    for m in [&mei, &kai] {
+        let again =
+            ok_json(like(&app, m, if m.id == mei.id { kai.id } else { mei.id }).await).await;
+        assert_eq!(again["matched"], true);
+        assert_eq!(again["matchId"], matched["matchId"]);
+    }
+    let snapshot = app.snapshot().await;
+    assert_eq!(snapshot.count("matches"), 1);
+    assert_eq!(snapshot.count("reactions"), 2);
+    for m in [&mei, &kai] {
+        let list = ok_json(app.get("/api/matches", Some(&m.user.token)).await).await;
+        assert_eq!(list.as_array().unwrap().len(), 1);
+    }
+    // One "new match" push each, through the outbox.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let pushes = app.pushes().await;
+        let to = |m: &Member| {
+            pushes
+                .iter()
+                .filter(|p| p["to"] == m.user.line_id.as_str())
+                .count()
+        };
+        if to(&mei) == 1 && to(&kai) == 1 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{pushes:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Passing someone liked is a conflict.
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/introductions/{}/pass", kai.id),
+        &mei.user.token,
+        None,
+    )
+    .await;
+    assert_error(r, 409, "E005").await;
+}
+
+async fn bad_ids_and_callers_are_refused_and_change_nothing(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (stranger, _) = approved(&app, 2, true).await;
+    let (pending, _) = register(&app, 3, false).await;
+    introductions(&app, &mei).await;
+    let before = app.snapshot().await;
+    for path in [
+        "/api/introductions/abc/like".to_string(),
+        "/api/introductions/0/like".to_string(),
+        "/api/introductions/99999999/like".to_string(),
+        format!("/api/introductions/{}/like", mei.id),
+        // Another woman: never in Mei's list.
+        format!("/api/introductions/{}/like", stranger.id),
+        format!("/api/introductions/{}/pass", stranger.id),
+    ] {
+        let r = send(&app, reqwest::Method::POST, &path, &mei.user.token, None).await;
+        assert_error(r, 404, "E003").await;
+    }
+    for path in [
+        "/api/members/abc".to_string(),
+        format!("/api/members/{}", stranger.id),
+        format!("/api/members/{}", pending.id),
+    ] {
+        assert_error(app.get(&path, Some(&mei.user.token)).await, 404, "E003").await;
+    }
+    let r = send(
+        &app,
+        reqwest::Method::DELETE,
+        "/api/matches/12345",
+        &mei.user.token,
+        None,
+    )
+    .await;
+    assert_error(r, 404, "E003").await;
+    for body in [
+        json!({"memberId": stranger.id}),
+        json!({"memberId": 424242}),
+    ] {
+        let r = send(
+            &app,
+            reqwest::Method::POST,
+            "/api/blocks",
+            &mei.user.token,
+            Some(body),
+        )
+        .await;
+        assert_error(r, 404, "E003").await;
+    }
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/blocks",
+        &mei.user.token,
+        Some(json!({"memberId": "x"})),
+    )
+    .await;
+    assert_error(r, 400, "E002").await;
+    for (body, field) in [
+        (json!({"memberId": kai.id, "reasons": []}), "reasons"),
+        (json!({"memberId": kai.id, "reasons": ["NOPE"]}), "reasons"),
+        (
+            json!({"memberId": kai.id, "reasons": ["SPAM", "SPAM"]}),
+            "reasons",
+        ),
+        (json!({"memberId": kai.id, "reasons": ["OTHER"]}), "text"),
+    ] {
+        let r = send(
+            &app,
+            reqwest::Method::POST,
+            "/api/reports",
+            &mei.user.token,
+            Some(body),
+        )
+        .await;
+        let err = assert_error(r, 422, "E002").await;
+        assert!(err["fields"][field].is_array(), "{err}");
+    }
+    // A member who is not approved is refused everywhere.
+    for (method, path) in [
+        (reqwest::Method::GET, "/api/introductions".to_string()),
+        (reqwest::Method::GET, "/api/matches".to_string()),
+        (reqwest::Method::GET, format!("/api/members/{}", mei.id)),
+        (
+            reqwest::Method::POST,
+            format!("/api/introductions/{}/like", mei.id),
+        ),
+    ] {
+        let r = send(&app, method, &path, &pending.user.token, None).await;
+        assert_error(r, 403, "E004").await;
+    }
+    assert_eq!(app.snapshot().await, before);
+    // Without a session: E001.
+    assert_error(app.get("/api/introductions", None).await, 401, "E001").await;
+}
+
+async fn the_daily_job_makes_every_list_and_one_morning_push_each(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (ana, _) = approved(&app, 1, true).await;
+    let (kai, _) = approved(&app, 2, false).await;
+    let (bo, _) = approved(&app, 3, false).await;
+    let (quiet, _) = approved(&app, 4, false).await;
+    let (pending, _) = register(&app, 5, true).await;
+    // Quiet turns the morning push off.
+    let r = send(
+        &app,
+        reqwest::Method::PUT,
+        "/api/user/notifications",
+        &quiet.user.token,
+        Some(json!({"introductions": false})),
+    )
+    .await;
+    assert_eq!(ok_json(r).await, json!({"introductions": false}));
+    let r = app
+        .get("/api/user/notifications", Some(&quiet.user.token))
+        .await;
+    assert_eq!(ok_json(r).await, json!({"introductions": false}));
+    // Kai already asked today: the job keeps his list.
+    let kais = listed_ids(&introductions(&app, &kai).await);
+
+    let today = app.clock().taipei_today();
+    let report =
+        kizuna_server::matchmaking::job::run(&app.db, today, app.clock().now_secs(), "liff")
+            .await
+            .unwrap();
+    assert_eq!(report.members, 5);
+    assert_eq!(report.lists, 4, "everyone but Kai");
+    assert_eq!(listed_ids(&introductions(&app, &kai).await), kais);
+    let mut meis = listed_ids(&introductions(&app, &mei).await);
+    meis.sort();
+    assert_eq!(meis, vec![kai.id, bo.id, quiet.id]);
+    assert_eq!(listed_ids(&introductions(&app, &quiet).await).len(), 2);
+    assert_eq!(listed_ids(&introductions(&app, &ana).await).len(), 3);
+    assert_error(
+        app.get("/api/introductions", Some(&pending.user.token))
+            .await,
+        403,
+        "E004",
+    )
+    .await;
+
+    // Once more: nothing new, no second push.
+    let again =
+        kizuna_server::matchmaking::job::run(&app.db, today, app.clock().now_secs(), "liff")
+            .await
+            .unwrap();
+    assert_eq!((again.lists, again.pushes), (0, 0));
+    app.state.push.wake();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let pushes = app.pushes().await;
+        let to = |m: &Member| -> Vec<String> {
+            pushes
+                .iter()
+                .filter(|p| p["to"] == m.user.line_id.as_str())
+                .map(|p| p["messages"][0]["text"].as_str().unwrap().to_string())
+                .collect()
+        };
+        if to(&mei).len() == 1 && to(&ana).len() == 1 && to(&bo).len() == 1 && to(&kai).len() == 1 {
+            assert!(to(&mei)[0].contains('3'), "{:?}", to(&mei));
+            assert!(to(&quiet).is_empty(), "turned off");
+            assert!(to(&pending).is_empty());
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{pushes:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Every answer a member can get about others, scanned for the others' private details.
+async fn no_answer_carries_another_members_private_details(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, mei_secrets) = approved(&app, 0, true).await;
+    let (kai, kai_secrets) = approved(&app, 1, false).await;
+    let (bo, bo_secrets) = approved(&app, 2, false).await;
+    let mut answers = Vec::new();
+    answers.push(introductions(&app, &mei).await);
+    answers.push(introductions(&app, &kai).await);
+    answers.push(introductions(&app, &bo).await);
+    for (viewer, target) in [(&mei, &kai), (&mei, &bo), (&kai, &mei), (&bo, &mei)] {
+        answers.push(
+            ok_json(
+                app.get(
+                    &format!("/api/members/{}", target.id),
+                    Some(&viewer.user.token),
+                )
+                .await,
+            )
+            .await,
+        );
+    }
+    answers.push(ok_json(like(&app, &mei, kai.id).await).await);
+    answers.push(ok_json(like(&app, &kai, mei.id).await).await);
+    for m in [&mei, &kai] {
+        answers.push(ok_json(app.get("/api/matches", Some(&m.user.token)).await).await);
+    }
+    let text = answers
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(text.contains("Nick1") && text.contains("Nick0") && text.contains("distanceBand"));
+    for s in [&mei_secrets, &kai_secrets, &bo_secrets] {
+        for secret in [
+            s.name.clone(),
+            s.birthday.to_string(),
+            s.address.clone(),
+            format!("{}", s.latitude),
+            format!("{}", s.longitude),
+            format!("{:.2}", s.latitude),
+            s.email.clone(),
+            s.income.to_string(),
+            s.employer.to_string(),
+        ] {
+            assert!(!text.contains(&secret), "{secret} leaked: {text}");
+        }
+    }
+    for key in [
+        "\"name\"",
+        "birthday",
+        "address",
+        "latitude",
+        "longitude",
+        "mail",
+        "income",
+        "employerName",
+        "verify",
+        "lineUserId",
+        "school",
+        "achievement",
+    ] {
+        assert!(!text.contains(key), "{key} in an answer: {text}");
+    }
+    // The LINE ids of others never appear either.
+    for m in [&mei, &kai, &bo] {
+        assert!(!text.contains(&m.user.line_id));
+    }
+}
+
+on_both_backends!(
+    never_an_unapproved_suspended_blocked_or_reported_member_is_introduced,
+    the_list_is_fixed_for_the_taipei_day_and_new_the_next_day,
+    photos_follow_introductions_and_matches,
+    a_block_ends_the_match_for_both_at_once,
+    racing_likes_make_exactly_one_match_and_two_pushes,
+    bad_ids_and_callers_are_refused_and_change_nothing,
+    the_daily_job_makes_every_list_and_one_morning_push_each,
+    no_answer_carries_another_members_private_details,
+);
