@@ -3,6 +3,7 @@
 //! `storage::review`; decisions are read and applied only through `kizuna_core::review`.
 
 use kizuna_core::{
+    report::ReportReason,
     review::{Decision, ReviewStatus},
     rules::REVIEW_CLAIM_SECS,
 };
@@ -23,6 +24,7 @@ use crate::{
     line::messages::liff_url,
     storage::{
         entity::review_claim,
+        matchmaking::{self, Dismissal},
         review::{self, Deciding, ReviewError},
     },
 };
@@ -243,6 +245,61 @@ pub struct DecisionResult {
     pub version: i64,
     /// Unix seconds.
     pub decided_at: i64,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReportedMember {
+    pub profile_id: i64,
+    pub nickname: Option<String>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReportItem {
+    pub report_id: i64,
+    pub reporter: ReportedMember,
+    pub target: ReportedMember,
+    /// The reported member's review status now.
+    pub target_status: ReviewState,
+    /// The reported member's profile version: a SUSPEND decision names it.
+    pub target_version: i64,
+    /// kizuna-core report reason codes (`report` catalogue of /catalogue/codes).
+    pub reasons: Vec<String>,
+    /// The suspension reason code each report reason suggests, in the same order, distinct.
+    pub suggested_suspension: Vec<String>,
+    /// The reporter's words (may be empty).
+    pub text: String,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReportQueue {
+    pub items: Vec<ReportItem>,
+    /// The server's time (Unix seconds), for "waiting for" on the console.
+    pub now: i64,
+}
+
+#[derive(ApiResponse)]
+pub enum ReportsResponse {
+    /// Open reports, oldest first.
+    #[oai(status = 200)]
+    Ok(Json<ReportQueue>),
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReportDismissed {
+    pub report_id: i64,
+}
+
+#[derive(ApiResponse)]
+pub enum DismissResponse {
+    /// The report is closed without action.
+    #[oai(status = 200)]
+    Ok(Json<ReportDismissed>),
 }
 
 #[derive(ApiResponse)]
@@ -502,11 +559,95 @@ impl ReviewApi {
         let app_url = liff_url(&state.settings.line.liff_id);
         let decided = review::decide(&state.db, &deciding, state.now(), Some(&app_url)).await?;
         state.push.wake();
+        // The member's standing in matchmaking changed: the next list reads a fresh pool.
+        state.pool.invalidate().await;
         Ok(DecisionResponse::Ok(Json(DecisionResult {
             profile_id: profile_id.0,
             status: ReviewState::from_core(decided.status),
             version: decided.version,
             decided_at: decided.decided_at,
+        })))
+    }
+    /// The report queue
+    ///
+    /// Open reports of one member by another, oldest first: who reported whom, the reasons, the
+    /// reporter's words, the suspension reasons they suggest, and the reported member's status
+    /// and version, so that the reviewer can SUSPEND them through the decision call (which
+    /// settles every open report about them). Reviewers only (403 E004 for a member).
+    #[oai(path = "/review/reports", method = "get")]
+    async fn reports(
+        &self,
+        state: poem::web::Data<&State>,
+        _caller: Reviewer,
+        /// At most this many entries (1 to 200, default 200).
+        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        limit: Query<Option<u64>>,
+    ) -> Result<ReportsResponse, ApiError> {
+        let entries = review::report_queue(&state.db, limit.0.unwrap_or(QUEUE_LIMIT)).await?;
+        let mut items = Vec::with_capacity(entries.len());
+        for e in entries {
+            let reasons: Vec<ReportReason> = e
+                .report
+                .reasons
+                .split(',')
+                .filter_map(ReportReason::parse)
+                .collect();
+            let mut suggested: Vec<String> = Vec::new();
+            for r in &reasons {
+                let code = r.suggested_suspension().code().to_string();
+                if !suggested.contains(&code) {
+                    suggested.push(code);
+                }
+            }
+            items.push(ReportItem {
+                report_id: e.report.id,
+                reporter: ReportedMember {
+                    profile_id: e.report.reporter_id,
+                    nickname: e.reporter_nickname,
+                },
+                target: ReportedMember {
+                    profile_id: e.report.target_id,
+                    nickname: e.target_nickname,
+                },
+                target_status: state_of(&e.target_status)?,
+                target_version: e.target_version,
+                reasons: reasons.iter().map(|r| r.code().to_string()).collect(),
+                suggested_suspension: suggested,
+                text: e.report.text,
+                created_at: e.report.created_at,
+            });
+        }
+        Ok(ReportsResponse::Ok(Json(ReportQueue {
+            items,
+            now: state.now(),
+        })))
+    }
+
+    /// Dismiss a report
+    ///
+    /// Closes an open report without action. 404 E003 for an unknown report, 409 E005 for one
+    /// that is settled already (dismissed, or actioned by a suspension). Reviewers only.
+    #[oai(path = "/review/reports/:reportId/dismiss", method = "post")]
+    async fn dismiss(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        #[oai(name = "reportId")] report_id: Path<i64>,
+    ) -> Result<DismissResponse, ApiError> {
+        match matchmaking::dismiss_report(&state.db, report_id.0).await? {
+            Dismissal::Dismissed => {}
+            Dismissal::SettledAlready => {
+                return Err(ApiError::Conflict("the report is settled already".into()));
+            }
+            Dismissal::Unknown => return Err(ApiError::NotFound),
+        }
+        tracing::info!(
+            report = report_id.0,
+            reviewer = caller.0.user.id,
+            "report dismissed"
+        );
+        Ok(DismissResponse::Ok(Json(ReportDismissed {
+            report_id: report_id.0,
         })))
     }
 }

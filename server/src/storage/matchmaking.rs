@@ -828,3 +828,53 @@ pub async fn open_reports(
         .await
         .context("reading the report queue")?)
 }
+
+/// Settles the open reports about `target` with `status` (a suspension actions them all);
+/// answers how many.
+pub async fn settle_reports_about(
+    db: &impl ConnectionTrait,
+    target: i64,
+    status: &str,
+) -> Result<u64, StorageError> {
+    let done = report::Entity::update_many()
+        .col_expr(report::Column::Status, Expr::value(status))
+        .filter(report::Column::TargetId.eq(target))
+        .filter(report::Column::Status.eq(report::OPEN))
+        .exec(db)
+        .await
+        .context("settling reports")?;
+    Ok(done.rows_affected)
+}
+
+/// What became of a reviewer's dismissal.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Dismissal {
+    Dismissed,
+    /// Dismissed or actioned before: nothing changed.
+    SettledAlready,
+    Unknown,
+}
+
+/// Dismisses one open report (a second reviewer's dismissal changes nothing).
+pub async fn dismiss_report(db: &impl ConnectionTrait, id: i64) -> Result<Dismissal, StorageError> {
+    let done = report::Entity::update_many()
+        .col_expr(report::Column::Status, Expr::value(report::DISMISSED))
+        .filter(report::Column::Id.eq(id))
+        .filter(report::Column::Status.eq(report::OPEN))
+        .exec(db)
+        .await
+        .context("dismissing a report")?;
+    if done.rows_affected == 1 {
+        return Ok(Dismissal::Dismissed);
+    }
+    let known = report::Entity::find_by_id(id)
+        .one(db)
+        .await
+        .context("reading a report")?
+        .is_some();
+    Ok(if known {
+        Dismissal::SettledAlready
+    } else {
+        Dismissal::Unknown
+    })
+}

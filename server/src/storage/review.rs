@@ -23,7 +23,7 @@ use sea_orm::{
 
 use super::{
     StorageError, begin_write,
-    entity::{profile, profile_submission, review_claim, review_history, user},
+    entity::{profile, profile_submission, report, review_claim, review_history, user},
     is_unique_violation, line_events, locale,
 };
 use crate::line::{
@@ -482,6 +482,12 @@ pub async fn decide(
         .exec(&txn)
         .await
         .context("ending the review claim")?;
+    if let Decision::Suspend { .. } = decision {
+        // A suspended member leaves every match at once (for the other person too), and the
+        // reports about them are settled by this decision.
+        super::matchmaking::end_all_matches(&txn, profile_id, now).await?;
+        super::matchmaking::settle_reports_about(&txn, profile_id, report::ACTIONED).await?;
+    }
 
     let owner = user::Entity::find_by_id(row.user_id)
         .one(&txn)
@@ -521,4 +527,55 @@ pub async fn decide(
         version: version + 1,
         decided_at: now,
     })
+}
+
+/// An open report in the reviewers' queue, with both members' nicknames and the reported
+/// member's status (a reviewer suspends from there through [`decide`]).
+pub struct ReportEntry {
+    pub report: report::Model,
+    pub reporter_nickname: Option<String>,
+    pub target_nickname: Option<String>,
+    pub target_status: String,
+    pub target_version: i64,
+}
+
+/// Open reports, oldest first.
+pub async fn report_queue(
+    db: &impl ConnectionTrait,
+    limit: u64,
+) -> Result<Vec<ReportEntry>, StorageError> {
+    let reports = super::matchmaking::open_reports(db, limit).await?;
+    let mut ids: Vec<i64> = reports
+        .iter()
+        .flat_map(|r| [r.reporter_id, r.target_id])
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let profiles: std::collections::HashMap<i64, profile::Model> = profile::Entity::find()
+        .filter(profile::Column::Id.is_in(ids))
+        .all(db)
+        .await
+        .context("reading reported profiles")?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
+    let mut entries = Vec::with_capacity(reports.len());
+    for report in reports {
+        let (Some(reporter), Some(target)) = (
+            profiles.get(&report.reporter_id),
+            profiles.get(&report.target_id),
+        ) else {
+            return Err(StorageError::Unreadable(
+                "reports: a profile is missing".into(),
+            ));
+        };
+        entries.push(ReportEntry {
+            reporter_nickname: reporter.nickname.clone(),
+            target_nickname: target.nickname.clone(),
+            target_status: target.status.clone(),
+            target_version: target.version,
+            report,
+        });
+    }
+    Ok(entries)
 }

@@ -741,6 +741,150 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
     }
 }
 
+/// A reported member reaches the reviewers' report queue (members are refused it); a reviewer
+/// suspends them from there: their match ends for the other person at once, their photos go,
+/// every open report about them is settled, and a dismissal is answered once.
+async fn a_reviewer_suspends_a_reported_member_and_their_matches_end(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (lin, _) = approved(&app, 2, true).await;
+    introductions(&app, &mei).await;
+    introductions(&app, &kai).await;
+    introductions(&app, &lin).await;
+    ok_json(like(&app, &mei, kai.id).await).await;
+    assert_eq!(
+        ok_json(like(&app, &kai, mei.id).await).await["matched"],
+        true
+    );
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/reports",
+        &lin.user.token,
+        Some(
+            json!({"memberId": kai.id, "reasons": ["SCAM_OR_MONEY"], "text": "asked me to invest"}),
+        ),
+    )
+    .await;
+    let first = ok_json(r).await;
+    let first = first["reportId"].as_i64().unwrap();
+
+    let reviewer = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
+        .await;
+    // A member is refused the queue and the dismissal.
+    assert_error(
+        app.get("/api/review/reports", Some(&mei.user.token)).await,
+        403,
+        "E004",
+    )
+    .await;
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/review/reports/{first}/dismiss"),
+        &mei.user.token,
+        None,
+    )
+    .await;
+    assert_error(r, 403, "E004").await;
+
+    let queue = ok_json(app.get("/api/review/reports", Some(&reviewer.token)).await).await;
+    let items = queue["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["reportId"], first);
+    assert_eq!(items[0]["reporter"]["profileId"], lin.id);
+    assert_eq!(items[0]["target"]["profileId"], kai.id);
+    assert_eq!(items[0]["target"]["nickname"], "Nick1");
+    assert_eq!(items[0]["targetStatus"], "APPROVED");
+    assert_eq!(items[0]["reasons"], json!(["SCAM_OR_MONEY"]));
+    assert_eq!(items[0]["suggestedSuspension"], json!(["SCAM"]));
+    assert_eq!(items[0]["text"], "asked me to invest");
+    let version = items[0]["targetVersion"].as_i64().unwrap();
+
+    // Suspending from the report: the match ends for Mei too, Kai's photos are gone for her.
+    assert_sees_photos(&app, &mei, &kai, true).await;
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/review/profiles/{}/decision", kai.id),
+        &reviewer.token,
+        Some(json!({"action": "SUSPEND", "reasons": ["SCAM"], "version": version})),
+    )
+    .await;
+    assert_eq!(ok_json(r).await["status"], "SUSPENDED");
+    assert_eq!(
+        ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await,
+        json!([])
+    );
+    assert_sees_photos(&app, &mei, &kai, false).await;
+    let queue = ok_json(app.get("/api/review/reports", Some(&reviewer.token)).await).await;
+    assert_eq!(queue["items"], json!([]));
+    // The report was settled by the suspension: dismissing it now is a conflict; unknown: 404.
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/review/reports/{first}/dismiss"),
+        &reviewer.token,
+        None,
+    )
+    .await;
+    assert_error(r, 409, "E005").await;
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/review/reports/{}/dismiss", first + 1000),
+        &reviewer.token,
+        None,
+    )
+    .await;
+    assert_error(r, 404, "E003").await;
+}
+
+/// Dismissing an open report closes it once: a second reviewer's dismissal is a conflict, and
+/// the reported member stays as they were.
+async fn a_dismissed_report_leaves_the_queue_once(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    introductions(&app, &mei).await;
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        "/api/reports",
+        &mei.user.token,
+        Some(json!({"memberId": kai.id, "reasons": ["OTHER"], "text": "odd photos"})),
+    )
+    .await;
+    let id = ok_json(r).await["reportId"].as_i64().unwrap();
+    let reviewer = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
+        .await;
+    let path = format!("/api/review/reports/{id}/dismiss");
+    let (a, b) = tokio::join!(
+        send(&app, reqwest::Method::POST, &path, &reviewer.token, None),
+        send(&app, reqwest::Method::POST, &path, &reviewer.token, None),
+    );
+    let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+    statuses.sort();
+    assert_eq!(statuses, [200, 409]);
+    let queue = ok_json(app.get("/api/review/reports", Some(&reviewer.token)).await).await;
+    assert_eq!(queue["items"], json!([]));
+    let status = app
+        .db
+        .query_one_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            format!("SELECT status FROM profiles WHERE id = {}", kai.id),
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<String>("", "status")
+        .unwrap();
+    assert_eq!(status, "APPROVED");
+}
+
 on_both_backends!(
     never_an_unapproved_suspended_blocked_or_reported_member_is_introduced,
     the_list_is_fixed_for_the_taipei_day_and_new_the_next_day,
@@ -750,4 +894,6 @@ on_both_backends!(
     bad_ids_and_callers_are_refused_and_change_nothing,
     the_daily_job_makes_every_list_and_one_morning_push_each,
     no_answer_carries_another_members_private_details,
+    a_reviewer_suspends_a_reported_member_and_their_matches_end,
+    a_dismissed_report_leaves_the_queue_once,
 );

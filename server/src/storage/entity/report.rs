@@ -1,6 +1,10 @@
 use sea_orm::entity::prelude::*;
 
 pub const OPEN: &str = "OPEN";
+/// A reviewer suspended the reported member.
+pub const ACTIONED: &str = "ACTIONED";
+/// A reviewer read it and took no action.
+pub const DISMISSED: &str = "DISMISSED";
 
 /// A member's report of another, for the reviewer console's report queue.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
