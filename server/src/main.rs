@@ -1,10 +1,15 @@
-use kizuna_server::{cli, configuration::Settings, startup, telemetry};
+use kizuna_server::{cli, configuration::Settings, routes, startup, telemetry};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("reviewers") {
         return cli::main(&args[2..]).await;
+    }
+    // The OpenAPI document the server serves, for the web's generated types (`just openapi`).
+    if args.get(1).map(String::as_str) == Some("openapi") {
+        println!("{}", routes::openapi_json());
+        return Ok(());
     }
     telemetry::init_subscriber();
     let settings = Settings::from_env()?;
@@ -18,7 +23,7 @@ async fn main() -> anyhow::Result<()> {
         Some("migrate") => startup::migrate_only(&settings).await,
         Some(other) => {
             anyhow::bail!(
-                "unknown command {other:?}: expected `serve` (default), `migrate` or `reviewers`"
+                "unknown command {other:?}: expected `serve` (default), `migrate`, `reviewers` or `openapi`"
             )
         }
     }
