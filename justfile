@@ -80,6 +80,13 @@ bench:
 bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
+# The server's OpenAPI document into the web app (web/src/lib/api/openapi.json, checked by a server
+# test) and the TypeScript types generated from it (schema.d.ts, by openapi-typescript).
+openapi: web-install
+    cargo build -p kizuna-server
+    {{target_dir}}/debug/kizuna-server openapi > web/src/lib/api/openapi.json
+    cd web && npx openapi-typescript src/lib/api/openapi.json -o src/lib/api/schema.d.ts
+
 web-install:
     cd web && npm ci --no-audit --no-fund
 

@@ -9,7 +9,7 @@ import globals from 'globals';
 const features = ['dev', 'friend', 'profile', 'register'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'src/wasm-pkg/**', 'node_modules/**'] },
+  { ignores: ['dist/**', 'src/wasm-pkg/**', 'node_modules/**', 'src/lib/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,6 +20,10 @@ function buildManifest(): Plugin {
   };
 }
 
+// index.html paints the loading overlay itself (the app replaces it on mount) and carries the
+// favicon inline (one request less; the same SVG as the overlay, so it costs almost nothing
+// compressed). Its comments live here: every byte of it is on the first visit's wire.
+
 /** The entry stylesheet does not block the first paint: the HTML paints the loading overlay with
  *  its inline styles, and the app shows nothing else before start-up (several round trips later). */
 function nonBlockingCss(): Plugin {
@@ -36,9 +40,10 @@ function nonBlockingCss(): Plugin {
   };
 }
 
-/** Message prefixes of screens other than /register, the first screen of a new user: their part of
- *  a catalogue loads after that screen is usable (see lib/i18n). */
-const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.'];
+/** Message prefixes of screens other than /register's first step, a new user's first screen: their
+ *  part of a catalogue loads after that screen is usable (see lib/i18n; the register page asks for
+ *  it with the later steps). */
+const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.', 'privacy.'];
 
 /** `virtual:locale/<locale>/<first|later>`: one locale's catalogue (src/lib/i18n/locales, the one
  *  source) split by LATER_PREFIXES. */

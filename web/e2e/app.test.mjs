@@ -71,6 +71,14 @@ describe('Kizuna LIFF app', () => {
     await page.getByRole('button', { name: 'Change photo' }).click();
     await (await chooser).setFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: pngBytes(64, 64, [37, 99, 235]) });
     await page.getByText('Profile photo updated').waitFor({ timeout: 15_000 });
+    // The toast is opaque and sits above the profile name, not on it (phone-sized screen).
+    await page.waitForFunction(() => {
+      const toast = document.querySelector('.toast')?.getBoundingClientRect();
+      const title = document.querySelector('#profile-title')?.getBoundingClientRect();
+      return toast && title && toast.bottom <= title.top;
+    }, null, { timeout: 5_000 });
+    const background = await page.locator('.toast').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.match(background, /^rgb\(/, `opaque toast background, got ${background}`);
     await page.locator('.profile-header img.avatar').waitFor();
     assert.ok(await page.locator('.profile-header img.avatar').evaluate((img) => img.complete && img.naturalWidth > 0));
     await context.close();

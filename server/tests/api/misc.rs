@@ -498,3 +498,18 @@ crate::on_both_backends!(
     mock_line_platform,
     serves_the_web_app_with_spa_fallback,
 );
+
+/// The web's API types are generated from a committed copy of the document: a change on the
+/// server that is not regenerated there fails here.
+#[test]
+fn the_web_has_the_current_openapi_document() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../web/src/lib/api/openapi.json"
+    );
+    let committed = std::fs::read_to_string(path).unwrap();
+    assert!(
+        committed.trim_end() == kizuna_server::routes::openapi_json().trim_end(),
+        "web/src/lib/api/openapi.json is stale: run `just openapi`"
+    );
+}

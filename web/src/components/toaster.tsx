@@ -1,4 +1,4 @@
-import { useRef, type PointerEvent } from 'react';
+import { useEffect, useRef, type PointerEvent } from 'react';
 import { useStore } from '@/lib/store';
 import { closeToast, pauseToast, resumeToast, toastStore, TOAST_SWIPE_THRESHOLD_PX, type Toast } from '@/lib/toast';
 import { useT } from '@/lib/i18n';
@@ -7,8 +7,26 @@ import { useT } from '@/lib/i18n';
 export function Toaster() {
   const t = useT();
   const toasts = useStore(toastStore, (s) => s.toasts);
+  const area = useRef<HTMLElement>(null);
+  // The page moves down by the toasts' height while they show: on a phone they would otherwise
+  // sit on the step header or the profile name, text on text.
+  useEffect(() => {
+    const el = area.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      const list = el.querySelector('ol');
+      const height = list && list.childElementCount ? list.getBoundingClientRect().bottom : 0;
+      root.style.setProperty('--toaster-h', `${Math.ceil(height)}px`);
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--toaster-h');
+    };
+  }, []);
   return (
-    <section className="toaster" aria-label={t('common.notifications')} aria-live="polite">
+    <section ref={area} className="toaster" aria-label={t('common.notifications')} aria-live="polite">
       <ol>
         {toasts.map((toast) => (
           <ToastItem key={toast.id} toast={toast} />

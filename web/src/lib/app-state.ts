@@ -7,16 +7,12 @@ export interface LiffUserProfile {
   statusMessage?: string;
 }
 
-export type ReviewStatusValue = 'PENDING' | 'APPROVED' | 'REJECTED' | 'SUSPENDED';
+import type { ReviewState, ReviewStatusBody } from '@/lib/api/types';
 
-export interface ReviewStatus {
-  status: ReviewStatusValue;
-  reason?: string | null;
-  /** The standing decision's reason codes (issue 14) and the reviewer's note to the member. */
-  reasons?: string[];
-  note?: string | null;
-  [extra: string]: unknown;
-}
+export type ReviewStatusValue = ReviewState;
+
+/** The review-status answer, its status read as the enum the server's ReviewState declares. */
+export type ReviewStatus = Omit<ReviewStatusBody, 'status'> & { status: ReviewStatusValue };
 
 /** Client state of spec §3: liffInit, liffUserProfile, liffisFriend, userAppReviewStatus. */
 export interface AppState {

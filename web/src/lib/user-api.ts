@@ -1,12 +1,13 @@
 import { api } from '@/lib/api-client';
 import { setToken, setUserInfo, type UserInfo } from '@/lib/auth';
 import type { ReviewStatus } from '@/lib/app-state';
+import type { TokenBody } from '@/lib/api/types';
 
 /** Calls shared by the guard and several features (spec §7). */
 
 /** POST /user/login: account = password = the LINE user id; the ID token proves it (docs/design.md). */
 export async function login(lineUserId: string, opts: { showToast?: boolean } = {}): Promise<string> {
-  const res = await api.post<{ token: string }>(
+  const res = await api.post<TokenBody>(
     '/user/login',
     { account: lineUserId, password: lineUserId },
     { public: true, lineIdToken: true, showToast: opts.showToast },

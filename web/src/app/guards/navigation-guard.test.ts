@@ -6,7 +6,7 @@ function deps(overrides: Partial<GuardDeps> = {}) {
   const d: GuardDeps = {
     getReviewStatus: vi.fn(async (id: string) => {
       calls.push(`review:${id}`);
-      return { status: 'PENDING' as const };
+      return { status: 'PENDING' as const, userId: id, updatedAt: 0, reason: null };
     }),
     login: vi.fn(async (id: string) => {
       calls.push(`login:${id}`);

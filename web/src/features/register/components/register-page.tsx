@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
-import { useT } from '@/lib/i18n';
+import { completeLocale, useT } from '@/lib/i18n';
 import { ApiError, NETWORK_ERROR } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
@@ -38,6 +38,8 @@ const StepReview = lazy(() => loadReview().then((m) => ({ default: m.StepReview 
 const PREFETCH_STEPS_AFTER_MS = 3000;
 
 function prefetchSteps() {
+  // The later steps' messages (the privacy note of the work step) come with them.
+  completeLocale().catch(() => {});
   for (const load of [loadWork, loadLifestyle, loadAbout, loadTags, loadPhotos, loadConditions, loadLocation, loadReview, loadSubmit]) {
     load().catch(() => {});
   }
