@@ -97,28 +97,6 @@ export async function fillWork(page, verify = 'COMPANY_EMAIL', { email = 'mei.li
   }
 }
 
-// The server takes COMPANY_EMAIL only for an address confirmed by its one-time code. The form has
-// no code step yet (the web half of issue 14 adds it): until then the test confirms the address as
-// that step will, as the mock user this browser plays (a session of their own, from a mock ID
-// token) and with the code from the mock mail outbox.
-export async function confirmWorkEmail(page, email) {
-  await page.evaluate(async (address) => {
-    const post = (path, body, headers = {}) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const userId = localStorage.getItem('kizuna:mock-user');
-    const { idToken } = await (await post('/__mock/line/id-token', { userId })).json();
-    const login = await post('/api/user/login', { account: userId, password: userId }, { 'x-line-id-token': idToken });
-    if (!login.ok) throw new Error(`logging in: ${login.status} ${await login.text()}`);
-    const { token } = await login.json();
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-    const sent = await fetch('/api/verification/email-code', { method: 'POST', headers, body: JSON.stringify({ email: address }) });
-    if (!sent.ok) throw new Error(`sending the code: ${sent.status} ${await sent.text()}`);
-    const mails = await (await fetch('/__mock/mail')).json();
-    const code = mails.filter((m) => m.to === address).at(-1).text.match(/\b\d{6}\b/)[0];
-    const confirmed = await fetch('/api/verification/email-code/confirm', { method: 'POST', headers, body: JSON.stringify({ email: address, code }) });
-    if (!confirmed.ok) throw new Error(`confirming the code: ${confirmed.status} ${await confirmed.text()}`);
-  }, email);
-}
-
 export async function fillLifestyle(page) {
   await select(page, 'marriageRecord', '0');
   await select(page, 'hasChildren', '0');
