@@ -6,7 +6,7 @@ function deps(overrides: Partial<GuardDeps> = {}) {
   const d: GuardDeps = {
     getReviewStatus: vi.fn(async (id: string) => {
       calls.push(`review:${id}`);
-      return { status: 'PENDING' as const, userId: id, updatedAt: 0, reason: null };
+      return { status: 'PENDING' as const, userId: id, updatedAt: 0, reason: null, reasons: [] };
     }),
     login: vi.fn(async (id: string) => {
       calls.push(`login:${id}`);
@@ -67,7 +67,7 @@ describe('navigation guard (spec §2)', () => {
   });
 
   it('lets a REJECTED member open /register to edit and resubmit', async () => {
-    const { d } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'REJECTED' as const })) });
+    const { d } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'REJECTED' as const, userId: 'U1', updatedAt: 0, reasons: ['PHOTO_UNCLEAR'] })) });
     await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'proceed' });
   });
 
