@@ -25,7 +25,7 @@ use crate::{
         push,
     },
     locale::Locale,
-    storage::{self, StorageError, locale, matchmaking as store},
+    storage::{self, StorageError, matchmaking as store},
 };
 
 /// Members per chunk: scanned in parallel, then picked and stored in one transaction.
@@ -187,24 +187,26 @@ async fn enqueue_pushes(
     for part in due.chunks(500) {
         let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
         let mut marked = Vec::new();
-        for (viewer, line_user_id, picked) in part {
-            let Some(to) = LineUserId::parse(line_user_id) else {
+        for due in part {
+            let Some(to) = LineUserId::parse(&due.line_user_id) else {
                 continue;
             };
-            let locale = locale::locale_of_line_user(&txn, line_user_id)
-                .await
+            let locale = due
+                .locale
+                .as_deref()
+                .and_then(Locale::from_tag)
                 .unwrap_or(Locale::FALLBACK);
             let messages = push_messages(
                 locale,
                 &PushText::Introductions {
-                    count: *picked as u32,
+                    count: due.picked as u32,
                 },
                 Some(&url),
             );
             push::enqueue(&txn, &to, &messages)
                 .await
                 .context("enqueueing a morning push")?;
-            marked.push(*viewer);
+            marked.push(due.viewer);
         }
         store::mark_pushed(&txn, day, &marked, now).await?;
         txn.commit().await.map_err(anyhow::Error::new)?;

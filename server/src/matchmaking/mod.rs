@@ -3,7 +3,7 @@
 //! everyone's list under the fairness cap and enqueues the morning pushes.
 //!
 //! Design (docs/design.md, "Matchmaking"): the candidate scan is the core's allocation-free
-//! two-way check over compact profiles (about 112 bytes each, 112 MB for a million members),
+//! two-way check over compact profiles (128 bytes each, about 128 MB for a million members),
 //! grouped by (gender, wanted gender) so a member only scans the groups that could accept them.
 //! Everything the scan reads comes from `match_pool` in one query; relations (blocks, reports,
 //! likes, passes, matches, open introductions) come from the database, for one member on demand

@@ -463,15 +463,24 @@ pub async fn all_relations(
     Ok(book)
 }
 
+/// A morning push to enqueue.
+pub struct DuePush {
+    pub viewer: i64,
+    pub line_user_id: String,
+    pub locale: Option<String>,
+    pub picked: i32,
+}
+
 /// The members of `day` whose list has picks and no push yet, who want the push, with their
-/// LINE user id and picks count.
+/// LINE user id, language and picks count.
 pub async fn due_morning_pushes(
     db: &impl ConnectionTrait,
     day: Date,
-) -> Result<Vec<(i64, String, i32)>, StorageError> {
+) -> Result<Vec<DuePush>, StorageError> {
     let stmt = sql(
         db.get_database_backend(),
-        "SELECT d.viewer_id AS viewer_id, u.line_user_id AS line_user_id, d.picked AS picked \
+        "SELECT d.viewer_id AS viewer_id, u.line_user_id AS line_user_id, u.locale AS locale, \
+         d.picked AS picked \
          FROM introduction_days d JOIN profiles p ON p.id = d.viewer_id \
          JOIN users u ON u.id = p.user_id \
          WHERE d.day = $1 AND d.picked > 0 AND d.pushed_at IS NULL AND u.introduction_push",
@@ -480,12 +489,12 @@ pub async fn due_morning_pushes(
     let rows = db.query_all_raw(stmt).await.context("reading due pushes")?;
     rows.iter()
         .map(|row| {
-            Ok((
-                row.try_get::<i64>("", "viewer_id").context("decoding")?,
-                row.try_get::<String>("", "line_user_id")
-                    .context("decoding")?,
-                row.try_get::<i32>("", "picked").context("decoding")?,
-            ))
+            Ok(DuePush {
+                viewer: row.try_get("", "viewer_id").context("decoding")?,
+                line_user_id: row.try_get("", "line_user_id").context("decoding")?,
+                locale: row.try_get("", "locale").context("decoding")?,
+                picked: row.try_get("", "picked").context("decoding")?,
+            })
         })
         .collect()
 }
