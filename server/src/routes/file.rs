@@ -25,6 +25,18 @@ use poem_openapi::{
 /// Caching of a file or a variant: private (it is one person's), and immutable since a file id
 /// never changes content.
 pub const IMMUTABLE_PRIVATE: &str = "private, max-age=31536000, immutable";
+/// Another person's file: whether the caller may see it changes (a block, an unmatch, a
+/// suspension), so the browser keeps the bytes but asks each time (304 while still allowed).
+pub const REVALIDATE_PRIVATE: &str = "private, no-cache";
+
+/// The caching a file's answer allows: its owner keeps it for good, anyone else revalidates.
+pub fn cache_control_for(row: &file::Model, auth: &Auth) -> &'static str {
+    if row.owner_id == auth.user.id {
+        IMMUTABLE_PRIVATE
+    } else {
+        REVALIDATE_PRIVATE
+    }
+}
 
 #[derive(Debug, Multipart)]
 #[oai(deny_unknown_fields)]
@@ -70,7 +82,7 @@ impl ApiResponse for ImageResponse {
         MetaResponses {
             responses: vec![
                 MetaResponse {
-                    description: "The image, with ETag and `Cache-Control: private, max-age=31536000, immutable`.",
+                    description: "The image, with ETag; `Cache-Control: private, max-age=31536000, immutable` for its owner, `private, no-cache` for anyone else (access can end).",
                     status: Some(200),
                     status_range: None,
                     content: ["image/jpeg", "image/png", "image/webp"]
@@ -97,7 +109,13 @@ impl ApiResponse for ImageResponse {
 }
 
 /// Answers bytes with a strong ETag, or 304 if the request already has them.
-pub fn cached_image(req: &Request, etag: &str, content_type: &str, bytes: Vec<u8>) -> Response {
+pub fn cached_image(
+    req: &Request,
+    etag: &str,
+    content_type: &str,
+    cache_control: &'static str,
+    bytes: Vec<u8>,
+) -> Response {
     let quoted = format!("\"{etag}\"");
     let matches = req
         .headers()
@@ -106,7 +124,7 @@ pub fn cached_image(req: &Request, etag: &str, content_type: &str, bytes: Vec<u8
         .is_some_and(|v| v.split(',').any(|t| t.trim() == quoted || t.trim() == "*"));
     let builder = Response::builder()
         .header(poem::http::header::ETAG, quoted.as_str())
-        .header(poem::http::header::CACHE_CONTROL, IMMUTABLE_PRIVATE)
+        .header(poem::http::header::CACHE_CONTROL, cache_control)
         .header("x-content-type-options", "nosniff");
     if matches {
         builder.status(StatusCode::NOT_MODIFIED).finish()
@@ -235,6 +253,7 @@ impl FileApi {
             req,
             &row.id,
             &row.content_type,
+            cache_control_for(&row, &auth),
             bytes,
         )))
     }

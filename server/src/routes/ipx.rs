@@ -8,7 +8,7 @@ use poem::{
 
 use super::{
     State,
-    file::{cached_image, missing_bytes, visible_file},
+    file::{cache_control_for, cached_image, missing_bytes, visible_file},
 };
 use crate::{
     error::ApiError,
@@ -60,8 +60,9 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     let content_type = plan.kind.content_type();
     // With f_auto the bytes depend on Accept: shared caches must keep one copy per Accept.
     let varies = modifiers.format == Some(OutFormat::Auto);
+    let cache_policy = cache_control_for(&row, &auth);
     let answer = |bytes: Vec<u8>| {
-        let mut resp = cached_image(req, &key, content_type, bytes);
+        let mut resp = cached_image(req, &key, content_type, cache_policy, bytes);
         if varies {
             resp.headers_mut()
                 .insert(VARY, HeaderValue::from_static("Accept"));

@@ -187,6 +187,8 @@ async fn assert_sees_photos(app: &TestApp, viewer: &Member, owner: &Member, sees
     ] {
         if sees {
             assert_eq!(r.status(), 200);
+            // Access can end (a block, an unmatch): the browser must ask again, not reuse a copy.
+            assert_eq!(r.headers()["cache-control"], "private, no-cache");
         } else {
             assert_error(r, 404, "E003").await;
         }

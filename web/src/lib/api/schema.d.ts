@@ -248,7 +248,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The image, with ETag and `Cache-Control: private, max-age=31536000, immutable`. */
+                /** @description The image, with ETag; `Cache-Control: private, max-age=31536000, immutable` for its owner, `private, no-cache` for anyone else (access can end). */
                 200: {
                     headers: {
                         [name: string]: unknown;
