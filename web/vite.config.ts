@@ -38,7 +38,7 @@ function nonBlockingCss(): Plugin {
 
 /** Message prefixes of screens other than /register, the first screen of a new user: their part of
  *  a catalogue loads after that screen is usable (see lib/i18n). */
-const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.'];
+const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.', 'match.'];
 
 /** `virtual:locale/<locale>/<first|later>`: one locale's catalogue (src/lib/i18n/locales, the one
  *  source) split by LATER_PREFIXES. */
