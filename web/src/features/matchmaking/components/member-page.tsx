@@ -1,4 +1,3 @@
-import { useSearch } from 'wouter';
 import { useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 import { BottomNav } from '@/components/bottom-nav';
@@ -18,8 +17,9 @@ import '@/features/matchmaking/components/matchmaking.css';
 export default function MemberPage() {
   const t = useT();
   const cat = useCatalogues();
-  const search = useSearch();
-  const id = memberIdOf(search);
+  // The shell re-renders the route on every guarded navigation, search changes included; reading
+  // location here keeps wouter's useSearch (and its bytes) out of the first render's chunk.
+  const id = memberIdFrom(location.search);
   const [state, reload] = useLoad(() => (id === null ? Promise.reject(notFound()) : matchmakingApi.member(id)), String(id));
 
   return (
@@ -73,10 +73,6 @@ export default function MemberPage() {
       <BottomNav current={null} />
     </section>
   );
-}
-
-function memberIdOf(search: string): number | null {
-  return memberIdFrom(search.startsWith('?') ? search : `?${search}`);
 }
 
 function notFound() {
