@@ -43,7 +43,7 @@ function nonBlockingCss(): Plugin {
 /** Message prefixes of screens other than /register's first step, a new user's first screen: their
  *  part of a catalogue loads after that screen is usable (see lib/i18n; the register page asks for
  *  it with the later steps). */
-const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.', 'privacy.'];
+const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.', 'privacy.', 'match.'];
 
 /** `virtual:locale/<locale>/<first|later>`: one locale's catalogue (src/lib/i18n/locales, the one
  *  source) split by LATER_PREFIXES. */

@@ -41,11 +41,11 @@ export async function shot(page, name, screenshots = true) {
   await style.evaluate((el) => el.remove());
 }
 
-export async function fillBasics(page) {
-  await fill(page, 'nickname', 'Mei');
-  await fill(page, 'name', 'Lin Mei');
-  await select(page, 'gender', 'FEMALE');
-  await select(page, 'matchGender', 'MALE');
+export async function fillBasics(page, { nickname = 'Mei', name = 'Lin Mei', gender = 'FEMALE', matchGender = 'MALE' } = {}) {
+  await fill(page, 'nickname', nickname);
+  await fill(page, 'name', name);
+  await select(page, 'gender', gender);
+  await select(page, 'matchGender', matchGender);
   await fill(page, 'birthday', '1994-05-12');
   await fill(page, 'height', '165');
 }
@@ -138,8 +138,8 @@ export async function fillLocation(page) {
 }
 
 /** Fills every step up to review; returns at the review step. */
-export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL', email = workEmail() } = {}) {
-  const fillers = [fillBasics, (p) => fillWork(p, verify, { email }), fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
+export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL', email = workEmail(), basics = {} } = {}) {
+  const fillers = [(p) => fillBasics(p, basics), (p) => fillWork(p, verify, { email }), fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
   for (let i = 0; i < fillers.length; i++) {
     await waitForStep(page, STEP_IDS[i]);
     await fillers[i](page);

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { RouteName } from '@/app/guards/navigation-guard';
 import { lazyWithReload } from '@/app/chunk-reload';
 
-/** Spec §2: five routes, all lazily loaded, no route parameters. */
+/** Spec §2's routes and the later issues' screens, all lazily loaded, no route parameters. */
 export interface RouteDef {
   name: RouteName;
   path: string;
@@ -15,6 +15,10 @@ export const routes: RouteDef[] = [
   { name: 'profile', path: '/profile', component: lazyWithReload(() => import('@/features/profile/components/profile-page')) },
   { name: 'register', path: '/register', component: lazyWithReload(() => import('@/features/register/components/register-page')) },
   { name: 'review', path: '/review', component: lazyWithReload(() => import('@/features/review/components/review-page')) },
+  { name: 'today', path: '/today', component: lazyWithReload(() => import('@/features/matchmaking/components/today-page')) },
+  { name: 'matches', path: '/matches', component: lazyWithReload(() => import('@/features/matchmaking/components/matches-page')) },
+  // The member is named by the query (`/member?id=12`): routes take no parameters.
+  { name: 'member', path: '/member', component: lazyWithReload(() => import('@/features/matchmaking/components/member-page')) },
   { name: 'dev', path: '/dev', component: lazyWithReload(() => import('@/features/dev/components/dev-page')) },
 ];
 

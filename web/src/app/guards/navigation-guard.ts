@@ -1,7 +1,10 @@
 import type { ReviewStatus } from '@/lib/app-state';
 
 /** The navigation guard of spec §2, as a pure decision over injected calls. */
-export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'not-found';
+export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'matches' | 'member' | 'not-found';
+
+/** Matchmaking screens (issue 15): only APPROVED members take part, everyone else goes to /profile. */
+export const MATCHMAKING_ROUTES: readonly RouteName[] = ['today', 'matches', 'member'];
 
 export type GuardResult =
   | { kind: 'proceed' }
@@ -59,6 +62,7 @@ export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promi
       await deps.getMyInfo();
       // A REJECTED member edits and resubmits through the register form (issue 14).
       if (ctx.route === 'register' && status.status !== 'REJECTED') return { kind: 'redirect', to: '/profile' };
+      if (MATCHMAKING_ROUTES.includes(ctx.route) && status.status !== 'APPROVED') return { kind: 'redirect', to: '/profile' };
     } catch {
       // 3. Any failure: clear the review status; every route but register goes to register.
       deps.setReviewStatus(null);

@@ -11,6 +11,7 @@ import { describeError, logger } from '@/lib/logger';
 import { Avatar } from '@/components/avatar';
 import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
+import { BottomNav } from '@/components/bottom-nav';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
 import { changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
@@ -77,11 +78,13 @@ export default function ProfilePage() {
     }
   };
 
+  // Approved members take part in matchmaking: the bottom navigation leads there (issue 15).
+  const approved = String(reviewStatus?.status ?? '').toUpperCase() === 'APPROVED';
   const name = summary.nickname ?? lineProfile?.displayName ?? summary.displayName ?? '';
   const avatarSrc = summary.avatar ? imageUrl(summary.avatar) : lineProfile?.pictureUrl;
 
   return (
-    <section className="page profile-page" aria-labelledby="profile-title">
+    <section className={`page profile-page${approved ? ' with-bottom-nav' : ''}`} aria-labelledby="profile-title">
       <header className="profile-header">
         <Avatar src={avatarSrc} alt={name || t('profile.you')} size={48} />
         <div className="profile-header-text">
@@ -120,6 +123,7 @@ export default function ProfilePage() {
           ) : null}
         </div>
       )}
+      {approved ? <BottomNav current="profile" /> : null}
     </section>
   );
 }

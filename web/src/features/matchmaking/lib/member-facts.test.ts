@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import en from '@/lib/i18n/locales/en.json';
+import zh from '@/lib/i18n/locales/zh-TW.json';
+import ja from '@/lib/i18n/locales/ja.json';
+import { translate, type TFunction } from '@/lib/i18n';
+import { loadCore } from '@/lib/wasm';
+import type { MemberView } from '@/features/matchmaking/api/matchmaking-api';
+import { ageAndCity, answers, bandLabel, memberIdFrom, occupationTypeLabel, reportProblem, tagLabels } from '@/features/matchmaking/lib/member-facts';
+
+const tr =
+  (messages: Record<string, string>): TFunction =>
+  (key, params) =>
+    translate(messages, key, params);
+
+const member: MemberView = {
+  memberId: 7,
+  nickname: 'Kai',
+  age: 34,
+  city: 'TPE',
+  distanceBand: 'FROM_5_TO_20_KM',
+  occupationType: 'SOFTWARE_ENGINEERING',
+  occupation: 'Firmware engineer',
+  verifiedEmployer: true,
+  personalityTagIds: [103],
+  exerciseTagIds: [],
+  hobbyTagIds: [301, 99999],
+  marriageTypeTagIds: [],
+  fertilityPlanTagIds: [],
+  petTagIds: [],
+  aboutMe: 'Hello',
+  datingQuestion: 'Mountains or sea?',
+  dailyLife: '  ',
+  surprisePoint: null,
+  photoNameList: [],
+};
+
+describe('what a member sees of another', () => {
+  it('shows the age in each language with the catalogue city name', async () => {
+    const cat = (await loadCore()).catalogues();
+    expect(ageAndCity(tr(en), cat, member)).toBe('34 · Taipei City');
+    expect(ageAndCity(tr(zh), cat, member)).toMatch(/^34 歲 · 臺北市$/);
+    expect(ageAndCity(tr(ja), cat, member)).toMatch(/^34歳 · /);
+  });
+
+  it('an unknown city code or band is shown as its code rather than a wrong name', async () => {
+    const cat = (await loadCore()).catalogues();
+    expect(ageAndCity(tr(en), cat, { age: 30, city: 'ATLANTIS' })).toBe('30 · ATLANTIS');
+    expect(bandLabel(tr(en), 'NEXT_DOOR')).toBe('NEXT_DOOR');
+  });
+
+  it('names each of the four distance bands and no finer distance', () => {
+    for (const [band, text] of [
+      ['UNDER_5_KM', 'Under 5 km'],
+      ['FROM_5_TO_20_KM', '5–20 km'],
+      ['FROM_20_TO_50_KM', '20–50 km'],
+      ['OVER_50_KM', 'Over 50 km'],
+    ]) {
+      expect(bandLabel(tr(en), band!)).toBe(text);
+      for (const messages of [zh, ja]) expect(bandLabel(tr(messages), band!)).not.toBe(band);
+    }
+  });
+
+  it('labels tags from the core catalogue in form order and leaves out ids it does not know', async () => {
+    const cat = (await loadCore()).catalogues();
+    const labels = tagLabels(tr(en), cat, member);
+    expect(labels).toHaveLength(2);
+    const personality = cat.tags.personality.find((x) => x.id === 103)!;
+    expect(labels[0]).toBe((en as Record<string, string>)[personality.key]);
+    expect(tagLabels(tr(en), null, member)).toEqual([]);
+  });
+
+  it('labels the occupation type and keeps only the Q&A answers given', () => {
+    expect(occupationTypeLabel(tr(en), 'SOFTWARE_ENGINEERING')).toBe((en as Record<string, string>)['choice.occupationType.SOFTWARE_ENGINEERING']);
+    expect(answers(member)).toEqual([{ key: 'field.datingQuestion', text: 'Mountains or sea?' }]);
+  });
+
+  it('reads the member id of /member?id=… only as a positive integer', () => {
+    expect(memberIdFrom('?id=12')).toBe(12);
+    for (const bad of ['', '?id=', '?id=0', '?id=-3', '?id=1.5', '?id=abc', '?id=012', '?id=99999999999999999']) expect(memberIdFrom(bad), bad).toBeNull();
+  });
+
+  it('a report needs a reason, and a text with OTHER', () => {
+    expect(reportProblem([], 'x')).toBe('reasons');
+    expect(reportProblem(['OTHER'], '  ')).toBe('text');
+    expect(reportProblem(['OTHER'], 'he asked for money')).toBeNull();
+    expect(reportProblem(['SPAM'], '')).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+import type { TFunction } from '@/lib/i18n';
+import type { Catalogues, TagGroup } from '@/lib/wasm';
+import type { MemberView } from '@/features/matchmaking/api/matchmaking-api';
+
+/** The tag fields of a member, in the order the register form asks them, with their catalogue group. */
+const TAG_FIELDS: readonly [keyof MemberView & `${string}TagIds`, TagGroup][] = [
+  ['personalityTagIds', 'personality'],
+  ['hobbyTagIds', 'hobby'],
+  ['exerciseTagIds', 'exercise'],
+  ['marriageTypeTagIds', 'marriageType'],
+  ['fertilityPlanTagIds', 'fertilityPlan'],
+  ['petTagIds', 'pet'],
+];
+
+type Cat = Pick<Catalogues, 'tags' | 'cities'> | null;
+
+/** A label from the catalogue key when the messages have it, else the raw code (a code added on
+ *  the server before the web knows it still shows something true). */
+function label(t: TFunction, key: string | undefined, code: string): string {
+  if (!key) return code;
+  const text = t(key);
+  return text === key ? code : text;
+}
+
+export function cityLabel(t: TFunction, cat: Cat, code: string): string {
+  return label(t, cat?.cities.find((c) => c.code === code)?.key, code);
+}
+
+/** The distance band, never a number finer than the band the server gave. */
+export function bandLabel(t: TFunction, band: string): string {
+  return label(t, `distanceBand.${band}`, band);
+}
+
+export function occupationTypeLabel(t: TFunction, code: string): string {
+  return label(t, `choice.occupationType.${code}`, code);
+}
+
+/** "32 · Taipei City": age (the API gives years, never the birthday) and city. */
+export function ageAndCity(t: TFunction, cat: Cat, m: Pick<MemberView, 'age' | 'city'>): string {
+  return `${t('match.age', { age: m.age })} · ${cityLabel(t, cat, m.city)}`;
+}
+
+/** Every tag of the member as a label, in form order; ids the catalogue does not know are left out. */
+export function tagLabels(t: TFunction, cat: Cat, m: MemberView): string[] {
+  if (!cat) return [];
+  const out: string[] = [];
+  for (const [field, group] of TAG_FIELDS) {
+    for (const id of m[field]) {
+      const tag = cat.tags[group].find((x) => x.id === id);
+      if (tag) out.push(label(t, tag.key, String(id)));
+    }
+  }
+  return out;
+}
+
+/** The optional Q&A answers the member gave, with their question's label key. */
+export function answers(m: MemberView): { key: string; text: string }[] {
+  const qa: [string, string | null][] = [
+    ['field.datingQuestion', m.datingQuestion],
+    ['field.dailyLife', m.dailyLife],
+    ['field.surprisePoint', m.surprisePoint],
+  ];
+  return qa.filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== '').map(([key, text]) => ({ key, text }));
+}
+
+/** `?id=12` → 12; anything but a positive integer is no member. */
+export function memberIdFrom(search: string): number | null {
+  const raw = new URLSearchParams(search).get('id');
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** The report form's own check before sending (the server checks again): at least one reason,
+ *  and a text with OTHER. */
+export function reportProblem(reasons: readonly string[], text: string): 'reasons' | 'text' | null {
+  if (reasons.length === 0) return 'reasons';
+  if (reasons.includes('OTHER') && text.trim() === '') return 'text';
+  return null;
+}
