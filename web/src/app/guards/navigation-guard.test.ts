@@ -111,11 +111,11 @@ describe('navigation guard (spec §2)', () => {
 
   it('lets only an APPROVED member into the matchmaking screens; anyone else with a profile goes to /profile', async () => {
     for (const route of ['today', 'matches', 'member'] as RouteName[]) {
-      const { d, calls } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'APPROVED' as const })) });
+      const { d, calls } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'APPROVED' as const, userId: 'U1', updatedAt: 0, reasons: [] })) });
       await expect(navigationGuard(ctx(route), d)).resolves.toEqual({ kind: 'proceed' });
       expect(calls).toEqual(['set:APPROVED', 'login:U0123456789abcdef0123456789abcdef', 'my-info']);
       for (const status of ['PENDING', 'REJECTED', 'SUSPENDED'] as const) {
-        const { d: other } = deps({ getReviewStatus: vi.fn(async () => ({ status })) });
+        const { d: other } = deps({ getReviewStatus: vi.fn(async () => ({ status, userId: 'U1', updatedAt: 0, reasons: [] })) });
         await expect(navigationGuard(ctx(route), other)).resolves.toEqual({ kind: 'redirect', to: '/profile' });
       }
       const { d: none } = deps({ getReviewStatus: vi.fn(async () => null) });
