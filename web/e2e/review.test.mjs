@@ -148,6 +148,18 @@ describe('Review (issue 14)', () => {
     assert.match(await m.getByTestId('review-note').innerText(), /A brighter photo would help\./);
     await waitFor(async () => (await pushesTo(server, member.user.userId)).length === 1, 'the rejection push');
 
+    // Straight to /register (a bookmark, not "Edit and resubmit"): the same form filled from the
+    // stored profile, not an empty one
+    await m.goto(`${member.base}/register`);
+    await m.getByTestId('resubmit-notice').waitFor();
+    await waitForStep(m, 'basics');
+    assert.equal(await m.locator('[data-field="nickname"] input').inputValue(), 'Mei');
+    await m.getByTestId('step-about').click();
+    await waitForStep(m, 'about');
+    assert.match(await m.locator('[data-field="aboutMe"] textarea').inputValue(), /sourdough/);
+    await m.goto(`${member.base}/profile`);
+    await m.locator('[data-testid="review-status"][data-status="REJECTED"]').waitFor();
+
     // Edit and resubmit: the form opens filled from the stored profile
     await m.getByTestId('edit-resubmit').click();
     await m.waitForURL(/\/register$/);
