@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 
-const features = ['dev', 'friend', 'profile', 'register'];
+const features = ['dev', 'friend', 'profile', 'register', 'review'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'src/wasm-pkg/**', 'node_modules/**', 'src/lib/api/schema.d.ts'] },

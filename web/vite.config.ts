@@ -129,12 +129,14 @@ export default defineConfig({
               name: 'app',
               test: (id: string) => id.includes('rolldown/runtime') || APP_CHUNK.test(id),
             },
-            // The register page's own modules, but for the steps it loads on demand.
+            // The register page's own modules, but for the steps it loads on demand,
             {
               name: 'register-page',
               priority: 1,
               includeDependenciesRecursively: false,
-              test: /src[\\/]features[\\/]register[\\/](?!components[\\/]step-(work|lifestyle|about|tags|photos|conditions|location|review)\.tsx$|api[\\/]submit-profile\.ts$)(?!.*\.test\.)/,
+              // and the catalogue labels its first step uses (the review console loads them from here
+              // rather than adding a request to /register's first render).
+              test: /src[\\/](lib[\\/]catalogue-labels\.ts$|features[\\/]register[\\/](?!components[\\/]step-(work|lifestyle|about|tags|photos|conditions|location|review)\.tsx$|api[\\/]submit-profile\.ts$)(?!.*\.test\.))/,
             },
           ],
         },

@@ -4,7 +4,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
+import { readFileSync } from 'node:fs';
 import { codeFromOutbox, completeForm, fillBasics, fillWork, next, waitForStep, workEmail } from './register-flow.mjs';
+
+/** The English catalogue the console shows: a label is expected as it is written there. */
+const en = JSON.parse(readFileSync(new URL('../src/lib/i18n/locales/en.json', import.meta.url), 'utf8'));
 
 /** Every push the mock platform recorded for one LINE user. */
 async function pushesTo(server, userId) {
@@ -98,6 +102,15 @@ describe('Review (issue 14)', () => {
     assert.match(await page.getByTestId('verify-code').innerText(), /^yes/);
     assert.match(await page.getByTestId('verification').innerText(), new RegExp(email.replace('.', '\\.')));
     assert.equal(await page.locator('.review-photos img').count(), 2);
+    // choices, tags and partner conditions read as the register form labels them, not as wire values
+    const fields = page.getByTestId('profile-fields');
+    const row = (f) => fields.locator(`[data-field="${f}"] dd`);
+    await row('gender').filter({ hasText: en['choice.gender.FEMALE'] }).waitFor();
+    assert.equal(await row('gender').innerText(), en['choice.gender.FEMALE']);
+    assert.equal(await row('hobbyTagIds').innerText(), `${en['tag.hobby.reading']}, ${en['tag.hobby.travel']}`);
+    assert.equal(await row('valueItem').innerText(), `${en['condition.AGE']}: 28–40 ${en['condition.AGE.unit']}`);
+    assert.equal(await row('city').innerText(), en['city.taipei_city']);
+    assert.doesNotMatch(await fields.innerText(), /\bFEMALE\b|\b30[15]\b|"type"/);
     assert.doesNotMatch(await page.getByTestId('history').innerText(), /APPROVE|REJECT/, 'no decision yet');
     await chooseAction(page, 'Approve');
     await page.getByTestId('decision-submit').click();
@@ -134,6 +147,18 @@ describe('Review (issue 14)', () => {
     assert.match(reasons, /Please tell a little more about yourself/);
     assert.match(await m.getByTestId('review-note').innerText(), /A brighter photo would help\./);
     await waitFor(async () => (await pushesTo(server, member.user.userId)).length === 1, 'the rejection push');
+
+    // Straight to /register (a bookmark, not "Edit and resubmit"): the same form filled from the
+    // stored profile, not an empty one
+    await m.goto(`${member.base}/register`);
+    await m.getByTestId('resubmit-notice').waitFor();
+    await waitForStep(m, 'basics');
+    assert.equal(await m.locator('[data-field="nickname"] input').inputValue(), 'Mei');
+    await m.getByTestId('step-about').click();
+    await waitForStep(m, 'about');
+    assert.match(await m.locator('[data-field="aboutMe"] textarea').inputValue(), /sourdough/);
+    await m.goto(`${member.base}/profile`);
+    await m.locator('[data-testid="review-status"][data-status="REJECTED"]').waitFor();
 
     // Edit and resubmit: the form opens filled from the stored profile
     await m.getByTestId('edit-resubmit').click();

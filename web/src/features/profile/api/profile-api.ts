@@ -1,9 +1,13 @@
 import { api } from '@/lib/api-client';
 import { getMyInfo, getReviewStatus, uploadTempFile } from '@/lib/user-api';
-import { remove, StorageKey, writeJson, writeRaw } from '@/lib/storage';
-import { loadCore } from '@/lib/wasm';
 
 export { getMyInfo, getReviewStatus };
+
+/** "Edit and resubmit": the register form filled from the stored profile (the module the register
+ *  page uses when a rejected member opens it directly). */
+export async function startResubmission(): Promise<void> {
+  await import('@/lib/resubmission').then((m) => m.startResubmission());
+}
 
 /** PUT /user-profile/avatar {avatar}: the avatar is a temp upload claimed by this call. */
 export async function changeAvatar(file: Blob): Promise<void> {
@@ -47,16 +51,4 @@ export function summarise(info: Record<string, unknown> | null): ProfileSummary 
     photos,
     avatar: pick('avatar') ?? pick('avatarFileId') ?? pick('avatarUrl') ?? pick('pictureUrl'),
   };
-}
-
-/** "Edit and resubmit": the stored profile becomes the register form's draft through the core's
- *  draft repair (the same reading as any stored draft), on its first step. */
-export async function startResubmission(): Promise<void> {
-  const [core, info] = await Promise.all([loadCore(), getMyInfo()]);
-  const repaired = core.repairDraft(info.profile ?? null);
-  if (repaired.discarded) throw new Error('the stored profile could not be read as a draft');
-  remove(StorageKey.profilePhotos);
-  remove(StorageKey.emailConfirmed);
-  writeJson(StorageKey.registerForm, repaired.draft);
-  writeRaw(StorageKey.registerPage, '0');
 }

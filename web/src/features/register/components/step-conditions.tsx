@@ -1,16 +1,8 @@
 import { useId } from 'react';
-import { RANGE_CONDITIONS, VALUE_CONDITIONS, type ChoiceName, type RangeCondition, type ValueCondition } from '@/lib/wasm';
+import { RANGE_CONDITIONS, VALUE_CONDITIONS, type RangeCondition, type ValueCondition } from '@/lib/wasm';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
-import { choiceOptions } from '@/features/register/components/options';
-
-const CHOICE_OF: Record<ValueCondition, ChoiceName> = {
-  EDUCATION: 'education',
-  MARRIAGE_RECORD: 'marriageRecord',
-  HAS_CHILDREN: 'hasChildren',
-  SMOKE: 'smoke',
-  TATTOO: 'tattoo',
-  DRINK: 'drink',
-};
+import { choiceOptions } from '@/lib/catalogue-labels';
+import { CONDITION_CHOICE } from '@/lib/condition-choices';
 
 /** Partner conditions (valueItem): sent only when selected and carrying data (the core decides). */
 export function StepConditions({ form }: { form: RegisterForm }) {
@@ -74,7 +66,7 @@ function ValueRow({ form, type }: { form: RegisterForm; type: ValueCondition }) 
           <label htmlFor={`${id}-v`} className="sr-only">{t(`condition.${type}`)}</label>
           <select id={`${id}-v`} className="input" value={c.value} onChange={(e) => set({ value: e.target.value })}>
             <option value="">{t('common.choose')}</option>
-            {choiceOptions(cat.choices[CHOICE_OF[type]], t).map((o) => (
+            {choiceOptions(cat.choices[CONDITION_CHOICE[type]], t).map((o) => (
               <option key={o.value} value={o.value}>{o.label}</option>
             ))}
           </select>

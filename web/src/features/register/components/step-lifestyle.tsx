@@ -1,6 +1,6 @@
 import { SelectInput } from '@/components/form';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
-import { choiceOptions } from '@/features/register/components/options';
+import { choiceOptions } from '@/lib/catalogue-labels';
 
 export function StepLifestyle({ form }: { form: RegisterForm }) {
   const { draft, update, touch, errorOf, t, cat } = form;

@@ -1,6 +1,6 @@
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
 import { STEPS, stepOfField, REVIEW_STEP } from '@/features/register/lib/steps';
-import { labelOf } from '@/features/register/components/options';
+import { labelOf } from '@/lib/catalogue-labels';
 
 /** Review: what will be sent, per step with an edit link, and every remaining error. */
 export function StepReview({ form, submitError, submitting, onSubmit }: { form: RegisterForm; submitError: string | null; submitting: boolean; onSubmit: () => void }) {

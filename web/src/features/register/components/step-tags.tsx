@@ -1,7 +1,7 @@
 import { ChipGroup } from '@/components/form';
 import type { TagGroup } from '@/lib/wasm';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
-import { tagOptions } from '@/features/register/components/options';
+import { tagOptions } from '@/lib/catalogue-labels';
 
 const MULTI: { group: Exclude<TagGroup, 'fertilityPlan'>; field: 'personalityTagIds' | 'exerciseTagIds' | 'hobbyTagIds' | 'marriageTypeTagIds' | 'petTagIds' }[] = [
   { group: 'personality', field: 'personalityTagIds' },

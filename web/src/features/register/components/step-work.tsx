@@ -4,7 +4,7 @@ import { downscaleImage, blobToDataUrl } from '@/lib/image-resize';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
-import { choiceOptions } from '@/features/register/components/options';
+import { choiceOptions } from '@/lib/catalogue-labels';
 import { getPhoto, isLocalToken, newLocalToken, savePhoto } from '@/features/register/lib/draft-storage';
 import { imageUrl } from '@/lib/image-url';
 import { EmailCode } from '@/features/register/components/email-code';

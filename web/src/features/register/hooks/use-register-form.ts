@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { loadCore, todayIso, type Catalogues, type Core, type FieldErrors, type RegisterDraft } from '@/lib/wasm';
 import { useT, type TFunction } from '@/lib/i18n';
 import { describeError, logger } from '@/lib/logger';
+import { appState } from '@/lib/app-state';
 import { loadDraft, loadStep, prunePhotos, saveDraft, saveStep } from '@/features/register/lib/draft-storage';
 import { baseField, STEPS } from '@/features/register/lib/steps';
 
@@ -43,7 +44,14 @@ export function useRegisterForm(lineUserId: string):
   useEffect(() => {
     let alive = true;
     loadCore()
-      .then((c) => {
+      .then(async (c) => {
+        if (appState.get().reviewStatus?.status === 'REJECTED') {
+          // Come straight here rather than through "Edit and resubmit": the same filled form. Its
+          // module loads only for a rejected member, so a new member's first render does not grow.
+          await import('@/lib/resubmission')
+            .then((m) => m.startResubmission({ keepDraft: true }))
+            .catch((err: unknown) => logger.warn(`resubmission: ${describeError(err)}`));
+        }
         if (!alive) return;
         const result = loadDraft(c);
         if (result.repaired.length || result.dropped.length || result.discarded) {

@@ -4,6 +4,8 @@ import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
+import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
+import { showValue } from '@/features/review/lib/profile-values';
 import {
   actionsFor,
   reviewApi,
@@ -40,6 +42,11 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
   const [view, setView] = useState<ReviewView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [claimNote, setClaimNote] = useState<string | null>(null);
+  // The core's catalogues label choices, tags and conditions; until they load, the wire values show.
+  const [cat, setCat] = useState<Catalogues | null>(() => coreIfLoaded()?.catalogues() ?? null);
+  useEffect(() => {
+    if (!cat) void loadCore().then((core) => setCat(core.catalogues())).catch((err: unknown) => logger.warn(`core: ${describeError(err)}`));
+  }, [cat]);
 
   const [tick, setTick] = useState(0);
   const load = useCallback(() => setTick((n) => n + 1), []);
@@ -121,7 +128,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
               {view.changedFields.map((f) => (
                 <div key={f} className="changed-row" data-field={f}>
                   <dt>{label(t, f)}</dt>
-                  <dd><del>{show(view.previousProfile?.[f])}</del> → <ins>{show(view.profile[f])}</ins></dd>
+                  <dd><del>{showValue(cat, t, f, view.previousProfile?.[f])}</del> → <ins>{showValue(cat, t, f, view.profile[f])}</ins></dd>
                 </div>
               ))}
             </dl>
@@ -165,7 +172,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
           {Object.entries(view.profile).filter(([k]) => !HIDDEN.has(k)).map(([k, v]) => (
             <div key={k} className={changed.has(k) ? 'changed-row' : undefined} data-field={k}>
               <dt>{label(t, k)}</dt>
-              <dd>{show(v)}</dd>
+              <dd>{showValue(cat, t, k, v)}</dd>
             </div>
           ))}
         </dl>

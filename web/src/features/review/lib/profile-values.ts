@@ -1,0 +1,51 @@
+import type { Catalogues, ChoiceName, Condition, TagGroup } from '@/lib/wasm';
+import type { TFunction } from '@/lib/i18n';
+import { labelOf } from '@/lib/catalogue-labels';
+import { CONDITION_CHOICE } from '@/lib/condition-choices';
+
+/** A stored profile's wire values as a reviewer reads them: choices, tags, the city and the partner
+ *  conditions with the register form's labels (from the core's catalogues); other values as they are. */
+export function showValue(cat: Catalogues | null, t: TFunction, field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (cat) {
+    if (field in cat.choices) return labelOf(cat.choices[field as ChoiceName], String(value), t);
+    if (field === 'city' && typeof value === 'string') return cityLabel(cat, value, t);
+    const group = tagGroupOf(field);
+    if (group && Array.isArray(value)) return list(value.map((id) => tagLabel(cat, group, id, t)));
+    if (field === 'valueItem' && Array.isArray(value)) return list((value as Condition[]).map((c) => conditionText(cat, t, c)));
+  }
+  if (Array.isArray(value)) return list(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))));
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function list(items: string[]): string {
+  return items.length ? items.join(', ') : '—';
+}
+
+function tagGroupOf(field: string): TagGroup | null {
+  const m = /^(\w+)TagIds$/.exec(field);
+  return m ? (m[1] as TagGroup) : null;
+}
+
+function tagLabel(cat: Catalogues, group: TagGroup, id: unknown, t: TFunction): string {
+  const tag = cat.tags[group]?.find((g) => g.id === Number(id));
+  return tag ? t(tag.key) : String(id);
+}
+
+export function conditionText(cat: Catalogues, t: TFunction, c: Condition): string {
+  const name = t(`condition.${c.type}`);
+  if ('value' in c) {
+    const choice = CONDITION_CHOICE[c.type as keyof typeof CONDITION_CHOICE];
+    return `${name}: ${choice ? labelOf(cat.choices[choice], String(c.value), t) : String(c.value)}`;
+  }
+  // 0 or absent is "no bound" on the wire.
+  const from = c.from ? String(c.from) : '';
+  const to = c.to ? String(c.to) : '';
+  return `${name}: ${from}–${to} ${t(`condition.${c.type}.unit`)}`.trimEnd();
+}
+
+function cityLabel(cat: Catalogues, code: string, t: TFunction): string {
+  const city = cat.cities.find((c) => c.code === code);
+  return city ? t(city.key) : code;
+}

@@ -1,0 +1,21 @@
+import { getMyInfo } from '@/lib/user-api';
+import { readJson, remove, StorageKey, writeJson, writeRaw } from '@/lib/storage';
+import { loadCore } from '@/lib/wasm';
+
+/** A REJECTED member's register form, filled from the stored profile (issue 14): the profile becomes
+ *  the form's draft through the core's draft repair (the same reading as any stored draft), on its
+ *  first step. "Edit and resubmit" on /profile always starts afresh; the register page, opened
+ *  directly, keeps a draft the member already began (`keepDraft`). Returns whether it wrote one. */
+export async function startResubmission({ keepDraft = false } = {}): Promise<boolean> {
+  // Absent reads as null, text that is not JSON as undefined: neither is a draft worth keeping.
+  const stored = readJson(StorageKey.registerForm);
+  if (keepDraft && stored !== null && stored !== undefined) return false;
+  const [core, info] = await Promise.all([loadCore(), getMyInfo()]);
+  const repaired = core.repairDraft(info.profile ?? null);
+  if (repaired.discarded) throw new Error('the stored profile could not be read as a draft');
+  remove(StorageKey.profilePhotos);
+  remove(StorageKey.emailConfirmed);
+  writeJson(StorageKey.registerForm, repaired.draft);
+  writeRaw(StorageKey.registerPage, '0');
+  return true;
+}
