@@ -48,11 +48,15 @@ async function register(browser, server, opts) {
  *  the queue (oldest first) has it last. */
 async function openNewest(page) {
   if (!/\/review$/.test(page.url())) await page.goto(new URL('/review', page.url()).href);
-  await page.getByRole('button', { name: 'Refresh' }).click();
-  const items = page.getByTestId('queue-item');
-  await items.first().waitFor();
-  const id = await items.last().getAttribute('data-profile-id');
-  await items.last().click();
+  // The newest is read from the refreshed queue's answer, not from the list on screen, which may
+  // still be the one from before the refresh.
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/api/review/queue' && r.ok()),
+    page.getByRole('button', { name: 'Refresh' }).click(),
+  ]);
+  const { items } = await answer.json();
+  const id = String(items.at(-1).profileId);
+  await page.locator(`[data-testid="queue-item"][data-profile-id="${id}"]`).click();
   await page.locator(`[data-testid="review-detail"][data-profile-id="${id}"]`).waitFor();
   return id;
 }
