@@ -306,6 +306,18 @@ async fn insert_children(
     Ok(())
 }
 
+/// The stored names of a profile's photos and of its proof-of-employment upload, if any.
+fn file_names(p: &ValidProfile) -> (Vec<String>, Vec<String>) {
+    let photos = p.photos.iter().map(ToString::to_string).collect();
+    let verify = p
+        .verification
+        .temp_file
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    (photos, verify)
+}
+
 /// Registers `submission` as `user`'s profile, claiming its photos and verification file.
 pub async fn register(
     db: &DatabaseConnection,
@@ -314,13 +326,7 @@ pub async fn register(
     now: i64,
 ) -> Result<Registration, RegisterError> {
     let p = submission.profile;
-    let photos: Vec<String> = p.photos.iter().map(ToString::to_string).collect();
-    let verify: Vec<String> = p
-        .verification
-        .temp_file
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let (photos, verify) = file_names(p);
     // Holding the user's row, so a parallel duplicate waits for the first to commit and then
     // finds its profile (and does not mistake the files it claimed for someone else's). The
     // unique user_id is the last line of defence.
@@ -405,13 +411,7 @@ pub async fn resubmit(
     now: i64,
 ) -> Result<Registration, ResubmitError> {
     let p = submission.profile;
-    let photos: Vec<String> = p.photos.iter().map(ToString::to_string).collect();
-    let verify: Vec<String> = p
-        .verification
-        .temp_file
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    let (photos, verify) = file_names(p);
     let txn = begin_user_write(db, user.id).await?;
     let Some(row) = find_row(&txn, user.id).await? else {
         txn.rollback().await.ok();
