@@ -13,6 +13,7 @@ import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
 import { BottomNav } from '@/components/bottom-nav';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
+import { MorningPushToggle } from '@/features/profile/components/morning-push-toggle';
 import { changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -123,6 +124,7 @@ export default function ProfilePage() {
           ) : null}
         </div>
       )}
+      {approved ? <MorningPushToggle /> : null}
       {approved ? <BottomNav current="profile" /> : null}
     </section>
   );

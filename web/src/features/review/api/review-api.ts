@@ -1,4 +1,5 @@
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/lib/api/types';
 
 /** The reviewer API (issue 14; docs/design.md "Review"). Every call is checked on the server:
  *  a member gets 403 E004. */
@@ -68,7 +69,21 @@ export interface CodeEntry {
 export interface CodeCatalogues {
   reject: CodeEntry[];
   suspend: CodeEntry[];
+  report: CodeEntry[];
 }
+
+/** One message of the reported pair's conversation, as the console shows it. */
+export interface ConversationLine {
+  from: 'reporter' | 'reported';
+  text: string;
+  sentAt: number;
+}
+
+/** An open report (GET /review/reports). `conversation` (the last 50 messages of the pair's match,
+ *  oldest first) comes with the chat work (/work/contracts.md "Review console reports"): until the
+ *  server's OpenAPI document has it, it is typed here as an optional extension and shown only when
+ *  an answer carries it. */
+export type ReportItem = Schemas['ReportItem'] & { conversation?: ConversationLine[] };
 
 export interface DecisionBody {
   action: DecisionAction;
@@ -86,6 +101,8 @@ export const reviewApi = {
   release: (id: number) => api.request<void>(`/review/profiles/${id}/claim`, { ...quiet, method: 'DELETE' }),
   decide: (id: number, body: DecisionBody) =>
     api.post<{ status: ReviewState; version: number }>(`/review/profiles/${id}/decision`, body, quiet),
+  reports: () => api.get<{ items: ReportItem[]; now: number }>('/review/reports', quiet),
+  dismiss: (reportId: number) => api.post<{ reportId: number }>(`/review/reports/${reportId}/dismiss`, undefined, quiet),
   codes: () => api.get<CodeCatalogues>('/catalogue/codes', { ...quiet, public: true }),
 };
 

@@ -3,12 +3,16 @@ import { extendMessages, useT, type TFunction } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
-import { reviewApi, type CodeCatalogues, type QueueItem } from '@/features/review/api/review-api';
+import { reviewApi, type CodeCatalogues, type QueueItem, type ReportItem } from '@/features/review/api/review-api';
 import { ReviewDetail } from '@/features/review/components/review-detail';
+import { ReportQueue } from '@/features/review/components/report-queue';
+import { consoleParams, oldestFirst, type ConsoleTab as Tab } from '@/features/review/lib/reports';
 import '@/features/review/components/review.css';
 
 /** /review: the reviewer console (issue 14), a lazy chunk of its own so a member's first render
- *  does not carry it. The queue beside the open profile on a laptop, one above the other on a phone. */
+ *  does not carry it. The queue beside the open profile on a laptop, one above the other on a phone.
+ *  A second tab holds the members' reports (issue 15); `?tab=reports` and `?profile=<id>` open the
+ *  console there, so a report's link to the reported member's profile can open in a new tab. */
 const consoleMessages = extendMessages({
   'zh-TW': () => import('@/features/review/locales/zh-TW.json'),
   en: () => import('@/features/review/locales/en.json'),
@@ -22,14 +26,31 @@ export default function ReviewPage() {
   const [refused, setRefused] = useState<string | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [codes, setCodes] = useState<CodeCatalogues | null>(null);
-  const [opened, setOpened] = useState<{ id: number; at: number } | null>(null);
+  const [opened, setOpened] = useState<{ id: number; at: number } | null>(() => {
+    const id = consoleParams().profile;
+    return id ? { id, at: 0 } : null;
+  });
   const open = opened?.id ?? null;
+  const [tab, setTabState] = useState<Tab>(() => (consoleParams().profile ? 'profiles' : consoleParams().tab));
+  const setTab = (next: Tab, profile?: number) => {
+    setTabState(next);
+    // Kept in the address so a reload shows the same place; the router needs not know.
+    const query = profile ? `?profile=${profile}` : next === 'reports' ? '?tab=reports' : '';
+    history.replaceState(history.state, '', `${location.pathname}${query}`);
+  };
   // Opening again (the same entry clicked after a refresh) reads the profile afresh.
-  const setOpen = (id: number) => setOpened((prev) => ({ id, at: (prev?.at ?? 0) + 1 }));
+  const setOpen = (id: number) => {
+    setOpened((prev) => ({ id, at: (prev?.at ?? 0) + 1 }));
+    setTab('profiles', id);
+  };
   const [lookup, setLookup] = useState('');
+  const [reports, setReports] = useState<ReportItem[] | null>(null);
+  const [reportsError, setReportsError] = useState<string | null>(null);
 
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((n) => n + 1), []);
+  const [reportTick, setReportTick] = useState(0);
+  const reloadReports = useCallback(() => setReportTick((n) => n + 1), []);
 
   useEffect(() => {
     let alive = true;
@@ -51,6 +72,27 @@ export default function ReviewPage() {
     };
   }, [tick]);
 
+  // Read on opening whichever tab shows, so the tab's badge counts the open reports.
+  useEffect(() => {
+    let alive = true;
+    reviewApi
+      .reports()
+      .then((answer) => {
+        if (!alive) return;
+        setReports(oldestFirst(answer.items));
+        setReportsError(null);
+      })
+      .catch((err: unknown) => {
+        logger.warn(`report queue: ${describeError(err)}`);
+        if (!alive) return;
+        if (err instanceof ApiError && (err.status === 403 || err.status === 401)) setRefused(err.causeText);
+        else setReportsError(err instanceof ApiError ? err.causeText : describeError(err));
+      });
+    return () => {
+      alive = false;
+    };
+  }, [reportTick]);
+
   useEffect(() => {
     reviewApi.codes().then(setCodes).catch((err: unknown) => logger.warn(`codes: ${describeError(err)}`));
   }, []);
@@ -67,7 +109,22 @@ export default function ReviewPage() {
   return (
     <section className="page review-page" aria-labelledby="review-title">
       <h1 id="review-title">{t('console.title')}</h1>
-      <div className="review-layout">
+      <div className="review-tabs" role="tablist" aria-label={t('console.title')}>
+        <button type="button" role="tab" id="tab-profiles" aria-controls="panel-profiles" aria-selected={tab === 'profiles'} className={`review-tab${tab === 'profiles' ? ' review-tab-on' : ''}`} onClick={() => setTab('profiles', open ?? undefined)} data-testid="tab-profiles">
+          {t('console.tab.profiles')}
+          {items?.length ? <span className="badge" data-testid="queue-count">{items.length}</span> : null}
+        </button>
+        <button type="button" role="tab" id="tab-reports" aria-controls="panel-reports" aria-selected={tab === 'reports'} className={`review-tab${tab === 'reports' ? ' review-tab-on' : ''}`} onClick={() => { setTab('reports'); reloadReports(); }} data-testid="tab-reports">
+          {t('console.tab.reports')}
+          {reports?.length ? <span className="badge badge-rejected" data-testid="reports-count" aria-label={t('console.reports.count', { n: reports.length })}>{reports.length}</span> : null}
+        </button>
+      </div>
+      {tab === 'reports' ? (
+        <div role="tabpanel" id="panel-reports" aria-labelledby="tab-reports">
+          <ReportQueue items={reports} codes={codes} loadError={reportsError} onChanged={reloadReports} onOpenProfile={setOpen} />
+        </div>
+      ) : (
+      <div className="review-layout" role="tabpanel" id="panel-profiles" aria-labelledby="tab-profiles">
         <div className="review-queue card">
           <div className="review-row">
             <h2>{t('console.queue')}</h2>
@@ -111,9 +168,10 @@ export default function ReviewPage() {
           </form>
         </div>
         <div className="review-main">
-          {open === null ? <p className="muted">{t('console.pick')}</p> : <ReviewDetail key={`${open}:${opened?.at}`} profileId={open} codes={codes} onDecided={reload} />}
+          {open === null ? <p className="muted">{t('console.pick')}</p> : <ReviewDetail key={`${open}:${opened?.at}`} profileId={open} codes={codes} onDecided={() => { reload(); reloadReports(); }} />}
         </div>
       </div>
+      )}
     </section>
   );
 }
