@@ -631,6 +631,12 @@ async fn the_daily_job_makes_every_list_and_one_morning_push_each(backend: Backe
             .unwrap();
     assert_eq!(report.members, 5);
     assert_eq!(report.lists, 4, "everyone but Kai");
+    // Quiet's new list is made, but no push is enqueued for it (checked here, not only by the
+    // pushes that arrive below, which could otherwise come before a late one to Quiet).
+    assert_eq!(
+        report.pushes, 4,
+        "everyone with new introductions but Quiet"
+    );
     assert_eq!(listed_ids(&introductions(&app, &kai).await), kais);
     let mut meis = listed_ids(&introductions(&app, &mei).await);
     meis.sort();

@@ -66,7 +66,8 @@ export function ReportCard({
   const [reason, setReason] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<string | null>(null);
+  // The console's words first; the server's reason (which of the two conflicts it was) after them.
+  const [conflict, setConflict] = useState<{ text: string; cause: string } | null>(null);
 
   const target = memberName(item.target);
   const reporter = memberName(item.reporter);
@@ -98,7 +99,7 @@ export function ReportCard({
       onChanged();
     } catch (err) {
       logger.warn(`dismiss: ${describeError(err)}`);
-      if (err instanceof ApiError && err.status === 409) setConflict(t('console.reports.settled'));
+      if (err instanceof ApiError && err.status === 409) setConflict({ text: t('console.reports.settled'), cause: err.causeText });
       else setProblem(err instanceof ApiError ? err.causeText : describeError(err));
     } finally {
       setBusy(false);
@@ -125,7 +126,7 @@ export function ReportCard({
       onChanged();
     } catch (err) {
       logger.warn(`suspend from a report: ${describeError(err)}`);
-      if (err instanceof ApiError && err.status === 409) setConflict(`${t('console.reports.conflict', { name: target })} ${err.causeText}`);
+      if (err instanceof ApiError && err.status === 409) setConflict({ text: t('console.reports.conflict', { name: target }), cause: err.causeText });
       else setProblem(err instanceof ApiError ? err.causeText : describeError(err));
     } finally {
       setBusy(false);
@@ -223,7 +224,11 @@ export function ReportCard({
         </form>
       ) : null}
 
-      {conflict ? <p className="notice notice-error" role="alert" data-testid="report-conflict">{conflict}</p> : null}
+      {conflict ? (
+        <p className="notice notice-error" role="alert" data-testid="report-conflict">
+          <strong>{conflict.text}</strong> <span>{conflict.cause}</span>
+        </p>
+      ) : null}
       {problem ? <p className="notice notice-error" role="alert" data-testid="report-error">{problem}</p> : null}
     </article>
   );
