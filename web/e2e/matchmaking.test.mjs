@@ -1,7 +1,7 @@
 // Issue 15 end to end: two approved, compatible members in two browser contexts see each other in
 // today's introductions, like each other and match (the mock LINE platform records one push to
 // each), both see the match; they chat, each message appearing live on the other's open page
-// (a send whose answer was lost is retried with the same client id and shown once); one blocks,
+// (a send whose answer was lost, or that failed and is retried with its client id, is shown once); one blocks,
 // and the other's open chat says it ended, the chat API answers E003, their matches no longer
 // have them and that person's photo URLs answer E003 from the page.
 import { after, before, describe, it } from 'node:test';
@@ -187,38 +187,48 @@ describe('Matchmaking and chat (issue 15)', () => {
     await kai.page.keyboard.press('Enter');
     await mei.page.locator('[data-testid="chat-message"][data-mine="false"]').filter({ hasText: 'Sunday at ten?' }).waitFor();
 
-    // Mei's next send reaches the server but its answer is lost: the page offers a retry, which
-    // sends the same client id; the message exists once on both pages
+    // Mei's next send reaches the server but its answer is lost: the stream brings the stored
+    // message, and it is shown once on both pages
     const messagesUrl = `**/api/matches/${matchId}/messages`;
-    let lost = 0;
     await mei.page.route(messagesUrl, async (route) => {
       if (route.request().method() !== 'POST') return route.fallback();
-      lost += 1;
       await route.fetch();
       await route.abort('connectionreset');
     });
     await mei.page.getByTestId('chat-input').fill('Great, see you there');
     await mei.page.getByTestId('chat-send').click();
-    await mei.page.getByTestId('chat-retry').waitFor();
-    assert.equal(lost, 1);
-    await mei.page.unroute(messagesUrl);
-    await mei.page.getByTestId('chat-retry').click();
     await mei.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'see you there' }).waitFor();
     await kai.page.locator('[data-testid="chat-message"]').filter({ hasText: 'see you there' }).waitFor();
+    await mei.page.unroute(messagesUrl);
+
+    // The next one never reaches the server: it stays on the page, failed, with a retry that sends
+    // the same client id
+    await mei.page.route(messagesUrl, (route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.fallback()));
+    await mei.page.getByTestId('chat-input').fill('Bring the map?');
+    await mei.page.getByTestId('chat-send').click();
+    await mei.page.getByTestId('chat-retry').waitFor();
+    assert.equal(await mei.page.locator('[data-testid="chat-message"][data-delivery="failed"]').filter({ hasText: 'Bring the map?' }).count(), 1);
+    await mei.page.unroute(messagesUrl);
+    await mei.page.getByTestId('chat-retry').click();
+    await mei.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'Bring the map?' }).waitFor();
+    await kai.page.locator('[data-testid="chat-message"]').filter({ hasText: 'Bring the map?' }).waitFor();
     await new Promise((r) => setTimeout(r, 500));
     for (const m of [mei, kai]) {
-      assert.equal(await m.page.locator('[data-testid="chat-message"]').filter({ hasText: 'see you there' }).count(), 1);
-      assert.equal(await m.page.getByTestId('chat-message').count(), 3);
+      for (const text of ['see you there', 'Bring the map?']) {
+        assert.equal(await m.page.locator('[data-testid="chat-message"]').filter({ hasText: text }).count(), 1, text);
+      }
+      assert.equal(await m.page.getByTestId('chat-message').count(), 4);
     }
 
     // Mei's matches list shows her last message as hers
     await mei.page.locator('[data-testid="bottom-nav"] a[data-tab="matches"]').click();
     await mei.page.waitForURL(/\/matches$/);
-    assert.match(await mei.page.getByTestId('match-last-message').innerText(), /^\s*You: Great, see you there/);
+    assert.match(await mei.page.getByTestId('match-last-message').innerText(), /^\s*You: Bring the map\?/);
   });
 
   it('one blocks: the other no longer has the match, and the blocker’s photo URLs answer E003 from their page', async () => {
     // Kai's view of Mei's photos, before the block: they load
+    await kai.page.goto(`${kai.base}/matches`);
     const meiCard = kai.page.getByTestId('match').filter({ hasText: 'Mei' });
     const memberId = await meiCard.getAttribute('data-member-id');
     await meiCard.getByTestId('view-profile').click();
