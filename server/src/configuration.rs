@@ -55,6 +55,30 @@ pub struct Settings {
     pub email_codes: EmailCodeRules,
     /// The application's clock (not from the environment: the system clock; tests move it).
     pub clock: crate::clock::Clock,
+    /// The chat events stream's pace (not from the environment: the defaults; tests shorten).
+    pub chat: ChatSettings,
+}
+
+/// How often an open chat events stream sends its keep-alive comment and renews its presence
+/// row; the row counts as "page open" for three intervals.
+#[derive(Clone, Debug)]
+pub struct ChatSettings {
+    pub keep_alive: std::time::Duration,
+}
+
+impl Default for ChatSettings {
+    fn default() -> Self {
+        ChatSettings {
+            keep_alive: std::time::Duration::from_secs(15),
+        }
+    }
+}
+
+impl ChatSettings {
+    /// Seconds an open stream's presence row lives without a renewal.
+    pub fn presence_ttl_secs(&self) -> i64 {
+        (self.keep_alive.as_secs() as i64 * 3).max(3)
+    }
 }
 
 #[derive(Clone)]
@@ -175,6 +199,7 @@ impl Settings {
             push: PushSettings::default(),
             clock: crate::clock::Clock::system(),
             email_codes: EmailCodeRules::default(),
+            chat: ChatSettings::default(),
         })
     }
 

@@ -2,6 +2,7 @@
 //! ipx-compatible image proxy and the built web app. See `configuration` for the operator
 //! contract and `startup` for how it is wired.
 
+pub mod chat;
 pub mod cleanup;
 pub mod cli;
 pub mod clock;

@@ -53,6 +53,14 @@ impl<C: Clock> RateLimiter<C> {
         self.inner.check_key(&key.to_string()).is_ok()
     }
 
+    /// Takes one request of `key`'s allowance; when it is used up, how long until the next one
+    /// (for `Retry-After`).
+    pub fn check(&self, key: &str) -> Result<(), Duration> {
+        self.inner
+            .check_key(&key.to_string())
+            .map_err(|not_until| not_until.wait_time_from(self.inner.clock().now()))
+    }
+
     /// Forgets every key whose allowance is whole again.
     pub fn retain_recent(&self) {
         self.inner.retain_recent();
@@ -99,6 +107,21 @@ mod tests {
         }
         assert!(!limiter.allow("u:1"));
         assert!(!limiter.allow("u:1"));
+    }
+
+    #[test]
+    fn a_refusal_says_how_long_to_wait() {
+        let clock = FakeRelativeClock::default();
+        let limiter = RateLimiter::with_clock(30, clock.clone());
+        for _ in 0..30 {
+            assert_eq!(limiter.check("m:1"), Ok(()));
+        }
+        // 30 a minute: the next one in two seconds.
+        assert_eq!(limiter.check("m:1"), Err(Duration::from_secs(2)));
+        clock.advance(Duration::from_millis(1500));
+        assert_eq!(limiter.check("m:1"), Err(Duration::from_millis(500)));
+        clock.advance(Duration::from_millis(500));
+        assert_eq!(limiter.check("m:1"), Ok(()));
     }
 
     #[test]

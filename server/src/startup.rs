@@ -40,6 +40,7 @@ pub struct Application {
     /// The mock mail outbox at /__mock/mail (only beside the mock LINE platform).
     mail_outbox: Option<MockOutbox>,
     push_worker: PushWorker,
+    chat_relay: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Application {
@@ -104,6 +105,8 @@ impl Application {
             settings.push.clone(),
             push.clone(),
         )?;
+        let chat = crate::chat::ChatHub::new();
+        let chat_relay = chat.start_relay(&db).await?;
         tracing::info!(%addr, line_api = %api_base, mock = settings.line.mock, "kizuna-server ready");
 
         let state = Arc::new(AppState {
@@ -118,6 +121,10 @@ impl Application {
             db,
             settings,
             pool: crate::matchmaking::PoolCache::from_env(),
+            chat,
+            chat_limiter: Arc::new(RateLimiter::per_minute(
+                kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE,
+            )),
         });
         Ok(Application {
             addr,
@@ -126,6 +133,7 @@ impl Application {
             mock,
             mail_outbox,
             push_worker,
+            chat_relay,
         })
     }
 
@@ -161,17 +169,28 @@ impl Application {
             vec![
                 self.state.log_limiter.clone(),
                 self.state.log_lookup_limiter.clone(),
+                self.state.chat_limiter.clone(),
             ],
             Duration::from_secs(60),
         );
         let pushes = self.push_worker.clone().spawn();
+        let chat = self.state.chat.clone();
+        // Open events streams never finish by themselves: they end first, so that the requests
+        // in flight are what the grace period waits for.
+        let stopping = async move {
+            shutdown_signal().await;
+            chat.shut_down();
+        };
         let result = Server::new_with_acceptor(self.acceptor)
-            .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(30)))
+            .run_with_graceful_shutdown(app, stopping, Some(Duration::from_secs(30)))
             .await;
         cleanup.abort();
         housekeeping.abort();
         // At least once: a push in flight is sent again (same retry key) after its lease.
         pushes.abort();
+        if let Some(relay) = self.chat_relay {
+            relay.abort();
+        }
         self.state.db.clone().close().await.ok();
         result.context("serving HTTP")
     }

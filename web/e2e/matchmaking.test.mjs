@@ -1,7 +1,9 @@
-// Issue 15 end to end (without chat): two approved, compatible members in two browser contexts see
-// each other in today's introductions, like each other and match (the mock LINE platform records
-// one push to each), both see the match; one blocks, and the other's matches no longer have them
-// and that person's photo URLs answer E003 from the page.
+// Issue 15 end to end: two approved, compatible members in two browser contexts see each other in
+// today's introductions, like each other and match (the mock LINE platform records one push to
+// each), both see the match; they chat, each message appearing live on the other's open page
+// (a send whose answer was lost, or that failed and is retried with its client id, is shown once); one blocks,
+// and the other's open chat says it ended, the chat API answers E003, their matches no longer
+// have them and that person's photo URLs answer E003 from the page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
@@ -68,11 +70,12 @@ async function fetchFromPage(page, url) {
   }, url);
 }
 
-describe('Matchmaking (issue 15, without chat)', () => {
+describe('Matchmaking and chat (issue 15)', () => {
   const server = new KizunaServer();
   let browser;
   let mei;
   let kai;
+  let matchId;
 
   before(async () => {
     await server.start();
@@ -154,8 +157,78 @@ describe('Matchmaking (issue 15, without chat)', () => {
     assert.equal(await mei.page.getByTestId('match').count(), 1);
   });
 
+  it('matched members chat: messages appear live on the other’s open page, with last message, unread and read marks', async () => {
+    const kaiMatch = kai.page.getByTestId('match').filter({ hasText: 'Mei' });
+    matchId = await kaiMatch.getAttribute('data-match-id');
+    assert.equal(await kaiMatch.getByTestId('match-unread').count(), 0);
+
+    // Mei opens the chat from her matches
+    await mei.page.getByTestId('match').filter({ hasText: 'Kai' }).getByTestId('open-chat').click();
+    await mei.page.waitForURL(new RegExp(`/chat\\?match=${matchId}$`));
+    await mei.page.getByTestId('chat-title').filter({ hasText: 'Kai' }).waitFor();
+    await mei.page.getByTestId('chat-empty').waitFor();
+    await mei.page.getByTestId('chat-input').fill('Hi Kai! Coffee this weekend?');
+    await mei.page.getByTestId('chat-send').click();
+    await mei.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'Coffee this weekend' }).waitFor();
+
+    // Kai's matches show it, unread; then he opens the chat
+    await kai.page.reload();
+    await kaiMatch.getByTestId('match-unread').filter({ hasText: '1' }).waitFor();
+    assert.match(await kaiMatch.getByTestId('match-last-message').innerText(), /Coffee this weekend\?/);
+    await kaiMatch.getByTestId('open-chat').click();
+    await kai.page.waitForURL(new RegExp(`/chat\\?match=${matchId}$`));
+    await kai.page.locator('[data-testid="chat-message"][data-mine="false"]').filter({ hasText: 'Coffee this weekend?' }).waitFor();
+
+    // Kai's page is open and visible: Mei sees "read" under her message, live
+    await mei.page.getByTestId('chat-read').waitFor();
+
+    // Kai answers: it appears on Mei's open page without a reload
+    await kai.page.getByTestId('chat-input').fill('Sure! Sunday at ten?');
+    await kai.page.keyboard.press('Enter');
+    await mei.page.locator('[data-testid="chat-message"][data-mine="false"]').filter({ hasText: 'Sunday at ten?' }).waitFor();
+
+    // Mei's next send reaches the server but its answer is lost: the stream brings the stored
+    // message, and it is shown once on both pages
+    const messagesUrl = `**/api/matches/${matchId}/messages`;
+    await mei.page.route(messagesUrl, async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await mei.page.getByTestId('chat-input').fill('Great, see you there');
+    await mei.page.getByTestId('chat-send').click();
+    await mei.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'see you there' }).waitFor();
+    await kai.page.locator('[data-testid="chat-message"]').filter({ hasText: 'see you there' }).waitFor();
+    await mei.page.unroute(messagesUrl);
+
+    // The next one never reaches the server: it stays on the page, failed, with a retry that sends
+    // the same client id
+    await mei.page.route(messagesUrl, (route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.fallback()));
+    await mei.page.getByTestId('chat-input').fill('Bring the map?');
+    await mei.page.getByTestId('chat-send').click();
+    await mei.page.getByTestId('chat-retry').waitFor();
+    assert.equal(await mei.page.locator('[data-testid="chat-message"][data-delivery="failed"]').filter({ hasText: 'Bring the map?' }).count(), 1);
+    await mei.page.unroute(messagesUrl);
+    await mei.page.getByTestId('chat-retry').click();
+    await mei.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'Bring the map?' }).waitFor();
+    await kai.page.locator('[data-testid="chat-message"]').filter({ hasText: 'Bring the map?' }).waitFor();
+    await new Promise((r) => setTimeout(r, 500));
+    for (const m of [mei, kai]) {
+      for (const text of ['see you there', 'Bring the map?']) {
+        assert.equal(await m.page.locator('[data-testid="chat-message"]').filter({ hasText: text }).count(), 1, text);
+      }
+      assert.equal(await m.page.getByTestId('chat-message').count(), 4);
+    }
+
+    // Mei's matches list shows her last message as hers
+    await mei.page.locator('[data-testid="bottom-nav"] a[data-tab="matches"]').click();
+    await mei.page.waitForURL(/\/matches$/);
+    assert.match(await mei.page.getByTestId('match-last-message').innerText(), /^\s*You: Bring the map\?/);
+  });
+
   it('one blocks: the other no longer has the match, and the blocker’s photo URLs answer E003 from their page', async () => {
     // Kai's view of Mei's photos, before the block: they load
+    await kai.page.goto(`${kai.base}/matches`);
     const meiCard = kai.page.getByTestId('match').filter({ hasText: 'Mei' });
     const memberId = await meiCard.getAttribute('data-member-id');
     await meiCard.getByTestId('view-profile').click();
@@ -167,6 +240,10 @@ describe('Matchmaking (issue 15, without chat)', () => {
     const urls = [...names.map((n) => `/api/file/fetch/${encodeURIComponent(n)}`), ...srcs];
     for (const u of urls) assert.equal((await fetchFromPage(kai.page, u)).status, 200, u);
 
+    // Kai keeps the chat open while Mei blocks him
+    await kai.page.goto(`${kai.base}/chat?match=${matchId}`);
+    await kai.page.getByTestId('chat-form').waitFor();
+
     // Mei blocks Kai from his profile, confirming in the dialog
     const kaiCard = mei.page.getByTestId('match').filter({ hasText: 'Kai' });
     await kaiCard.getByTestId('view-profile').click();
@@ -175,6 +252,18 @@ describe('Matchmaking (issue 15, without chat)', () => {
     await mei.page.getByTestId('block-confirm').click();
     await mei.page.waitForURL(/\/matches$/);
     await mei.page.getByTestId('matches-empty').waitFor();
+
+    // Kai's open chat says it ended, live, and takes no more messages; its API answers E003
+    await kai.page.getByTestId('chat-ended').waitFor();
+    assert.equal(await kai.page.getByTestId('chat-form').count(), 0);
+    const answer = await kai.page.evaluate(async (u) => {
+      const token = document.cookie.split('; ').find((c) => c.startsWith('kizuna_token='))?.split('=')[1];
+      const res = await fetch(u, { headers: { Authorization: `Bearer ${decodeURIComponent(token ?? '')}` } });
+      return { status: res.status, code: (await res.json()).code };
+    }, `/api/matches/${matchId}/messages`);
+    assert.deepEqual(answer, { status: 404, code: 'E003' });
+    await kai.page.reload();
+    await kai.page.getByTestId('chat-ended').waitFor();
 
     // Kai: the match is gone, the profile is gone, and Mei's photos answer E003
     await kai.page.goto(`${kai.base}/matches`);

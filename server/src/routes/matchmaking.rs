@@ -17,6 +17,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use super::{ApiTags, State, auth::Session, body::JsonBody};
 use crate::{
+    chat::ChatEvent,
     error::ApiError,
     identity::Auth,
     line::{
@@ -25,8 +26,8 @@ use crate::{
     },
     matchmaking,
     storage::{
-        self,
-        entity::{profile, reaction, user},
+        self, chat,
+        entity::{pair_match, profile, reaction, user},
         locale, matchmaking as store, profiles,
     },
 };
@@ -121,8 +122,20 @@ pub struct MatchItem {
     /// Unix seconds.
     pub matched_at: i64,
     pub member: MemberView,
-    /// The conversation's last message (null until chat exists).
-    pub last_message: Option<String>,
+    /// The conversation's newest message (null before the first).
+    pub last_message: Option<LastMessage>,
+    /// Messages from the other member after the caller's read marker.
+    pub unread: u32,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LastMessage {
+    pub text: String,
+    /// Unix seconds.
+    pub sent_at: i64,
+    /// The caller sent it.
+    pub mine: bool,
 }
 
 #[derive(Debug, Object, serde::Deserialize)]
@@ -211,7 +224,7 @@ pub enum NotificationsResponse {
 }
 
 /// The caller's profile id when they are an APPROVED member; 403 E004 otherwise.
-async fn approved_member(state: &State, auth: &Auth) -> Result<i64, ApiError> {
+pub(crate) async fn approved_member(state: &State, auth: &Auth) -> Result<i64, ApiError> {
     match profiles::find_row(&state.db, auth.user.id).await? {
         Some(row) if row.status == ReviewStatus::Approved.as_str() => Ok(row.id),
         _ => Err(ApiError::Forbidden(
@@ -221,7 +234,7 @@ async fn approved_member(state: &State, auth: &Auth) -> Result<i64, ApiError> {
 }
 
 /// A member id from the path; anything but a positive integer is E003 like an unknown id.
-fn member_id(text: &str) -> Result<i64, ApiError> {
+pub(crate) fn member_id(text: &str) -> Result<i64, ApiError> {
     text.parse::<i64>()
         .ok()
         .filter(|id| *id > 0)
@@ -257,7 +270,7 @@ async fn view_of(
 }
 
 /// The LINE user and language of a member, for a push.
-async fn push_target(
+pub(crate) async fn push_target(
     txn: &impl sea_orm::ConnectionTrait,
     member: i64,
 ) -> Result<Option<(LineUserId, crate::locale::Locale)>, ApiError> {
@@ -317,6 +330,21 @@ async fn visible_unless_passed(state: &State, me: i64, target: i64) -> Result<bo
         .await?
         .is_some_and(|p| p.status == ReviewStatus::Approved.as_str());
     Ok(!blocked && approved)
+}
+
+/// Tells both members' open chat pages that their match ended.
+pub(crate) async fn ended(state: &State, m: &pair_match::Model) {
+    state
+        .chat
+        .publish(
+            &state.db,
+            ChatEvent::Ended {
+                match_id: m.id,
+                low: m.low_id,
+                high: m.high_id,
+            },
+        )
+        .await;
 }
 
 pub struct IntroductionsApi;
@@ -511,11 +539,20 @@ impl MatchesApi {
                 continue;
             }
             if let Some(member) = view_of(&state, me, other, today).await? {
+                let last_message =
+                    chat::last_message(&state.db, row.id)
+                        .await?
+                        .map(|m| LastMessage {
+                            text: m.text,
+                            sent_at: m.sent_at,
+                            mine: m.sender_id == me,
+                        });
                 items.push(MatchItem {
                     match_id: row.id,
                     matched_at: row.created_at,
                     member,
-                    last_message: None,
+                    last_message,
+                    unread: chat::unread(&state.db, row.id, me).await?,
                 });
             }
         }
@@ -544,6 +581,9 @@ impl MatchesApi {
             found.low_id
         };
         store::end_match(&state.db, me, other, me, state.now()).await?;
+        if found.ended_at.is_none() {
+            ended(&state, &found).await;
+        }
         Ok(DoneResponse::Done)
     }
 }
@@ -574,9 +614,15 @@ impl BlocksApi {
         let txn = storage::begin_write(&state.db)
             .await
             .context("starting a block")?;
+        let live = store::pair(&txn, me, body.member_id)
+            .await?
+            .filter(|m| m.ended_at.is_none());
         store::insert_block(&txn, me, body.member_id, now).await?;
         store::end_match(&txn, me, body.member_id, me, now).await?;
         txn.commit().await.context("committing a block")?;
+        if let Some(m) = live {
+            ended(&state, &m).await;
+        }
         Ok(DoneResponse::Done)
     }
 }
@@ -628,9 +674,15 @@ impl ReportsApi {
             now,
         )
         .await?;
+        let live = store::pair(&txn, me, body.member_id)
+            .await?
+            .filter(|m| m.ended_at.is_none());
         store::insert_block(&txn, me, body.member_id, now).await?;
         store::end_match(&txn, me, body.member_id, me, now).await?;
         txn.commit().await.context("committing a report")?;
+        if let Some(m) = live {
+            ended(&state, &m).await;
+        }
         tracing::info!(report = id, "member report stored");
         Ok(ReportResponse::Created(Json(Reported { report_id: id })))
     }

@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod body;
 pub mod catalogue;
+pub mod chat;
 pub mod config;
 pub mod file;
 pub mod health;
@@ -50,6 +51,10 @@ pub struct AppState {
     pub mailer: Mailer,
     /// The approved members in memory for on-demand introductions (`matchmaking`).
     pub pool: crate::matchmaking::PoolCache,
+    /// Live chat delivery to the events streams (`chat`).
+    pub chat: Arc<crate::chat::ChatHub>,
+    /// Chat messages: `CHAT_MESSAGES_PER_MINUTE` per member.
+    pub chat_limiter: Arc<RateLimiter>,
 }
 
 impl AppState {
@@ -84,6 +89,8 @@ pub enum ApiTags {
     Review,
     /// Daily introductions, likes, matches, blocks and reports (APPROVED members).
     Matchmaking,
+    /// Messages between matched members and their live events stream (APPROVED members).
+    Chat,
 }
 
 /// Every resource's `#[OpenApi]` struct, in the document's order.
@@ -103,7 +110,8 @@ pub type Apis = (
     matchmaking::MatchesApi,
     matchmaking::BlocksApi,
     matchmaking::ReportsApi,
-    matchmaking::NotificationsApi,
+    // poem-openapi implements OpenApi for tuples of up to 16: the last entries nest.
+    (matchmaking::NotificationsApi, chat::ChatApi),
 );
 
 pub fn api_service() -> OpenApiService<Apis, ()> {
@@ -124,7 +132,7 @@ pub fn api_service() -> OpenApiService<Apis, ()> {
             matchmaking::MatchesApi,
             matchmaking::BlocksApi,
             matchmaking::ReportsApi,
-            matchmaking::NotificationsApi,
+            (matchmaking::NotificationsApi, chat::ChatApi),
         ),
         "Kizuna API",
         env!("CARGO_PKG_VERSION"),

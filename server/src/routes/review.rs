@@ -23,6 +23,7 @@ use crate::{
     error::ApiError,
     line::messages::liff_url,
     storage::{
+        chat,
         entity::review_claim,
         matchmaking::{self, Dismissal},
         review::{self, Deciding, ReviewError},
@@ -272,7 +273,24 @@ pub struct ReportItem {
     pub text: String,
     /// Unix seconds.
     pub created_at: i64,
+    /// The last `REPORT_CONVERSATION` (50) messages of the pair's match, oldest first (empty
+    /// when they never matched or never wrote).
+    pub conversation: Vec<ConversationLine>,
 }
+
+/// One message of a reported pair's chat, for the reviewer.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ConversationLine {
+    /// `reporter` or `reported`.
+    pub from: String,
+    pub text: String,
+    /// Unix seconds.
+    pub sent_at: i64,
+}
+
+/// Messages of the pair's chat shown with a report.
+pub const REPORT_CONVERSATION: u64 = 50;
 
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -557,7 +575,16 @@ impl ReviewApi {
             decision: &decision,
         };
         let app_url = liff_url(&state.settings.line.liff_id);
+        // A suspension ends every match of the member: their chats are told once it is done.
+        let ending = if matches!(decision, Decision::Suspend { .. }) {
+            matchmaking::active_matches(&state.db, profile_id.0).await?
+        } else {
+            Vec::new()
+        };
         let decided = review::decide(&state.db, &deciding, state.now(), Some(&app_url)).await?;
+        for (m, _) in &ending {
+            super::matchmaking::ended(&state, m).await;
+        }
         state.push.wake();
         // The member's standing in matchmaking changed: the next list reads a fresh pool.
         state.pool.invalidate().await;
@@ -613,6 +640,25 @@ impl ReviewApi {
                 target_version: e.target_version,
                 reasons: reasons.iter().map(|r| r.code().to_string()).collect(),
                 suggested_suspension: suggested,
+                conversation: chat::conversation(
+                    &state.db,
+                    e.report.reporter_id,
+                    e.report.target_id,
+                    REPORT_CONVERSATION,
+                )
+                .await?
+                .into_iter()
+                .map(|m| ConversationLine {
+                    from: if m.sender_id == e.report.reporter_id {
+                        "reporter"
+                    } else {
+                        "reported"
+                    }
+                    .to_string(),
+                    text: m.text,
+                    sent_at: m.sent_at,
+                })
+                .collect(),
                 text: e.report.text,
                 created_at: e.report.created_at,
             });

@@ -31,7 +31,7 @@ fn date_of(day: i32) -> Option<Date> {
     Date::from_days_since_epoch(i64::from(day))
 }
 
-fn sql(backend: DbBackend, text: &str, values: Vec<sea_orm::Value>) -> Statement {
+pub(crate) fn sql(backend: DbBackend, text: &str, values: Vec<sea_orm::Value>) -> Statement {
     // The statements below are written with `$n`; SQLite reads `?n` the same way.
     let text = if backend == DbBackend::Postgres {
         text.to_string()

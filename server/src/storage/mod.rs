@@ -3,6 +3,7 @@
 //! `profiles`, `files`, `route_rules`), each reading and writing typed values so that the routes
 //! hold no queries and a renamed field is a compile error rather than a NULL column.
 
+pub mod chat;
 pub mod email_codes;
 pub mod entity;
 pub mod files;

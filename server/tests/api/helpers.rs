@@ -156,6 +156,9 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         push: fast_pushes(),
         email_codes: Default::default(),
         clock: kizuna_server::clock::Clock::system(),
+        chat: kizuna_server::configuration::ChatSettings {
+            keep_alive: Duration::from_secs(1),
+        },
     };
     let db_url = settings.database_url();
     tweak(&mut settings);
@@ -427,7 +430,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 23] = [
+const TABLES: [&str; 26] = [
     "users",
     "sessions",
     "files",
@@ -451,6 +454,9 @@ const TABLES: [&str; 23] = [
     "matches",
     "blocks",
     "reports",
+    "chat_messages",
+    "chat_marks",
+    "chat_presence",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

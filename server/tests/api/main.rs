@@ -4,6 +4,7 @@
 #![recursion_limit = "256"]
 
 mod bad_input;
+mod chat;
 mod email_code;
 mod files;
 mod helpers;

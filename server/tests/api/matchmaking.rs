@@ -15,15 +15,15 @@ use crate::{
 };
 
 /// A registered member: their session, profile id and photo and verification file names.
-struct Member {
-    user: User,
-    id: i64,
-    photo: String,
-    verify: String,
+pub(crate) struct Member {
+    pub user: User,
+    pub id: i64,
+    pub photo: String,
+    pub verify: String,
 }
 
 /// Personal details of a member that no other member may ever read.
-struct Secrets {
+pub(crate) struct Secrets {
     name: String,
     birthday: &'static str,
     address: String,
@@ -49,7 +49,7 @@ fn secrets_of(n: usize, female: bool) -> Secrets {
 
 /// Registers a member (a woman seeking men, or a man seeking women, all in Taipei with no
 /// partner conditions, so everyone of the other side fits) and leaves the profile PENDING.
-async fn register(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
+pub(crate) async fn register(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
     let user = app.new_user().await;
     let photo = app.upload_ok(&user.token, jpeg(64, 48)).await;
     let verify = app.upload_ok(&user.token, jpeg(32, 32)).await;
@@ -88,7 +88,7 @@ async fn register(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
     )
 }
 
-async fn profile_id(app: &TestApp, line_id: &str) -> i64 {
+pub(crate) async fn profile_id(app: &TestApp, line_id: &str) -> i64 {
     let row = app
         .db
         .query_one_raw(sea_orm::Statement::from_string(
@@ -105,7 +105,7 @@ async fn profile_id(app: &TestApp, line_id: &str) -> i64 {
 }
 
 /// Sets a review status as the review flow would, and drops the server's pool as it does.
-async fn set_status(app: &TestApp, member: &Member, status: &str) {
+pub(crate) async fn set_status(app: &TestApp, member: &Member, status: &str) {
     app.db
         .execute_unprepared(&format!(
             "UPDATE profiles SET status = '{status}' WHERE id = {}",
@@ -116,13 +116,13 @@ async fn set_status(app: &TestApp, member: &Member, status: &str) {
     app.state.pool.invalidate().await;
 }
 
-async fn approved(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
+pub(crate) async fn approved(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
     let (m, s) = register(app, n, female).await;
     set_status(app, &m, "APPROVED").await;
     (m, s)
 }
 
-async fn send(
+pub(crate) async fn send(
     app: &TestApp,
     method: reqwest::Method,
     path: &str,
@@ -136,18 +136,18 @@ async fn send(
     req.send().await.unwrap()
 }
 
-async fn ok_json(r: Response) -> Value {
+pub(crate) async fn ok_json(r: Response) -> Value {
     let status = r.status();
     let text = r.text().await.unwrap();
     assert!(status.is_success(), "{status}: {text}");
     serde_json::from_str(&text).unwrap()
 }
 
-async fn introductions(app: &TestApp, m: &Member) -> Value {
+pub(crate) async fn introductions(app: &TestApp, m: &Member) -> Value {
     ok_json(app.get("/api/introductions", Some(&m.user.token)).await).await
 }
 
-fn listed_ids(list: &Value) -> Vec<i64> {
+pub(crate) fn listed_ids(list: &Value) -> Vec<i64> {
     list["introductions"]
         .as_array()
         .unwrap()
@@ -156,7 +156,7 @@ fn listed_ids(list: &Value) -> Vec<i64> {
         .collect()
 }
 
-async fn like(app: &TestApp, m: &Member, target: i64) -> Response {
+pub(crate) async fn like(app: &TestApp, m: &Member, target: i64) -> Response {
     send(
         app,
         reqwest::Method::POST,
@@ -703,9 +703,40 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
     }
     answers.push(ok_json(like(&app, &mei, kai.id).await).await);
     answers.push(ok_json(like(&app, &kai, mei.id).await).await);
+    // Chat: the messages, both pages, the events each side's stream got, the match lists
+    // with their last message.
+    let match_id =
+        ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await[0]["matchId"]
+            .as_i64()
+            .unwrap();
+    let mut mei_events = crate::chat::Events::open(&app, &mei).await;
+    let mut kai_events = crate::chat::Events::open(&app, &kai).await;
+    let sent = ok_json(crate::chat::post(&app, &mei, match_id, "privacy-1", "Hi Kai").await).await;
+    answers.push(sent.clone());
+    answers
+        .push(ok_json(crate::chat::post(&app, &kai, match_id, "privacy-2", "Hi Mei").await).await);
+    let r = send(
+        &app,
+        reqwest::Method::PUT,
+        &format!("/api/matches/{match_id}/read"),
+        &kai.user.token,
+        Some(json!({"upTo": sent["messageId"]})),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    for _ in 0..2 {
+        answers.push(kai_events.expect("message").await);
+    }
+    for kind in ["message", "message", "read"] {
+        answers.push(mei_events.expect(kind).await);
+    }
+    for m in [&mei, &kai] {
+        answers.push(ok_json(crate::chat::history(&app, m, match_id, "").await).await);
+    }
     for m in [&mei, &kai] {
         answers.push(ok_json(app.get("/api/matches", Some(&m.user.token)).await).await);
     }
+    assert!(answers.iter().any(|a| a["message"]["text"] == "Hi Mei"));
     let text = answers
         .iter()
         .map(Value::to_string)

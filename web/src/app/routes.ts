@@ -19,6 +19,8 @@ export const routes: RouteDef[] = [
   { name: 'matches', path: '/matches', component: lazyWithReload(() => import('@/features/matchmaking/components/matches-page')) },
   // The member is named by the query (`/member?id=12`): routes take no parameters.
   { name: 'member', path: '/member', component: lazyWithReload(() => import('@/features/matchmaking/components/member-page')) },
+  // The match is named by the query (`/chat?match=7`).
+  { name: 'chat', path: '/chat', component: lazyWithReload(() => import('@/features/matchmaking/components/chat-page')) },
   { name: 'dev', path: '/dev', component: lazyWithReload(() => import('@/features/dev/components/dev-page')) },
 ];
 

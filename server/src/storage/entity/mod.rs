@@ -1,6 +1,7 @@
 //! sea-orm entities, one module per table (see the migration for the schema).
 
 pub mod block;
+pub mod chat_message;
 pub mod email_code;
 pub mod file;
 pub mod introduction;

@@ -110,7 +110,7 @@ describe('navigation guard (spec §2)', () => {
   });
 
   it('lets only an APPROVED member into the matchmaking screens; anyone else with a profile goes to /profile', async () => {
-    for (const route of ['today', 'matches', 'member'] as RouteName[]) {
+    for (const route of ['today', 'matches', 'member', 'chat'] as RouteName[]) {
       const { d, calls } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'APPROVED' as const, userId: 'U1', updatedAt: 0, reasons: [] })) });
       await expect(navigationGuard(ctx(route), d)).resolves.toEqual({ kind: 'proceed' });
       expect(calls).toEqual(['set:APPROVED', 'login:U0123456789abcdef0123456789abcdef', 'my-info']);

@@ -188,6 +188,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/chat/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's live chat events
+         * @description A server-sent events stream over all the caller's matches: `message` (a new message,
+         *     the caller's own included), `read` (the other member read up to a message) and `ended`
+         *     (the match ended). A `: keep-alive` comment comes every 15 s. While it is open the
+         *     caller gets no LINE push about new messages. Authenticated by the bearer session or the
+         *     `kizuna_token` cookie (what `EventSource` sends). Live only: after a reconnect, load the
+         *     newest page again.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-sent events: `event: message` (MessageEvent), `event: read` (ReadEvent), `event: ended` (EndedEvent), and a `: keep-alive` comment every 15 s. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["MessageEvent"] | components["schemas"]["ReadEvent"] | components["schemas"]["EndedEvent"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/config": {
         parameters: {
             query?: never;
@@ -1515,6 +1660,444 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matches/{matchId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a match's messages
+         * @description The newest `limit` (1 to 50, default 30) messages before `before` (a message id; none:
+         *     the newest), oldest first. 404 E003 unless this is a live match of the caller.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only messages older than this message id. */
+                    before?: number;
+                    /** @description At most this many (1 to 50, default 30). */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    matchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the history. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["MessagePage"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Send a message
+         * @description 201 with the stored message. The same `clientMessageId` again (a retry, or a second copy
+         *     racing the first) stores nothing and answers 200 with the message stored first; the same
+         *     id with another text is 409 E005. 422 E002 for a bad text or id, 429 E007 with
+         *     `Retry-After` beyond `CHAT_MESSAGES_PER_MINUTE` (30) messages a minute, 404 E003 unless
+         *     this is a live match of the caller. The other member gets a LINE push "new message from
+         *     …" when no page of theirs is open, at most one per match every 10 minutes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    matchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["SendBody"];
+                };
+            };
+            responses: {
+                /** @description Stored before under this client message id with the same text: nothing new. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ChatMessage"];
+                    };
+                };
+                /** @description Stored (and delivered to the open pages of both members). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ChatMessage"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/matches/{matchId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark messages read
+         * @description Moves the caller's read marker forward to `upTo` (never back, never past the newest
+         *     message); the other member's open page is told. 404 E003 unless this is a live match of
+         *     the caller.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    matchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ReadBody"];
+                };
+            };
+            responses: {
+                /** @description Done (doing it again changes nothing). */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4398,6 +4981,27 @@ export interface components {
              */
             memberId: number;
         };
+        /**
+         * ChatMessage
+         * @description One message as its reader sees it.
+         */
+        ChatMessage: {
+            /** @description The id the sender's client gave it. */
+            clientMessageId: string;
+            /**
+             * Format: int64
+             * @description Increasing within the match: history pages backwards by it.
+             */
+            messageId: number;
+            /** @description The caller sent it. */
+            mine: boolean;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            sentAt: number;
+            text: string;
+        };
         /** ClaimBody */
         ClaimBody: {
             /** Format: int64 */
@@ -4449,6 +5053,20 @@ export interface components {
             fields: string[];
             /** @description The translation key of its label. */
             key: string;
+        };
+        /**
+         * ConversationLine
+         * @description One message of a reported pair's chat, for the reviewer.
+         */
+        ConversationLine: {
+            /** @description `reporter` or `reported`. */
+            from: string;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            sentAt: number;
+            text: string;
         };
         /**
          * @description A reviewer's action.
@@ -4535,6 +5153,14 @@ export interface components {
             name: string;
         };
         /**
+         * EndedEvent
+         * @description `event: ended`: the match ended (unmatch, block, report or suspension).
+         */
+        EndedEvent: {
+            /** Format: int64 */
+            matchId: number;
+        };
+        /**
          * ErrorBody
          * @description The body of every error answer.
          */
@@ -4577,6 +5203,17 @@ export interface components {
             day: string;
             /** @description Best first; at most 5. Someone blocked or no longer approved since drops out. */
             introductions: components["schemas"]["Introduction"][];
+        };
+        /** LastMessage */
+        LastMessage: {
+            /** @description The caller sent it. */
+            mine: boolean;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            sentAt: number;
+            text: string;
         };
         /** Liked */
         Liked: {
@@ -4630,8 +5267,8 @@ export interface components {
         };
         /** MatchItem */
         MatchItem: {
-            /** @description The conversation's last message (null until chat exists). */
-            lastMessage?: string;
+            /** @description The conversation's newest message (null before the first). */
+            lastMessage?: components["schemas"]["LastMessage"] & unknown;
             /** Format: int64 */
             matchId: number;
             /**
@@ -4640,6 +5277,11 @@ export interface components {
              */
             matchedAt: number;
             member: components["schemas"]["MemberView"];
+            /**
+             * Format: uint32
+             * @description Messages from the other member after the caller's read marker.
+             */
+            unread: number;
         };
         /**
          * MemberView
@@ -4678,6 +5320,28 @@ export interface components {
             surprisePoint?: string;
             /** @description The employer was verified (its name stays private). */
             verifiedEmployer: boolean;
+        };
+        /**
+         * MessageEvent
+         * @description `event: message`.
+         */
+        MessageEvent: {
+            /** Format: int64 */
+            matchId: number;
+            /** @description `mine` is relative to the stream's member. */
+            message: components["schemas"]["ChatMessage"] & unknown;
+        };
+        /** MessagePage */
+        MessagePage: {
+            /** @description Older messages exist (ask again with `before` = the first message's id). */
+            hasMore: boolean;
+            /** @description Oldest first: the newest `limit` messages before `before`. */
+            messages: components["schemas"]["ChatMessage"][];
+            /**
+             * Format: int64
+             * @description The newest message id the other member has read (null: none yet).
+             */
+            theirReadUpTo?: number;
         };
         /** MyInfo */
         MyInfo: {
@@ -4768,6 +5432,25 @@ export interface components {
              */
             waitedSecs: number;
         };
+        /** ReadBody */
+        ReadBody: {
+            /**
+             * Format: int64
+             * @description The newest message id the caller has seen; the marker never moves back, nor past the
+             *     match's newest message.
+             */
+            upTo: number;
+        };
+        /**
+         * ReadEvent
+         * @description `event: read`: the other member read up to `upTo`.
+         */
+        ReadEvent: {
+            /** Format: int64 */
+            matchId: number;
+            /** Format: int64 */
+            upTo: number;
+        };
         /** ReportBody */
         ReportBody: {
             /**
@@ -4787,6 +5470,11 @@ export interface components {
         };
         /** ReportItem */
         ReportItem: {
+            /**
+             * @description The last `REPORT_CONVERSATION` (50) messages of the pair's match, oldest first (empty
+             *     when they never matched or never wrote).
+             */
+            conversation: components["schemas"]["ConversationLine"][];
             /**
              * Format: int64
              * @description Unix seconds.
@@ -4968,6 +5656,16 @@ export interface components {
              *     load); null when the route has no rule.
              */
             redirect?: string | null;
+        };
+        /** SendBody */
+        SendBody: {
+            /**
+             * @description 8 to 64 characters of `A-Z a-z 0-9 _ -` (a UUID qualifies), chosen by the client once
+             *     per message and sent again with every retry of it.
+             */
+            clientMessageId: string;
+            /** @description 1 to 1000 characters after trimming; no control characters but line breaks and tabs. */
+            text: string;
         };
         /** TokenBody */
         TokenBody: {

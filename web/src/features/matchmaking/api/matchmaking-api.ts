@@ -44,11 +44,20 @@ export interface Liked {
   matchId: number | null;
 }
 
+export interface LastMessage {
+  text: string;
+  sentAt: number;
+  mine: boolean;
+}
+
 export interface MatchItem {
   matchId: number;
   matchedAt: number;
   member: MemberView;
-  lastMessage: string | null;
+  /** The conversation's newest message, null before the first. */
+  lastMessage: LastMessage | null;
+  /** Messages from the other member the caller has not read. */
+  unread: number;
 }
 
 export interface CodeEntry {

@@ -12,7 +12,8 @@ import { useCatalogues } from '@/features/matchmaking/components/use-catalogues'
 import { useLoad } from '@/features/matchmaking/components/use-load';
 import '@/features/matchmaking/components/matchmaking.css';
 
-/** /matches: the caller's active matches, newest first, each with its profile and Unmatch. */
+/** /matches: the caller's active matches, newest first, each with its profile, the last message
+ *  and the unread count, a link to its chat, and Unmatch. */
 export default function MatchesPage() {
   const t = useT();
   const cat = useCatalogues();
@@ -50,7 +51,28 @@ export default function MatchesPage() {
             <li key={m.matchId} className="card mm-card" data-testid="match" data-match-id={m.matchId} data-member-id={m.member.memberId}>
               <MemberSummary member={m.member} cat={cat} photoWidth={72} />
               <p className="muted">{t('match.matchedOn', { date: dateFormat.format(new Date(m.matchedAt * 1000)) })}</p>
+              <p className="mm-last" data-testid="match-last-message">
+                {m.unread > 0 ? (
+                  <span className="mm-unread" data-testid="match-unread" aria-label={t('match.chat.unread', { n: m.unread })}>{m.unread}</span>
+                ) : null}{' '}
+                {m.lastMessage
+                  ? m.lastMessage.mine
+                    ? t('match.chat.you', { text: m.lastMessage.text })
+                    : m.lastMessage.text
+                  : <span className="muted">{t('match.chat.noMessages')}</span>}
+              </p>
               <div className="mm-actions">
+                <a
+                  className="btn btn-small btn-primary"
+                  href={`/chat?match=${m.matchId}`}
+                  data-testid="open-chat"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    void navigate(`/chat?match=${m.matchId}`);
+                  }}
+                >
+                  {t('match.chat.open')}
+                </a>
                 <a
                   className="btn btn-small"
                   href={`/member?id=${m.member.memberId}`}

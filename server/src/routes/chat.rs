@@ -1,0 +1,544 @@
+//! Chat between matched members (APPROVED only: 403 E004 for anyone else): a match's history
+//! paged backwards, sending with the client's message id (a retry, or two racing copies, store
+//! one message), the read marker, and the live events stream of all the caller's chats.
+//!
+//! A chat exists only while its match is live (`storage::chat::live_match`): someone else's
+//! match, an unknown one and one ended by an unmatch, block, report or suspension all answer
+//! the same 404 E003, so nothing is learnt from the difference.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use futures_util::stream;
+use kizuna_core::{
+    chat::{ChatText, ClientMessageId},
+    rules::{CHAT_PUSH_INTERVAL_SECS, FieldErrors, RuleCode},
+};
+use poem::{Body, IntoResponse, Response};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+    registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
+    types::{ToJSON, Type},
+};
+
+use super::{
+    ApiTags, State,
+    auth::{Session, SessionOrCookie},
+    body::JsonBody,
+    matchmaking::{DoneResponse, approved_member, member_id, push_target},
+};
+use crate::{
+    chat::{ChatEvent, Subscription},
+    error::ApiError,
+    line::{
+        messages::{PushText, liff_url, push_messages},
+        push,
+    },
+    storage::{self, chat, entity::chat_message, matchmaking as mm},
+};
+
+/// One message as its reader sees it.
+#[derive(Debug, Object, Clone)]
+#[oai(rename_all = "camelCase")]
+pub struct ChatMessage {
+    /// Increasing within the match: history pages backwards by it.
+    pub message_id: i64,
+    /// The id the sender's client gave it.
+    pub client_message_id: String,
+    pub text: String,
+    /// Unix seconds.
+    pub sent_at: i64,
+    /// The caller sent it.
+    pub mine: bool,
+}
+
+impl ChatMessage {
+    pub fn new(row: &chat_message::Model, reader: i64) -> ChatMessage {
+        ChatMessage {
+            message_id: row.id,
+            client_message_id: row.client_message_id.clone(),
+            text: row.text.clone(),
+            sent_at: row.sent_at,
+            mine: row.sender_id == reader,
+        }
+    }
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MessagePage {
+    /// Oldest first: the newest `limit` messages before `before`.
+    pub messages: Vec<ChatMessage>,
+    /// Older messages exist (ask again with `before` = the first message's id).
+    pub has_more: bool,
+    /// The newest message id the other member has read (null: none yet).
+    pub their_read_up_to: Option<i64>,
+}
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SendBody {
+    /// 8 to 64 characters of `A-Z a-z 0-9 _ -` (a UUID qualifies), chosen by the client once
+    /// per message and sent again with every retry of it.
+    pub client_message_id: String,
+    /// 1 to 1000 characters after trimming; no control characters but line breaks and tabs.
+    pub text: String,
+}
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadBody {
+    /// The newest message id the caller has seen; the marker never moves back, nor past the
+    /// match's newest message.
+    pub up_to: i64,
+}
+
+/// `event: message`.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MessageEvent {
+    pub match_id: i64,
+    /// `mine` is relative to the stream's member.
+    pub message: ChatMessage,
+}
+
+/// `event: read`: the other member read up to `upTo`.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReadEvent {
+    pub match_id: i64,
+    pub up_to: i64,
+}
+
+/// `event: ended`: the match ended (unmatch, block, report or suspension).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EndedEvent {
+    pub match_id: i64,
+}
+
+#[derive(ApiResponse)]
+pub enum MessagesResponse {
+    /// A page of the history.
+    #[oai(status = 200)]
+    Ok(Json<MessagePage>),
+}
+
+#[derive(ApiResponse)]
+pub enum SendResponse {
+    /// Stored (and delivered to the open pages of both members).
+    #[oai(status = 201)]
+    Created(Json<ChatMessage>),
+    /// Stored before under this client message id with the same text: nothing new.
+    #[oai(status = 200)]
+    Stored(Json<ChatMessage>),
+}
+
+/// The events stream: `text/event-stream` with `message`, `read` and `ended` events and a
+/// `: keep-alive` comment every 15 seconds.
+pub struct ChatEvents(Response);
+
+impl IntoResponse for ChatEvents {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+impl ApiResponse for ChatEvents {
+    fn meta() -> MetaResponses {
+        MetaResponses {
+            responses: vec![MetaResponse {
+                description: "Server-sent events: `event: message` (MessageEvent), `event: read` \
+                              (ReadEvent), `event: ended` (EndedEvent), and a `: keep-alive` \
+                              comment every 15 s.",
+                status: Some(200),
+                status_range: None,
+                content: vec![MetaMediaType {
+                    content_type: "text/event-stream",
+                    schema: MetaSchemaRef::Inline(Box::new(MetaSchema {
+                        one_of: vec![
+                            MessageEvent::schema_ref(),
+                            ReadEvent::schema_ref(),
+                            EndedEvent::schema_ref(),
+                        ],
+                        ..MetaSchema::ANY
+                    })),
+                }],
+                headers: vec![],
+            }],
+        }
+    }
+
+    fn register(registry: &mut Registry) {
+        MessageEvent::register(registry);
+        ReadEvent::register(registry);
+        EndedEvent::register(registry);
+    }
+}
+
+/// The live match `match_id` of the caller, or 404 E003.
+async fn live(state: &State, me: i64, match_id: &str) -> Result<chat::LiveMatch, ApiError> {
+    let id = member_id(match_id)?;
+    chat::live_match(&state.db, me, id)
+        .await?
+        .ok_or(ApiError::NotFound)
+}
+
+/// A message stored before under the same client id: the same text is a retry (200), another
+/// text is a client bug that must not pass silently (409).
+fn stored_before(
+    row: &chat_message::Model,
+    text: &ChatText,
+    me: i64,
+) -> Result<SendResponse, ApiError> {
+    if row.text == text.as_str() {
+        Ok(SendResponse::Stored(Json(ChatMessage::new(row, me))))
+    } else {
+        Err(ApiError::Conflict(
+            "this client message id was used for another text".into(),
+        ))
+    }
+}
+
+pub struct ChatApi;
+
+#[OpenApi(tag = "ApiTags::Chat")]
+impl ChatApi {
+    /// A page of a match's messages
+    ///
+    /// The newest `limit` (1 to 50, default 30) messages before `before` (a message id; none:
+    /// the newest), oldest first. 404 E003 unless this is a live match of the caller.
+    #[oai(path = "/matches/:matchId/messages", method = "get")]
+    async fn messages(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        #[oai(name = "matchId")] match_id: Path<String>,
+        /// Only messages older than this message id.
+        before: Query<Option<i64>>,
+        /// At most this many (1 to 50, default 30).
+        #[oai(validator(minimum(value = "1"), maximum(value = "50")))]
+        limit: Query<Option<u64>>,
+    ) -> Result<MessagesResponse, ApiError> {
+        let auth = caller.0;
+        let me = approved_member(&state, &auth).await?;
+        let live = live(&state, me, &match_id.0).await?;
+        let (rows, has_more) =
+            chat::page(&state.db, live.id, before.0, limit.0.unwrap_or(30)).await?;
+        let theirs = chat::read_up_to(&state.db, live.id, live.other).await?;
+        Ok(MessagesResponse::Ok(Json(MessagePage {
+            messages: rows.iter().map(|r| ChatMessage::new(r, me)).collect(),
+            has_more,
+            their_read_up_to: (theirs > 0).then_some(theirs),
+        })))
+    }
+
+    /// Send a message
+    ///
+    /// 201 with the stored message. The same `clientMessageId` again (a retry, or a second copy
+    /// racing the first) stores nothing and answers 200 with the message stored first; the same
+    /// id with another text is 409 E005. 422 E002 for a bad text or id, 429 E007 with
+    /// `Retry-After` beyond `CHAT_MESSAGES_PER_MINUTE` (30) messages a minute, 404 E003 unless
+    /// this is a live match of the caller. The other member gets a LINE push "new message from
+    /// …" when no page of theirs is open, at most one per match every 10 minutes.
+    #[oai(path = "/matches/:matchId/messages", method = "post")]
+    async fn send(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        #[oai(name = "matchId")] match_id: Path<String>,
+        body: Json<JsonBody<SendBody>>,
+    ) -> Result<SendResponse, ApiError> {
+        let auth = caller.0;
+        let body = body.0.read()?;
+        let me = approved_member(&state, &auth).await?;
+        let live = live(&state, me, &match_id.0).await?;
+
+        let mut fields = FieldErrors::new();
+        let client_id = ClientMessageId::parse(&body.client_message_id);
+        if client_id.is_none() {
+            fields.add("clientMessageId", RuleCode::Invalid);
+        }
+        let text = ChatText::parse(&body.text)
+            .map_err(|errors| fields.merge(errors))
+            .ok();
+        let (Some(client_id), Some(text)) = (client_id, text) else {
+            return Err(ApiError::validation("the message is not valid", &fields));
+        };
+
+        // A retry of a stored message is answered before the rate limit: retrying costs nothing.
+        if let Some(row) = chat::find_message(&state.db, live.id, me, client_id.as_str()).await? {
+            return stored_before(&row, &text, me);
+        }
+        if let Err(wait) = state.chat_limiter.check(&format!("member:{me}")) {
+            return Err(ApiError::Throttled {
+                cause: "too many messages; wait a moment".into(),
+                retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+            });
+        }
+
+        let now = state.now();
+        let txn = storage::begin_write(&state.db)
+            .await
+            .context("starting a message")?;
+        chat::lock_match(&txn, live.id).await?;
+        if chat::live_match(&txn, me, live.id).await?.is_none() {
+            return Err(ApiError::NotFound);
+        }
+        let (row, created) =
+            chat::insert_message(&txn, live.id, me, client_id.as_str(), text.as_str(), now).await?;
+        if !created {
+            return stored_before(&row, &text, me);
+        }
+        let mut pushed = false;
+        if !chat::present(&txn, live.other, now).await?
+            && chat::claim_push(&txn, live.id, live.other, now, CHAT_PUSH_INTERVAL_SECS).await?
+            && let Some((to, locale)) = push_target(&txn, live.other).await?
+        {
+            let nickname = mm::member(&txn, me)
+                .await?
+                .and_then(|p| p.nickname)
+                .unwrap_or_default();
+            let url = format!(
+                "{}/chat?match={}",
+                liff_url(&state.settings.line.liff_id),
+                live.id
+            );
+            let messages = push_messages(
+                locale,
+                &PushText::NewMessage {
+                    nickname: &nickname,
+                },
+                Some(&url),
+            );
+            push::enqueue(&txn, &to, &messages).await?;
+            pushed = true;
+        }
+        txn.commit().await.context("committing a message")?;
+        if pushed {
+            state.push.wake();
+        }
+        state
+            .chat
+            .publish(
+                &state.db,
+                ChatEvent::Message {
+                    match_id: live.id,
+                    low: live.low,
+                    high: live.high,
+                    message: row.clone(),
+                },
+            )
+            .await;
+        Ok(SendResponse::Created(Json(ChatMessage::new(&row, me))))
+    }
+
+    /// Mark messages read
+    ///
+    /// Moves the caller's read marker forward to `upTo` (never back, never past the newest
+    /// message); the other member's open page is told. 404 E003 unless this is a live match of
+    /// the caller.
+    #[oai(path = "/matches/:matchId/read", method = "put")]
+    async fn read(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        #[oai(name = "matchId")] match_id: Path<String>,
+        body: Json<JsonBody<ReadBody>>,
+    ) -> Result<DoneResponse, ApiError> {
+        let auth = caller.0;
+        let body = body.0.read()?;
+        let me = approved_member(&state, &auth).await?;
+        let live = live(&state, me, &match_id.0).await?;
+        if let Some(up_to) = chat::mark_read(&state.db, live.id, me, body.up_to).await? {
+            state
+                .chat
+                .publish(
+                    &state.db,
+                    ChatEvent::Read {
+                        match_id: live.id,
+                        reader: me,
+                        other: live.other,
+                        up_to,
+                    },
+                )
+                .await;
+        }
+        Ok(DoneResponse::Done)
+    }
+
+    /// The caller's live chat events
+    ///
+    /// A server-sent events stream over all the caller's matches: `message` (a new message,
+    /// the caller's own included), `read` (the other member read up to a message) and `ended`
+    /// (the match ended). A `: keep-alive` comment comes every 15 s. While it is open the
+    /// caller gets no LINE push about new messages. Authenticated by the bearer session or the
+    /// `kizuna_token` cookie (what `EventSource` sends). Live only: after a reconnect, load the
+    /// newest page again.
+    #[oai(path = "/chat/events", method = "get")]
+    async fn events(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: SessionOrCookie,
+    ) -> Result<ChatEvents, ApiError> {
+        let auth = caller.0;
+        let me = approved_member(&state, &auth).await?;
+        // Subscribed before the presence row and the answer: whatever is published once the
+        // client sees the stream open reaches it.
+        let subscription = state.chat.subscribe(me);
+        let presence = Presence::open(&state, me).await?;
+        Ok(ChatEvents(event_stream(
+            (*state).clone(),
+            me,
+            subscription,
+            presence,
+        )))
+    }
+}
+
+/// An open stream's presence row; dropping it (the stream closed) deletes the row.
+struct Presence {
+    state: State,
+    stream_id: String,
+}
+
+impl Presence {
+    async fn open(state: &State, member: i64) -> Result<Presence, ApiError> {
+        let stream_id = uuid::Uuid::new_v4().hyphenated().to_string();
+        let now = state.now();
+        let ttl = state.settings.chat.presence_ttl_secs();
+        chat::open_presence(&state.db, &stream_id, member, now, now + ttl).await?;
+        Ok(Presence {
+            state: state.clone(),
+            stream_id,
+        })
+    }
+
+    async fn refresh(&self) {
+        let expires = self.state.now() + self.state.settings.chat.presence_ttl_secs();
+        if let Err(err) = chat::refresh_presence(&self.state.db, &self.stream_id, expires).await {
+            tracing::warn!(error = ?err, "chat presence not refreshed");
+        }
+    }
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        let db = self.state.db.clone();
+        let stream_id = std::mem::take(&mut self.stream_id);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(err) = chat::close_presence(&db, &stream_id).await {
+                    // The row expires by itself.
+                    tracing::warn!(error = ?err, "chat presence not removed");
+                }
+            });
+        }
+    }
+}
+
+/// One event in the SSE wire format, for `member`.
+fn format_event(event: &ChatEvent, member: i64) -> String {
+    let (kind, data) = match event {
+        ChatEvent::Message {
+            match_id, message, ..
+        } => (
+            "message",
+            MessageEvent {
+                match_id: *match_id,
+                message: ChatMessage::new(message, member),
+            }
+            .to_json_string(),
+        ),
+        ChatEvent::Read {
+            match_id, up_to, ..
+        } => (
+            "read",
+            ReadEvent {
+                match_id: *match_id,
+                up_to: *up_to,
+            }
+            .to_json_string(),
+        ),
+        ChatEvent::Ended { match_id, .. } => (
+            "ended",
+            EndedEvent {
+                match_id: *match_id,
+            }
+            .to_json_string(),
+        ),
+    };
+    format!("event: {kind}\ndata: {data}\n\n")
+}
+
+struct Open {
+    member: i64,
+    subscription: Subscription,
+    presence: Presence,
+    tick: tokio::time::Interval,
+    closing: tokio::sync::watch::Receiver<bool>,
+    started: bool,
+}
+
+fn event_stream(
+    state: State,
+    member: i64,
+    subscription: Subscription,
+    presence: Presence,
+) -> Response {
+    let keep_alive = state
+        .settings
+        .chat
+        .keep_alive
+        .max(Duration::from_millis(100));
+    let open = Open {
+        member,
+        subscription,
+        presence,
+        tick: tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive),
+        closing: state.chat.closing(),
+        started: false,
+    };
+    let events = stream::unfold(open, |mut open| async move {
+        if !open.started {
+            open.started = true;
+            // The reconnection delay for EventSource, and a first chunk so that the client
+            // knows at once that the stream is live.
+            return Some((
+                Ok::<_, std::io::Error>("retry: 3000\n: connected\n\n".to_string()),
+                open,
+            ));
+        }
+        loop {
+            if *open.closing.borrow() {
+                return None;
+            }
+            tokio::select! {
+                _ = open.closing.changed() => return None,
+                event = open.subscription.recv() => match event {
+                    Ok(event) => {
+                        let text = format_event(&event, open.member);
+                        return Some((Ok(text), open));
+                    }
+                    // Fell behind by more than the backlog: the page reloads what it missed
+                    // when it next loads; the stream goes on.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                },
+                _ = open.tick.tick() => {
+                    open.presence.refresh().await;
+                    return Some((Ok(": keep-alive\n\n".to_string()), open));
+                }
+            }
+        }
+    });
+    Response::builder()
+        .content_type("text/event-stream")
+        .header("X-Accel-Buffering", "no")
+        .header("Cache-Control", "no-store")
+        .body(Body::from_bytes_stream(events))
+}

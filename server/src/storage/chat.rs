@@ -1,0 +1,375 @@
+//! Chat's tables: `chat_messages`, `chat_marks` (each member's read marker and push throttle per
+//! match) and `chat_presence` (open events streams, for every process on the database).
+//!
+//! Who may chat is decided here once ([`live_match`]): the caller is one of the pair, the match
+//! has not ended (unmatch, block, report and suspension all end it), neither blocked the other
+//! and the other is still APPROVED. Anything else is the same "not found" for the caller.
+
+use anyhow::Context;
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, sea_query::OnConflict,
+};
+
+use super::{
+    StorageError,
+    entity::{chat_message, pair_match},
+    matchmaking::sql,
+};
+
+/// A match the member may chat in, with the other member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveMatch {
+    pub id: i64,
+    pub other: i64,
+    pub low: i64,
+    pub high: i64,
+}
+
+/// The match `match_id` when `member` may chat in it now; None otherwise (someone else's
+/// match, ended, blocked, the other no longer approved, or no such match).
+pub async fn live_match(
+    db: &impl ConnectionTrait,
+    member: i64,
+    match_id: i64,
+) -> Result<Option<LiveMatch>, StorageError> {
+    let stmt = sql(
+        db.get_database_backend(),
+        "SELECT m.low_id AS low_id, m.high_id AS high_id FROM matches m \
+         JOIN profiles o ON o.id = CASE WHEN m.low_id = $2 THEN m.high_id ELSE m.low_id END \
+         WHERE m.id = $1 AND (m.low_id = $2 OR m.high_id = $2) AND m.ended_at IS NULL \
+         AND o.status = 'APPROVED' \
+         AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = m.low_id AND b.blocked_id = m.high_id) \
+                         OR (b.blocker_id = m.high_id AND b.blocked_id = m.low_id))",
+        vec![match_id.into(), member.into()],
+    );
+    let Some(row) = db
+        .query_one_raw(stmt)
+        .await
+        .context("reading a chat's match")?
+    else {
+        return Ok(None);
+    };
+    let low: i64 = row.try_get("", "low_id").context("decoding a match")?;
+    let high: i64 = row.try_get("", "high_id").context("decoding a match")?;
+    Ok(Some(LiveMatch {
+        id: match_id,
+        other: if low == member { high } else { low },
+        low,
+        high,
+    }))
+}
+
+/// Holds the match row until the transaction ends (PostgreSQL; SQLite's `BEGIN IMMEDIATE`
+/// already runs writers one at a time): a send and an unmatch or block of the same match run
+/// one after the other, so no message is stored into a match that has just ended.
+pub async fn lock_match(db: &impl ConnectionTrait, match_id: i64) -> Result<(), StorageError> {
+    pair_match::Entity::find_by_id(match_id)
+        .lock_exclusive()
+        .one(db)
+        .await
+        .context("locking a match")?;
+    Ok(())
+}
+
+/// The match row (ended or not), for the events relay.
+pub async fn match_row(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+) -> Result<Option<pair_match::Model>, StorageError> {
+    Ok(pair_match::Entity::find_by_id(match_id)
+        .one(db)
+        .await
+        .context("reading a match")?)
+}
+
+/// The message a sender stored in a match under a client id, if any.
+pub async fn find_message(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    sender: i64,
+    client_message_id: &str,
+) -> Result<Option<chat_message::Model>, StorageError> {
+    Ok(chat_message::Entity::find()
+        .filter(chat_message::Column::MatchId.eq(match_id))
+        .filter(chat_message::Column::SenderId.eq(sender))
+        .filter(chat_message::Column::ClientMessageId.eq(client_message_id))
+        .one(db)
+        .await
+        .context("reading a message by its client id")?)
+}
+
+/// A message by id.
+pub async fn message(
+    db: &impl ConnectionTrait,
+    id: i64,
+) -> Result<Option<chat_message::Model>, StorageError> {
+    Ok(chat_message::Entity::find_by_id(id)
+        .one(db)
+        .await
+        .context("reading a message")?)
+}
+
+/// Stores a message unless the sender already stored one under this client id in this match;
+/// answers the stored row and whether this call wrote it. Two racing calls both end here with
+/// the same row: the unique key lets one insert, the other's insert does nothing (on
+/// PostgreSQL after waiting for the first to commit) and it reads that row back.
+pub async fn insert_message(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    sender: i64,
+    client_message_id: &str,
+    text: &str,
+    now: i64,
+) -> Result<(chat_message::Model, bool), StorageError> {
+    let inserted = chat_message::Entity::insert(chat_message::ActiveModel {
+        match_id: Set(match_id),
+        sender_id: Set(sender),
+        client_message_id: Set(client_message_id.to_string()),
+        text: Set(text.to_string()),
+        sent_at: Set(now),
+        ..Default::default()
+    })
+    .on_conflict(
+        OnConflict::columns([
+            chat_message::Column::MatchId,
+            chat_message::Column::SenderId,
+            chat_message::Column::ClientMessageId,
+        ])
+        .do_nothing()
+        .to_owned(),
+    )
+    .exec_without_returning(db)
+    .await
+    .context("storing a message")?;
+    let stored = find_message(db, match_id, sender, client_message_id)
+        .await?
+        .ok_or_else(|| StorageError::Unreadable("chat_messages: a stored message".into()))?;
+    Ok((stored, inserted == 1))
+}
+
+/// Up to `limit` messages of a match before `before` (all when None), oldest first, and whether
+/// older ones exist.
+pub async fn page(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    before: Option<i64>,
+    limit: u64,
+) -> Result<(Vec<chat_message::Model>, bool), StorageError> {
+    let mut query = chat_message::Entity::find().filter(chat_message::Column::MatchId.eq(match_id));
+    if let Some(before) = before {
+        query = query.filter(chat_message::Column::Id.lt(before));
+    }
+    let mut rows = query
+        .order_by_desc(chat_message::Column::Id)
+        .limit(limit + 1)
+        .all(db)
+        .await
+        .context("reading messages")?;
+    let has_more = rows.len() as u64 > limit;
+    rows.truncate(limit as usize);
+    rows.reverse();
+    Ok((rows, has_more))
+}
+
+/// The newest message of a match.
+pub async fn last_message(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+) -> Result<Option<chat_message::Model>, StorageError> {
+    Ok(page(db, match_id, None, 1).await?.0.pop())
+}
+
+/// The newest message id a member has read in a match (0: none).
+pub async fn read_up_to(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    member: i64,
+) -> Result<i64, StorageError> {
+    let stmt = sql(
+        db.get_database_backend(),
+        "SELECT read_up_to FROM chat_marks WHERE match_id = $1 AND member_id = $2",
+        vec![match_id.into(), member.into()],
+    );
+    Ok(
+        match db
+            .query_one_raw(stmt)
+            .await
+            .context("reading a read marker")?
+        {
+            Some(row) => row
+                .try_get::<i64>("", "read_up_to")
+                .context("decoding a read marker")?,
+            None => 0,
+        },
+    )
+}
+
+/// Messages from the other member after `member`'s read marker.
+pub async fn unread(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    member: i64,
+) -> Result<u32, StorageError> {
+    let stmt = sql(
+        db.get_database_backend(),
+        "SELECT COUNT(*) AS n FROM chat_messages c WHERE c.match_id = $1 AND c.sender_id <> $2 \
+         AND c.id > COALESCE((SELECT k.read_up_to FROM chat_marks k \
+                              WHERE k.match_id = $1 AND k.member_id = $2), 0)",
+        vec![match_id.into(), member.into()],
+    );
+    let n: i64 = match db
+        .query_one_raw(stmt)
+        .await
+        .context("counting unread messages")?
+    {
+        Some(row) => row.try_get("", "n").context("decoding a count")?,
+        None => 0,
+    };
+    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// Moves `member`'s read marker forward to `up_to` (never past the match's newest message,
+/// never back); answers the new marker when it moved.
+pub async fn mark_read(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    member: i64,
+    up_to: i64,
+) -> Result<Option<i64>, StorageError> {
+    let newest = last_message(db, match_id).await?.map(|m| m.id).unwrap_or(0);
+    let up_to = up_to.min(newest);
+    if up_to <= 0 {
+        return Ok(None);
+    }
+    let stmt = sql(
+        db.get_database_backend(),
+        "INSERT INTO chat_marks (match_id, member_id, read_up_to, pushed_at) VALUES ($1, $2, $3, NULL) \
+         ON CONFLICT (match_id, member_id) DO UPDATE SET read_up_to = excluded.read_up_to \
+         WHERE chat_marks.read_up_to < excluded.read_up_to",
+        vec![match_id.into(), member.into(), up_to.into()],
+    );
+    let done = db.execute_raw(stmt).await.context("moving a read marker")?;
+    Ok((done.rows_affected() == 1).then_some(up_to))
+}
+
+/// Takes the right to push `recipient` about a new message in this match: true when their last
+/// such push is older than `interval_secs` (or there was none), and records `now` as the last.
+/// One statement, so two racing messages cannot both take it.
+pub async fn claim_push(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    recipient: i64,
+    now: i64,
+    interval_secs: i64,
+) -> Result<bool, StorageError> {
+    let stmt = sql(
+        db.get_database_backend(),
+        "INSERT INTO chat_marks (match_id, member_id, read_up_to, pushed_at) VALUES ($1, $2, 0, $3) \
+         ON CONFLICT (match_id, member_id) DO UPDATE SET pushed_at = excluded.pushed_at \
+         WHERE chat_marks.pushed_at IS NULL OR chat_marks.pushed_at <= $4",
+        vec![
+            match_id.into(),
+            recipient.into(),
+            now.into(),
+            (now - interval_secs).into(),
+        ],
+    );
+    let done = db
+        .execute_raw(stmt)
+        .await
+        .context("throttling a chat push")?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The last `limit` messages between two members (of their match, ended or not), oldest first.
+pub async fn conversation(
+    db: &impl ConnectionTrait,
+    a: i64,
+    b: i64,
+    limit: u64,
+) -> Result<Vec<chat_message::Model>, StorageError> {
+    let Some(pair) = super::matchmaking::pair(db, a, b).await? else {
+        return Ok(Vec::new());
+    };
+    Ok(page(db, pair.id, None, limit).await?.0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presence
+
+/// Records an open events stream of `member` until `expires_at` (and forgets streams that
+/// expired long ago: a process that died never deleted its rows).
+pub async fn open_presence(
+    db: &impl ConnectionTrait,
+    stream_id: &str,
+    member: i64,
+    now: i64,
+    expires_at: i64,
+) -> Result<(), StorageError> {
+    let backend = db.get_database_backend();
+    db.execute_raw(sql(
+        backend,
+        "DELETE FROM chat_presence WHERE expires_at < $1",
+        vec![(now - 3600).into()],
+    ))
+    .await
+    .context("forgetting old streams")?;
+    db.execute_raw(sql(
+        backend,
+        "INSERT INTO chat_presence (stream_id, member_id, expires_at) VALUES ($1, $2, $3)",
+        vec![stream_id.into(), member.into(), expires_at.into()],
+    ))
+    .await
+    .context("recording an open stream")?;
+    Ok(())
+}
+
+/// Keeps an open stream's row alive.
+pub async fn refresh_presence(
+    db: &impl ConnectionTrait,
+    stream_id: &str,
+    expires_at: i64,
+) -> Result<(), StorageError> {
+    db.execute_raw(sql(
+        db.get_database_backend(),
+        "UPDATE chat_presence SET expires_at = $2 WHERE stream_id = $1",
+        vec![stream_id.into(), expires_at.into()],
+    ))
+    .await
+    .context("refreshing an open stream")?;
+    Ok(())
+}
+
+/// Forgets a closed stream.
+pub async fn close_presence(
+    db: &impl ConnectionTrait,
+    stream_id: &str,
+) -> Result<(), StorageError> {
+    db.execute_raw(sql(
+        db.get_database_backend(),
+        "DELETE FROM chat_presence WHERE stream_id = $1",
+        vec![stream_id.into()],
+    ))
+    .await
+    .context("forgetting a closed stream")?;
+    Ok(())
+}
+
+/// Whether `member` has an events stream open on any process.
+pub async fn present(
+    db: &impl ConnectionTrait,
+    member: i64,
+    now: i64,
+) -> Result<bool, StorageError> {
+    let stmt = sql(
+        db.get_database_backend(),
+        "SELECT 1 AS ok FROM chat_presence WHERE member_id = $1 AND expires_at > $2 LIMIT 1",
+        vec![member.into(), now.into()],
+    );
+    Ok(db
+        .query_one_raw(stmt)
+        .await
+        .context("reading presence")?
+        .is_some())
+}

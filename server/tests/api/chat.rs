@@ -1,0 +1,890 @@
+//! Chat over HTTP on SQLite and PostgreSQL: only the pair of a live match reads and writes its
+//! chat; a retried (or racing) message is stored once; text and client ids are checked at their
+//! limits; history pages backwards exactly once; the read marker only moves forward; the rate
+//! limit; unmatch, block, report and suspension end the chat for both; the events stream
+//! (also across two server processes on one PostgreSQL database); the "new message" push only
+//! without an open page, at most one per match every 10 minutes; and the conversation in the
+//! reviewers' report queue.
+
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use reqwest::{Method, Response};
+use sea_orm::ConnectionTrait;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{Backend, TestApp, assert_error, spawn_app, spawn_app_with},
+    matchmaking::{Member, approved, introductions, like, ok_json, register, send},
+    on_both_backends,
+};
+
+/// Two approved members who matched: Mei (profile "Nick0") and Kai ("Nick1"), and the match id.
+pub(crate) async fn matched_pair(app: &TestApp, n: usize) -> (Member, Member, i64) {
+    let (mei, _) = approved(app, n, true).await;
+    let (kai, _) = approved(app, n + 1, false).await;
+    matched(app, &mei, &kai).await;
+    let id = match_of(app, &mei, &kai).await;
+    (mei, kai, id)
+}
+
+async fn matched(app: &TestApp, a: &Member, b: &Member) {
+    introductions(app, a).await;
+    introductions(app, b).await;
+    ok_json(like(app, a, b.id).await).await;
+    let liked = ok_json(like(app, b, a.id).await).await;
+    assert_eq!(liked["matched"], true, "{liked}");
+}
+
+async fn match_of(app: &TestApp, a: &Member, b: &Member) -> i64 {
+    let list = ok_json(app.get("/api/matches", Some(&a.user.token)).await).await;
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["member"]["memberId"] == b.id)
+        .unwrap_or_else(|| panic!("no match with {}: {list}", b.id))["matchId"]
+        .as_i64()
+        .unwrap()
+}
+
+pub(crate) async fn post(
+    app: &TestApp,
+    m: &Member,
+    match_id: i64,
+    id: &str,
+    text: &str,
+) -> Response {
+    send(
+        app,
+        Method::POST,
+        &format!("/api/matches/{match_id}/messages"),
+        &m.user.token,
+        Some(json!({"clientMessageId": id, "text": text})),
+    )
+    .await
+}
+
+pub(crate) async fn history(app: &TestApp, m: &Member, match_id: i64, query: &str) -> Response {
+    app.get(
+        &format!("/api/matches/{match_id}/messages{query}"),
+        Some(&m.user.token),
+    )
+    .await
+}
+
+async fn read(app: &TestApp, m: &Member, match_id: i64, up_to: i64) -> Response {
+    send(
+        app,
+        Method::PUT,
+        &format!("/api/matches/{match_id}/read"),
+        &m.user.token,
+        Some(json!({"upTo": up_to})),
+    )
+    .await
+}
+
+fn client_id(n: usize) -> String {
+    format!("msg-{n:08}")
+}
+
+async fn count(app: &TestApp, sql: &str) -> i64 {
+    app.db
+        .query_one_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            sql.to_string(),
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<i64>("", "n")
+        .unwrap()
+}
+
+/// An open `GET /api/chat/events` stream, read event by event.
+pub(crate) struct Events {
+    body: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
+    buffer: String,
+    /// Comment lines seen so far (`: keep-alive`).
+    pub comments: Vec<String>,
+}
+
+impl Events {
+    /// Opens the stream and waits for its first chunk: from then on every event reaches it.
+    pub(crate) async fn open(app: &TestApp, m: &Member) -> Events {
+        let r = app.get("/api/chat/events", Some(&m.user.token)).await;
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()["content-type"], "text/event-stream");
+        let mut events = Events {
+            body: Box::pin(r.bytes_stream().map(|chunk| chunk.map(|b| b.to_vec()))),
+            buffer: String::new(),
+            comments: Vec::new(),
+        };
+        events
+            .next_block(Duration::from_secs(5))
+            .await
+            .expect("the stream opens");
+        assert!(events.comments.iter().any(|c| c == "connected"));
+        events
+    }
+
+    /// The next blank-line-terminated block (None: nothing within `wait`).
+    async fn next_block(&mut self, wait: Duration) -> Option<String> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                for line in block.lines() {
+                    if let Some(comment) = line.strip_prefix(':') {
+                        self.comments.push(comment.trim().to_string());
+                    }
+                }
+                return Some(block);
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.body.next())
+                .await
+                .ok()??;
+            self.buffer
+                .push_str(std::str::from_utf8(&chunk.expect("the stream stays up")).unwrap());
+        }
+    }
+
+    /// The next event (comments skipped): its kind and data. None: none within `wait`.
+    pub(crate) async fn next(&mut self, wait: Duration) -> Option<(String, Value)> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let block = self.next_block(left).await?;
+            let mut kind = None;
+            let mut data = None;
+            for line in block.lines() {
+                if let Some(k) = line.strip_prefix("event: ") {
+                    kind = Some(k.to_string());
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data = Some(serde_json::from_str::<Value>(d).unwrap());
+                }
+            }
+            if let (Some(kind), Some(data)) = (kind, data) {
+                return Some((kind, data));
+            }
+        }
+    }
+
+    pub(crate) async fn expect(&mut self, kind: &str) -> Value {
+        let (got, data) = self
+            .next(Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|| panic!("no {kind} event"));
+        assert_eq!(got, kind, "{data}");
+        data
+    }
+}
+
+async fn only_the_pair_of_a_live_match_reads_and_writes_its_chat(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    let (lin, bo, other) = matched_pair(&app, 2).await;
+    let (pending, _) = register(&app, 4, true).await;
+
+    let r = post(&app, &mei, id, &client_id(1), "  Hi Kai!  ").await;
+    assert_eq!(r.status(), 201);
+    let sent = ok_json(r).await;
+    assert_eq!(sent["text"], "Hi Kai!");
+    assert_eq!(sent["mine"], true);
+    assert_eq!(sent["clientMessageId"], client_id(1));
+    let page = ok_json(history(&app, &kai, id, "").await).await;
+    assert_eq!(page["messages"].as_array().unwrap().len(), 1);
+    assert_eq!(page["messages"][0]["messageId"], sent["messageId"]);
+    assert_eq!(page["messages"][0]["mine"], false);
+    assert_eq!(page["hasMore"], false);
+
+    let before = app.snapshot().await;
+    // Another pair, in either direction; unknown and malformed ids: the same E003.
+    for (who, match_id) in [(&lin, id), (&bo, id), (&mei, other), (&kai, other)] {
+        assert_error(history(&app, who, match_id, "").await, 404, "E003").await;
+        assert_error(
+            post(&app, who, match_id, &client_id(9), "hello").await,
+            404,
+            "E003",
+        )
+        .await;
+        assert_error(read(&app, who, match_id, 1).await, 404, "E003").await;
+    }
+    for path in [
+        "/api/matches/abc/messages",
+        "/api/matches/0/messages",
+        "/api/matches/99999999/messages",
+    ] {
+        assert_error(app.get(path, Some(&mei.user.token)).await, 404, "E003").await;
+    }
+    // Not approved: E004 everywhere; no session: E001.
+    assert_error(history(&app, &pending, id, "").await, 403, "E004").await;
+    assert_error(
+        post(&app, &pending, id, &client_id(9), "hello").await,
+        403,
+        "E004",
+    )
+    .await;
+    assert_error(
+        app.get("/api/chat/events", Some(&pending.user.token)).await,
+        403,
+        "E004",
+    )
+    .await;
+    assert_error(app.get("/api/chat/events", None).await, 401, "E001").await;
+    assert_error(
+        app.get(&format!("/api/matches/{id}/messages"), None).await,
+        401,
+        "E001",
+    )
+    .await;
+    assert_eq!(app.snapshot().await, before);
+}
+
+async fn a_retried_or_racing_message_is_stored_once(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    let first = ok_json(post(&app, &mei, id, &client_id(1), "Hello").await).await;
+    // The answer was lost; the client sends again: the stored message, 200, nothing new.
+    let r = post(&app, &mei, id, &client_id(1), "Hello").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(ok_json(r).await, first);
+    // The same id with another text is a client bug.
+    assert_error(
+        post(&app, &mei, id, &client_id(1), "Hello?").await,
+        409,
+        "E005",
+    )
+    .await;
+    // The other member may use the same client id: ids are the sender's own.
+    assert_eq!(
+        post(&app, &kai, id, &client_id(1), "Hi").await.status(),
+        201
+    );
+
+    // Eight copies at once: one is stored (201), the others answer it (200).
+    let racing = client_id(2);
+    let copies = (0..8).map(|_| post(&app, &mei, id, &racing, "Racing"));
+    let answers = futures_util::future::join_all(copies).await;
+    let mut created = 0;
+    let mut ids = Vec::new();
+    for r in answers {
+        match r.status().as_u16() {
+            201 => created += 1,
+            200 => {}
+            other => panic!("{other}: {}", r.text().await.unwrap()),
+        }
+        ids.push(ok_json(r).await["messageId"].as_i64().unwrap());
+    }
+    assert_eq!(created, 1);
+    ids.dedup();
+    assert_eq!(ids.len(), 1);
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) AS n FROM chat_messages").await,
+        3
+    );
+    let page = ok_json(history(&app, &kai, id, "").await).await;
+    let texts: Vec<&str> = page["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["Hello", "Hi", "Racing"]);
+}
+
+async fn text_and_client_ids_are_checked_at_their_limits(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _kai, id) = matched_pair(&app, 0).await;
+    for (n, text) in [
+        (1, "a".to_string()),
+        (2, "字".repeat(1000)),
+        (3, "line one\nline two\ttab".into()),
+    ] {
+        let r = post(&app, &mei, id, &client_id(n), &text).await;
+        assert_eq!(r.status(), 201, "{}", text.chars().count());
+        assert_eq!(ok_json(r).await["text"], text.as_str());
+    }
+    let before = app.snapshot().await;
+    for (text, rule) in [
+        ("".to_string(), "required"),
+        ("  \n\t ".to_string(), "required"),
+        ("字".repeat(1001), "too_long"),
+        ("a\u{0}b".to_string(), "control_chars"),
+        ("red \u{1b}[31m".to_string(), "control_chars"),
+        ("del\u{7f}".to_string(), "control_chars"),
+    ] {
+        let err = assert_error(
+            post(&app, &mei, id, &client_id(10), &text).await,
+            422,
+            "E002",
+        )
+        .await;
+        assert_eq!(err["fields"]["text"], json!([rule]), "{text:?}: {err}");
+    }
+    for bad in [
+        "short12",
+        "has space1",
+        "dots.are.bad",
+        "ünïcödé-id",
+        &"a".repeat(65),
+        "",
+    ] {
+        let err = assert_error(post(&app, &mei, id, bad, "fine").await, 422, "E002").await;
+        assert_eq!(
+            err["fields"]["clientMessageId"],
+            json!(["invalid"]),
+            "{bad:?}: {err}"
+        );
+    }
+    // Both wrong: both reported.
+    let err = assert_error(post(&app, &mei, id, "x", "").await, 422, "E002").await;
+    assert!(err["fields"]["text"].is_array() && err["fields"]["clientMessageId"].is_array());
+    // Wrong shapes: 400.
+    for body in [
+        json!({"clientMessageId": client_id(11), "text": 5}),
+        json!({"clientMessageId": 12345678, "text": "x"}),
+        json!({"clientMessageId": client_id(11)}),
+        json!({"clientMessageId": client_id(11), "text": "x", "extra": 1}),
+        json!(["x"]),
+    ] {
+        let r = send(
+            &app,
+            Method::POST,
+            &format!("/api/matches/{id}/messages"),
+            &mei.user.token,
+            Some(body),
+        )
+        .await;
+        assert_error(r, 400, "E002").await;
+    }
+    for body in [json!({"upTo": "1"}), json!({}), json!({"upTo": 1, "x": 2})] {
+        let r = send(
+            &app,
+            Method::PUT,
+            &format!("/api/matches/{id}/read"),
+            &mei.user.token,
+            Some(body),
+        )
+        .await;
+        assert_error(r, 400, "E002").await;
+    }
+    for query in ["?limit=0", "?limit=51", "?limit=x", "?before=x"] {
+        assert_error(history(&app, &mei, id, query).await, 400, "E002").await;
+    }
+    assert_eq!(app.snapshot().await, before);
+}
+
+async fn history_pages_backwards_every_message_exactly_once(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    let mut sent = Vec::new();
+    for n in 0..50 {
+        let who = if n % 2 == 1 { &kai } else { &mei };
+        let m = ok_json(post(&app, who, id, &client_id(n), &format!("message {n}")).await).await;
+        sent.push(m["messageId"].as_i64().unwrap());
+    }
+    assert!(
+        sent.windows(2).all(|w| w[0] < w[1]),
+        "ids increase: {sent:?}"
+    );
+    // The newest page by default: 30.
+    let newest = ok_json(history(&app, &mei, id, "").await).await;
+    assert_eq!(newest["messages"].as_array().unwrap().len(), 30);
+    assert_eq!(newest["hasMore"], true);
+    assert_eq!(newest["messages"][29]["messageId"], sent[49]);
+    // Pages of 7 from the newest back: every message once, in order.
+    let mut seen: Vec<i64> = Vec::new();
+    let mut query = "?limit=7".to_string();
+    let mut pages = 0;
+    loop {
+        let page = ok_json(history(&app, &kai, id, &query).await).await;
+        let ids: Vec<i64> = page["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["messageId"].as_i64().unwrap())
+            .collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "oldest first: {ids:?}");
+        pages += 1;
+        let mut all = ids.clone();
+        all.extend(&seen);
+        seen = all;
+        if page["hasMore"] == false {
+            break;
+        }
+        query = format!("?limit=7&before={}", ids[0]);
+    }
+    assert_eq!(pages, 8);
+    assert_eq!(seen, sent);
+    let texts =
+        ok_json(history(&app, &kai, id, &format!("?limit=2&before={}", sent[2])).await).await;
+    assert_eq!(texts["messages"][0]["text"], "message 0");
+    // Message 0 is Mei's, 1 is Kai's: `mine` is the reader's view.
+    assert_eq!(texts["messages"][0]["mine"], false);
+    assert_eq!(texts["messages"][1]["mine"], true);
+    assert_eq!(texts["hasMore"], false);
+    // Before the first message: nothing.
+    let empty = ok_json(history(&app, &kai, id, &format!("?before={}", sent[0])).await).await;
+    assert_eq!(empty["messages"], json!([]));
+    assert_eq!(empty["hasMore"], false);
+}
+
+async fn the_read_marker_only_moves_forward(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    let matches = ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await;
+    assert_eq!(matches[0]["lastMessage"], Value::Null);
+    assert_eq!(matches[0]["unread"], 0);
+    let mut ids = Vec::new();
+    for n in 0..3 {
+        let m = ok_json(post(&app, &kai, id, &client_id(n), &format!("k{n}")).await).await;
+        ids.push(m["messageId"].as_i64().unwrap());
+    }
+    ok_json(post(&app, &mei, id, &client_id(9), "mine").await).await;
+    let matches = ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await;
+    assert_eq!(matches[0]["unread"], 3, "my own message is never unread");
+    assert_eq!(matches[0]["lastMessage"]["text"], "mine");
+    assert_eq!(matches[0]["lastMessage"]["mine"], true);
+    assert!(matches[0]["lastMessage"]["sentAt"].as_i64().unwrap() > 0);
+    let theirs = ok_json(app.get("/api/matches", Some(&kai.user.token)).await).await;
+    assert_eq!(theirs[0]["lastMessage"]["mine"], false);
+    assert_eq!(theirs[0]["unread"], 1);
+    assert_eq!(
+        ok_json(history(&app, &kai, id, "").await).await["theirReadUpTo"],
+        Value::Null
+    );
+
+    assert_eq!(read(&app, &mei, id, ids[1]).await.status(), 204);
+    let matches = ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await;
+    assert_eq!(matches[0]["unread"], 1);
+    assert_eq!(
+        ok_json(history(&app, &kai, id, "").await).await["theirReadUpTo"],
+        ids[1]
+    );
+    // Back: nothing moves.
+    for back in [ids[0], 0, -5] {
+        assert_eq!(read(&app, &mei, id, back).await.status(), 204);
+        assert_eq!(
+            ok_json(history(&app, &kai, id, "").await).await["theirReadUpTo"],
+            ids[1]
+        );
+    }
+    // Past the newest message: up to the newest only.
+    assert_eq!(read(&app, &mei, id, i64::MAX).await.status(), 204);
+    let newest =
+        ok_json(history(&app, &mei, id, "").await).await["messages"][3]["messageId"].clone();
+    assert_eq!(
+        ok_json(history(&app, &kai, id, "").await).await["theirReadUpTo"],
+        newest
+    );
+    let matches = ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await;
+    assert_eq!(matches[0]["unread"], 0);
+    // A message that arrives later is unread again.
+    ok_json(post(&app, &kai, id, &client_id(5), "later").await).await;
+    let matches = ok_json(app.get("/api/matches", Some(&mei.user.token)).await).await;
+    assert_eq!(matches[0]["unread"], 1);
+}
+
+async fn a_member_sends_at_most_thirty_messages_a_minute(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    for n in 0..30 {
+        assert_eq!(
+            post(&app, &mei, id, &client_id(n), "hi").await.status(),
+            201,
+            "{n}"
+        );
+    }
+    let r = post(&app, &mei, id, &client_id(30), "one too many").await;
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_error(r, 429, "E007").await;
+    // A retry of a stored message is still answered; the other member is not limited.
+    assert_eq!(
+        post(&app, &mei, id, &client_id(3), "hi").await.status(),
+        200
+    );
+    assert_eq!(
+        post(&app, &kai, id, &client_id(0), "hi back")
+            .await
+            .status(),
+        201
+    );
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) AS n FROM chat_messages").await,
+        31
+    );
+}
+
+async fn unmatch_block_report_and_suspension_end_the_chat_for_both(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let reviewer = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
+        .await;
+    for (n, how) in [(0, "unmatch"), (2, "block"), (4, "report"), (6, "suspend")] {
+        let (mei, kai, id) = matched_pair(&app, n).await;
+        ok_json(post(&app, &mei, id, &client_id(1), "hello").await).await;
+        let mut mei_events = Events::open(&app, &mei).await;
+        let mut kai_events = Events::open(&app, &kai).await;
+        let r = match how {
+            "unmatch" => {
+                send(
+                    &app,
+                    Method::DELETE,
+                    &format!("/api/matches/{id}"),
+                    &kai.user.token,
+                    None,
+                )
+                .await
+            }
+            "block" => {
+                send(
+                    &app,
+                    Method::POST,
+                    "/api/blocks",
+                    &kai.user.token,
+                    Some(json!({"memberId": mei.id})),
+                )
+                .await
+            }
+            "report" => {
+                send(
+                    &app,
+                    Method::POST,
+                    "/api/reports",
+                    &kai.user.token,
+                    Some(json!({"memberId": mei.id, "reasons": ["SPAM"]})),
+                )
+                .await
+            }
+            _ => {
+                let version = count(
+                    &app,
+                    &format!("SELECT version AS n FROM profiles WHERE id = {}", kai.id),
+                )
+                .await;
+                send(
+                    &app,
+                    Method::POST,
+                    &format!("/api/review/profiles/{}/decision", kai.id),
+                    &reviewer.token,
+                    Some(json!({"action": "SUSPEND", "reasons": ["SCAM"], "version": version})),
+                )
+                .await
+            }
+        };
+        assert!(
+            r.status().is_success(),
+            "{how}: {}",
+            r.text().await.unwrap()
+        );
+        for events in [&mut mei_events, &mut kai_events] {
+            assert_eq!(
+                events.expect("ended").await,
+                json!({"matchId": id}),
+                "{how}"
+            );
+        }
+        for who in [&mei, &kai] {
+            let r = history(&app, who, id, "").await;
+            if how == "suspend" && who.id == kai.id {
+                // A suspended member is out of matchmaking altogether.
+                assert_error(r, 403, "E004").await;
+                continue;
+            }
+            assert_error(r, 404, "E003").await;
+            assert_error(
+                post(&app, who, id, &client_id(2), "still there?").await,
+                404,
+                "E003",
+            )
+            .await;
+            assert_error(read(&app, who, id, 1).await, 404, "E003").await;
+            // Even the stored message cannot be retried into an ended chat.
+            assert_error(
+                post(&app, who, id, &client_id(1), "hello").await,
+                404,
+                "E003",
+            )
+            .await;
+        }
+    }
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) AS n FROM chat_messages").await,
+        4
+    );
+}
+
+async fn the_events_stream_brings_messages_and_reads_live(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    let (lin, bo, other) = matched_pair(&app, 2).await;
+    let mut mei_events = Events::open(&app, &mei).await;
+    let mut kai_events = Events::open(&app, &kai).await;
+    let mut lin_events = Events::open(&app, &lin).await;
+
+    let sent = ok_json(post(&app, &mei, id, &client_id(1), "Hi Kai").await).await;
+    let got = kai_events.expect("message").await;
+    assert_eq!(got["matchId"], id);
+    assert_eq!(got["message"]["messageId"], sent["messageId"]);
+    assert_eq!(got["message"]["text"], "Hi Kai");
+    assert_eq!(got["message"]["mine"], false);
+    // The sender's own page (another tab) gets it too, as hers.
+    let own = mei_events.expect("message").await;
+    assert_eq!(own["message"]["mine"], true);
+    // A retry delivers nothing new.
+    assert_eq!(
+        post(&app, &mei, id, &client_id(1), "Hi Kai").await.status(),
+        200
+    );
+
+    read(&app, &kai, id, sent["messageId"].as_i64().unwrap()).await;
+    assert_eq!(
+        mei_events.expect("read").await,
+        json!({"matchId": id, "upTo": sent["messageId"]})
+    );
+    // Reading the same again tells nobody anything.
+    read(&app, &kai, id, sent["messageId"].as_i64().unwrap()).await;
+
+    // Another pair's chat never reaches these streams, and theirs never reaches Lin's.
+    ok_json(post(&app, &bo, other, &client_id(1), "Hi Lin").await).await;
+    assert_eq!(
+        lin_events.expect("message").await["message"]["text"],
+        "Hi Lin"
+    );
+    assert!(lin_events.next(Duration::from_millis(300)).await.is_none());
+    // Keep-alive comments keep coming (every second in tests) and carry nothing else.
+    let start = Instant::now();
+    while !kai_events.comments.iter().any(|c| c == "keep-alive") {
+        assert!(
+            kai_events.next(Duration::from_secs(3)).await.is_none(),
+            "no event expected"
+        );
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+    assert!(mei_events.next(Duration::from_millis(100)).await.is_none());
+}
+
+/// Two server processes on one PostgreSQL database: a stream open on one gets what is posted
+/// through the other, and the presence it keeps stops the push there too.
+async fn a_message_posted_on_one_process_reaches_a_stream_on_another() {
+    let first = spawn_app(Backend::Postgres).await;
+    let url = first.database_url.clone();
+    let second = spawn_app_with(Backend::Postgres, |s| s.database_url = Some(url)).await;
+    let (mei, kai, id) = matched_pair(&first, 0).await;
+    let mut kai_events = Events::open(&first, &kai).await;
+    let mut mei_events = Events::open(&second, &mei).await;
+
+    let sent =
+        ok_json(post(&second, &mei, id, &client_id(1), "from the other process").await).await;
+    let got = kai_events.expect("message").await;
+    assert_eq!(got["message"]["messageId"], sent["messageId"]);
+    assert_eq!(got["message"]["text"], "from the other process");
+    assert_eq!(got["message"]["mine"], false);
+    // The sender's stream on the sending process gets it once (not again through the relay).
+    assert_eq!(mei_events.expect("message").await["message"]["mine"], true);
+    assert!(mei_events.next(Duration::from_millis(500)).await.is_none());
+
+    read(&first, &kai, id, sent["messageId"].as_i64().unwrap()).await;
+    assert_eq!(mei_events.expect("read").await["upTo"], sent["messageId"]);
+
+    // Kai's page is open on the first process: the second sent no push.
+    assert_eq!(
+        count(
+            &first,
+            "SELECT COUNT(*) AS n FROM push_outbox WHERE messages LIKE '%Nick0%'"
+        )
+        .await,
+        0
+    );
+
+    let r = send(
+        &second,
+        Method::DELETE,
+        &format!("/api/matches/{id}"),
+        &mei.user.token,
+        None,
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    assert_eq!(kai_events.expect("ended").await, json!({"matchId": id}));
+    assert_error(history(&first, &kai, id, "").await, 404, "E003").await;
+}
+
+#[tokio::test]
+async fn a_message_posted_on_one_process_reaches_a_stream_on_another_postgres() {
+    a_message_posted_on_one_process_reaches_a_stream_on_another().await;
+}
+
+async fn chat_pushes(app: &TestApp, to: &Member) -> Vec<String> {
+    let rows = app
+        .db
+        .query_all_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            format!(
+                "SELECT messages FROM push_outbox WHERE line_user_id = '{}' ORDER BY id",
+                to.user.line_id
+            ),
+        ))
+        .await
+        .unwrap();
+    rows.iter()
+        .map(|r| r.try_get::<String>("", "messages").unwrap())
+        .filter(|m| m.contains("/chat?match="))
+        .collect()
+}
+
+async fn a_message_push_only_without_an_open_page_and_once_in_ten_minutes(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    // Kai reads the app in Japanese.
+    app.db
+        .execute_unprepared(&format!(
+            "UPDATE users SET locale = 'ja' WHERE line_user_id = '{}'",
+            kai.user.line_id
+        ))
+        .await
+        .unwrap();
+    let baseline = chat_pushes(&app, &kai).await.len();
+
+    // His page is open: no push.
+    let kai_events = Events::open(&app, &kai).await;
+    ok_json(post(&app, &mei, id, &client_id(1), "are you there?").await).await;
+    assert_eq!(chat_pushes(&app, &kai).await.len(), baseline);
+
+    // Closed (the row goes with the stream): one push for several messages.
+    drop(kai_events);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while count(&app, "SELECT COUNT(*) AS n FROM chat_presence").await > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the closed stream's presence stays"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for n in 2..5 {
+        ok_json(post(&app, &mei, id, &client_id(n), "hello?").await).await;
+    }
+    let pushes = chat_pushes(&app, &kai).await;
+    assert_eq!(pushes.len(), baseline + 1, "{pushes:?}");
+    let text = pushes.last().unwrap();
+    assert!(text.contains("Nick0 さんから新しいメッセージ"), "{text}");
+    assert!(text.contains(&format!("/chat?match={id}")), "{text}");
+    assert!(
+        !text.contains("hello?"),
+        "the push never carries the message: {text}"
+    );
+    // The sender is never pushed about her own messages.
+    assert!(
+        chat_pushes(&app, &mei)
+            .await
+            .iter()
+            .all(|p| !p.contains("Nick0"))
+    );
+
+    // Nine minutes later: still none; after ten: the next one.
+    app.clock().advance(9 * 60);
+    ok_json(post(&app, &mei, id, &client_id(5), "hello again").await).await;
+    assert_eq!(chat_pushes(&app, &kai).await.len(), baseline + 1);
+    app.clock().advance(60);
+    ok_json(post(&app, &mei, id, &client_id(6), "and again").await).await;
+    assert_eq!(chat_pushes(&app, &kai).await.len(), baseline + 2);
+    // A stream that died without closing (its process crashed) stops counting once expired.
+    app.db
+        .execute_unprepared(&format!(
+            "INSERT INTO chat_presence (stream_id, member_id, expires_at) VALUES ('dead', {}, {})",
+            kai.id,
+            app.clock().now_secs() + 5
+        ))
+        .await
+        .unwrap();
+    app.clock().advance(10 * 60);
+    ok_json(post(&app, &mei, id, &client_id(7), "now?").await).await;
+    assert_eq!(chat_pushes(&app, &kai).await.len(), baseline + 3);
+    // And it is delivered through the outbox to LINE.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let delivered = app.pushes().await;
+        let n = delivered
+            .iter()
+            .filter(|p| p["to"] == kai.user.line_id.as_str() && p.to_string().contains("Nick0"))
+            .count();
+        if n == 3 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{delivered:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn a_reviewer_sees_the_reported_pairs_conversation(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    let (lin, _) = approved(&app, 2, true).await;
+    introductions(&app, &lin).await;
+    for n in 0..55 {
+        let who = if n % 2 == 0 { &kai } else { &mei };
+        // 28 and 27 messages: each within the 30 a minute.
+        ok_json(post(&app, who, id, &client_id(n), &format!("line {n}")).await).await;
+    }
+    let r = send(
+        &app,
+        Method::POST,
+        "/api/reports",
+        &mei.user.token,
+        Some(json!({"memberId": kai.id, "reasons": ["HARASSMENT"], "text": "rude"})),
+    )
+    .await;
+    ok_json(r).await;
+    // Lin reports Kai too: they never matched, so no conversation.
+    let r = send(
+        &app,
+        Method::POST,
+        "/api/reports",
+        &lin.user.token,
+        Some(json!({"memberId": kai.id, "reasons": ["SPAM"]})),
+    )
+    .await;
+    ok_json(r).await;
+    let reviewer = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
+        .await;
+    let queue = ok_json(app.get("/api/review/reports", Some(&reviewer.token)).await).await;
+    let items = queue["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    let conversation = items[0]["conversation"].as_array().unwrap();
+    assert_eq!(conversation.len(), 50, "the last 50");
+    assert_eq!(conversation[0]["text"], "line 5");
+    // Odd lines are Mei's (the reporter), even ones Kai's.
+    assert_eq!(conversation[0]["from"], "reporter");
+    assert_eq!(conversation[1]["from"], "reported");
+    assert_eq!(conversation[49]["text"], "line 54");
+    assert!(conversation[0]["sentAt"].as_i64().unwrap() > 0);
+    assert_eq!(items[1]["conversation"], json!([]));
+    // Members never reach it.
+    for m in [&mei, &kai, &lin] {
+        assert_error(
+            app.get("/api/review/reports", Some(&m.user.token)).await,
+            403,
+            "E004",
+        )
+        .await;
+    }
+}
+
+on_both_backends!(
+    only_the_pair_of_a_live_match_reads_and_writes_its_chat,
+    a_retried_or_racing_message_is_stored_once,
+    text_and_client_ids_are_checked_at_their_limits,
+    history_pages_backwards_every_message_exactly_once,
+    the_read_marker_only_moves_forward,
+    a_member_sends_at_most_thirty_messages_a_minute,
+    unmatch_block_report_and_suspension_end_the_chat_for_both,
+    the_events_stream_brings_messages_and_reads_live,
+    a_message_push_only_without_an_open_page_and_once_in_ten_minutes,
+    a_reviewer_sees_the_reported_pairs_conversation,
+);

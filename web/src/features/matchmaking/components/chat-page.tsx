@@ -1,0 +1,317 @@
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { useT } from '@/lib/i18n';
+import { navigate } from '@/lib/navigation';
+import { ApiError } from '@/lib/api-client';
+import { describeError, logger } from '@/lib/logger';
+import { Spinner } from '@/components/spinner';
+import { BottomNav } from '@/components/bottom-nav';
+import { chatApi, type EndedEvent, type MessageEvent, type ReadEvent } from '@/features/matchmaking/api/chat-api';
+import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
+import {
+  EMPTY_CHAT,
+  chatReducer,
+  lastReadOfMine,
+  matchIdFrom,
+  newClientMessageId,
+  newestId,
+  oldestId,
+  type Entry,
+} from '@/features/matchmaking/lib/chat-state';
+import '@/features/matchmaking/components/matchmaking.css';
+
+type Load = 'loading' | 'ready' | 'forbidden' | 'failed';
+
+/** Unix seconds: the time shown under a message until the server's own arrives. */
+function nowSecs() {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** 404 from a chat call: the match is not (or no longer) the caller's; 403: not APPROVED. */
+function isGone(err: unknown) {
+  return err instanceof ApiError && err.status === 404;
+}
+
+/** /chat?match=…: one match's conversation. The history loads newest first, older pages on
+ *  "load earlier" (or scrolling to the top); messages arrive live through the events stream;
+ *  a message being sent shows as pending, a failed one keeps its client id and offers a retry
+ *  (the server stores it once however often it is sent); what the page shows is marked read
+ *  while the page is visible; an ended match says so and takes no more messages. */
+export default function ChatPage() {
+  const t = useT();
+  // Read from location like the member page: the shell re-renders the route on each navigation.
+  const matchId = matchIdFrom(location.search);
+  // Without a match id there is nothing to load: the page says the chat is not available.
+  const [chat, dispatch] = useReducer(chatReducer, matchId === null ? { ...EMPTY_CHAT, ended: true } : EMPTY_CHAT);
+  const [load, setLoad] = useState<Load>(matchId === null ? 'ready' : 'loading');
+  const [name, setName] = useState('');
+  const [draft, setDraft] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const listRef = useRef<HTMLOListElement>(null);
+  const keepBottom = useRef(true);
+  const heightBeforeOlder = useRef<number | null>(null);
+  const readSent = useRef(0);
+  const texts = useRef(new Map<string, string>());
+
+  const loadNewest = useCallback(() => {
+    if (matchId === null) return Promise.resolve();
+    return chatApi.messages(matchId).then(
+      (page) => {
+        dispatch({ type: 'page', page, older: false });
+        setLoad('ready');
+      },
+      (err: unknown) => {
+        logger.warn(`chat load failed: ${describeError(err)}`);
+        if (isGone(err)) {
+          dispatch({ type: 'ended' });
+          setLoad('ready');
+        } else if (err instanceof ApiError && err.status === 403) setLoad('forbidden');
+        else setLoad('failed');
+      },
+    );
+  }, [matchId]);
+
+  // The other member's nickname (the match list has it; an ended match is not in it).
+  useEffect(() => {
+    if (matchId === null) return;
+    let alive = true;
+    matchmakingApi.matches().then(
+      (list) => {
+        const found = list.find((m) => m.matchId === matchId);
+        if (!alive) return;
+        if (found) setName(found.member.nickname);
+        else dispatch({ type: 'ended' });
+      },
+      (err: unknown) => logger.warn(`chat: matches failed: ${describeError(err)}`),
+    );
+    return () => {
+      alive = false;
+    };
+  }, [matchId]);
+
+  // The events stream; every (re)open loads the newest page again, since events are live only.
+  useEffect(() => {
+    if (matchId === null) return;
+    void loadNewest();
+    const source = chatApi.events();
+    let opened = false;
+    source.onopen = () => {
+      if (opened) void loadNewest();
+      opened = true;
+    };
+    source.addEventListener('message', (e) => {
+      const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as MessageEvent;
+      if (data.matchId === matchId) dispatch({ type: 'incoming', message: data.message });
+    });
+    source.addEventListener('read', (e) => {
+      const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as ReadEvent;
+      if (data.matchId === matchId) dispatch({ type: 'read', upTo: data.upTo });
+    });
+    source.addEventListener('ended', (e) => {
+      const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as EndedEvent;
+      if (data.matchId === matchId) dispatch({ type: 'ended' });
+    });
+    return () => source.close();
+  }, [matchId, loadNewest]);
+
+  // Read marker: what is on screen counts as read while the page is visible.
+  const newest = newestId(chat);
+  useEffect(() => {
+    if (matchId === null || chat.ended || load !== 'ready') return;
+    const mark = () => {
+      if (document.visibilityState !== 'visible' || newest <= readSent.current) return;
+      const upTo = newest;
+      readSent.current = upTo;
+      chatApi.read(matchId, upTo).catch((err: unknown) => {
+        if (isGone(err)) dispatch({ type: 'ended' });
+        else readSent.current = 0;
+      });
+    };
+    mark();
+    document.addEventListener('visibilitychange', mark);
+    return () => document.removeEventListener('visibilitychange', mark);
+  }, [matchId, newest, chat.ended, load]);
+
+  // Scrolling: stay at the bottom for new messages (when already there); keep the view still
+  // when an older page is put above.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    if (heightBeforeOlder.current !== null) {
+      list.scrollTop += list.scrollHeight - heightBeforeOlder.current;
+      heightBeforeOlder.current = null;
+    } else if (keepBottom.current) {
+      list.scrollTop = list.scrollHeight;
+    }
+  }, [chat.entries]);
+
+  const loadOlder = async () => {
+    const before = oldestId(chat);
+    if (matchId === null || before === null || loadingOlder) return;
+    setLoadingOlder(true);
+    try {
+      const page = await chatApi.messages(matchId, before);
+      heightBeforeOlder.current = listRef.current?.scrollHeight ?? null;
+      dispatch({ type: 'page', page, older: true });
+    } catch (err) {
+      logger.warn(`chat: older page failed: ${describeError(err)}`);
+      if (isGone(err)) dispatch({ type: 'ended' });
+      else setNotice(t('match.loadFailed'));
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
+
+  const deliver = async (clientMessageId: string, text: string) => {
+    if (matchId === null) return;
+    dispatch({ type: 'sending', clientMessageId, text, now: nowSecs() });
+    keepBottom.current = true;
+    try {
+      const message = await chatApi.send(matchId, clientMessageId, text);
+      dispatch({ type: 'sent', message });
+      texts.current.delete(clientMessageId);
+      setNotice(null);
+    } catch (err) {
+      logger.warn(`chat: send failed: ${describeError(err)}`);
+      dispatch({ type: 'failed', clientMessageId });
+      if (isGone(err)) dispatch({ type: 'ended' });
+      else if (err instanceof ApiError && err.status === 429) setNotice(t('match.chat.tooFast'));
+      else if (err instanceof ApiError && err.status === 422) {
+        // Refused for what it says: back into the box to be changed, not retried as it is.
+        dispatch({ type: 'drop', clientMessageId });
+        setDraft(text);
+        setNotice(t('match.chat.invalid'));
+      }
+      else setNotice(t('match.chat.notSent'));
+    }
+  };
+
+  const submit = (e: { preventDefault(): void }) => {
+    e.preventDefault();
+    const text = draft.trim();
+    if (!text || chat.ended) return;
+    const id = newClientMessageId();
+    texts.current.set(id, text);
+    setDraft('');
+    void deliver(id, text);
+  };
+
+  const retry = (entry: Entry) => {
+    // The same client id as the first attempt: a send that did reach the server is not doubled.
+    void deliver(entry.clientMessageId, texts.current.get(entry.clientMessageId) ?? entry.text);
+  };
+
+  const readUnder = lastReadOfMine(chat);
+  const timeFormat = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'short', timeStyle: 'short' });
+
+  return (
+    <section className="page mm-page chat-page with-bottom-nav" aria-labelledby="chat-title">
+      <header className="chat-head">
+        <a
+          className="btn btn-small"
+          href="/matches"
+          onClick={(e) => {
+            e.preventDefault();
+            void navigate('/matches');
+          }}
+        >
+          ← {t('match.matches.title')}
+        </a>
+        <h1 id="chat-title" data-testid="chat-title">{name ? t('match.chat.title', { name }) : t('match.chat.titlePlain')}</h1>
+      </header>
+      {load === 'loading' ? (
+        <Spinner />
+      ) : load === 'forbidden' ? (
+        <p className="card" data-testid="mm-forbidden">{t('match.onlyApproved')}</p>
+      ) : load === 'failed' ? (
+        <div className="card" data-testid="mm-failed">
+          <p>{t('match.loadFailed')}</p>
+          <button type="button" className="btn" onClick={() => void loadNewest()}>{t('common.retry')}</button>
+        </div>
+      ) : (
+        <>
+          {chat.hasMore ? (
+            <button type="button" className="btn btn-small chat-earlier" data-testid="chat-load-earlier" disabled={loadingOlder} onClick={() => void loadOlder()}>
+              {loadingOlder ? t('common.loading') : t('match.chat.loadEarlier')}
+            </button>
+          ) : null}
+          <ol
+            className="chat-list"
+            ref={listRef}
+            data-testid="chat-messages"
+            aria-live="polite"
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              keepBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+              if (el.scrollTop < 8 && chat.hasMore) void loadOlder();
+            }}
+          >
+            {chat.entries.length === 0 && !chat.ended ? (
+              <li className="muted chat-empty" data-testid="chat-empty">{t('match.chat.empty', { name: name || '…' })}</li>
+            ) : null}
+            {chat.entries.map((entry) => (
+              <li
+                key={entry.clientMessageId + (entry.mine ? '' : `:${entry.messageId}`)}
+                className={`chat-message ${entry.mine ? 'mine' : 'theirs'} ${entry.delivery}`}
+                data-testid="chat-message"
+                data-mine={entry.mine}
+                data-delivery={entry.delivery}
+                data-message-id={entry.messageId ?? undefined}
+              >
+                <p className="chat-text">{entry.text}</p>
+                <p className="chat-meta">
+                  {entry.delivery === 'sending' ? (
+                    <span data-testid="chat-pending">{t('match.chat.sending')}</span>
+                  ) : entry.delivery === 'failed' ? (
+                    <>
+                      <span className="chat-failed">{t('match.chat.notSent')}</span>{' '}
+                      {!chat.ended ? (
+                        <button type="button" className="btn btn-small" data-testid="chat-retry" onClick={() => retry(entry)}>
+                          {t('common.retry')}
+                        </button>
+                      ) : null}
+                    </>
+                  ) : (
+                    <time dateTime={new Date(entry.sentAt * 1000).toISOString()}>{timeFormat.format(new Date(entry.sentAt * 1000))}</time>
+                  )}
+                  {entry.messageId !== null && entry.messageId === readUnder ? (
+                    <span className="chat-read" data-testid="chat-read">
+                      {' · '}
+                      {t('match.chat.read')}
+                    </span>
+                  ) : null}
+                </p>
+              </li>
+            ))}
+          </ol>
+          {chat.ended ? (
+            <div className="card chat-ended" role="status" data-testid="chat-ended">
+              <p>{t('match.chat.ended')}</p>
+              <button type="button" className="btn" onClick={() => void navigate('/matches')}>{t('match.matches.title')}</button>
+            </div>
+          ) : (
+            <form className="chat-form" onSubmit={submit} data-testid="chat-form">
+              {notice ? <p className="chat-notice" role="alert" data-testid="chat-notice">{notice}</p> : null}
+              <label className="sr-only" htmlFor="chat-input">{t('match.chat.placeholder')}</label>
+              <textarea
+                id="chat-input"
+                data-testid="chat-input"
+                rows={2}
+                value={draft}
+                placeholder={t('match.chat.placeholder')}
+                onChange={(e) => setDraft(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) submit(e);
+                }}
+              />
+              <button type="submit" className="btn btn-primary" data-testid="chat-send" disabled={!draft.trim()}>
+                {t('match.chat.send')}
+              </button>
+            </form>
+          )}
+        </>
+      )}
+      <BottomNav current="matches" />
+    </section>
+  );
+}
