@@ -1,6 +1,6 @@
 // Issue 15, the review console's report queue and the morning-push setting, end to end: members in
 // their own browser contexts report each other; a reviewer on a laptop reads the reports (reasons
-// translated, the words, the date), dismisses one, and suspends from the other (a 409 first, while
+// translated, the words, the date, the pair's conversation), dismisses one, and suspends from the other (a 409 first, while
 // another reviewer holds the profile), after which the suspended member is gone from a third
 // member's matches and introductions and the report is settled. A member gets no report queue.
 // An approved member turns the morning push off on /profile; it stays off after a reload and the
@@ -132,6 +132,18 @@ describe('Report queue and morning push (issue 15)', () => {
     await m.ana.page.goto(`${m.ana.base}/matches`);
     await m.ana.page.getByTestId('match').filter({ hasText: 'Kai' }).waitFor();
 
+    // Mei and Kai match too, and Kai writes to her: the reviewer will read that conversation
+    await card(m.mei, 'Kai').getByTestId('like').click();
+    await card(m.mei, 'Kai').getByTestId('liked').waitFor();
+    await m.kai.page.goto(`${m.kai.base}/today`);
+    await card(m.kai, 'Mei').getByTestId('like').click();
+    await m.kai.page.getByRole('heading', { name: "It's a match!" }).waitFor();
+    await m.kai.page.goto(`${m.kai.base}/matches`);
+    await m.kai.page.getByTestId('match').filter({ hasText: 'Mei' }).getByTestId('open-chat').click();
+    await m.kai.page.getByTestId('chat-input').fill('Could you lend me 20,000 until Friday?');
+    await m.kai.page.getByTestId('chat-send').click();
+    await m.kai.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'until Friday' }).waitFor();
+
     // two reports: Ren reports Mei (to be dismissed), then Mei reports Kai
     await report(m.ren, 'Mei', ['Advertising or spam'], 'Keeps sending a link to a shop.');
     await report(m.mei, 'Kai', ['Scam or asking for money', 'Harassment'], 'Asked me to lend him money.');
@@ -160,8 +172,10 @@ describe('Report queue and morning push (issue 15)', () => {
     assert.deepEqual([...items[1].reasons].sort(), ['HARASSMENT', 'SCAM_OR_MONEY']);
     assert.deepEqual(await next.locator('[data-testid="report-reasons"] li').allInnerTexts(), items[1].reasons.map((r) => labels.en[`report.reason.${r}`]));
     assert.equal(await next.getByTestId('report-text').innerText(), 'Asked me to lend him money.');
-    // the pair's conversation shows once the server sends one (the chat work adds it)
-    assert.equal(await next.getByTestId('report-conversation').count(), 'conversation' in items[1] ? 1 : 0);
+    // the reviewer reads what Kai wrote to Mei, named; Ren and Mei never talked
+    assert.deepEqual(items[1].conversation.map((l) => [l.from, l.text]), [['reported', 'Could you lend me 20,000 until Friday?']]);
+    assert.deepEqual(await next.locator('[data-testid="report-conversation"] li').allInnerTexts().then((t) => t.map((x) => /^Kai\b/.test(x) && x.includes('until Friday?'))), [true]);
+    assert.match(await first.getByTestId('report-conversation').innerText(), /They exchanged no messages\./);
 
     // the reported member's profile opens in the console, and the reports are one tab away
     await next.getByTestId('report-open-profile').click();

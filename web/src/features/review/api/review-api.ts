@@ -72,18 +72,11 @@ export interface CodeCatalogues {
   report: CodeEntry[];
 }
 
-/** One message of the reported pair's conversation, as the console shows it. */
-export interface ConversationLine {
-  from: 'reporter' | 'reported';
-  text: string;
-  sentAt: number;
-}
+/** One message of the reported pair's conversation (`from` is `reporter` or `reported`). */
+export type ConversationLine = Schemas['ConversationLine'];
 
-/** An open report (GET /review/reports). `conversation` (the last 50 messages of the pair's match,
- *  oldest first) comes with the chat work (/work/contracts.md "Review console reports"): until the
- *  server's OpenAPI document has it, it is typed here as an optional extension and shown only when
- *  an answer carries it. */
-export type ReportItem = Schemas['ReportItem'] & { conversation?: ConversationLine[] };
+/** An open report (GET /review/reports), with the last 50 messages of the pair's match, oldest first. */
+export type ReportItem = Schemas['ReportItem'];
 
 export interface DecisionBody {
   action: DecisionAction;

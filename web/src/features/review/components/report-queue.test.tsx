@@ -26,6 +26,7 @@ const report = (over: Partial<ReportItem> = {}): ReportItem => ({
   suggestedSuspension: ['SCAM'],
   text: 'Asked me to lend him money.',
   createdAt: 1_764_000_000,
+  conversation: [],
   ...over,
 });
 
@@ -56,18 +57,18 @@ describe('a report in the console', () => {
     vi.restoreAllMocks();
   });
 
-  it('shows who, the translated reasons, the words and no conversation until the answer has one', async () => {
+  it('shows who, the translated reasons, the words and that the pair exchanged no messages', async () => {
     const { q, click, onOpenProfile } = await render(report());
     expect(q('report-target')!.textContent).toBe('Kai');
     expect(q('report-reporter')!.textContent).toBe('reported by Mei');
     expect(q('report-reasons')!.textContent).toBe('Scam or asking for money');
     expect(q('report-text')!.textContent).toBe('Asked me to lend him money.');
-    expect(q('report-conversation')).toBeNull();
+    expect(q('report-conversation')!.textContent).toContain('They exchanged no messages.');
     await click('report-open-profile');
     expect(onOpenProfile).toHaveBeenCalledWith(2);
   });
 
-  it('shows the pair’s conversation, each line named, when the answer carries it', async () => {
+  it('shows the pair’s conversation, each line named, oldest first', async () => {
     const { q } = await render(report({ conversation: [
       { from: 'reported', text: 'Can you lend me 20,000?', sentAt: 1_764_000_100 },
       { from: 'reporter', text: 'Hi!', sentAt: 1_764_000_050 },

@@ -156,22 +156,20 @@ export function ReportCard({
         <blockquote className="report-text" data-testid="report-text">{item.text}</blockquote>
       ) : <p className="muted" data-testid="report-text">{t('console.reports.noText')}</p>}
 
-      {conversation ? (
-        <section className="report-conversation" data-testid="report-conversation">
-          <h4>{t('console.reports.conversation')}</h4>
-          {conversation.length ? (
-            <ol>
-              {conversation.map((line, i) => (
-                <li key={i} className={`report-line report-line-${line.from}`} data-from={line.from}>
-                  <strong>{line.from === 'reporter' ? reporter : target}</strong>{' '}
-                  <span className="muted">{reportTime(line.sentAt, locale)}</span>
-                  <p>{line.text}</p>
-                </li>
-              ))}
-            </ol>
-          ) : <p className="muted">{t('console.reports.noConversation')}</p>}
-        </section>
-      ) : null}
+      <section className="report-conversation" data-testid="report-conversation">
+        <h4>{t('console.reports.conversation')}</h4>
+        {conversation.length ? (
+          <ol>
+            {conversation.map((line, i) => (
+              <li key={i} className={`report-line report-line-${line.from}`} data-from={line.from}>
+                <strong>{line.from === 'reporter' ? reporter : target}</strong>{' '}
+                <span className="muted">{reportTime(line.sentAt, locale)}</span>
+                <p>{line.text}</p>
+              </li>
+            ))}
+          </ol>
+        ) : <p className="muted">{t('console.reports.noConversation')}</p>}
+      </section>
 
       {mode === 'idle' ? (
         <div className="report-actions">

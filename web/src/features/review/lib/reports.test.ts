@@ -12,6 +12,7 @@ const item = (over: Partial<ReportItem> = {}): ReportItem => ({
   suggestedSuspension: ['SCAM', 'SPAM'],
   text: 'Asked me for money.',
   createdAt: 1_764_000_000,
+  conversation: [],
   ...over,
 });
 
@@ -53,14 +54,13 @@ describe('report helpers', () => {
     expect(suspensionProblem('SPAM', '')).toBeNull();
   });
 
-  it('show a conversation only when the answer has one, oldest first', () => {
-    expect(conversationOf(item())).toBeNull();
+  it('show the conversation oldest first', () => {
     expect(conversationOf(item({ conversation: [] }))).toEqual([]);
     const lines = conversationOf(item({ conversation: [
       { from: 'reported', text: 'send money', sentAt: 20 },
       { from: 'reporter', text: 'hi', sentAt: 10 },
     ] }));
-    expect(lines?.map((l) => l.text)).toEqual(['hi', 'send money']);
+    expect(lines.map((l) => l.text)).toEqual(['hi', 'send money']);
   });
 
   it('order oldest first and name members without a nickname by number', () => {

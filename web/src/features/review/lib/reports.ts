@@ -33,11 +33,9 @@ export function suspensionProblem(reason: string, note: string): 'reason' | 'not
   return null;
 }
 
-/** The pair's conversation when the answer carries one (see ReportItem), oldest first. */
-export function conversationOf(item: ReportItem): ConversationLine[] | null {
-  const lines = item.conversation;
-  if (!Array.isArray(lines)) return null;
-  return [...lines].sort((a, b) => a.sentAt - b.sentAt);
+/** The pair's conversation, oldest first. */
+export function conversationOf(item: ReportItem): ConversationLine[] {
+  return [...item.conversation].sort((a, b) => a.sentAt - b.sentAt);
 }
 
 /** Oldest first, as the server answers; kept so when reports are merged or reloaded. */
