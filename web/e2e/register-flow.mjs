@@ -137,10 +137,10 @@ export async function fillLocation(page) {
   await fill(page, 'address', 'Da\u2019an District');
 }
 
-/** Fills every step up to review; returns at the review step. */
-export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL', email = workEmail(), basics = {} } = {}) {
+/** Fills every step (from `startAt` on) up to review; returns at the review step. */
+export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL', email = workEmail(), basics = {}, startAt = 'basics' } = {}) {
   const fillers = [(p) => fillBasics(p, basics), (p) => fillWork(p, verify, { email }), fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
-  for (let i = 0; i < fillers.length; i++) {
+  for (let i = STEP_IDS.indexOf(startAt); i < fillers.length; i++) {
     await waitForStep(page, STEP_IDS[i]);
     await fillers[i](page);
     await shot(page, `register-${i + 1}-${STEP_IDS[i]}`, screenshots);
