@@ -34,41 +34,35 @@ describe('rough edges on a phone (issue 12 §4)', () => {
     await server.dispose();
   });
 
-  it('named steps, "Back to review" after Edit, a failed submit brought into view, then the first photo as avatar and dates in words', async () => {
+  /** A new member at /register, on the phone. */
+  async function newMember(opts = {}) {
     const user = await server.mockUser({ displayName: 'Rough Edges' });
-    const { page, base, context } = await openAs(browser, server, user.userId);
-    await page.goto(`${base}/register`);
-    await waitForStep(page, 'basics');
+    const session = await openAs(browser, server, user.userId, opts);
+    await session.page.goto(`${session.base}/register`);
+    await waitForStep(session.page, 'basics');
+    return { user, ...session };
+  }
 
-    // Every step button is named, and the current one shows its name on the phone.
-    for (const [id, name] of [['basics', 'About you'], ['work', 'Work & verification'], ['review', 'Review & submit']]) {
-      assert.equal(await page.getByTestId(`step-${id}`).getAttribute('data-testid'), `step-${id}`);
-      assert.equal((await page.getByRole('button', { name, exact: true }).count()), 1, `a step button named ${name}`);
+  it('the steps have names: visible on the phone for the current step, accessible for every step', async () => {
+    const { page, context } = await newMember();
+    for (const name of ['About you', 'Work & verification', 'Lifestyle', 'Photos', 'Review & submit']) {
+      assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, `a step button named ${name}`);
     }
-    const currentName = page.getByTestId('step-basics').locator('.step-name');
-    assert.ok(await currentName.isVisible(), 'the current step shows its name');
-    assert.ok(await inView(currentName), 'the current step name is on screen');
-    assert.equal(await currentName.innerText(), 'About you');
-
-    // The birthday in words, in the member's language, beside the date field.
+    const current = page.getByTestId('step-basics').locator('.step-name');
+    assert.ok(await current.isVisible(), 'the current step shows its name');
+    assert.ok(await inView(current), 'the current step name is on screen');
+    assert.equal(await current.innerText(), 'About you');
     await fillBasics(page);
-    assert.match(await page.locator('[data-field="birthday"]').innerText(), /May 12, 1994/);
-
     await next(page);
     await waitForStep(page, 'work');
     // Moving on brings the new current step's name into view in the sideways list.
     assert.ok(await inView(page.getByTestId('step-work').locator('.step-name')), 'the work step name is on screen');
-    await page.getByTestId('step-basics').click();
-    await waitForStep(page, 'basics');
-    await next(page);
+    await context.close();
+  });
 
-    await completeForm(page, { photos: 2, startAt: 'work' });
-    // The review shows the birthday in words, never the ISO text.
-    const review = page.locator('.review-list');
-    assert.match(await review.innerText(), /May 12, 1994/);
-    assert.doesNotMatch(await review.innerText(), ISO_DATE);
-
-    // Edit from the review, then straight back to it.
+  it('"Back to review" after Edit returns straight to the review', async () => {
+    const { page, context } = await newMember();
+    await completeForm(page, { photos: 1 });
     assert.equal(await page.getByTestId('back-to-review').count(), 0, 'no way back to the review before reaching it');
     await page.locator('.review-item', { hasText: 'Nickname' }).getByRole('button', { name: 'Edit' }).click();
     await waitForStep(page, 'basics');
@@ -77,32 +71,49 @@ describe('rough edges on a phone (issue 12 §4)', () => {
     await page.locator('[data-field="nickname"] input').fill('Meimei');
     await back.click();
     await waitForStep(page, 'review');
-    assert.match(await review.innerText(), /Meimei/);
+    assert.match(await page.locator('.review-list').innerText(), /Meimei/);
     // Leaving the review by Back offers the same way back.
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await waitForStep(page, 'location');
-    assert.equal(await page.getByTestId('back-to-review').count(), 1, 'left the review: the way back is there');
     await page.getByTestId('back-to-review').click();
     await waitForStep(page, 'review');
+    await context.close();
+  });
 
-    // Submitting while the server is down: the error and "Try submitting again" are in view and
-    // the action has the focus.
+  it('a submit while the server is down: the error and "Try submitting again" in view, the action focused', async () => {
+    const { page, context } = await newMember();
+    await completeForm(page, { photos: 1 });
     await server.stop();
+    try {
+      await page.getByTestId('submit').click();
+      const error = page.getByTestId('submit-error');
+      await error.waitFor({ timeout: 20_000 });
+      const retry = page.getByTestId('submit');
+      await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'submit' && !document.activeElement.hasAttribute('disabled'), null, { timeout: 5_000 });
+      assert.equal(await retry.innerText(), 'Try submitting again');
+      assert.ok(await inView(error), 'the error box is on screen');
+      assert.ok(await inView(retry), '"Try submitting again" is on screen');
+    } finally {
+      await server.start();
+    }
     await page.getByTestId('submit').click();
-    const error = page.getByTestId('submit-error');
-    await error.waitFor({ timeout: 20_000 });
-    const retry = page.getByTestId('submit');
-    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'submit' && !document.activeElement.hasAttribute('disabled'), null, { timeout: 5_000 });
-    assert.equal(await retry.innerText(), 'Try submitting again');
-    assert.ok(await inView(error), 'the error box is on screen');
-    assert.ok(await inView(retry), '"Try submitting again" is on screen');
+    await page.waitForURL(/\/profile$/, { timeout: 30_000 });
+    await context.close();
+  });
 
-    await server.start();
-    await retry.click();
+  it('dates in words on the form, the review and /profile; the first photo is the avatar until one is chosen', async () => {
+    const { page, context } = await newMember();
+    await fillBasics(page);
+    assert.match(await page.locator('[data-field="birthday"]').innerText(), /May 12, 1994/);
+    await next(page);
+    await completeForm(page, { photos: 2, startAt: 'work' });
+    const review = page.locator('.review-list');
+    assert.match(await review.innerText(), /May 12, 1994/);
+    assert.doesNotMatch(await review.innerText(), ISO_DATE);
+    await page.getByTestId('submit').click();
     await page.waitForURL(/\/profile$/, { timeout: 30_000 });
     await page.getByTestId('review-status').waitFor();
 
-    // The first photo is the avatar until one is chosen.
     await page.locator('.photo-grid img').first().waitFor();
     const firstPhoto = fileOf(await page.locator('.photo-grid img').first().getAttribute('src'));
     assert.ok(firstPhoto, 'the first photo has a stored name');
@@ -114,13 +125,12 @@ describe('rough edges on a phone (issue 12 §4)', () => {
       return img?.complete && img.naturalWidth > 0;
     }, null, { timeout: 10_000 });
 
-    // /profile: the birthday in words, no ISO date anywhere on screen.
     await page.locator('.summary-list dd', { hasText: 'May 12, 1994' }).waitFor();
     assert.doesNotMatch(await page.locator('main').innerText(), ISO_DATE);
     await context.close();
   });
 
-  it('the birthday in zh-TW and ja, on the form and on /profile', async () => {
+  it('the birthday in words in zh-TW and ja on the form', async () => {
     for (const [locale, words] of [['zh-TW', '1994年5月12日'], ['ja', '1994年5月12日']]) {
       const user = await server.mockUser();
       const { page, base, context } = await openAs(browser, server, user.userId, { locale });

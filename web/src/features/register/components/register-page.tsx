@@ -172,7 +172,8 @@ function RegisterForm({ form }: { form: RegisterForm }) {
         </div>
         <ol className="stepper-list" ref={stepList}>
           {STEPS.map((s, i) => {
-            const hasErrors = i !== REVIEW_STEP && errorsOfStep(errors, i).length > 0;
+            // A step left behind (or every step, from the review) with something to fix is marked.
+            const hasErrors = i !== REVIEW_STEP && (i < step || step === REVIEW_STEP) && errorsOfStep(errors, i).length > 0;
             return (
               <li key={s.id}>
                 <button
