@@ -18,3 +18,5 @@ export type EmailCodeSent = Schemas['EmailCodeSent'];
 export type EmailCodeConfirm = Schemas['EmailCodeConfirm'];
 export type EmailCodeConfirmed = Schemas['EmailCodeConfirmed'];
 export type LoginBody = Schemas['LoginBody'];
+export type PublicConfigBody = Schemas['PublicConfig'];
+export type LogLine = Schemas['LogLine'];
