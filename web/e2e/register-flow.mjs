@@ -36,6 +36,8 @@ export async function next(page) {
  *  the middle of the stitched image. */
 export async function shot(page, name, screenshots = true) {
   if (!screenshots) return;
+  // A step seen for the first time shows a spinner until its code has rendered.
+  await page.locator('form .spinner').waitFor({ state: 'detached', timeout: 10_000 });
   const style = await page.addStyleTag({ content: '.form-nav{position:static!important}' });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
   await style.evaluate((el) => el.remove());
