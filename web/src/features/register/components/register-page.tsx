@@ -218,7 +218,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
           <div className="form-nav">
             <button type="button" className="btn" onClick={() => goTo(step - 1)} disabled={step === 0}>{t('common.back')}</button>
             {form.returnToReview ? (
-              <button type="button" className="btn btn-primary" onClick={() => goTo(REVIEW_STEP)} data-testid="back-to-review">{t('register.backToReview')}</button>
+              <button type="button" className="btn btn-primary btn-return" onClick={() => goTo(REVIEW_STEP)} data-testid="back-to-review">{t('register.backToReview')}</button>
             ) : null}
             <button type="submit" className={form.returnToReview ? 'btn' : 'btn btn-primary'} data-testid="next">{t('common.next')}</button>
           </div>
