@@ -25,8 +25,9 @@ const loadLocation = () => import('@/features/register/components/step-location'
 const loadReview = () => import('@/features/register/components/step-review');
 // The submit code (uploads, retries) is needed only at the end, and is fetched with the steps.
 const loadSubmit = () => import('@/features/register/api/submit-profile');
-// A later step waits for the later part of the messages too (the first part has the first step's).
-const withMessages = <T,>(load: () => Promise<T>) => Promise.all([load(), completeLocale()]).then(([m]) => m);
+// A later step waits for the later part of the messages too (the first part has the first step's);
+// should they fail to load, the step still opens (its labels then show their keys) rather than fail.
+const withMessages = <T,>(load: () => Promise<T>) => Promise.all([load(), completeLocale().catch(() => {})]).then(([m]) => m);
 const StepWork = lazy(() => withMessages(loadWork).then((m) => ({ default: m.StepWork })));
 const StepLifestyle = lazy(() => withMessages(loadLifestyle).then((m) => ({ default: m.StepLifestyle })));
 const StepAbout = lazy(() => withMessages(loadAbout).then((m) => ({ default: m.StepAbout })));
