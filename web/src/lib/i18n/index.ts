@@ -56,10 +56,17 @@ export async function setLocale(locale: Locale): Promise<void> {
 export function completeLocale(): Promise<void> {
   const { locale, complete } = i18nStore.get();
   if (complete) return Promise.resolve();
-  completing ??= loaders[locale].later().then(({ default: later }) => {
-    if (i18nStore.get().locale !== locale) return;
-    i18nStore.set((s) => ({ ...s, messages: { ...s.messages, ...later }, complete: true }));
-  });
+  completing ??= loaders[locale]
+    .later()
+    .then(({ default: later }) => {
+      if (i18nStore.get().locale !== locale) return;
+      i18nStore.set((s) => ({ ...s, messages: { ...s.messages, ...later }, complete: true }));
+    })
+    .catch((err: unknown) => {
+      // A failed download (offline) is tried again by the next caller.
+      completing = null;
+      throw err;
+    });
   return completing;
 }
 
