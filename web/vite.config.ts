@@ -40,13 +40,20 @@ function nonBlockingCss(): Plugin {
   };
 }
 
-/** Message prefixes of screens other than /register's first step, a new user's first screen: their
- *  part of a catalogue loads after that screen is usable (see lib/i18n; the register page asks for
- *  it with the later steps). */
-const LATER_PREFIXES = ['dev.', 'friend.', 'profile.', 'review.', 'report.', 'distanceBand.', 'privacy.', 'match.'];
+/** The messages of /register's first step, a new user's first screen: the app shell's, the step
+ *  names, the first step's fields and every rule message (a rule may fire on any field). The rest
+ *  of a catalogue loads after that screen is usable (lib/i18n; the register page's later steps wait
+ *  for it). An entry ending in "." is a prefix, any other a whole key. */
+const FIRST_SCREEN = [
+  'app.', 'common.', 'error.', 'rule.', 'choice.gender.', 'choice.matchGender.', 'register.step.',
+  'register.title', 'register.steps', 'register.stepOf', 'register.progress', 'register.needsAttention',
+  'register.resubmitNotice', 'register.coreFailed', 'register.backToReview', 'register.stepLead.basics',
+  ...['nickname', 'name', 'gender', 'matchGender', 'birthday', 'height'].flatMap((f) => [`field.${f}`, `hint.${f}`]),
+];
+const onFirstScreen = (key: string) => FIRST_SCREEN.some((p) => (p.endsWith('.') ? key.startsWith(p) : key === p));
 
 /** `virtual:locale/<locale>/<first|later>`: one locale's catalogue (src/lib/i18n/locales, the one
- *  source) split by LATER_PREFIXES. */
+ *  source) split by FIRST_SCREEN. */
 function localeParts(): Plugin {
   const dir = fileURLToPath(new URL('./src/lib/i18n/locales', import.meta.url));
   return {
@@ -61,8 +68,7 @@ function localeParts(): Plugin {
       const file = join(dir, `${m[1]}.json`);
       this.addWatchFile(file);
       const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-      const later = (k: string) => LATER_PREFIXES.some((p) => k.startsWith(p));
-      const part = Object.fromEntries(Object.entries(all).filter(([k]) => later(k) === (m[2] === 'later')));
+      const part = Object.fromEntries(Object.entries(all).filter(([k]) => onFirstScreen(k) === (m[2] === 'first')));
       return `export default ${JSON.stringify(part)};`;
     },
   };
@@ -105,10 +111,11 @@ function precompress(): Plugin {
   };
 }
 
-/** What every page's first render needs: React and the router, and the shared modules listed by
- *  name (a module added later for a lazy page never lands here by accident). */
-const APP_CHUNK =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/](spinner|form)\.tsx|assets[\\/]logo\.svg)$/;
+/** Modules several pages share, listed by name (a module added later for a lazy page never lands
+ *  here by accident): those the first render loads are in the app chunk, the others (the image
+ *  URL helper) in one `shared` chunk rather than one each. */
+const SHARED_MODULES =
+  /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/]spinner\.tsx|assets[\\/]logo\.svg)$/;
 
 export default defineConfig({
   plugins: [localeParts(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
@@ -123,20 +130,26 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // As one chunk the modules every page needs cost one request (and one set of response
-            // headers) instead of a dozen.
+            // Everything the entry loads statically (React, the router, the app shell, the LIFF SDK,
+            // the shared lib) in the entry's own chunk: one request and one set of response
+            // headers instead of four (entry, React, LIFF, shared lib).
             {
               name: 'app',
-              test: (id: string) => id.includes('rolldown/runtime') || APP_CHUNK.test(id),
+              tags: ['$initial'],
             },
-            // The register page's own modules, but for the steps it loads on demand,
+            {
+              name: 'shared',
+              test: (id: string) => id.includes('rolldown/runtime') || SHARED_MODULES.test(id),
+            },
+            // The register page's own modules, but for the steps it loads on demand (and the work
+            // step's e-mail code step),
             {
               name: 'register-page',
               priority: 1,
               includeDependenciesRecursively: false,
-              // and the catalogue labels its first step uses (the review console loads them from here
-              // rather than adding a request to /register's first render).
-              test: /src[\\/](lib[\\/]catalogue-labels\.ts$|features[\\/]register[\\/](?!components[\\/]step-(work|lifestyle|about|tags|photos|conditions|location|review)\.tsx$|api[\\/]submit-profile\.ts$)(?!.*\.test\.))/,
+              // and the catalogue labels and form controls its first step uses (the review console
+              // loads the labels from here rather than adding a request to /register's first render).
+              test: /src[\\/](lib[\\/]catalogue-labels\.ts$|components[\\/]form\.tsx$|features[\\/]register[\\/](?!components[\\/](step-(work|lifestyle|about|tags|photos|conditions|location|review)|email-code)\.tsx$|api[\\/](submit-profile|email-code)\.ts$)(?!.*\.(test\.|css$)))/,
             },
           ],
         },

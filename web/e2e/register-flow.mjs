@@ -36,6 +36,8 @@ export async function next(page) {
  *  the middle of the stitched image. */
 export async function shot(page, name, screenshots = true) {
   if (!screenshots) return;
+  // A step seen for the first time shows a spinner until its code has rendered.
+  await page.locator('form .spinner').waitFor({ state: 'detached', timeout: 10_000 });
   const style = await page.addStyleTag({ content: '.form-nav{position:static!important}' });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
   await style.evaluate((el) => el.remove());
@@ -137,10 +139,10 @@ export async function fillLocation(page) {
   await fill(page, 'address', 'Da\u2019an District');
 }
 
-/** Fills every step up to review; returns at the review step. */
-export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL', email = workEmail(), basics = {} } = {}) {
+/** Fills every step (from `startAt` on) up to review; returns at the review step. */
+export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL', email = workEmail(), basics = {}, startAt = 'basics' } = {}) {
   const fillers = [(p) => fillBasics(p, basics), (p) => fillWork(p, verify, { email }), fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
-  for (let i = 0; i < fillers.length; i++) {
+  for (let i = STEP_IDS.indexOf(startAt); i < fillers.length; i++) {
     await waitForStep(page, STEP_IDS[i]);
     await fillers[i](page);
     await shot(page, `register-${i + 1}-${STEP_IDS[i]}`, screenshots);

@@ -8,9 +8,12 @@ import { captureStartParams, stripStartParams } from '@/app/start-params';
 import { peekDeepLink } from '@/lib/deep-link';
 import { installNavigation, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
-import { startVersionPolling } from '@/app/version-check';
 import { matchRoute } from '@/app/routes';
 import { loadCore } from '@/lib/wasm';
+
+/** The version poll's first check is an hour away (or the next return to the app): its code loads
+ *  after the first screen rather than with it. */
+const VERSION_POLLING_AFTER_MS = 10_000;
 
 function installErrorLogging() {
   window.addEventListener('error', (e) => logger.error(`uncaught: ${describeError(e.error ?? e.message)}`));
@@ -54,7 +57,9 @@ export async function boot(): Promise<void> {
     // The link stays stored until a navigation reaches it (router), e.g. after registering.
     const target = peekDeepLink() ?? stripStartParams(startUrl);
     await navigate(target, { replace: true });
-    startVersionPolling();
+    window.setTimeout(() => {
+      import('@/app/version-check').then((m) => m.startVersionPolling()).catch(() => {});
+    }, VERSION_POLLING_AFTER_MS);
   } catch (err) {
     await localeReady;
     logger.error(`start-up failed: ${describeError(err)}`);

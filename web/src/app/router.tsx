@@ -7,7 +7,8 @@ import { getMyInfo, getReviewStatus, login } from '@/lib/user-api';
 import { describeError, logger } from '@/lib/logger';
 import { completeLocale, t } from '@/lib/i18n';
 import { navigationGuard, type GuardResult } from '@/app/guards/navigation-guard';
-import { decideRouteRule, type RouteRule } from '@/app/guards/route-rules-guard';
+import { decideRouteRule } from '@/app/guards/route-rules-guard';
+import type { RouteRuleBody } from '@/lib/api/types';
 import { matchRoute, routes } from '@/app/routes';
 import { setNavigator, type NavigateOptions } from '@/lib/navigation';
 import { deepLinkReached } from '@/lib/deep-link';
@@ -31,13 +32,13 @@ export const routerStore = createStore<{
 let navigationId = 0;
 const LATER_MESSAGES_AFTER_MS = 3000;
 
-async function fetchRouteRule(path: string): Promise<RouteRule | null> {
+async function fetchRouteRule(path: string): Promise<RouteRuleBody | null> {
   try {
     const res = await fetch(`${apiBase()}/route-rules?path=${encodeURIComponent(path)}`, {
       headers: { Accept: 'application/json' },
     });
     if (!res.ok) return null;
-    return (await res.json()) as RouteRule;
+    return (await res.json()) as RouteRuleBody;
   } catch (err) {
     logger.warn(`route rules unavailable: ${String(err)}`);
     return null;

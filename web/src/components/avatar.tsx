@@ -1,3 +1,4 @@
+import '@/components/avatar.css';
 import { useState } from 'react';
 
 /** Avatar 16–48 px (spec §9); without an image, the first letters of the first two words of alt. */
@@ -16,11 +17,12 @@ export function clampAvatarSize(size: number): number {
 }
 
 export function Avatar({ src, alt, size = 40 }: { src?: string | null; alt: string; size?: number }) {
-  const [failed, setFailed] = useState(false);
+  // Remembered per source: a new src (a chosen avatar replacing the default) is tried afresh.
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const px = clampAvatarSize(size);
   const style = { width: px, height: px, fontSize: Math.max(8, Math.round(px * 0.4)) };
-  if (src && !failed) {
-    return <img className="avatar" src={src} alt={alt} width={px} height={px} style={style} onError={() => setFailed(true)} />;
+  if (src && failedSrc !== src) {
+    return <img className="avatar" src={src} alt={alt} width={px} height={px} style={style} onError={() => setFailedSrc(src)} />;
   }
   return (
     <span className="avatar avatar-fallback" role="img" aria-label={alt} style={style}>

@@ -1,7 +1,9 @@
 import { deleteCookie, getCookie, setCookie, TOKEN_COOKIE, USER_INFO_COOKIE } from '@/lib/cookies';
+import type { MyInfo } from '@/lib/api/types';
 
-/** Stored auth (spec §3): token and userInfo cookies, 7 days; logged in = either present. */
-export type UserInfo = Record<string, unknown>;
+/** Stored auth (spec §3): token and userInfo cookies, 7 days; logged in = either present. The user
+ *  info is my-info's answer; read back from the cookie it may lack what did not fit (below). */
+export type UserInfo = Partial<MyInfo>;
 
 let userInfoCache: UserInfo | null = null;
 
@@ -35,7 +37,7 @@ export function setUserInfo(info: UserInfo): void {
   userInfoCache = info;
   let text = JSON.stringify(info);
   if (encodeURIComponent(text).length > 3500) {
-    const small: UserInfo = {};
+    const small: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(info)) if (typeof v !== 'object' || v === null) small[k] = v;
     text = JSON.stringify(small);
   }

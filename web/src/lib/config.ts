@@ -1,10 +1,7 @@
-/** Public config (spec §3): GET /api/config. */
-export interface PublicConfig {
-  lineBotId: string;
-  liffId: string;
-  mockEnable: boolean;
-  apiServerPath: string;
-}
+import type { PublicConfigBody } from '@/lib/api/types';
+
+/** Public config (spec §3): GET /api/config, as the OpenAPI document describes it. */
+export type PublicConfig = PublicConfigBody;
 
 let config: PublicConfig | null = null;
 

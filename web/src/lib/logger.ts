@@ -1,4 +1,5 @@
 import { apiBase } from '@/lib/config';
+import type { LogLine } from '@/lib/api/types';
 
 /** Client logging: to the console and shipped to POST {api}/logger {message, level}; a failed
  *  shipment is only logged locally. Identical lines within 1000 ms are throttled after 5 repeats
@@ -16,7 +17,7 @@ function defaultShip(level: LogLevel, message: string) {
   fetch(`${apiBase()}/logger`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ message: message.slice(0, 2000), level }),
+    body: JSON.stringify({ message: message.slice(0, 2000), level } satisfies LogLine),
     keepalive: true,
   })
     .then((res) => {

@@ -1,15 +1,16 @@
 import { api } from '@/lib/api-client';
-import { setToken, setUserInfo, type UserInfo } from '@/lib/auth';
+import { setToken, setUserInfo } from '@/lib/auth';
 import type { ReviewStatus } from '@/lib/app-state';
-import type { TokenBody } from '@/lib/api/types';
+import type { LoginBody, MyInfo, TokenBody, Uploaded } from '@/lib/api/types';
 
 /** Calls shared by the guard and several features (spec §7). */
 
 /** POST /user/login: account = password = the LINE user id; the ID token proves it (docs/design.md). */
 export async function login(lineUserId: string, opts: { showToast?: boolean } = {}): Promise<string> {
+  const body: LoginBody = { account: lineUserId, password: lineUserId };
   const res = await api.post<TokenBody>(
     '/user/login',
-    { account: lineUserId, password: lineUserId },
+    body,
     { public: true, lineIdToken: true, showToast: opts.showToast },
   );
   if (!res || typeof res.token !== 'string') throw new Error('login: no token in the answer');
@@ -18,10 +19,10 @@ export async function login(lineUserId: string, opts: { showToast?: boolean } = 
 }
 
 /** GET /user/my-info, stored as user info. Never toasts (spec §8). */
-export async function getMyInfo(): Promise<UserInfo> {
-  const info = await api.get<UserInfo>('/user/my-info', { showToast: false });
-  setUserInfo(info ?? {});
-  return info ?? {};
+export async function getMyInfo(): Promise<MyInfo> {
+  const info = await api.get<MyInfo>('/user/my-info', { showToast: false });
+  setUserInfo(info);
+  return info;
 }
 
 /** GET /user/review-status/{userId}: public, carries the ID token, never toasts. null: the user has
@@ -39,7 +40,7 @@ export async function getReviewStatus(lineUserId: string): Promise<ReviewStatus 
 export async function uploadTempFile(file: Blob, name = 'photo.jpg', opts: { showToast?: boolean } = {}): Promise<string> {
   const form = new FormData();
   form.append('file', file, name);
-  const res = await api.upload<{ fileName: string }>('/file/tempUpload', form, opts);
+  const res = await api.upload<Uploaded>('/file/tempUpload', form, opts);
   if (!res || typeof res.fileName !== 'string') throw new Error('upload: no fileName in the answer');
   return res.fileName;
 }

@@ -1,11 +1,11 @@
 import type { GuardResult } from '@/app/guards/navigation-guard';
+import type { RouteRuleBody } from '@/lib/api/types';
 import { PROCEED } from '@/app/guards/navigation-guard';
 
 /** The global guard: the server's route rules by path (GET {api}/route-rules?path=…). A rule with a
- *  redirect sends the user there; a target on another origin is a full page load. */
-export interface RouteRule {
-  redirect?: string | null;
-}
+ *  redirect sends the user there; a target on another origin is a full page load. Only the
+ *  answer's redirect decides. */
+export type RouteRule = Pick<RouteRuleBody, 'redirect'>;
 
 export function decideRouteRule(rule: RouteRule | null | undefined, currentOrigin: string): GuardResult {
   const target = rule?.redirect;

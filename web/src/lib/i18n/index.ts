@@ -1,4 +1,5 @@
 import { createStore, useStore } from '@/lib/store';
+import { formatDate as formatDateIn, formatDateTime as formatDateTimeIn } from '@/lib/dates';
 
 /** zh-TW, en and ja, chosen from LIFF's language with en as fallback (docs/design.md "Locales"). */
 export const LOCALES = ['zh-TW', 'en', 'ja'] as const;
@@ -55,10 +56,17 @@ export async function setLocale(locale: Locale): Promise<void> {
 export function completeLocale(): Promise<void> {
   const { locale, complete } = i18nStore.get();
   if (complete) return Promise.resolve();
-  completing ??= loaders[locale].later().then(({ default: later }) => {
-    if (i18nStore.get().locale !== locale) return;
-    i18nStore.set((s) => ({ ...s, messages: { ...s.messages, ...later }, complete: true }));
-  });
+  completing ??= loaders[locale]
+    .later()
+    .then(({ default: later }) => {
+      if (i18nStore.get().locale !== locale) return;
+      i18nStore.set((s) => ({ ...s, messages: { ...s.messages, ...later }, complete: true }));
+    })
+    .catch((err: unknown) => {
+      // A failed download (offline) is tried again by the next caller.
+      completing = null;
+      throw err;
+    });
   return completing;
 }
 
@@ -100,4 +108,14 @@ export function useT(): TFunction {
 
 export function useLocale(): Locale {
   return useStore(i18nStore, (s) => s.locale);
+}
+
+/** A `YYYY-MM-DD` date in words in the member's language (lib/dates). */
+export function formatDate(iso: string, locale: Locale = i18nStore.get().locale): string {
+  return formatDateIn(iso, locale);
+}
+
+/** Unix seconds as a date and time in the member's language (lib/dates). */
+export function formatDateTime(unixSeconds: number, locale: Locale = i18nStore.get().locale): string {
+  return formatDateTimeIn(unixSeconds, locale);
 }

@@ -1,5 +1,8 @@
 import { api } from '@/lib/api-client';
 import { getMyInfo, getReviewStatus, uploadTempFile } from '@/lib/user-api';
+import type { UserInfo } from '@/lib/auth';
+import type { AvatarBody } from '@/lib/api/types';
+import { imageUrl, ipxUrl } from '@/lib/image-url';
 
 export { getMyInfo, getReviewStatus };
 
@@ -12,10 +15,12 @@ export async function startResubmission(): Promise<void> {
 /** PUT /user-profile/avatar {avatar}: the avatar is a temp upload claimed by this call. */
 export async function changeAvatar(file: Blob): Promise<void> {
   const fileName = await uploadTempFile(file, 'avatar.jpg');
-  await api.put('/user-profile/avatar', { avatar: fileName });
+  const body: AvatarBody = { avatar: fileName };
+  await api.put('/user-profile/avatar', body);
 }
 
-/** What the profile page shows, read from my-info whatever its exact nesting. */
+/** What the profile page shows, read from my-info (its generated type: a field renamed on the
+ *  server fails the type check here). */
 export interface ProfileSummary {
   nickname?: string;
   displayName?: string;
@@ -27,28 +32,28 @@ export interface ProfileSummary {
   avatar?: string;
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v ? v : undefined;
-}
-
-export function summarise(info: Record<string, unknown> | null): ProfileSummary {
-  if (!info) return { photos: [] };
-  const nested = (info.profile && typeof info.profile === 'object' ? info.profile : {}) as Record<string, unknown>;
-  const pick = (k: string) => str(nested[k]) ?? str(info[k]);
-  const photoSource = nested.photoNameList ?? nested.photos ?? info.photoNameList ?? info.photos;
-  const photos = Array.isArray(photoSource)
-    ? photoSource
-        .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' ? str((p as Record<string, unknown>).fileName ?? (p as Record<string, unknown>).fileId) : undefined))
-        .filter((p): p is string => Boolean(p))
-    : [];
+export function summarise(info: UserInfo | null): ProfileSummary {
+  const profile = info?.profile ?? undefined;
   return {
-    nickname: pick('nickname'),
-    displayName: pick('displayName'),
-    occupation: pick('occupation'),
-    city: pick('city'),
-    birthday: pick('birthday'),
-    aboutMe: pick('aboutMe'),
-    photos,
-    avatar: pick('avatar') ?? pick('avatarFileId') ?? pick('avatarUrl') ?? pick('pictureUrl'),
+    nickname: profile?.nickname || undefined,
+    displayName: info?.displayName || undefined,
+    occupation: profile?.occupation || undefined,
+    city: profile?.city,
+    birthday: profile?.birthday || undefined,
+    aboutMe: profile?.aboutMe || undefined,
+    photos: (profile?.photoNameList ?? []).filter(Boolean),
+    avatar: info?.avatar || undefined,
   };
 }
+
+/** The avatar shown: the one the member chose, else their first photo (square, through the image
+ *  proxy) until they choose one, else their LINE picture. */
+export function avatarSource(summary: ProfileSummary, linePicture?: string | null): string | undefined {
+  if (summary.avatar) return imageUrl(summary.avatar) ?? undefined;
+  const first = summary.photos[0];
+  if (first) return ipxUrl(first, { w: AVATAR_PX * 2, h: AVATAR_PX * 2, fit: 'cover', format: 'webp' });
+  return linePicture ?? undefined;
+}
+
+/** The profile header's avatar size (CSS px). */
+export const AVATAR_PX = 48;

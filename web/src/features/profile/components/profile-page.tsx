@@ -1,11 +1,11 @@
+import '@/features/profile/components/profile.css';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { hasMessage, useT } from '@/lib/i18n';
+import { formatDate, hasMessage, useLocale, useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 import { useStore } from '@/lib/store';
 import { appState, type ReviewStatus } from '@/lib/app-state';
 import { getUserInfo } from '@/lib/auth';
 import { downscaleImage } from '@/lib/image-resize';
-import { imageUrl } from '@/lib/image-url';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { Avatar } from '@/components/avatar';
@@ -14,7 +14,7 @@ import { Spinner } from '@/components/spinner';
 import { BottomNav } from '@/components/bottom-nav';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
 import { MorningPushToggle } from '@/features/profile/components/morning-push-toggle';
-import { changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
+import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
   PENDING: 'badge-pending',
@@ -28,6 +28,7 @@ export default function ProfilePage() {
   const t = useT();
   const lineProfile = useStore(appState, (s) => s.liffUserProfile);
   const reviewStatus = useStore(appState, (s) => s.reviewStatus);
+  const locale = useLocale();
   const [summary, setSummary] = useState<ProfileSummary>(() => summarise(getUserInfo()));
   const [loading, setLoading] = useState(!getUserInfo());
   const [uploading, setUploading] = useState(false);
@@ -82,12 +83,12 @@ export default function ProfilePage() {
   // Approved members take part in matchmaking: the bottom navigation leads there (issue 15).
   const approved = String(reviewStatus?.status ?? '').toUpperCase() === 'APPROVED';
   const name = summary.nickname ?? lineProfile?.displayName ?? summary.displayName ?? '';
-  const avatarSrc = summary.avatar ? imageUrl(summary.avatar) : lineProfile?.pictureUrl;
+  const avatarSrc = avatarSource(summary, lineProfile?.pictureUrl);
 
   return (
     <section className={`page profile-page${approved ? ' with-bottom-nav' : ''}`} aria-labelledby="profile-title">
       <header className="profile-header">
-        <Avatar src={avatarSrc} alt={name || t('profile.you')} size={48} />
+        <Avatar src={avatarSrc} alt={name || t('profile.you')} size={AVATAR_PX} />
         <div className="profile-header-text">
           <h1 id="profile-title">{name || t('profile.title')}</h1>
           {lineProfile?.displayName && lineProfile.displayName !== name ? (
@@ -110,7 +111,7 @@ export default function ProfilePage() {
           <dl className="summary-list">
             {summary.occupation ? (<><dt>{t('field.occupation')}</dt><dd>{summary.occupation}</dd></>) : null}
             {summary.city ? (<><dt>{t('field.city')}</dt><dd>{cityKey ? t(cityKey) : summary.city}</dd></>) : null}
-            {summary.birthday ? (<><dt>{t('field.birthday')}</dt><dd>{summary.birthday}</dd></>) : null}
+            {summary.birthday ? (<><dt>{t('field.birthday')}</dt><dd>{formatDate(summary.birthday, locale)}</dd></>) : null}
           </dl>
           {summary.aboutMe ? <p className="about">{summary.aboutMe}</p> : null}
           {summary.photos.length ? (

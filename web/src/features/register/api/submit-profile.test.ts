@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import type { BuildResult, RegisterDraft } from '@/lib/wasm';
-import { forgetUploads, submitProfile, SubmitValidationError, type SubmitDeps } from '@/features/register/api/submit-profile';
+import { forgetUploads, MissingLocalFileError, submitFailureText, submitProfile, SubmitValidationError, type SubmitDeps } from '@/features/register/api/submit-profile';
+import { ApiError as ClientApiError, NETWORK_ERROR } from '@/lib/api-client';
 
 const USER = 'U0123456789abcdef0123456789abcdef';
 const draft = {
@@ -110,5 +111,21 @@ describe('submit profile', () => {
       }),
     });
     await expect(submitProfile(okCore, draft, USER, '2026-01-01', deps)).resolves.toBeUndefined();
+  });
+});
+
+describe('the text of a failed submit', () => {
+  const t = (key: string) => `<${key}>`;
+  const message = (field: string, code: string) => `${field}:${code}`;
+  it('names each field the server reported, with its rule message', () => {
+    const err = new ClientApiError('E002', 'Invalid profile', 422, { nickname: ['too_long'], 'valueItem.AGE': ['invalid_range'] });
+    expect(submitFailureText(err, t, message)).toBe('Invalid profile (<field.nickname>: nickname:too_long; <condition.AGE>: valueItem.AGE:invalid_range)');
+  });
+  it('a network failure, the local checks, and anything else', () => {
+    expect(submitFailureText(new ClientApiError(NETWORK_ERROR, 'x', 0), t, message)).toBe('<error.network>');
+    expect(submitFailureText(new ClientApiError('E503', 'Try later', 503), t, message)).toBe('Try later');
+    expect(submitFailureText(new SubmitValidationError({}), t, message)).toBe('<register.fixErrors>');
+    expect(submitFailureText(new MissingLocalFileError('local-1'), t, message)).toBe('<register.photoLost>');
+    expect(submitFailureText(new Error('boom'), t, message)).toBe('<error.unexpected>');
   });
 });

@@ -1,4 +1,6 @@
-import { api, ApiError } from '@/lib/api-client';
+import { api, ApiError, NETWORK_ERROR } from '@/lib/api-client';
+import type { TFunction } from '@/lib/i18n';
+import type { ProfileCreated, UserProfileCreateBody } from '@/lib/api/types';
 import { getToken } from '@/lib/auth';
 import { login, uploadTempFile } from '@/lib/user-api';
 import type { Core, FieldErrors, RegisterDraft, UserProfileCreate } from '@/lib/wasm';
@@ -86,6 +88,13 @@ export async function submitProfile(
   forgetUploads();
 }
 
+/** The core's payload has the fields the server's OpenAPI document names, no more and no fewer: a
+ *  field renamed on either side fails the type check here. (The core's type marks every field
+ *  optional; its validation, run before submit, is what makes them present.) */
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
+export type PayloadMatchesApi = SameKeys<UserProfileCreate, UserProfileCreateBody> extends true ? true : never;
+export const payloadMatchesApi: PayloadMatchesApi = true;
+
 export const defaultSubmitDeps: SubmitDeps = {
   hasSession: () => Boolean(getToken()),
   login: (id) => login(id, { showToast: false }),
@@ -96,13 +105,28 @@ export const defaultSubmitDeps: SubmitDeps = {
     // imported, so the form's first chunk does not carry the resize code).
     return dataUrl ? (await fetch(dataUrl)).blob() : null;
   },
-  createProfile: (payload) => api.post('/user-profile', payload, { public: true, lineIdToken: true, showToast: false }),
+  createProfile: (payload) => api.post<ProfileCreated>('/user-profile', payload, { public: true, lineIdToken: true, showToast: false }),
   wait: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
 
 /** A REJECTED member's edited profile goes back with PUT /user-profile (session): PENDING again. */
 export const resubmitDeps: SubmitDeps = {
   ...defaultSubmitDeps,
-  createProfile: (payload) => api.put('/user-profile', payload, { showToast: false }),
+  createProfile: (payload) => api.put<ProfileCreated>('/user-profile', payload, { showToast: false }),
   resubmit: true,
 };
+
+/** What the review step says about a failed submit: the fields the server's core rules reported
+ *  (it ran the same rules and disagreed), a network failure, or the server's cause. */
+export function submitFailureText(err: unknown, t: TFunction, message: (field: string, code: string) => string): string {
+  if (err instanceof SubmitValidationError) return t('register.fixErrors');
+  if (err instanceof MissingLocalFileError) return t('register.photoLost');
+  if (err instanceof ApiError && err.fields && Object.keys(err.fields).length) {
+    const details = Object.entries(err.fields)
+      .map(([field, codes]) => `${t(field.startsWith('valueItem.') ? `condition.${field.split('.')[1]}` : `field.${field.split(/[.[]/)[0]}`)}: ${message(field, codes[0] ?? 'invalid')}`)
+      .join('; ');
+    return `${err.causeText} (${details})`;
+  }
+  if (err instanceof ApiError) return err.code === NETWORK_ERROR ? t('error.network') : err.causeText;
+  return t('error.unexpected');
+}

@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { completeLocale, useT } from '@/lib/i18n';
-import { ApiError, NETWORK_ERROR } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
@@ -11,7 +10,7 @@ import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
-import { isEmailConfirmed } from '@/features/register/api/email-code';
+import { isEmailConfirmed } from '@/features/register/lib/email-confirmed';
 import { StepBasics } from '@/features/register/components/step-basics';
 
 // Only the first steps are in the page's chunk: the others load on demand, and all of them are
@@ -26,14 +25,17 @@ const loadLocation = () => import('@/features/register/components/step-location'
 const loadReview = () => import('@/features/register/components/step-review');
 // The submit code (uploads, retries) is needed only at the end, and is fetched with the steps.
 const loadSubmit = () => import('@/features/register/api/submit-profile');
-const StepWork = lazy(() => loadWork().then((m) => ({ default: m.StepWork })));
-const StepLifestyle = lazy(() => loadLifestyle().then((m) => ({ default: m.StepLifestyle })));
-const StepAbout = lazy(() => loadAbout().then((m) => ({ default: m.StepAbout })));
-const StepTags = lazy(() => loadTags().then((m) => ({ default: m.StepTags })));
-const StepPhotos = lazy(() => loadPhotos().then((m) => ({ default: m.StepPhotos })));
-const StepConditions = lazy(() => loadConditions().then((m) => ({ default: m.StepConditions })));
-const StepLocation = lazy(() => loadLocation().then((m) => ({ default: m.StepLocation })));
-const StepReview = lazy(() => loadReview().then((m) => ({ default: m.StepReview })));
+// A later step waits for the later part of the messages too (the first part has the first step's);
+// should they fail to load, the step still opens (its labels then show their keys) rather than fail.
+const withMessages = <T,>(load: () => Promise<T>) => Promise.all([load(), completeLocale().catch(() => {})]).then(([m]) => m);
+const StepWork = lazy(() => withMessages(loadWork).then((m) => ({ default: m.StepWork })));
+const StepLifestyle = lazy(() => withMessages(loadLifestyle).then((m) => ({ default: m.StepLifestyle })));
+const StepAbout = lazy(() => withMessages(loadAbout).then((m) => ({ default: m.StepAbout })));
+const StepTags = lazy(() => withMessages(loadTags).then((m) => ({ default: m.StepTags })));
+const StepPhotos = lazy(() => withMessages(loadPhotos).then((m) => ({ default: m.StepPhotos })));
+const StepConditions = lazy(() => withMessages(loadConditions).then((m) => ({ default: m.StepConditions })));
+const StepLocation = lazy(() => withMessages(loadLocation).then((m) => ({ default: m.StepLocation })));
+const StepReview = lazy(() => withMessages(loadReview).then((m) => ({ default: m.StepReview })));
 
 const PREFETCH_STEPS_AFTER_MS = 3000;
 
@@ -68,6 +70,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const stepList = useRef<HTMLOListElement>(null);
   const first = useRef(true);
   const current = STEPS[step]!;
   const resubmitting = useStore(appState, (s) => s.reviewStatus?.status === 'REJECTED');
@@ -90,6 +93,13 @@ function RegisterForm({ form }: { form: RegisterForm }) {
       window.removeEventListener('keydown', go);
     };
   }, []);
+
+  useEffect(() => {
+    // The named steps scroll sideways on a phone: the current one is brought to the middle.
+    const list = stepList.current;
+    const current = list?.querySelector<HTMLElement>('[aria-current="step"]');
+    if (list && current) list.scrollLeft = current.offsetLeft - (list.clientWidth - current.offsetWidth) / 2;
+  }, [step]);
 
   useEffect(() => {
     if (first.current) {
@@ -142,23 +152,9 @@ function RegisterForm({ form }: { form: RegisterForm }) {
       await navigate(peekDeepLink() ?? '/profile', { replace: true });
     } catch (err) {
       logger.warn(`register submit failed: ${describeError(err)}`);
-      let text: string;
+      // The submit code is there (it threw), unless its own download failed: then the network did.
       const submitCode = await loadSubmit().catch(() => null);
-      if (submitCode && err instanceof submitCode.SubmitValidationError) {
-        text = t('register.fixErrors');
-      } else if (submitCode && err instanceof submitCode.MissingLocalFileError) {
-        text = t('register.photoLost');
-      } else if (err instanceof ApiError && err.fields && Object.keys(err.fields).length) {
-        // The server ran the same core rules and disagreed: show what it reported, per field.
-        const details = Object.entries(err.fields)
-          .map(([field, codes]) => `${t(field.startsWith('valueItem.') ? `condition.${field.split('.')[1]}` : `field.${field.split(/[.[]/)[0]}`)}: ${form.message(field, codes[0] ?? 'invalid')}`)
-          .join('; ');
-        text = `${err.causeText} (${details})`;
-      } else if (err instanceof ApiError) {
-        text = err.code === NETWORK_ERROR ? t('error.network') : err.causeText;
-      } else {
-        text = t('error.unexpected');
-      }
+      const text = submitCode ? submitCode.submitFailureText(err, t, form.message) : t('error.network');
       setSubmitError(text);
       toast.error(text);
     } finally {
@@ -175,20 +171,22 @@ function RegisterForm({ form }: { form: RegisterForm }) {
         <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(((step + 1) / STEPS.length) * 100)} aria-label={t('register.progress')}>
           <span style={{ width: `${((step + 1) / STEPS.length) * 100}%` }} />
         </div>
-        <ol className="stepper-list">
+        <ol className="stepper-list" ref={stepList}>
           {STEPS.map((s, i) => {
-            const hasErrors = i !== REVIEW_STEP && errorsOfStep(errors, i).length > 0;
+            // A step left behind (or every step, from the review) with something to fix is marked.
+            const hasErrors = i !== REVIEW_STEP && (i < step || step === REVIEW_STEP) && errorsOfStep(errors, i).length > 0;
             return (
               <li key={s.id}>
                 <button
                   type="button"
-                  className={`step-dot${i === step ? ' step-current' : ''}${i < step ? ' step-done' : ''}`}
+                  className={`step-dot${i === step ? ' step-current' : ''}${i < step ? ' step-done' : ''}${hasErrors ? ' step-attention' : ''}`}
                   aria-current={i === step ? 'step' : undefined}
                   onClick={() => goTo(i)}
                   data-testid={`step-${s.id}`}
                 >
-                  <span aria-hidden="true">{i + 1}</span>
-                  <span className="sr-only">{t(`register.step.${s.id}`)}{hasErrors ? ` (${t('register.needsAttention')})` : ''}</span>
+                  <span className="step-num" aria-hidden="true">{i + 1}</span>
+                  <span className="step-name">{t(`register.step.${s.id}`)}</span>
+                  {hasErrors ? <span className="sr-only"> ({t('register.needsAttention')})</span> : null}
                 </button>
               </li>
             );
@@ -220,7 +218,10 @@ function RegisterForm({ form }: { form: RegisterForm }) {
         {step !== REVIEW_STEP ? (
           <div className="form-nav">
             <button type="button" className="btn" onClick={() => goTo(step - 1)} disabled={step === 0}>{t('common.back')}</button>
-            <button type="submit" className="btn btn-primary" data-testid="next">{t('common.next')}</button>
+            {form.returnToReview ? (
+              <button type="button" className="btn btn-primary btn-return" onClick={() => goTo(REVIEW_STEP)} data-testid="back-to-review">{t('register.backToReview')}</button>
+            ) : null}
+            <button type="submit" className={form.returnToReview ? 'btn' : 'btn btn-primary'} data-testid="next">{t('common.next')}</button>
           </div>
         ) : (
           <div className="form-nav form-nav-static">

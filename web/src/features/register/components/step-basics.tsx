@@ -1,16 +1,18 @@
 import { SelectInput, TextInput } from '@/components/form';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
 import { choiceOptions } from '@/lib/catalogue-labels';
+import { formatDate, useLocale } from '@/lib/i18n';
 
 export function StepBasics({ form }: { form: RegisterForm }) {
   const { draft, update, touch, errorOf, t, cat } = form;
+  const locale = useLocale();
   return (
     <>
       <TextInput name="nickname" label={t('field.nickname')} hint={t('hint.nickname')} value={draft.nickname} required={form.req('nickname')} onChange={(v) => update({ nickname: v })} onBlur={() => touch('nickname')} error={errorOf('nickname')} autoComplete="nickname" />
       <TextInput name="name" label={t('field.name')} hint={t('hint.name')} value={draft.name} required={form.req('name')} onChange={(v) => update({ name: v })} onBlur={() => touch('name')} error={errorOf('name')} autoComplete="name" />
       <SelectInput name="gender" label={t('field.gender')} placeholder={t('common.choose')} value={draft.gender} options={choiceOptions(cat.choices.gender, t)} required={form.req('gender')} onChange={(v) => update({ gender: v })} onBlur={() => touch('gender')} error={errorOf('gender')} />
       <SelectInput name="matchGender" label={t('field.matchGender')} placeholder={t('common.choose')} value={draft.matchGender} options={choiceOptions(cat.choices.matchGender, t)} required={form.req('matchGender')} onChange={(v) => update({ matchGender: v })} onBlur={() => touch('matchGender')} error={errorOf('matchGender')} />
-      <TextInput name="birthday" type="date" label={t('field.birthday')} value={draft.birthday} required={form.req('birthday')} onChange={(v) => update({ birthday: v })} onBlur={() => touch('birthday')} error={errorOf('birthday')} autoComplete="bday" max={form.today} />
+      <TextInput name="birthday" type="date" label={t('field.birthday')} hint={draft.birthday ? formatDate(draft.birthday, locale) : undefined} value={draft.birthday} required={form.req('birthday')} onChange={(v) => update({ birthday: v })} onBlur={() => touch('birthday')} error={errorOf('birthday')} autoComplete="bday" max={form.today} />
       <TextInput name="height" type="number" inputMode="numeric" label={t('field.height')} hint={t('hint.height')} value={draft.height} required={form.req('height')} onChange={(v) => update({ height: v })} onBlur={() => touch('height')} error={errorOf('height')} min={cat.limits.height?.min} max={cat.limits.height?.max} />
     </>
   );

@@ -1,3 +1,4 @@
+import '@/features/register/components/register-steps.css';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { downscaleImage, blobToDataUrl } from '@/lib/image-resize';
 import { imageUrl } from '@/lib/image-url';

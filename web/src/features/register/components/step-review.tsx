@@ -1,15 +1,28 @@
+import '@/features/register/components/register-steps.css';
+import { useEffect, useRef } from 'react';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
+import { formatDate, useLocale } from '@/lib/i18n';
 import { STEPS, stepOfField, REVIEW_STEP } from '@/features/register/lib/steps';
 import { labelOf } from '@/lib/catalogue-labels';
 
 /** Review: what will be sent, per step with an edit link, and every remaining error. */
 export function StepReview({ form, submitError, submitting, onSubmit }: { form: RegisterForm; submitError: string | null; submitting: boolean; onSubmit: () => void }) {
   const { draft, errors, t, cat, goTo, message } = form;
+  const locale = useLocale();
+  const errorBox = useRef<HTMLDivElement>(null);
+  const retry = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // A failed submit: the error and "Try submitting again" are brought into view together, the
+    // action focused (the toast and the error box push it below the fold on a phone).
+    if (!submitError || submitting) return;
+    errorBox.current?.scrollIntoView({ block: 'center' });
+    retry.current?.focus({ preventScroll: true });
+  }, [submitError, submitting]);
   const errorKeys = Object.keys(errors).filter((k) => errors[k]!.length);
   const photos = draft.photoNameList.filter(Boolean).length;
   const rows: [number, string, string][] = [
     [0, 'nickname', draft.nickname],
-    [0, 'birthday', draft.birthday],
+    [0, 'birthday', draft.birthday ? formatDate(draft.birthday, locale) : ''],
     [0, 'gender', labelOf(cat.choices.gender, draft.gender, t)],
     [1, 'occupation', draft.occupation],
     [1, 'verifyMethod', labelOf(cat.choices.verifyMethod, draft.verifyMethod, t)],
@@ -47,12 +60,12 @@ export function StepReview({ form, submitError, submitting, onSubmit }: { form: 
         ))}
       </dl>
       {submitError ? (
-        <div className="notice notice-error" role="alert" data-testid="submit-error">
+        <div ref={errorBox} className="notice notice-error" role="alert" data-testid="submit-error">
           <strong>{t('register.submitFailed')}</strong> {submitError}
           <p className="muted">{t('register.draftKept')}</p>
         </div>
       ) : null}
-      <button type="button" className="btn btn-primary btn-block" onClick={onSubmit} disabled={submitting} data-testid="submit">
+      <button ref={retry} type="button" className="btn btn-primary btn-block" onClick={onSubmit} disabled={submitting} data-testid="submit">
         {submitting ? t('register.submitting') : submitError ? t('register.retry') : t('register.submit')}
       </button>
       <p className="field-hint center">{t('register.afterSubmit')}</p>

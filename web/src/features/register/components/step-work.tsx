@@ -1,9 +1,11 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import '@/features/register/components/register-steps.css';
+import { useDeferredValue, useRef, useState, type ChangeEvent } from 'react';
 import { ChipGroup, SelectInput, TextInput } from '@/components/form';
 import { downscaleImage, blobToDataUrl } from '@/lib/image-resize';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
+import type { Employer } from '@/lib/wasm';
 import { choiceOptions } from '@/lib/catalogue-labels';
 import { getPhoto, isLocalToken, newLocalToken, savePhoto } from '@/features/register/lib/draft-storage';
 import { imageUrl } from '@/lib/image-url';
@@ -22,18 +24,7 @@ export function StepWork({ form }: { form: RegisterForm }) {
       <TextInput name="school" label={t('field.school')} value={draft.school} required={form.req('school')} onChange={(v) => update({ school: v })} onBlur={() => touch('school')} error={errorOf('school')} />
       <SelectInput name="education" label={t('field.education')} placeholder={t('common.choose')} value={draft.education} options={choiceOptions(cat.choices.education, t)} required={form.req('education')} onChange={(v) => update({ education: v })} onBlur={() => touch('education')} error={errorOf('education')} />
 
-      <section className="subsection" aria-labelledby="employers-title">
-        <h3 id="employers-title">{t('register.employersTitle', { n: cat.employers.length })}</h3>
-        <p className="field-hint">{t('register.employersHint')}</p>
-        <ul className="logo-wall">
-          {cat.employers.map((e) => (
-            <li key={e.id} className={matched?.id === e.id ? 'logo-match' : undefined}>
-              <img src={`/${e.logo}`} alt="" width="40" height="40" loading="lazy" decoding="async" />
-              <span>{e.name}</span>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <Employers form={form} matchedId={matched?.id} />
 
       <ChipGroup
         name="verifyMethod"
@@ -75,6 +66,59 @@ export function StepWork({ form }: { form: RegisterForm }) {
         </div>
       ) : null}
     </>
+  );
+}
+
+/** The employers the service is for: one line, opened into a searchable list. Choosing one sets
+ *  the verification to the work e-mail with that employer's domain filled in, the cursor before
+ *  the "@" for the member's own name. */
+function Employers({ form, matchedId }: { form: RegisterForm; matchedId: string | undefined }) {
+  const { cat, draft, update, t } = form;
+  const [query, setQuery] = useState('');
+  const deferred = useDeferredValue(query.trim().toLowerCase());
+  const shown = deferred ? cat.employers.filter((e) => e.name.toLowerCase().includes(deferred) || e.domains.some((d) => d.includes(deferred))) : cat.employers;
+  const details = useRef<HTMLDetailsElement>(null);
+  const choose = (e: Employer) => {
+    const domain = e.domains[0];
+    if (!domain) return;
+    const local = draft.companyEmail.includes('@') ? draft.companyEmail.slice(0, draft.companyEmail.indexOf('@')) : draft.companyEmail;
+    update({ verifyMethod: 'COMPANY_EMAIL', companyEmail: `${local.trim()}@${domain}` });
+    if (details.current) details.current.open = false;
+    // The address field appears with the method: focus it once it is drawn, caret before the "@".
+    requestAnimationFrame(() => {
+      const input = document.querySelector<HTMLInputElement>('[data-field="companyEmail"] input');
+      if (!input) return;
+      input.focus();
+      const at = input.value.indexOf('@');
+      // Selection is not supported on type=email; the focus alone is still right.
+      try {
+        input.setSelectionRange(at, at);
+      } catch {
+        /* not supported */
+      }
+    });
+  };
+  return (
+    <details ref={details} className="subsection employers" data-testid="employers">
+      <summary>
+        <span className="employers-title">{t('register.employersTitle', { n: cat.employers.length })}</span>
+        <span className="field-hint">{t('register.employersHint')}</span>
+      </summary>
+      <input type="search" className="input" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('register.employersSearch')} aria-label={t('register.employersSearch')} data-testid="employer-search" />
+      <p className="field-hint">{t('register.employersPick')}</p>
+      <ul className="employer-list">
+        {shown.map((e) => (
+          <li key={e.id}>
+            <button type="button" className={`employer${matchedId === e.id ? ' employer-match' : ''}`} onClick={() => choose(e)} data-employer={e.id}>
+              <img src={`/${e.logo}`} alt="" width="28" height="28" loading="lazy" decoding="async" />
+              <span>{e.name}</span>
+              <span className="muted">@{e.domains[0]}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {shown.length ? null : <p className="muted">{t('register.employersNone')}</p>}
+    </details>
   );
 }
 

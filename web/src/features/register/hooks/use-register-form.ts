@@ -4,7 +4,7 @@ import { useT, type TFunction } from '@/lib/i18n';
 import { describeError, logger } from '@/lib/logger';
 import { appState } from '@/lib/app-state';
 import { loadDraft, loadStep, prunePhotos, saveDraft, saveStep } from '@/features/register/lib/draft-storage';
-import { baseField, STEPS } from '@/features/register/lib/steps';
+import { baseField, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 
 export interface RegisterForm {
   core: Core;
@@ -22,6 +22,8 @@ export interface RegisterForm {
   /** Show every error of these fields (Next / submit pressed). */
   reveal(fields: string[] | 'all'): void;
   goTo(step: number): void;
+  /** The member left the review step for another step ("Edit"): that step offers the way back. */
+  returnToReview: boolean;
   message(field: string, code: string): string;
   /** Whether the core requires the field (asked of the core with an empty draft). */
   req(field: string): boolean;
@@ -36,6 +38,8 @@ export function useRegisterForm(lineUserId: string):
   const [loadError, setLoadError] = useState<string | null>(null);
   const [draft, setDraft] = useState<RegisterDraft | null>(null);
   const [step, setStep] = useState(0);
+  const stepRef = useRef(0);
+  const [returnToReview, setReturnToReview] = useState(false);
   const [touched, setTouched] = useState<Set<string>>(() => new Set());
   const [revealAll, setRevealAll] = useState(false);
   const today = useMemo(() => todayIso(), []);
@@ -59,7 +63,8 @@ export function useRegisterForm(lineUserId: string):
         }
         draftRef.current = result.draft;
         setDraft(result.draft);
-        setStep(loadStep(STEPS.length));
+        stepRef.current = loadStep(STEPS.length);
+        setStep(stepRef.current);
         setCore(c);
       })
       .catch((err: unknown) => {
@@ -105,6 +110,9 @@ export function useRegisterForm(lineUserId: string):
 
   const goTo = useCallback((n: number) => {
     const bounded = Math.max(0, Math.min(STEPS.length - 1, n));
+    if (bounded === REVIEW_STEP) setReturnToReview(false);
+    else if (stepRef.current === REVIEW_STEP) setReturnToReview(true);
+    stepRef.current = bounded;
     setStep(bounded);
     saveStep(bounded);
     window.scrollTo?.(0, 0);
@@ -138,6 +146,6 @@ export function useRegisterForm(lineUserId: string):
 
   return {
     status: 'ready',
-    form: { core, cat, draft, errors, step, lineUserId, today, t, update, touch, errorOf, reveal, goTo, message, req: (f) => requiredFields.has(f) },
+    form: { core, cat, draft, errors, step, lineUserId, today, t, update, touch, errorOf, reveal, goTo, returnToReview, message, req: (f) => requiredFields.has(f) },
   };
 }

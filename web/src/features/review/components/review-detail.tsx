@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { hasMessage, useT, type TFunction } from '@/lib/i18n';
+import { formatDateTime, hasMessage, useT, type TFunction } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { Image } from '@/components/image';
@@ -34,7 +34,7 @@ function show(value: unknown): string {
 }
 
 function when(secs: number): string {
-  return new Date(secs * 1000).toLocaleString();
+  return formatDateTime(secs);
 }
 
 export function ReviewDetail({ profileId, codes, onDecided }: { profileId: number; codes: CodeCatalogues | null; onDecided: () => void }) {

@@ -1,12 +1,13 @@
 import type { Catalogues, ChoiceName, Condition, TagGroup } from '@/lib/wasm';
-import type { TFunction } from '@/lib/i18n';
 import { labelOf } from '@/lib/catalogue-labels';
 import { CONDITION_CHOICE } from '@/lib/condition-choices';
+import { formatDate, type TFunction } from '@/lib/i18n';
 
 /** A stored profile's wire values as a reviewer reads them: choices, tags, the city and the partner
  *  conditions with the register form's labels (from the core's catalogues); other values as they are. */
 export function showValue(cat: Catalogues | null, t: TFunction, field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
+  if (field === 'birthday' && typeof value === 'string') return formatDate(value);
   if (cat) {
     if (field in cat.choices) return labelOf(cat.choices[field as ChoiceName], String(value), t);
     if (field === 'city' && typeof value === 'string') return cityLabel(cat, value, t);
