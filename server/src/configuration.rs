@@ -55,6 +55,9 @@ pub struct Settings {
     pub email_codes: EmailCodeRules,
     /// The application's clock (not from the environment: the system clock; tests move it).
     pub clock: crate::clock::Clock,
+    /// KIZUNA_INTRODUCTIONS_AT: when `serve` runs the daily introductions (Asia/Taipei HH:MM,
+    /// 06:00 by default; `off` leaves them to the `introductions` command).
+    pub introductions: Option<crate::matchmaking::schedule::Schedule>,
 }
 
 #[derive(Clone)]
@@ -175,6 +178,10 @@ impl Settings {
             push: PushSettings::default(),
             clock: crate::clock::Clock::system(),
             email_codes: EmailCodeRules::default(),
+            introductions: match var("KIZUNA_INTRODUCTIONS_AT") {
+                Some(v) => crate::matchmaking::schedule::Schedule::parse(&v)?,
+                None => Some(crate::matchmaking::schedule::Schedule::default_morning()),
+            },
         })
     }
 

@@ -165,6 +165,15 @@ impl Application {
             Duration::from_secs(60),
         );
         let pushes = self.push_worker.clone().spawn();
+        let introductions = self.state.settings.introductions.clone().map(|schedule| {
+            crate::matchmaking::schedule::spawn(
+                self.state.db.clone(),
+                self.state.settings.clock.clone(),
+                schedule,
+                self.state.settings.line.liff_id.clone(),
+                self.state.push.clone(),
+            )
+        });
         let result = Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(app, shutdown_signal(), Some(Duration::from_secs(30)))
             .await;
@@ -172,6 +181,10 @@ impl Application {
         housekeeping.abort();
         // At least once: a push in flight is sent again (same retry key) after its lease.
         pushes.abort();
+        // A run cut short leaves its claim to expire; the job is idempotent.
+        if let Some(introductions) = introductions {
+            introductions.abort();
+        }
         self.state.db.clone().close().await.ok();
         result.context("serving HTTP")
     }

@@ -278,15 +278,15 @@ pub async fn appearances(
 }
 
 /// Stores lists of `day` (marker and rows), many members at once, in the caller's transaction.
-/// A member whose list exists already is left alone; answers whether every marker was new.
+/// A member whose list exists already is left alone; answers how many lists were new.
 pub async fn insert_lists(
     db: &impl ConnectionTrait,
     day: Date,
     lists: &[(i64, Vec<i64>)],
     now: i64,
-) -> Result<bool, StorageError> {
+) -> Result<usize, StorageError> {
     if lists.is_empty() {
-        return Ok(true);
+        return Ok(0);
     }
     let d = day_number(day);
     let markers = lists
@@ -307,11 +307,22 @@ pub async fn insert_lists(
             .do_nothing()
             .to_owned(),
         )
-        .exec_without_returning(db)
-        .await
-        .context("writing list markers")?;
+        .exec_with_returning_keys(db)
+        .await;
+    // Only the lists whose marker this call wrote: a list someone else made first (a request
+    // racing the job) stays as it is, never gets a second set of picks.
+    let fresh: std::collections::HashSet<i64> = match inserted {
+        Ok(keys) => keys.into_iter().map(|(viewer, _)| viewer).collect(),
+        Err(sea_orm::DbErr::RecordNotInserted) => Default::default(),
+        Err(err) => {
+            return Err(anyhow::Error::new(err)
+                .context("writing list markers")
+                .into());
+        }
+    };
     let rows: Vec<_> = lists
         .iter()
+        .filter(|(viewer, _)| fresh.contains(viewer))
         .flat_map(|(viewer, picks)| {
             picks
                 .iter()
@@ -339,7 +350,7 @@ pub async fn insert_lists(
             .await
             .context("writing introductions")?;
     }
-    Ok(inserted == lists.len() as u64)
+    Ok(fresh.len())
 }
 
 /// Members with a list of `day` already.

@@ -156,6 +156,9 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         push: fast_pushes(),
         email_codes: Default::default(),
         clock: kizuna_server::clock::Clock::system(),
+        // Off unless a test turns it on: a run at start would make lists and pushes that the
+        // other tests do not expect.
+        introductions: None,
     };
     let db_url = settings.database_url();
     tweak(&mut settings);

@@ -6,6 +6,7 @@ mod m20261122_000001_create_tables;
 mod m20261123_000001_review_infra;
 mod m20261123_000002_review_flow;
 mod m20261124_000001_matchmaking;
+mod m20261125_000001_job_runs;
 
 pub struct Migrator;
 
@@ -17,6 +18,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000001_review_infra::Migration),
             Box::new(m20261123_000002_review_flow::Migration),
             Box::new(m20261124_000001_matchmaking::Migration),
+            Box::new(m20261125_000001_job_runs::Migration),
         ]
     }
 }
