@@ -289,6 +289,9 @@ pub async fn insert_lists(
         return Ok(0);
     }
     let d = day_number(day);
+    if db.get_database_backend() == DbBackend::Postgres {
+        return insert_lists_pg(db, d, lists, now).await;
+    }
     let markers = lists
         .iter()
         .map(|(viewer, picks)| introduction_day::ActiveModel {
@@ -347,6 +350,80 @@ pub async fn insert_lists(
                 .to_owned(),
             )
             .exec_without_returning(db)
+            .await
+            .context("writing introductions")?;
+    }
+    Ok(fresh.len())
+}
+
+/// A PostgreSQL array literal of integers, sent as text and cast on the server.
+fn int_array(values: impl Iterator<Item = i64>) -> String {
+    let mut out = String::from("{");
+    for (i, v) in values.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&v.to_string());
+    }
+    out.push('}');
+    out
+}
+
+/// [`insert_lists`] on PostgreSQL: two statements of `UNNEST`ed arrays, whatever the number of
+/// lists (the daily job's 2,000 lists of a chunk are one marker and one row statement instead of
+/// thousands of bound parameters).
+async fn insert_lists_pg(
+    db: &impl ConnectionTrait,
+    d: i32,
+    lists: &[(i64, Vec<i64>)],
+    now: i64,
+) -> Result<usize, StorageError> {
+    let markers = Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        "INSERT INTO introduction_days (viewer_id, day, picked, created_at) \
+         SELECT v, $2, p, $3 FROM UNNEST($1::text::bigint[], $4::text::int[]) AS t(v, p) \
+         ON CONFLICT (viewer_id, day) DO NOTHING RETURNING viewer_id",
+        vec![
+            int_array(lists.iter().map(|(viewer, _)| *viewer)).into(),
+            d.into(),
+            now.into(),
+            int_array(lists.iter().map(|(_, picks)| picks.len() as i64)).into(),
+        ],
+    );
+    let fresh: std::collections::HashSet<i64> = db
+        .query_all_raw(markers)
+        .await
+        .context("writing list markers")?
+        .iter()
+        .map(|row| row.try_get::<i64>("", "viewer_id"))
+        .collect::<Result<_, _>>()
+        .context("decoding")?;
+    let rows = || {
+        lists
+            .iter()
+            .filter(|(viewer, _)| fresh.contains(viewer))
+            .flat_map(|(viewer, picks)| {
+                picks
+                    .iter()
+                    .enumerate()
+                    .map(move |(rank, target)| (*viewer, *target, rank as i64))
+            })
+    };
+    if rows().next().is_some() {
+        let insert = Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "INSERT INTO introductions (viewer_id, day, target_id, rank) \
+             SELECT v, $2, t, r FROM UNNEST($1::text::bigint[], $3::text::bigint[], \
+             $4::text::int[]) AS x(v, t, r) \
+             ON CONFLICT (viewer_id, day, target_id) DO NOTHING",
+            vec![
+                int_array(rows().map(|(v, _, _)| v)).into(),
+                d.into(),
+                int_array(rows().map(|(_, t, _)| t)).into(),
+                int_array(rows().map(|(_, _, r)| r)).into(),
+            ],
+        );
+        db.execute_raw(insert)
             .await
             .context("writing introductions")?;
     }
