@@ -1696,7 +1696,7 @@ mod tests {
     fn refused_relations_do_not_use_up_the_window() {
         let (viewer, men) = nearest_first(1200);
         let blocked = |id: u64| Relation {
-            blocked: id % 2 == 0,
+            blocked: id.is_multiple_of(2),
             ..Relation::NONE
         };
         let mut out = Vec::new();
