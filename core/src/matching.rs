@@ -1070,6 +1070,45 @@ pub fn introductions<'p>(
     picks
 }
 
+/// One member's ranking, as the server computes it at any scale: `nearest` yields candidates
+/// nearest first (the server's spatial index walks rings of growing distance); the first
+/// [`rules::CANDIDATE_WINDOW`] that pass the two-way rule and their [`Relation`] are scored and
+/// the scan stops there. `liked_viewer` are the candidates who already liked the viewer: ranked
+/// too wherever they live, since a like back makes a match. `out` ends sorted best first, each
+/// candidate once. Given the same candidates in the same order (the same pool, day and
+/// relations), the same ranking: the daily job and a list made on demand pick from it alike.
+pub fn rank_nearest<'p>(
+    viewer: &MatchProfile,
+    nearest: impl IntoIterator<Item = &'p MatchProfile>,
+    liked_viewer: impl IntoIterator<Item = &'p MatchProfile>,
+    mut relation_of: impl FnMut(u64) -> Relation,
+    today: Date,
+    out: &mut Vec<Ranked>,
+) {
+    out.clear();
+    let mut consider = |candidate: &MatchProfile, out: &mut Vec<Ranked>| {
+        if pair_allowed(viewer, candidate, today) {
+            let relation = relation_of(candidate.id);
+            if relation.check(today).is_ok() {
+                let points = score(viewer, candidate, &relation, today);
+                out.push(Ranked::new(today, viewer.id, candidate.id, points));
+            }
+        }
+    };
+    for candidate in nearest {
+        consider(candidate, out);
+        if out.len() == rules::CANDIDATE_WINDOW {
+            break;
+        }
+    }
+    for candidate in liked_viewer {
+        consider(candidate, out);
+    }
+    out.sort_unstable();
+    // A candidate met both ways ranks the same both times: equal neighbours after the sort.
+    out.dedup();
+}
+
 // ---------------------------------------------------------------------------------------------
 // What a member sees of another
 
@@ -1613,6 +1652,89 @@ mod tests {
             .map(|m| counter.appearances(m.id()))
             .sum();
         assert!(served >= 190, "{served}");
+    }
+
+    /// 1 woman, then `men` compatible men (ids 1000..), every third one wanting men instead.
+    fn nearest_first(men: u64) -> (MatchProfile, Vec<MatchProfile>) {
+        let viewer = MatchProfile::new(her());
+        let candidates = (0..men)
+            .map(|n| {
+                let mut man = him();
+                man.id = 1000 + n;
+                man.tags = TagSet::from_ids([101 + (n % 5) as u32, 301]);
+                if n % 3 == 2 {
+                    man.match_gender = MatchGender::Male;
+                }
+                MatchProfile::new(man)
+            })
+            .collect();
+        (viewer, candidates)
+    }
+
+    #[test]
+    fn a_ranking_scores_only_the_nearest_window_of_eligible_candidates() {
+        let (viewer, men) = nearest_first(600);
+        let mut out = Vec::new();
+        rank_nearest(&viewer, &men, [], |_| Relation::NONE, today(), &mut out);
+        assert_eq!(out.len(), rules::CANDIDATE_WINDOW);
+        let eligible: Vec<u64> = men
+            .iter()
+            .filter(|m| pair_allowed(&viewer, m, today()))
+            .map(|m| m.id())
+            .take(rules::CANDIDATE_WINDOW)
+            .collect();
+        let mut ids: Vec<u64> = out.iter().map(|r| r.candidate).collect();
+        ids.sort_unstable();
+        assert_eq!(
+            ids, eligible,
+            "the first eligible ones in the given order, no others"
+        );
+        assert!(out.windows(2).all(|w| w[0] <= w[1]), "sorted best first");
+    }
+
+    #[test]
+    fn refused_relations_do_not_use_up_the_window() {
+        let (viewer, men) = nearest_first(1200);
+        let blocked = |id: u64| Relation {
+            blocked: id.is_multiple_of(2),
+            ..Relation::NONE
+        };
+        let mut out = Vec::new();
+        rank_nearest(&viewer, &men, [], blocked, today(), &mut out);
+        assert_eq!(out.len(), rules::CANDIDATE_WINDOW);
+        assert!(out.iter().all(|r| r.candidate % 2 == 1));
+        assert!(
+            out.iter().any(|r| r.candidate >= 1000 + 450),
+            "scanned on past the refused"
+        );
+    }
+
+    #[test]
+    fn someone_who_liked_the_viewer_is_ranked_beyond_the_window_and_only_once() {
+        let (viewer, men) = nearest_first(900);
+        let (near, far) = (&men[0], &men[898]);
+        let liked = |id: u64| Relation {
+            candidate_liked: id == near.id() || id == far.id(),
+            ..Relation::NONE
+        };
+        let mut out = Vec::new();
+        rank_nearest(&viewer, &men, [near, far], liked, today(), &mut out);
+        assert_eq!(out.len(), rules::CANDIDATE_WINDOW + 1);
+        for id in [near.id(), far.id()] {
+            assert_eq!(out.iter().filter(|r| r.candidate == id).count(), 1);
+        }
+    }
+
+    #[test]
+    fn a_ranking_of_fewer_candidates_than_the_window_takes_them_all_and_is_the_same_each_time() {
+        let (viewer, men) = nearest_first(30);
+        let rank = || {
+            let mut out = Vec::new();
+            rank_nearest(&viewer, &men, [], |_| Relation::NONE, today(), &mut out);
+            out
+        };
+        assert_eq!(rank().len(), 20);
+        assert_eq!(rank(), rank());
     }
 
     #[test]

@@ -647,6 +647,13 @@ pub const DISTANCE_BAND_EDGES_KM: [f64; 3] = [5.0, 20.0, 50.0];
 pub const DAILY_NEW_INTRODUCTIONS: usize = 5;
 /// The most daily lists one member appears in per day, so a few profiles do not fill every list.
 pub const DAILY_APPEARANCE_CAP: u32 = 20;
+/// Eligible candidates (passing the two-way rule and the relations) a member's ranking looks at,
+/// nearest first. Past this the scan stops: the score is mostly shared tags and comfort within
+/// ranges (up to 700 of about 1,150 points), distance is worth at most 100, and the radius already
+/// filters. The best 5 of the nearest 300 who qualify are within the top 2 % of them on those
+/// parts, so a farther candidate rarely beats them; and without the bound one member's list
+/// costs a scan of every member of their gender group (quadratic for the daily job).
+pub const CANDIDATE_WINDOW: usize = 300;
 /// Days during which a pass (either way) keeps two people from being introduced again.
 pub const PASS_COOLDOWN_DAYS: i32 = 30;
 

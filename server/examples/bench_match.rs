@@ -167,45 +167,63 @@ fn rss_mb() -> (u64, u64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
+/// One batch of rows to insert.
+type Batch = (
+    Vec<user::ActiveModel>,
+    Vec<profile::ActiveModel>,
+    Vec<match_pool::Model>,
+);
+
 async fn generate(db: &DatabaseConnection, members: u64, today: Date, now: i64) {
     let chunk = if db.get_database_backend() == sea_orm::DbBackend::Sqlite {
         500
     } else {
         1000
     };
-    let mut s = Stream(20261124);
     let started = Instant::now();
-    let mut n = 1u64;
-    while n <= members {
-        let (mut users, mut profiles, mut pools) = (Vec::new(), Vec::new(), Vec::new());
-        for id in n..(n + chunk).min(members + 1) {
-            let body = payload(id, &mut s);
-            let valid = UserProfileCreate::from_json(body)
-                .and_then(|c| c.parse(today))
-                .unwrap_or_else(|errors| {
-                    panic!("the generator made an invalid member: {errors:?}")
+    // Members are made and validated by the core on a thread of their own while the database
+    // takes the previous batch.
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Batch>(4);
+    let maker = std::thread::spawn(move || {
+        let mut s = Stream(20261124);
+        let mut n = 1u64;
+        while n <= members {
+            let (mut users, mut profiles, mut pools) = (Vec::new(), Vec::new(), Vec::new());
+            for id in n..(n + chunk).min(members + 1) {
+                let body = payload(id, &mut s);
+                let valid = UserProfileCreate::from_json(body)
+                    .and_then(|c| c.parse(today))
+                    .unwrap_or_else(|errors| {
+                        panic!("the generator made an invalid member: {errors:?}")
+                    });
+                let hash = hex(id, 0x4a54);
+                users.push(user::ActiveModel {
+                    id: Set(id as i64),
+                    line_user_id: Set(valid.account.as_str().to_string()),
+                    display_name: Set(None),
+                    avatar_file_id: Set(None),
+                    created_at: Set(now),
                 });
-            let hash = hex(id, 0x4a54);
-            users.push(user::ActiveModel {
-                id: Set(id as i64),
-                line_user_id: Set(valid.account.as_str().to_string()),
-                display_name: Set(None),
-                avatar_file_id: Set(None),
-                created_at: Set(now),
-            });
-            profiles.push(profile::ActiveModel {
-                id: Set(id as i64),
-                user_id: Set(id as i64),
-                status: Set("APPROVED".into()),
-                submission_hash: Set(hash.clone()),
-                payload: Set("{}".into()),
-                nickname: Set(Some(valid.nickname.clone())),
-                created_at: Set(now),
-                updated_at: Set(now),
-                ..Default::default()
-            });
-            pools.push(pool_rows::snapshot(id as i64, &hash, &valid).expect("a home cell"));
+                profiles.push(profile::ActiveModel {
+                    id: Set(id as i64),
+                    user_id: Set(id as i64),
+                    status: Set("APPROVED".into()),
+                    submission_hash: Set(hash.clone()),
+                    payload: Set("{}".into()),
+                    nickname: Set(Some(valid.nickname.clone())),
+                    created_at: Set(now),
+                    updated_at: Set(now),
+                    ..Default::default()
+                });
+                pools.push(pool_rows::snapshot(id as i64, &hash, &valid).expect("a home cell"));
+            }
+            if tx.blocking_send((users, profiles, pools)).is_err() {
+                return;
+            }
+            n += chunk;
         }
+    });
+    while let Some((users, profiles, pools)) = rx.recv().await {
         user::Entity::insert_many(users)
             .exec_without_returning(db)
             .await
@@ -222,8 +240,8 @@ async fn generate(db: &DatabaseConnection, members: u64, today: Date, now: i64) 
         .exec_without_returning(db)
         .await
         .unwrap();
-        n += chunk;
     }
+    maker.join().expect("the generator does not panic");
     // Activity spread over the last 30 days.
     let spread = match db.get_database_backend() {
         sea_orm::DbBackend::Postgres => {
@@ -251,7 +269,7 @@ async fn main() {
     let args: Vec<String> = std::env::args().collect();
     let backend = args.get(1).map(String::as_str).unwrap_or("postgres");
     let members: u64 = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(100_000);
-    let samples: usize = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(200);
+    let samples: usize = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(1000);
     let now = kizuna_server::clock::now_secs();
     let today = Date::taipei_day(now).unwrap();
     let name = format!("kizuna_bench_match_{members}");

@@ -55,6 +55,9 @@ pub struct Settings {
     pub email_codes: EmailCodeRules,
     /// The application's clock (not from the environment: the system clock; tests move it).
     pub clock: crate::clock::Clock,
+    /// KIZUNA_INTRODUCTIONS_AT: when `serve` runs the daily introductions (Asia/Taipei HH:MM,
+    /// 06:00 by default; `off` leaves them to the `introductions` command).
+    pub introductions: Option<crate::matchmaking::schedule::Schedule>,
     /// The chat events stream's pace (not from the environment: the defaults; tests shorten).
     pub chat: ChatSettings,
 }
@@ -200,6 +203,10 @@ impl Settings {
             clock: crate::clock::Clock::system(),
             email_codes: EmailCodeRules::default(),
             chat: ChatSettings::default(),
+            introductions: match var("KIZUNA_INTRODUCTIONS_AT") {
+                Some(v) => crate::matchmaking::schedule::Schedule::parse(&v)?,
+                None => Some(crate::matchmaking::schedule::Schedule::default_morning()),
+            },
         })
     }
 

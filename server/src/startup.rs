@@ -181,6 +181,15 @@ impl Application {
             shutdown_signal().await;
             chat.shut_down();
         };
+        let introductions = self.state.settings.introductions.clone().map(|schedule| {
+            crate::matchmaking::schedule::spawn(
+                self.state.db.clone(),
+                self.state.settings.clock.clone(),
+                schedule,
+                self.state.settings.line.liff_id.clone(),
+                self.state.push.clone(),
+            )
+        });
         let result = Server::new_with_acceptor(self.acceptor)
             .run_with_graceful_shutdown(app, stopping, Some(Duration::from_secs(30)))
             .await;
@@ -190,6 +199,10 @@ impl Application {
         pushes.abort();
         if let Some(relay) = self.chat_relay {
             relay.abort();
+        }
+        // A run cut short leaves its claim to expire; the job is idempotent.
+        if let Some(introductions) = introductions {
+            introductions.abort();
         }
         self.state.db.clone().close().await.ok();
         result.context("serving HTTP")

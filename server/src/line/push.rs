@@ -146,6 +146,24 @@ pub async fn enqueue(
     Ok(retry_key)
 }
 
+/// [`enqueue`] for many pushes at once, one statement (the daily job's morning pushes).
+pub async fn enqueue_many(
+    conn: &impl ConnectionTrait,
+    pushes: &[(LineUserId, Vec<Message>)],
+) -> anyhow::Result<()> {
+    let mut rows = Vec::with_capacity(pushes.len());
+    for (to, messages) in pushes {
+        check_messages(messages)?;
+        let json = serde_json::to_string(messages).context("encoding push messages")?;
+        rows.push((
+            uuid::Uuid::new_v4().hyphenated().to_string(),
+            to.as_str().to_string(),
+            json,
+        ));
+    }
+    push_outbox::insert_many(conn, rows, now_ms()).await
+}
+
 /// The in-process doorbell of the push worker (in `AppState`).
 #[derive(Clone, Default)]
 pub struct PushQueue {

@@ -4,8 +4,8 @@
 //! Members are served in the core's `job_order_key` order (a different order each day, so
 //! nobody is always last when popular candidates reach their cap). The candidate scans run on
 //! every core, a chunk of members at a time; the picks then run one member after another with
-//! one `AppearanceCounter` for the whole run, exactly as the core's `introductions` would. A
-//! member whose best candidates were all at their cap is scanned again in full with the counter.
+//! one `AppearanceCounter` for the whole run, down each member's whole ranking (the core's
+//! window of nearest eligible candidates), exactly as a list made on demand picks.
 
 use std::{collections::HashMap, time::Instant};
 
@@ -18,7 +18,7 @@ use kizuna_core::{
 };
 use sea_orm::DatabaseConnection;
 
-use super::{Pool, ROUND, pool, rank};
+use super::{Pool, pool, rank};
 use crate::{
     line::{
         messages::{PushText, liff_url, push_messages},
@@ -56,6 +56,12 @@ pub async fn run(
     let started = Instant::now();
     let pool = pool::load(db).await?;
     let relations = store::all_relations(db, day).await?;
+    let mut liked: HashMap<u64, Vec<u64>> = HashMap::new();
+    for ((viewer, candidate), relation) in &relations {
+        if relation.candidate_liked {
+            liked.entry(*viewer).or_default().push(*candidate);
+        }
+    }
     let mut counter = AppearanceCounter::from_counts(store::all_appearances(db, day).await?);
     let done: std::collections::HashSet<i64> =
         store::listed_on(db, day).await?.into_iter().collect();
@@ -72,31 +78,20 @@ pub async fn run(
 
     let picking = Instant::now();
     for chunk in order.chunks(CHUNK) {
-        let ranked = scan_chunk(&pool, &relations, chunk, day);
+        let ranked = scan_chunk(&pool, &relations, &liked, chunk, day);
         let mut lists = Vec::with_capacity(chunk.len());
         for (i, best) in chunk.iter().zip(ranked) {
             let viewer = &pool.members()[*i];
             let mut picks = Vec::with_capacity(rules::DAILY_NEW_INTRODUCTIONS);
             offer_all(&mut picks, best.iter().map(|r| r.candidate), &mut counter);
-            if picks.len() < rules::DAILY_NEW_INTRODUCTIONS && best.len() == ROUND {
-                // The best ones were at their cap: go on down the whole ranking.
-                let mut all = Vec::new();
-                let relation_of = |c| relation_in(&relations, viewer.id(), c);
-                rank(viewer, &pool, relation_of, day, usize::MAX, &mut all);
-                offer_all(
-                    &mut picks,
-                    all.iter().skip(ROUND).map(|r| r.candidate),
-                    &mut counter,
-                );
-            }
             let ids: Vec<i64> = picks.iter().map(|id| *id as i64).collect();
             report.introductions += ids.len();
             lists.push((viewer.id() as i64, ids));
         }
         let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
-        store::insert_lists(&txn, day, &lists, now).await?;
+        let fresh = store::insert_lists(&txn, day, &lists, now).await?;
         txn.commit().await.map_err(anyhow::Error::new)?;
-        report.lists += lists.len();
+        report.lists += fresh;
     }
     report.pick_secs = picking.elapsed().as_secs_f64();
 
@@ -112,10 +107,11 @@ fn relation_in(book: &HashMap<(u64, u64), Relation>, viewer: u64, candidate: u64
         .unwrap_or(Relation::NONE)
 }
 
-/// The best [`ROUND`] candidates of each member of the chunk, scanned on every core.
+/// The ranking of each member of the chunk, scanned on every core.
 fn scan_chunk(
     pool: &Pool,
     relations: &HashMap<(u64, u64), Relation>,
+    liked: &HashMap<u64, Vec<u64>>,
     chunk: &[usize],
     day: Date,
 ) -> Vec<Vec<Ranked>> {
@@ -136,9 +132,9 @@ fn scan_chunk(
                             rank(
                                 viewer,
                                 pool,
+                                liked.get(&viewer.id()).map_or(&[][..], Vec::as_slice),
                                 |c| relation_in(relations, viewer.id(), c),
                                 day,
-                                ROUND,
                                 &mut scratch,
                             );
                             scratch.clone()
@@ -187,6 +183,7 @@ async fn enqueue_pushes(
     for part in due.chunks(500) {
         let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
         let mut marked = Vec::new();
+        let mut pushes = Vec::new();
         for due in part {
             let Some(to) = LineUserId::parse(&due.line_user_id) else {
                 continue;
@@ -203,11 +200,12 @@ async fn enqueue_pushes(
                 },
                 Some(&url),
             );
-            push::enqueue(&txn, &to, &messages)
-                .await
-                .context("enqueueing a morning push")?;
+            pushes.push((to, messages));
             marked.push(due.viewer);
         }
+        push::enqueue_many(&txn, &pushes)
+            .await
+            .context("enqueueing the morning pushes")?;
         store::mark_pushed(&txn, day, &marked, now).await?;
         txn.commit().await.map_err(anyhow::Error::new)?;
         sent += marked.len();

@@ -4,7 +4,9 @@
 //!
 //! Design (docs/design.md, "Matchmaking"): the candidate scan is the core's allocation-free
 //! two-way check over compact profiles (128 bytes each, about 128 MB for a million members),
-//! grouped by (gender, wanted gender) so a member only scans the groups that could accept them.
+//! grouped by (gender, wanted gender) so a member only scans the groups that could accept them,
+//! and walked nearest first through a spatial index until the core's window of eligible
+//! candidates is full: a list costs about the same at a million members as at a thousand.
 //! Everything the scan reads comes from `match_pool` in one query; relations (blocks, reports,
 //! likes, passes, matches, open introductions) come from the database, for one member on demand
 //! or for everyone once per job. The in-memory pool may be a little stale (it is reloaded after
@@ -14,6 +16,7 @@
 
 pub mod job;
 pub mod pool;
+pub mod schedule;
 
 use std::collections::HashMap;
 
@@ -33,36 +36,30 @@ use crate::storage::{
     matchmaking as store,
 };
 
-/// Candidates ranked per round: a list nearly always fills from the first round even when some
-/// candidates reached their cap.
+/// Candidates checked against the database per round of an on-demand pick: one round nearly
+/// always fills a list even when some candidates reached their cap.
 pub const ROUND: usize = 32;
 
-/// The best `ROUND * rounds` candidates of `viewer` in `pool`, best first: every candidate that
-/// passes the two-way rule and the relations, scored by the core.
+/// `viewer`'s ranking in `pool`, best first: the core's [`matching::rank_nearest`] over the
+/// pool's nearest-first walk (at most [`kizuna_core::rules::CANDIDATE_WINDOW`] eligible
+/// candidates) and the members in `liked_viewer`, the same for the daily job and a list made on
+/// demand.
 pub fn rank(
     viewer: &MatchProfile,
     pool: &Pool,
-    relation_of: impl Fn(u64) -> Relation,
+    liked_viewer: &[u64],
+    relation_of: impl FnMut(u64) -> Relation,
     today: Date,
-    keep: usize,
     scratch: &mut Vec<Ranked>,
 ) {
-    scratch.clear();
-    for candidate in pool.candidates_for(viewer) {
-        if !matching::pair_allowed(viewer, candidate, today) {
-            continue;
-        }
-        let relation = relation_of(candidate.id());
-        if relation.check(today).is_ok() {
-            let points = matching::score(viewer, candidate, &relation, today);
-            scratch.push(Ranked::new(today, viewer.id(), candidate.id(), points));
-        }
-    }
-    if scratch.len() > keep {
-        scratch.select_nth_unstable(keep - 1);
-        scratch.truncate(keep);
-    }
-    scratch.sort_unstable();
+    matching::rank_nearest(
+        viewer,
+        pool.nearest(viewer, today),
+        liked_viewer.iter().filter_map(|id| pool.get(*id)),
+        relation_of,
+        today,
+        scratch,
+    );
 }
 
 /// A member's list for today: the stored one, or a new one made now (and stored, so asking
@@ -88,14 +85,19 @@ pub async fn todays_list(
     let pool = cache.get(db).await?;
     let relations = store::relations_of(db, viewer_id, today).await?;
     let relation_of = |id: u64| relations.get(&id).copied().unwrap_or(Relation::NONE);
+    let liked_me: Vec<u64> = relations
+        .iter()
+        .filter(|(_, r)| r.candidate_liked)
+        .map(|(id, _)| *id)
+        .collect();
     let mut ranked = Vec::new();
-    rank(&viewer, &pool, relation_of, today, ROUND * 4, &mut ranked);
+    rank(&viewer, &pool, &liked_me, relation_of, today, &mut ranked);
     let picks = pick_checked(db, &ranked, today).await?;
 
     let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
     let fresh = store::insert_lists(&txn, today, &[(viewer_id, picks.clone())], now).await?;
     txn.commit().await.map_err(anyhow::Error::new)?;
-    if fresh {
+    if fresh == 1 {
         Ok(Some(picks))
     } else {
         // Another request made the list first: answer that one.

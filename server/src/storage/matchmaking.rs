@@ -278,17 +278,20 @@ pub async fn appearances(
 }
 
 /// Stores lists of `day` (marker and rows), many members at once, in the caller's transaction.
-/// A member whose list exists already is left alone; answers whether every marker was new.
+/// A member whose list exists already is left alone; answers how many lists were new.
 pub async fn insert_lists(
     db: &impl ConnectionTrait,
     day: Date,
     lists: &[(i64, Vec<i64>)],
     now: i64,
-) -> Result<bool, StorageError> {
+) -> Result<usize, StorageError> {
     if lists.is_empty() {
-        return Ok(true);
+        return Ok(0);
     }
     let d = day_number(day);
+    if db.get_database_backend() == DbBackend::Postgres {
+        return insert_lists_pg(db, d, lists, now).await;
+    }
     let markers = lists
         .iter()
         .map(|(viewer, picks)| introduction_day::ActiveModel {
@@ -307,11 +310,22 @@ pub async fn insert_lists(
             .do_nothing()
             .to_owned(),
         )
-        .exec_without_returning(db)
-        .await
-        .context("writing list markers")?;
+        .exec_with_returning_keys(db)
+        .await;
+    // Only the lists whose marker this call wrote: a list someone else made first (a request
+    // racing the job) stays as it is, never gets a second set of picks.
+    let fresh: std::collections::HashSet<i64> = match inserted {
+        Ok(keys) => keys.into_iter().map(|(viewer, _)| viewer).collect(),
+        Err(sea_orm::DbErr::RecordNotInserted) => Default::default(),
+        Err(err) => {
+            return Err(anyhow::Error::new(err)
+                .context("writing list markers")
+                .into());
+        }
+    };
     let rows: Vec<_> = lists
         .iter()
+        .filter(|(viewer, _)| fresh.contains(viewer))
         .flat_map(|(viewer, picks)| {
             picks
                 .iter()
@@ -339,7 +353,81 @@ pub async fn insert_lists(
             .await
             .context("writing introductions")?;
     }
-    Ok(inserted == lists.len() as u64)
+    Ok(fresh.len())
+}
+
+/// A PostgreSQL array literal of integers, sent as text and cast on the server.
+fn int_array(values: impl Iterator<Item = i64>) -> String {
+    let mut out = String::from("{");
+    for (i, v) in values.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&v.to_string());
+    }
+    out.push('}');
+    out
+}
+
+/// [`insert_lists`] on PostgreSQL: two statements of `UNNEST`ed arrays, whatever the number of
+/// lists (the daily job's 2,000 lists of a chunk are one marker and one row statement instead of
+/// thousands of bound parameters).
+async fn insert_lists_pg(
+    db: &impl ConnectionTrait,
+    d: i32,
+    lists: &[(i64, Vec<i64>)],
+    now: i64,
+) -> Result<usize, StorageError> {
+    let markers = Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        "INSERT INTO introduction_days (viewer_id, day, picked, created_at) \
+         SELECT v, $2, p, $3 FROM UNNEST($1::text::bigint[], $4::text::int[]) AS t(v, p) \
+         ON CONFLICT (viewer_id, day) DO NOTHING RETURNING viewer_id",
+        vec![
+            int_array(lists.iter().map(|(viewer, _)| *viewer)).into(),
+            d.into(),
+            now.into(),
+            int_array(lists.iter().map(|(_, picks)| picks.len() as i64)).into(),
+        ],
+    );
+    let fresh: std::collections::HashSet<i64> = db
+        .query_all_raw(markers)
+        .await
+        .context("writing list markers")?
+        .iter()
+        .map(|row| row.try_get::<i64>("", "viewer_id"))
+        .collect::<Result<_, _>>()
+        .context("decoding")?;
+    let rows = || {
+        lists
+            .iter()
+            .filter(|(viewer, _)| fresh.contains(viewer))
+            .flat_map(|(viewer, picks)| {
+                picks
+                    .iter()
+                    .enumerate()
+                    .map(move |(rank, target)| (*viewer, *target, rank as i64))
+            })
+    };
+    if rows().next().is_some() {
+        let insert = Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "INSERT INTO introductions (viewer_id, day, target_id, rank) \
+             SELECT v, $2, t, r FROM UNNEST($1::text::bigint[], $3::text::bigint[], \
+             $4::text::int[]) AS x(v, t, r) \
+             ON CONFLICT (viewer_id, day, target_id) DO NOTHING",
+            vec![
+                int_array(rows().map(|(v, _, _)| v)).into(),
+                d.into(),
+                int_array(rows().map(|(_, t, _)| t)).into(),
+                int_array(rows().map(|(_, _, r)| r)).into(),
+            ],
+        );
+        db.execute_raw(insert)
+            .await
+            .context("writing introductions")?;
+    }
+    Ok(fresh.len())
 }
 
 /// Members with a list of `day` already.

@@ -7,6 +7,7 @@ pub mod chat;
 pub mod email_codes;
 pub mod entity;
 pub mod files;
+pub mod job_runs;
 pub mod line_events;
 pub mod locale;
 pub mod match_pool;

@@ -87,6 +87,36 @@ pub async fn insert(
     Ok(inserted.last_insert_id)
 }
 
+/// [`insert`] for many pushes in one statement (in the caller's transaction): rows of (retry
+/// key, LINE user id, messages JSON), all due at once.
+pub async fn insert_many(
+    conn: &impl ConnectionTrait,
+    rows: Vec<(String, String, String)>,
+    now_ms: i64,
+) -> anyhow::Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    push_outbox::Entity::insert_many(rows.into_iter().map(|(retry_key, to, messages)| {
+        push_outbox::ActiveModel {
+            retry_key: Set(retry_key),
+            line_user_id: Set(to),
+            messages: Set(messages),
+            status: Set(PushStatus::Pending.as_str().into()),
+            attempts: Set(0),
+            created_at: Set(now_ms.div_euclid(1000)),
+            due_at_ms: Set(now_ms),
+            last_error: Set(None),
+            finished_at: Set(None),
+            ..Default::default()
+        }
+    }))
+    .exec_without_returning(conn)
+    .await
+    .context("writing pushes to the outbox")?;
+    Ok(())
+}
+
 fn claim_sql(backend: DbBackend) -> &'static str {
     match backend {
         DbBackend::Postgres => {

@@ -159,6 +159,9 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         chat: kizuna_server::configuration::ChatSettings {
             keep_alive: Duration::from_secs(1),
         },
+        // Off unless a test turns it on: a run at start would make lists and pushes that the
+        // other tests do not expect.
+        introductions: None,
     };
     let db_url = settings.database_url();
     tweak(&mut settings);

@@ -679,6 +679,160 @@ async fn the_daily_job_makes_every_list_and_one_morning_push_each(backend: Backe
     }
 }
 
+/// One scalar of the test database.
+async fn count(app: &TestApp, query: &str) -> i64 {
+    app.db
+        .query_one_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            query.to_string(),
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get_by_index::<i64>(0)
+        .unwrap()
+}
+
+/// Waits up to 30 s for a query's count to reach `want`.
+async fn wait_for_count(app: &TestApp, query: &str, want: i64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let got = count(app, query).await;
+        if got == want {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{query}: {got}, not {want}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) {
+    use kizuna_server::{clock::Clock, matchmaking::schedule::Schedule};
+    // 05:50 in Taipei: ten minutes before the run.
+    let clock = Clock::system();
+    let local = clock.now_secs() + kizuna_core::rules::TAIPEI_UTC_OFFSET_SECS;
+    clock.advance((5 * 3600 + 50 * 60 - local.rem_euclid(86_400)).rem_euclid(86_400));
+    let day = kizuna_server::storage::matchmaking::day_number(clock.taipei_today());
+    let schedule = Schedule {
+        poll: Duration::from_millis(50),
+        ..Schedule::default_morning()
+    };
+    let with_schedule = |clock: Clock, schedule: Schedule| {
+        move |s: &mut kizuna_server::configuration::Settings| {
+            s.clock = clock;
+            s.introductions = Some(schedule);
+        }
+    };
+    let app =
+        crate::helpers::spawn_app_with(backend, with_schedule(clock.clone(), schedule.clone()))
+            .await;
+    // A second server process on the same PostgreSQL database, polling as often.
+    let _second = if backend == Backend::Postgres {
+        let url = app.database_url.clone();
+        let (clock, schedule) = (clock.clone(), schedule.clone());
+        Some(
+            crate::helpers::spawn_app_with(backend, move |s| {
+                with_schedule(clock, schedule)(s);
+                s.database_url = Some(url);
+            })
+            .await,
+        )
+    } else {
+        None
+    };
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (bo, _) = approved(&app, 2, false).await;
+    let (quiet, _) = approved(&app, 3, false).await;
+    let r = send(
+        &app,
+        reqwest::Method::PUT,
+        "/api/user/notifications",
+        &quiet.user.token,
+        Some(json!({"introductions": false})),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+
+    // Before its time: no run, no list.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM job_runs").await, 0);
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM introduction_days").await,
+        0
+    );
+
+    let pushes_to = |m: &Member| {
+        format!(
+            "SELECT COUNT(*) FROM push_outbox WHERE line_user_id = '{}'",
+            m.user.line_id
+        )
+    };
+    let mut before = Vec::new();
+    for m in [&mei, &kai, &bo, &quiet] {
+        before.push(count(&app, &pushes_to(m)).await);
+    }
+
+    clock.advance(11 * 60);
+    let finished = format!(
+        "SELECT COUNT(*) FROM job_runs WHERE job = 'introductions' AND day = {day} \
+         AND finished_at IS NOT NULL AND lists = 4"
+    );
+    wait_for_count(&app, &finished, 1).await;
+    // Some more looks by both processes change nothing.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM job_runs").await,
+        1,
+        "one run"
+    );
+    assert_eq!(
+        count(&app, "SELECT CAST(SUM(claims) AS BIGINT) FROM job_runs").await,
+        1,
+        "claimed once"
+    );
+    assert_eq!(
+        count(
+            &app,
+            &format!("SELECT COUNT(*) FROM introduction_days WHERE day = {day}")
+        )
+        .await,
+        4
+    );
+    let mut meis = listed_ids(&introductions(&app, &mei).await);
+    meis.sort();
+    assert_eq!(meis, vec![kai.id, bo.id, quiet.id]);
+    // One morning push each, none for the member who turned it off.
+    for ((m, pushes), before) in [(&mei, 1), (&kai, 1), (&bo, 1), (&quiet, 0)]
+        .into_iter()
+        .zip(before)
+    {
+        assert_eq!(
+            count(&app, &pushes_to(m)).await - before,
+            pushes,
+            "{}",
+            m.user.line_id
+        );
+    }
+
+    // The next morning: one more run.
+    clock.advance(86_400);
+    wait_for_count(
+        &app,
+        "SELECT COUNT(*) FROM job_runs WHERE finished_at IS NOT NULL",
+        2,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        count(&app, "SELECT CAST(SUM(claims) AS BIGINT) FROM job_runs").await,
+        2
+    );
+}
+
 /// Every answer a member can get about others, scanned for the others' private details.
 async fn no_answer_carries_another_members_private_details(backend: Backend) {
     let app = spawn_app(backend).await;
@@ -932,6 +1086,7 @@ on_both_backends!(
     racing_likes_make_exactly_one_match_and_two_pushes,
     bad_ids_and_callers_are_refused_and_change_nothing,
     the_daily_job_makes_every_list_and_one_morning_push_each,
+    the_scheduled_job_runs_once_a_day_at_its_taipei_time,
     no_answer_carries_another_members_private_details,
     a_reviewer_suspends_a_reported_member_and_their_matches_end,
     a_dismissed_report_leaves_the_queue_once,

@@ -7,6 +7,7 @@ mod m20261123_000001_review_infra;
 mod m20261123_000002_review_flow;
 mod m20261124_000001_matchmaking;
 mod m20261125_000001_chat;
+mod m20261125_000002_job_runs;
 
 pub struct Migrator;
 
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000002_review_flow::Migration),
             Box::new(m20261124_000001_matchmaking::Migration),
             Box::new(m20261125_000001_chat::Migration),
+            Box::new(m20261125_000002_job_runs::Migration),
         ]
     }
 }
