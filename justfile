@@ -85,7 +85,7 @@ bench-core members="20000":
 openapi: web-install
     cargo build -p kizuna-server
     {{target_dir}}/debug/kizuna-server openapi > web/src/lib/api/openapi.json
-    cd web && npx openapi-typescript src/lib/api/openapi.json -o src/lib/api/schema.d.ts
+    cd web && npx openapi-typescript src/lib/api/openapi.json -o src/lib/api/schema.d.ts --default-non-nullable=false
 
 web-install:
     cd web && npm ci --no-audit --no-fund

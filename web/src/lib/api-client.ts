@@ -3,13 +3,11 @@ import { clearToken, getToken, setToken } from '@/lib/auth';
 import { t } from '@/lib/i18n';
 import { toast, TOAST_ERROR_DURATION_MS } from '@/lib/toast';
 import { logger } from '@/lib/logger';
+import type { Schemas } from '@/lib/api/types';
 
 /** The own-API client (spec §7, §8; docs/design.md "API conventions"). */
-export interface ApiErrorBody {
-  code: string;
-  cause: string;
-  fields?: Record<string, string[]>;
-}
+/** The server's error answer (its OpenAPI `ErrorBody`). */
+export type ApiErrorBody = Schemas['ErrorBody'];
 
 export class ApiError extends Error {
   constructor(

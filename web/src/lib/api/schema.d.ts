@@ -5081,13 +5081,13 @@ export interface components {
              * @description A note to the member (at most 500 characters; required with the reason OTHER).
              * @default null
              */
-            note: string;
+            note?: string;
             /**
              * @description Reason codes: one or more for REJECT (`reject` catalogue) and SUSPEND (`suspend`
              *     catalogue), none otherwise.
              * @default []
              */
-            reasons: string[];
+            reasons?: string[];
             /**
              * Format: int64
              * @description The version the reviewer opened (from the review or the claim).

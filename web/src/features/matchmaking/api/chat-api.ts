@@ -11,6 +11,8 @@ export type MessagePage = Schemas['MessagePage'];
 export type MessageEvent = Schemas['MessageEvent'];
 export type ReadEvent = Schemas['ReadEvent'];
 export type EndedEvent = Schemas['EndedEvent'];
+type SendBody = Schemas['SendBody'];
+type ReadBody = Schemas['ReadBody'];
 
 const quiet = { showToast: false } as const;
 
@@ -21,8 +23,8 @@ export const chatApi = {
   messages: (matchId: number, before?: number) =>
     api.get<MessagePage>(`/matches/${matchId}/messages?limit=${PAGE_SIZE}${before ? `&before=${before}` : ''}`, quiet),
   send: (matchId: number, clientMessageId: string, text: string) =>
-    api.post<ChatMessage>(`/matches/${matchId}/messages`, { clientMessageId, text }, quiet),
-  read: (matchId: number, upTo: number) => api.put<void>(`/matches/${matchId}/read`, { upTo }, quiet),
+    api.post<ChatMessage>(`/matches/${matchId}/messages`, { clientMessageId, text } satisfies SendBody, quiet),
+  read: (matchId: number, upTo: number) => api.put<void>(`/matches/${matchId}/read`, { upTo } satisfies ReadBody, quiet),
   /** The events stream; authenticated by the session cookie, which EventSource sends. */
   events: () => new EventSource(`${apiBase()}/chat/events`),
 };

@@ -1,69 +1,25 @@
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/lib/api/types';
 
 /** The matchmaking API (issue 15; docs/design.md "Matchmaking"). Only APPROVED members: anyone
- *  else gets 403 E004; a member the caller may not see is 404 E003. */
-export type DistanceBand = 'UNDER_5_KM' | 'FROM_5_TO_20_KM' | 'FROM_20_TO_50_KM' | 'OVER_50_KM';
-
-/** What one member sees of another, exactly as the server gives it. */
-export interface MemberView {
-  memberId: number;
-  nickname: string;
-  age: number;
-  city: string;
-  distanceBand: DistanceBand | string;
-  occupationType: string;
-  occupation: string;
-  verifiedEmployer: boolean;
-  personalityTagIds: number[];
-  exerciseTagIds: number[];
-  hobbyTagIds: number[];
-  marriageTypeTagIds: number[];
-  fertilityPlanTagIds: number[];
-  petTagIds: number[];
-  aboutMe: string;
-  datingQuestion: string | null;
-  dailyLife: string | null;
-  surprisePoint: string | null;
-  photoNameList: string[];
-}
-
-export type Reaction = 'LIKE' | 'PASS';
-
-export interface Introduction {
-  member: MemberView;
-  reaction: Reaction | null;
-}
-
-export interface Introductions {
-  day: string;
-  introductions: Introduction[];
-}
-
-export interface Liked {
-  matched: boolean;
-  matchId: number | null;
-}
-
-export interface LastMessage {
-  text: string;
-  sentAt: number;
-  mine: boolean;
-}
-
-export interface MatchItem {
-  matchId: number;
-  matchedAt: number;
-  member: MemberView;
-  /** The conversation's newest message, null before the first. */
-  lastMessage: LastMessage | null;
-  /** Messages from the other member the caller has not read. */
-  unread: number;
-}
-
-export interface CodeEntry {
-  code: string;
-  key: string;
-}
+ *  else gets 403 E004; a member the caller may not see is 404 E003. Every shape is the server's,
+ *  generated from its OpenAPI document: a field renamed on the server fails the web's type check.
+ *  (A field the server types `Option` is absent from the generated type's required keys and arrives
+ *  as null; test it with `== null` / `??`.) */
+/** What one member sees of another (`distanceBand` is a code of the `distanceBands` catalogue). */
+export type MemberView = Schemas['MemberView'];
+/** An introduction and the caller's answer so far (`reaction`: LIKE, PASS or null). */
+export type Introduction = Schemas['Introduction'];
+export type Introductions = Schemas['Introductions'];
+export type Liked = Schemas['Liked'];
+export type LastMessage = Schemas['LastMessage'];
+/** A live match: the conversation's newest message (null before the first) and the count of the
+ *  other member's messages the caller has not read. */
+export type MatchItem = Schemas['MatchItem'];
+export type CodeEntry = Schemas['CodeEntryBody'];
+type CodeCatalogues = Schemas['CodeCataloguesBody'];
+type ReportBody = Schemas['ReportBody'];
+type BlockBody = Schemas['BlockBody'];
 
 const quiet = { showToast: false } as const;
 
@@ -74,8 +30,8 @@ export const matchmakingApi = {
   member: (memberId: number) => api.get<MemberView>(`/members/${memberId}`, quiet),
   matches: () => api.get<MatchItem[]>('/matches', quiet),
   unmatch: (matchId: number) => api.request<void>(`/matches/${matchId}`, { ...quiet, method: 'DELETE' }),
-  block: (memberId: number) => api.post<void>('/blocks', { memberId }, quiet),
+  block: (memberId: number) => api.post<void>('/blocks', { memberId } satisfies BlockBody, quiet),
   report: (memberId: number, reasons: string[], text?: string) =>
-    api.post<{ reportId: number }>('/reports', text ? { memberId, reasons, text } : { memberId, reasons }, quiet),
-  reportReasons: () => api.get<{ report: CodeEntry[] }>('/catalogue/codes', { ...quiet, public: true }).then((c) => c.report),
+    api.post<Schemas['Reported']>('/reports', (text ? { memberId, reasons, text } : { memberId, reasons }) satisfies ReportBody, quiet),
+  reportReasons: () => api.get<CodeCatalogues>('/catalogue/codes', { ...quiet, public: true }).then((c) => c.report),
 };

@@ -30,7 +30,6 @@ const member: MemberView = {
   aboutMe: 'Hello',
   datingQuestion: 'Mountains or sea?',
   dailyLife: '  ',
-  surprisePoint: null,
   photoNameList: [],
 };
 

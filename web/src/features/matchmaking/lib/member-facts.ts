@@ -55,7 +55,7 @@ export function tagLabels(t: TFunction, cat: Cat, m: MemberView): string[] {
 
 /** The optional Q&A answers the member gave, with their question's label key. */
 export function answers(m: MemberView): { key: string; text: string }[] {
-  const qa: [string, string | null][] = [
+  const qa: [string, string | null | undefined][] = [
     ['field.datingQuestion', m.datingQuestion],
     ['field.dailyLife', m.dailyLife],
     ['field.surprisePoint', m.surprisePoint],

@@ -9,11 +9,12 @@ import { ReportCard } from '@/features/review/components/report-queue';
 
 const codes: CodeCatalogues = {
   reject: [],
+  distanceBands: [],
   suspend: [
-    { code: 'SCAM', key: 'review.suspend.SCAM' },
-    { code: 'OTHER', key: 'review.suspend.OTHER' },
+    { code: 'SCAM', key: 'review.suspend.SCAM', fields: [] },
+    { code: 'OTHER', key: 'review.suspend.OTHER', fields: [] },
   ],
-  report: [{ code: 'SCAM_OR_MONEY', key: 'report.reason.SCAM_OR_MONEY' }],
+  report: [{ code: 'SCAM_OR_MONEY', key: 'report.reason.SCAM_OR_MONEY', fields: [] }],
 };
 
 const report = (over: Partial<ReportItem> = {}): ReportItem => ({
@@ -89,7 +90,7 @@ describe('a report in the console', () => {
   });
 
   it('suspends through the SUSPEND decision with the suggested reason and the reported member’s version', async () => {
-    const decide = vi.spyOn(reviewApi, 'decide').mockResolvedValue({ status: 'SUSPENDED', version: 5 });
+    const decide = vi.spyOn(reviewApi, 'decide').mockResolvedValue({ profileId: 2, status: 'SUSPENDED', version: 5, decidedAt: 1 });
     const { click, onChanged } = await render(report());
     await click('report-suspend');
     await click('suspend-confirm');

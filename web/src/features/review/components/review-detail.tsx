@@ -128,7 +128,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
               {view.changedFields.map((f) => (
                 <div key={f} className="changed-row" data-field={f}>
                   <dt>{label(t, f)}</dt>
-                  <dd><del>{showValue(cat, t, f, view.previousProfile?.[f])}</del> → <ins>{showValue(cat, t, f, view.profile[f])}</ins></dd>
+                  <dd><del>{showValue(cat, t, f, fieldOf(view.previousProfile, f))}</del> → <ins>{showValue(cat, t, f, fieldOf(view.profile, f))}</ins></dd>
                 </div>
               ))}
             </dl>
@@ -283,6 +283,11 @@ function DecisionForm({ view, codes, disabled, onDone }: { view: ReviewView; cod
       </button>
     </form>
   );
+}
+
+/** A field of a submitted profile by the name the server lists in `changedFields`. */
+function fieldOf(profile: ProfilePayload | null | undefined, field: string): unknown {
+  return profile ? (profile as Record<string, unknown>)[field] : undefined;
 }
 
 export type { ProfilePayload };

@@ -17,12 +17,12 @@ const item = (over: Partial<ReportItem> = {}): ReportItem => ({
 });
 
 const report = [
-  { code: 'SCAM_OR_MONEY', key: 'report.reason.SCAM_OR_MONEY' },
-  { code: 'SPAM', key: 'report.reason.SPAM' },
+  { code: 'SCAM_OR_MONEY', key: 'report.reason.SCAM_OR_MONEY', fields: [] },
+  { code: 'SPAM', key: 'report.reason.SPAM', fields: [] },
 ];
 const suspend = [
-  { code: 'SPAM', key: 'review.suspend.SPAM' },
-  { code: 'OTHER', key: 'review.suspend.OTHER' },
+  { code: 'SPAM', key: 'review.suspend.SPAM', fields: [] },
+  { code: 'OTHER', key: 'review.suspend.OTHER', fields: [] },
 ];
 
 describe('report helpers', () => {
