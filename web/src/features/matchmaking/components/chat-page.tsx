@@ -89,16 +89,14 @@ export default function ChatPage() {
     };
   }, [matchId]);
 
-  // The events stream; every (re)open loads the newest page again, since events are live only.
+  // The events stream. Events are live only, so every open loads the newest page again, the first
+  // one too: a message stored between the first load and the server's subscribe arrives by no
+  // event. The first load does not wait for the stream (a page without one still works).
   useEffect(() => {
     if (matchId === null) return;
     void loadNewest();
     const source = chatApi.events();
-    let opened = false;
-    source.onopen = () => {
-      if (opened) void loadNewest();
-      opened = true;
-    };
+    source.onopen = () => void loadNewest();
     source.addEventListener('message', (e) => {
       const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as MessageEvent;
       if (data.matchId === matchId) dispatch({ type: 'incoming', message: data.message });

@@ -24,6 +24,38 @@ describe('chat state', () => {
     expect(newestId(s)).toBe(9);
   });
 
+  it('a newest page after a gap replaces what is shown, with its hasMore; own unsent messages stay', () => {
+    let s = chatReducer(EMPTY_CHAT, { type: 'page', page: page([msg(1), msg(2), msg(3)], false), older: false });
+    s = chatReducer(s, { type: 'sending', clientMessageId: 'pending-001', text: 'on its way', now: 5 });
+    s = chatReducer(s, { type: 'sending', clientMessageId: 'failed-0001', text: 'lost', now: 6 });
+    s = chatReducer(s, { type: 'failed', clientMessageId: 'failed-0001' });
+    // The stream was down while 40 arrived (4..43): the newest page holds 14..43 and says more lie before.
+    const newest = Array.from({ length: 30 }, (_, i) => msg(14 + i));
+    s = chatReducer(s, { type: 'page', page: page(newest, true, 2), older: false });
+    expect(ids(s)).toEqual([...newest.map((m) => m.messageId), null, null]);
+    expect(s.hasMore).toBe(true);
+    expect(oldestId(s)).toBe(14);
+    expect(s.entries.slice(-2).map((e) => [e.clientMessageId, e.delivery])).toEqual([['pending-001', 'sending'], ['failed-0001', 'failed']]);
+    expect(s.theirReadUpTo).toBe(2);
+    // "Load earlier" then pages back from 14 and fills the gap.
+    s = chatReducer(s, { type: 'page', page: page(Array.from({ length: 13 }, (_, i) => msg(1 + i)), false), older: true });
+    expect(ids(s).filter((id) => id !== null)).toEqual(Array.from({ length: 43 }, (_, i) => i + 1));
+    expect(s.hasMore).toBe(false);
+  });
+
+  it('a newest page that overlaps what is shown merges into it without doubles or losing what is older', () => {
+    let s = chatReducer(EMPTY_CHAT, { type: 'page', page: page([msg(10), msg(11), msg(12)], true), older: false });
+    s = chatReducer(s, { type: 'page', page: page([msg(8), msg(9)], false), older: true });
+    s = chatReducer(s, { type: 'sending', clientMessageId: 'pending-002', text: 'x', now: 1 });
+    s = chatReducer(s, { type: 'page', page: page([msg(11), msg(12), msg(13), msg(14)], true), older: false });
+    expect(ids(s)).toEqual([8, 9, 10, 11, 12, 13, 14, null]);
+    // What the older pages said stands: nothing before 8.
+    expect(s.hasMore).toBe(false);
+    // A newest page with only what is shown, or nothing, changes nothing.
+    expect(chatReducer(s, { type: 'page', page: page([msg(13), msg(14)], true), older: false }).entries).toEqual(s.entries);
+    expect(chatReducer(s, { type: 'page', page: page([], false), older: false }).entries).toEqual(s.entries);
+  });
+
   it('a message being sent is pending, then takes its place among the stored ones once', () => {
     let s = chatReducer(EMPTY_CHAT, { type: 'page', page: page([msg(1)]), older: false });
     s = chatReducer(s, { type: 'sending', clientMessageId: 'abc-123-x', text: 'hello', now: 5 });

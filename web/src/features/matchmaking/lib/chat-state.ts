@@ -69,14 +69,24 @@ export function merge(entries: readonly Entry[], incoming: readonly ChatMessage[
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'page': {
-      const entries = merge(state.entries, action.page.messages);
+      const theirReadUpTo = Math.max(state.theirReadUpTo, action.page.theirReadUpTo ?? 0);
+      const shownNewest = newestId(state);
+      const pageOldest = action.page.messages[0]?.messageId;
+      // A newest page (loaded whenever the stream opens) that starts after everything shown: more
+      // arrived meanwhile than one page holds, so between the two lies a gap that "load earlier"
+      // (which pages back from the oldest shown) would never fill. The page replaces what is
+      // shown, own unsent messages kept, and older history is paged back from it as usual.
+      if (!action.older && shownNewest > 0 && pageOldest !== undefined && pageOldest > shownNewest) {
+        const unsent = state.entries.filter((e) => e.messageId === null);
+        return { ...state, entries: merge(unsent, action.page.messages), hasMore: action.page.hasMore, theirReadUpTo };
+      }
       return {
         ...state,
-        entries,
+        entries: merge(state.entries, action.page.messages),
         // Only an older page says whether anything lies before the oldest shown; the newest page
-        // says so only when it is the first one.
-        hasMore: action.older || state.entries.every((e) => e.messageId === null) ? action.page.hasMore : state.hasMore,
-        theirReadUpTo: Math.max(state.theirReadUpTo, action.page.theirReadUpTo ?? 0),
+        // says so only when it is the first one (or replaces what was shown, above).
+        hasMore: action.older || shownNewest === 0 ? action.page.hasMore : state.hasMore,
+        theirReadUpTo,
       };
     }
     case 'incoming':
