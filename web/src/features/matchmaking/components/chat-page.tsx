@@ -37,9 +37,15 @@ function isGone(err: unknown) {
  *  (the server stores it once however often it is sent); what the page shows is marked read
  *  while the page is visible; an ended match says so and takes no more messages. */
 export default function ChatPage() {
-  const t = useT();
   // Read from location like the member page: the shell re-renders the route on each navigation.
   const matchId = matchIdFrom(location.search);
+  // The route is keyed by path, so /chat?match=A to /chat?match=B keeps this component: the key
+  // gives each match its own conversation state (messages, read marker sent, draft).
+  return <Conversation key={matchId ?? 'none'} matchId={matchId} />;
+}
+
+function Conversation({ matchId }: { matchId: number | null }) {
+  const t = useT();
   // Without a match id there is nothing to load: the page says the chat is not available.
   const [chat, dispatch] = useReducer(chatReducer, matchId === null ? { ...EMPTY_CHAT, ended: true } : EMPTY_CHAT);
   const [load, setLoad] = useState<Load>(matchId === null ? 'ready' : 'loading');
