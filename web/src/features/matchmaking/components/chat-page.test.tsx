@@ -58,4 +58,23 @@ describe('the chat page', () => {
     expect(read).toHaveBeenLastCalledWith(2, 5);
     await act(async () => root.unmount());
   });
+
+  it('the stream’s first open loads the newest page again: a message stored before the server subscribed shows', async () => {
+    const stored = [msg(20, 'before the page')];
+    vi.spyOn(chatApi, 'messages').mockImplementation(async () => ({ messages: [...stored], hasMore: false }));
+    vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
+    const stream = quietStream();
+    vi.spyOn(chatApi, 'events').mockReturnValue(stream);
+    vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { nickname: 'Kai' } }] as unknown as Awaited<ReturnType<typeof matchmakingApi.matches>>);
+    const host = document.createElement('div');
+    document.body.append(host);
+    const root = createRoot(host);
+    history.pushState(null, '', '/chat?match=1');
+    await act(async () => root.render(<ChatPage />));
+    // Stored after the first GET, before the server subscribed the stream: no event brings it.
+    stored.push(msg(21, 'in between'));
+    await act(async () => stream.onopen!(new Event('open')));
+    expect([...host.querySelectorAll('[data-testid="chat-message"] .chat-text')].map((e) => e.textContent)).toEqual(['before the page', 'in between']);
+    await act(async () => root.unmount());
+  });
 });
