@@ -722,6 +722,9 @@ pub const CHAT_MESSAGE: TextRule = TextRule {
 pub const CLIENT_MESSAGE_ID: RangeRule = RangeRule { min: 8, max: 64 };
 /// Messages one member may send per minute, over all their matches.
 pub const CHAT_MESSAGES_PER_MINUTE: u32 = 30;
+/// Events streams (`GET /chat/events`) one member may hold open on one server process: a page
+/// needs one, a few tabs or devices a few more; each holds a receiver and a presence row.
+pub const CHAT_STREAMS_PER_MEMBER: u32 = 5;
 /// At most one "new message" push per match within this many seconds.
 pub const CHAT_PUSH_INTERVAL_SECS: i64 = 10 * 60;
 /// The optional text of a report.

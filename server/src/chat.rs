@@ -20,6 +20,7 @@ use std::{
 };
 
 use anyhow::Context;
+use kizuna_core::rules::CHAT_STREAMS_PER_MEMBER;
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
@@ -98,18 +99,24 @@ impl ChatHub {
         })
     }
 
-    /// The events of `member`'s chats from now on, until the subscription is dropped.
-    pub fn subscribe(self: &Arc<Self>, member: i64) -> Subscription {
+    /// The events of `member`'s chats from now on, until the subscription is dropped; None when
+    /// the member already holds `CHAT_STREAMS_PER_MEMBER` subscriptions on this process (counted
+    /// under the hub's lock, so racing opens cannot pass the cap together; a dropped
+    /// subscription frees its slot).
+    pub fn subscribe(self: &Arc<Self>, member: i64) -> Option<Subscription> {
         let mut members = self.members.lock().expect("the chat hub's lock");
-        let rx = members
+        let tx = members
             .entry(member)
-            .or_insert_with(|| broadcast::channel(BACKLOG).0)
-            .subscribe();
-        Subscription {
+            .or_insert_with(|| broadcast::channel(BACKLOG).0);
+        if tx.receiver_count() >= CHAT_STREAMS_PER_MEMBER as usize {
+            return None;
+        }
+        let rx = tx.subscribe();
+        Some(Subscription {
             hub: self.clone(),
             member,
             rx: Some(rx),
-        }
+        })
     }
 
     /// Members with a stream open on this process.
@@ -328,10 +335,10 @@ mod tests {
     #[tokio::test]
     async fn an_event_reaches_the_streams_of_the_members_it_concerns_only() {
         let hub = ChatHub::new();
-        let mut a = hub.subscribe(1);
-        let mut a2 = hub.subscribe(1);
-        let mut b = hub.subscribe(2);
-        let mut c = hub.subscribe(3);
+        let mut a = hub.subscribe(1).unwrap();
+        let mut a2 = hub.subscribe(1).unwrap();
+        let mut b = hub.subscribe(2).unwrap();
+        let mut c = hub.subscribe(3).unwrap();
         hub.deliver(ChatEvent::Message {
             match_id: 7,
             low: 1,
@@ -368,13 +375,26 @@ mod tests {
     #[tokio::test]
     async fn a_member_leaves_the_hub_with_their_last_stream() {
         let hub = ChatHub::new();
-        let a = hub.subscribe(1);
-        let a2 = hub.subscribe(1);
+        let a = hub.subscribe(1).unwrap();
+        let a2 = hub.subscribe(1).unwrap();
         assert_eq!(hub.listeners(), 1);
         drop(a);
         assert_eq!(hub.listeners(), 1);
         drop(a2);
         assert_eq!(hub.listeners(), 0);
+    }
+
+    #[test]
+    fn a_member_holds_at_most_the_cap_of_subscriptions_and_a_closed_one_frees_its_slot() {
+        let hub = ChatHub::new();
+        let mut held: Vec<_> = (0..CHAT_STREAMS_PER_MEMBER)
+            .map(|_| hub.subscribe(1).expect("under the cap"))
+            .collect();
+        assert!(hub.subscribe(1).is_none());
+        // Another member's streams are their own.
+        assert!(hub.subscribe(2).is_some());
+        held.pop();
+        assert!(hub.subscribe(1).is_some());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use anyhow::Context;
 use futures_util::stream;
 use kizuna_core::{
     chat::{ChatText, ClientMessageId},
-    rules::{CHAT_PUSH_INTERVAL_SECS, FieldErrors, RuleCode},
+    rules::{CHAT_PUSH_INTERVAL_SECS, CHAT_STREAMS_PER_MEMBER, FieldErrors, RuleCode},
 };
 use poem::{Body, IntoResponse, Response};
 use poem_openapi::{
@@ -378,7 +378,8 @@ impl ChatApi {
     /// (the match ended). A `: keep-alive` comment comes every 15 s. While it is open the
     /// caller gets no LINE push about new messages. Authenticated by the bearer session or the
     /// `kizuna_token` cookie (what `EventSource` sends). Live only: after a reconnect, load the
-    /// newest page again.
+    /// newest page again. At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member on one
+    /// server process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
     #[oai(path = "/chat/events", method = "get")]
     async fn events(
         &self,
@@ -389,7 +390,16 @@ impl ChatApi {
         let me = approved_member(&state, &auth).await?;
         // Subscribed before the presence row and the answer: whatever is published once the
         // client sees the stream open reaches it.
-        let subscription = state.chat.subscribe(me);
+        let Some(subscription) = state.chat.subscribe(me) else {
+            // A stream whose client vanished without closing is noticed at its next keep-alive,
+            // so a slot may be free by then.
+            return Err(ApiError::Throttled {
+                cause: format!(
+                    "at most {CHAT_STREAMS_PER_MEMBER} chat event streams open at once; close one"
+                ),
+                retry_after: Some(state.settings.chat.keep_alive.as_secs().max(1)),
+            });
+        };
         let presence = Presence::open(&state, me).await?;
         Ok(ChatEvents(event_stream(
             (*state).clone(),

@@ -520,6 +520,54 @@ async fn a_member_sends_at_most_thirty_messages_a_minute(backend: Backend) {
     );
 }
 
+async fn a_member_holds_at_most_five_event_streams_and_a_closed_one_frees_its_slot(
+    backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    let cap = kizuna_core::rules::CHAT_STREAMS_PER_MEMBER as usize;
+    assert_eq!(cap, 5);
+    let mut open = Vec::new();
+    for _ in 0..cap {
+        open.push(Events::open(&app, &mei).await);
+    }
+    let r = app.get("/api/chat/events", Some(&mei.user.token)).await;
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_error(r, 429, "E007").await;
+    // The refused stream left no presence row behind; the other member is not limited.
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) AS n FROM chat_presence").await,
+        cap as i64
+    );
+    let _kai_events = Events::open(&app, &kai).await;
+
+    // Closing one frees its slot (once the server sees the connection go).
+    drop(open.pop());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let r = app.get("/api/chat/events", Some(&mei.user.token)).await;
+        if r.status() == 200 {
+            break;
+        }
+        assert_error(r, 429, "E007").await;
+        assert!(
+            Instant::now() < deadline,
+            "the closed stream's slot stays taken"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The streams still open go on working.
+    ok_json(post(&app, &kai, id, &client_id(1), "still there?").await).await;
+    for events in &mut open {
+        events.expect("message").await;
+    }
+}
+
 async fn unmatch_block_report_and_suspension_end_the_chat_for_both(backend: Backend) {
     let app = spawn_app(backend).await;
     let reviewer = app.new_user().await;
@@ -883,6 +931,7 @@ on_both_backends!(
     history_pages_backwards_every_message_exactly_once,
     the_read_marker_only_moves_forward,
     a_member_sends_at_most_thirty_messages_a_minute,
+    a_member_holds_at_most_five_event_streams_and_a_closed_one_frees_its_slot,
     unmatch_block_report_and_suspension_end_the_chat_for_both,
     the_events_stream_brings_messages_and_reads_live,
     a_message_push_only_without_an_open_page_and_once_in_ten_minutes,

@@ -202,7 +202,8 @@ export interface paths {
          *     (the match ended). A `: keep-alive` comment comes every 15 s. While it is open the
          *     caller gets no LINE push about new messages. Authenticated by the bearer session or the
          *     `kizuna_token` cookie (what `EventSource` sends). Live only: after a reconnect, load the
-         *     newest page again.
+         *     newest page again. At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member on one
+         *     server process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
          */
         get: {
             parameters: {
