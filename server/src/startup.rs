@@ -159,6 +159,15 @@ impl Application {
 
     /// Serves until SIGINT/SIGTERM; in-flight requests get 30 s to finish.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `stop` completes (a signal, or a test's own trigger), then shuts down as
+    /// [`run_until_stopped`](Self::run_until_stopped) does.
+    pub async fn run_until(
+        self,
+        stop: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
         let app = self.endpoint();
         let cleanup = cleanup::spawn(
             self.state.db.clone(),
@@ -178,7 +187,7 @@ impl Application {
         // Open events streams never finish by themselves: they end first, so that the requests
         // in flight are what the grace period waits for.
         let stopping = async move {
-            shutdown_signal().await;
+            stop.await;
             chat.shut_down();
         };
         let introductions = self.state.settings.introductions.clone().map(|schedule| {
@@ -200,9 +209,9 @@ impl Application {
         if let Some(relay) = self.chat_relay {
             relay.abort();
         }
-        // A run cut short leaves its claim to expire; the job is idempotent.
+        // A run cut short gives its claim back, for the next process to run at once.
         if let Some(introductions) = introductions {
-            introductions.abort();
+            introductions.stop().await;
         }
         self.state.db.clone().close().await.ok();
         result.context("serving HTTP")

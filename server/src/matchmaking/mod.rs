@@ -84,14 +84,20 @@ pub async fn todays_list(
     )?;
     let pool = cache.get(db).await?;
     let relations = store::relations_of(db, viewer_id, today).await?;
-    let relation_of = |id: u64| relations.get(&id).copied().unwrap_or(Relation::NONE);
-    let liked_me: Vec<u64> = relations
-        .iter()
-        .filter(|(_, r)| r.candidate_liked)
-        .map(|(id, _)| *id)
-        .collect();
-    let mut ranked = Vec::new();
-    rank(&viewer, &pool, &liked_me, relation_of, today, &mut ranked);
+    // The scan is CPU work (a window of two-way checks over the pool): off the async threads.
+    let ranked = tokio::task::spawn_blocking(move || {
+        let relation_of = |id: u64| relations.get(&id).copied().unwrap_or(Relation::NONE);
+        let liked_me: Vec<u64> = relations
+            .iter()
+            .filter(|(_, r)| r.candidate_liked)
+            .map(|(id, _)| *id)
+            .collect();
+        let mut ranked = Vec::new();
+        rank(&viewer, &pool, &liked_me, relation_of, today, &mut ranked);
+        ranked
+    })
+    .await
+    .map_err(|e| anyhow::Error::new(e).context("ranking candidates"))?;
     let picks = pick_checked(db, &ranked, today).await?;
 
     let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;

@@ -56,6 +56,20 @@ fn ring_step(r: i32, k: i32) -> (i32, i32) {
     }
 }
 
+/// The position `k` of the offset `(dr, dc)` on its ring (the inverse of [`ring_step`]).
+fn ring_index(r: i32, dr: i32, dc: i32) -> i32 {
+    let side = 2 * r;
+    if dr == -r && dc < r {
+        dc + r
+    } else if dc == r && dr < r {
+        side + dr + r
+    } else if dr == r && dc > -r {
+        2 * side + r - dc
+    } else {
+        3 * side + r - dr
+    }
+}
+
 /// One (gender, wanted gender) group: its members sorted by bucket then id, and the buckets by
 /// row then column, with each bucket row's span for a direct look-up.
 #[derive(Default)]
@@ -198,10 +212,26 @@ impl Pool {
     /// anyone). Within a ring the walk starts at a place of its own per (day, viewer), and so
     /// within a bucket: members in the same ring are about as near, and each viewer meets a
     /// different part of a crowded bucket first. The core checks every clause of each.
+    ///
+    /// Ring `R` holds 8R bucket positions, so walking out to a lone far member (anyone on Earth
+    /// for radius 0: thousands of rings) would visit millions of empty positions. The walk goes
+    /// ring by ring only while the positions seen stay within the number of occupied buckets of
+    /// the groups; past that it sorts those occupied buckets by (ring, place in the walk) and
+    /// goes through them: the same order, at a cost bounded by the occupied buckets.
     pub fn nearest<'a>(
         &'a self,
         viewer: &MatchProfile,
         day: Date,
+    ) -> impl Iterator<Item = &'a MatchProfile> + 'a {
+        self.walk(viewer, day, None)
+    }
+
+    /// [`Pool::nearest`], counting the bucket positions it looks at in `visits` (tests).
+    fn walk<'a>(
+        &'a self,
+        viewer: &MatchProfile,
+        day: Date,
+        visits: Option<&'a std::cell::Cell<usize>>,
     ) -> impl Iterator<Item = &'a MatchProfile> + 'a {
         let (my_gender, my_wants) = (viewer.gender(), viewer.match_gender());
         // At most six groups accept the viewer back; an array of them is `Copy` for the closures.
@@ -231,15 +261,34 @@ impl Pool {
             0 => farthest,
             km => farthest.min(radius_rings(home, km)),
         };
+        // Rings 0..=R hold (2R + 1)^2 positions: walk them only while that is no more than the
+        // occupied buckets.
+        let occupied: usize = groups.iter().flatten().map(|g| g.buckets.len()).sum();
+        let walked_rings = ((((occupied as f64).sqrt() - 1.0) / 2.0).floor() as i32)
+            .max(0)
+            .min(last_ring);
         let id = viewer.id();
         let seed = matching::tie_break(day, id, u64::MAX);
-        (0..=last_ring).flat_map(move |r| {
+        let offset_of = move |r: i32| (seed % (8 * r) as u64) as i32;
+        let count = move |n: usize| {
+            if let Some(visits) = visits {
+                visits.set(visits.get() + n);
+            }
+        };
+        let bucket_members = move |row: i32, col: i32, range: std::ops::Range<usize>| {
+            let members = &self.members[range];
+            let key = ((row as u32 as u64) << 32) | col as u32 as u64;
+            let turn = (matching::tie_break(day, id, key) % members.len() as u64) as usize;
+            members[turn..].iter().chain(members[..turn].iter())
+        };
+        let rings = (0..=walked_rings).flat_map(move |r| {
             let (positions, offset) = if r == 0 {
                 (1, 0)
             } else {
-                (8 * r, (seed % (8 * r) as u64) as i32)
+                (8 * r, offset_of(r))
             };
             (0..positions).flat_map(move |k| {
+                count(1);
                 let (dr, dc) = if r == 0 {
                     (0, 0)
                 } else {
@@ -250,15 +299,39 @@ impl Pool {
                     .into_iter()
                     .flatten()
                     .filter_map(move |g| g.bucket(row, col))
-                    .flat_map(move |range| {
-                        let members = &self.members[range];
-                        let key = ((row as u32 as u64) << 32) | col as u32 as u64;
-                        let turn =
-                            (matching::tie_break(day, id, key) % members.len() as u64) as usize;
-                        members[turn..].iter().chain(members[..turn].iter())
-                    })
+                    .flat_map(move |range| bucket_members(row, col, range))
             })
-        })
+        });
+        // Built only when the walk gets this far (a full window usually stops it long before).
+        let beyond = std::iter::once(()).flat_map(move |()| {
+            let mut far: Vec<(i32, i32, usize, i32, i32, std::ops::Range<usize>)> = Vec::new();
+            for (index, group) in groups.iter().enumerate() {
+                let Some(group) = group.filter(|_| walked_rings < last_ring) else {
+                    continue;
+                };
+                count(group.buckets.len());
+                for (at, (from, to)) in group.rows.iter().enumerate() {
+                    let row = group.first_row + at as i32;
+                    for &(col, first, end) in &group.buckets[*from as usize..*to as usize] {
+                        let (dr, dc) = (row - centre.0, col - centre.1);
+                        let r = dr.abs().max(dc.abs());
+                        if r <= walked_rings || r > last_ring {
+                            continue;
+                        }
+                        // The place the ring walk would reach this bucket at.
+                        let k = ring_index(r, dr, dc);
+                        let place = (k - offset_of(r)).rem_euclid(8 * r);
+                        let range = group.start + first as usize..group.start + end as usize;
+                        far.push((r, place, index, row, col, range));
+                    }
+                }
+            }
+
+            far.sort_unstable_by_key(|b| (b.0, b.1, b.2));
+            far.into_iter()
+                .flat_map(move |(_, _, _, row, col, range)| bucket_members(row, col, range))
+        });
+        rings.chain(beyond)
     }
 
     /// Bytes the pool takes: the profiles and the index.
@@ -396,4 +469,211 @@ async fn load_logged(db: &DatabaseConnection) -> Result<Arc<Pool>, StorageError>
         "match pool loaded"
     );
     Ok(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use kizuna_core::{
+        Drink, Education, HasChildren, IncomeRange, MarriageRecord, Smoke, Tattoo,
+        conditions::MatchFacts,
+        geo,
+        matching::{MatchColumns, PackedConditions, Relation, TagSet},
+        profile::Coordinates,
+    };
+
+    use super::*;
+
+    fn today() -> Date {
+        Date::parse("2026-11-23").unwrap()
+    }
+
+    fn member(
+        id: u64,
+        gender: Gender,
+        wants: MatchGender,
+        at: (f64, f64),
+        km: u32,
+    ) -> MatchProfile {
+        MatchProfile::new(MatchColumns {
+            id,
+            status: ReviewStatus::Approved,
+            gender,
+            match_gender: wants,
+            facts: MatchFacts {
+                height_cm: 170,
+                birthday: Date::parse("1994-05-20").unwrap(),
+                income_range: IncomeRange::From100To150,
+                education: Education::Master,
+                marriage_record: MarriageRecord::NeverMarried,
+                has_children: HasChildren::No,
+                smoke: Smoke::Never,
+                tattoo: Tattoo::None,
+                drink: Drink::Socially,
+            },
+            wants: PackedConditions::default(),
+            home: geo::snap(Coordinates {
+                latitude: at.0,
+                longitude: at.1,
+            }),
+            recommend_distance_km: km,
+            tags: TagSet::default(),
+            last_active: today(),
+        })
+    }
+
+    /// The walk before the bound: every position of every ring out to the last.
+    fn full_ring_walk(pool: &Pool, viewer: &MatchProfile, day: Date) -> Vec<u64> {
+        let mut ids = Vec::new();
+        let home = viewer.home();
+        let centre = bucket_of(home);
+        let seed = matching::tie_break(day, viewer.id(), u64::MAX);
+        let mut groups = Vec::new();
+        for (index, (g, w)) in GENDERS
+            .iter()
+            .flat_map(|g| WANTS.iter().map(move |w| (*g, *w)))
+            .enumerate()
+        {
+            if matching::accepts_gender(viewer.match_gender(), g)
+                && matching::accepts_gender(w, viewer.gender())
+                && !pool.groups[index].is_empty()
+            {
+                groups.push(&pool.groups[index]);
+            }
+        }
+        let farthest = groups
+            .iter()
+            .map(|g| g.last_ring(centre))
+            .max()
+            .unwrap_or(0);
+        let last = match viewer.recommend_distance_km() {
+            0 => farthest,
+            km => farthest.min(radius_rings(home, km)),
+        };
+        for r in 0..=last {
+            let (positions, offset) = if r == 0 {
+                (1, 0)
+            } else {
+                (8 * r, (seed % (8 * r) as u64) as i32)
+            };
+            for k in 0..positions {
+                let (dr, dc) = if r == 0 {
+                    (0, 0)
+                } else {
+                    ring_step(r, (k + offset) % positions)
+                };
+                let (row, col) = (centre.0 + dr, centre.1 + dc);
+                for g in &groups {
+                    if let Some(range) = g.bucket(row, col) {
+                        let members = &pool.members[range];
+                        let key = ((row as u32 as u64) << 32) | col as u32 as u64;
+                        let turn = (matching::tie_break(day, viewer.id(), key)
+                            % members.len() as u64) as usize;
+                        ids.extend(
+                            members[turn..]
+                                .iter()
+                                .chain(&members[..turn])
+                                .map(|m| m.id()),
+                        );
+                    }
+                }
+            }
+        }
+        ids
+    }
+
+    #[test]
+    fn ring_index_inverts_ring_step() {
+        for r in 1..6 {
+            for k in 0..8 * r {
+                let (dr, dc) = ring_step(r, k);
+                assert_eq!(dr.abs().max(dc.abs()), r);
+                assert_eq!(ring_index(r, dr, dc), k, "r {r} k {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_bounded_walk_keeps_the_ring_walks_order() {
+        // Members scattered over a few degrees around Taiwan, all genders, several per bucket in
+        // places: most buckets lie beyond the rings the walk goes through one by one.
+        let mut members = Vec::new();
+        let mut x: u64 = 7;
+        for id in 1..=400u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let lat = 22.0 + (x >> 40) as f64 / (1u64 << 24) as f64 * 4.0;
+            let lon = 119.5 + (x & 0xffffff) as f64 / (1u64 << 24) as f64 * 3.0;
+            let (lat, lon) = if id % 5 == 0 {
+                (25.03, 121.56)
+            } else {
+                (lat, lon)
+            };
+            let gender = GENDERS[(id % 3) as usize];
+            let wants = WANTS[(id / 3 % 3) as usize];
+            members.push(member(
+                id,
+                gender,
+                wants,
+                (lat, lon),
+                [0, 30, 100, 300][(id % 4) as usize],
+            ));
+        }
+        let pool = Pool::new(members.clone());
+        for viewer in members.iter().step_by(7) {
+            for day in ["2026-11-23", "2026-11-24"] {
+                let day = Date::parse(day).unwrap();
+                let walked: Vec<u64> = pool.nearest(viewer, day).map(|m| m.id()).collect();
+                assert_eq!(
+                    walked,
+                    full_ring_walk(&pool, viewer, day),
+                    "viewer {}",
+                    viewer.id()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn one_far_member_costs_buckets_not_rings() {
+        let taipei = (25.03, 121.56);
+        let mut members = vec![
+            member(1, Gender::Male, MatchGender::Female, taipei, 0),
+            member(2, Gender::Male, MatchGender::Female, (25.05, 121.6), 0),
+            member(3, Gender::Male, MatchGender::Female, (24.15, 120.67), 0),
+            member(4, Gender::Male, MatchGender::Female, (22.63, 120.3), 0),
+            // Los Angeles, and the antipode of Taipei.
+            member(5, Gender::Male, MatchGender::Female, (34.05, -118.24), 0),
+            member(6, Gender::Male, MatchGender::Female, (-25.03, -58.44), 0),
+        ];
+        let viewer = member(100, Gender::Female, MatchGender::Male, taipei, 0);
+        members.push(viewer);
+        let pool = Pool::new(members);
+        let visits = Cell::new(0);
+        let walked: Vec<u64> = pool
+            .walk(&viewer, today(), Some(&visits))
+            .map(|m| m.id())
+            .collect();
+        // Nearest first in ring order: Taiwan, then the far two by ring (the ring distance counts
+        // degrees of longitude without wrapping: the antipode's ring is nearer than LA's).
+        let mut taiwan = walked[..4].to_vec();
+        taiwan.sort();
+        assert_eq!(taiwan, vec![1, 2, 3, 4]);
+        assert_eq!(walked[4..], [6, 5]);
+        assert!(visits.get() <= 20, "{} bucket positions", visits.get());
+
+        let mut ranked = Vec::new();
+        matching::rank_nearest(
+            &viewer,
+            pool.nearest(&viewer, today()),
+            [],
+            |_| Relation::NONE,
+            today(),
+            &mut ranked,
+        );
+        let ranked: Vec<u64> = ranked.iter().map(|r| r.candidate).collect();
+        assert!(ranked.contains(&5) && ranked.contains(&6), "{ranked:?}");
+    }
 }

@@ -30,7 +30,31 @@ pub struct Schedule {
     pub at_minute: u32,
     /// Time between two looks (not from the environment: a minute; tests shorten).
     pub poll: Duration,
+    /// Tests only: a claimed run waits for a permit of this gate before it starts, so that a
+    /// test can stop the process in the middle of a run. Never set from the environment.
+    #[doc(hidden)]
+    pub gate: Option<Gate>,
 }
+
+/// A semaphore compared by identity (see [`Schedule::gate`]).
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub struct Gate(pub std::sync::Arc<tokio::sync::Semaphore>);
+
+impl Gate {
+    /// A closed gate: runs wait until a test adds permits.
+    pub fn closed() -> Gate {
+        Gate(std::sync::Arc::new(tokio::sync::Semaphore::new(0)))
+    }
+}
+
+impl PartialEq for Gate {
+    fn eq(&self, other: &Gate) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Gate {}
 
 impl Schedule {
     /// `HH:MM` (24-hour, Asia/Taipei), or `off` for no schedule (the job is then run by the
@@ -50,6 +74,7 @@ impl Schedule {
         Ok(Some(Schedule {
             at_minute,
             poll: Duration::from_secs(60),
+            gate: None,
         }))
     }
 
@@ -58,6 +83,7 @@ impl Schedule {
         Schedule {
             at_minute: 6 * 60,
             poll: Duration::from_secs(60),
+            gate: None,
         }
     }
 
@@ -91,6 +117,10 @@ pub async fn tick(
     if !job_runs::claim(db, JOB, d, owner, now, now - LEASE_SECS).await? {
         return Ok(None);
     }
+    if let Some(gate) = &schedule.gate {
+        // Closed for good only in a test that stops the process mid-run.
+        let _ = gate.0.acquire().await;
+    }
     match job::run(db, day, now, liff_id).await {
         Ok(report) => {
             job_runs::finish(db, JOB, d, owner, clock.now_secs(), report.lists as i64).await?;
@@ -103,6 +133,27 @@ pub async fn tick(
     }
 }
 
+/// The polling task of one process, and the token its claims carry.
+pub struct Scheduler {
+    task: tokio::task::JoinHandle<()>,
+    owner: String,
+    db: sea_orm::DatabaseConnection,
+}
+
+impl Scheduler {
+    /// Stops polling; a run cut short gives its claim back at once (only this process's own,
+    /// found by its token), so that a restart during the morning run does not leave every
+    /// process waiting out the [`LEASE_SECS`] lease. A run that finished keeps its row.
+    pub async fn stop(self) {
+        self.task.abort();
+        // Wait until the task is gone: a claim written after the release would outlive it.
+        let _ = self.task.await;
+        if let Err(err) = job_runs::release_unfinished(&self.db, JOB, &self.owner).await {
+            tracing::error!(error = ?err, "giving back the daily introductions' claim");
+        }
+    }
+}
+
 /// Polls for the rest of the process's life; wakes the push worker after a run enqueued pushes.
 pub fn spawn(
     db: sea_orm::DatabaseConnection,
@@ -110,9 +161,11 @@ pub fn spawn(
     schedule: Schedule,
     liff_id: String,
     push: PushQueue,
-) -> tokio::task::JoinHandle<()> {
+) -> Scheduler {
     let owner = uuid::Uuid::new_v4().hyphenated().to_string();
-    tokio::spawn(async move {
+    let (task_db, task_owner) = (db.clone(), owner.clone());
+    let task = tokio::spawn(async move {
+        let (db, owner) = (task_db, task_owner);
         loop {
             match tick(&db, &clock, &schedule, &owner, &liff_id).await {
                 Ok(Some(report)) => {
@@ -132,7 +185,8 @@ pub fn spawn(
             }
             tokio::time::sleep(schedule.poll).await;
         }
-    })
+    });
+    Scheduler { task, owner, db }
 }
 
 #[cfg(test)]

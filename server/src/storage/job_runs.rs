@@ -103,3 +103,20 @@ pub async fn release(
     db.execute_raw(stmt).await.context("releasing a job run")?;
     Ok(())
 }
+
+/// Gives back every unfinished run `owner` holds of `job` (a process stopping mid-run).
+pub async fn release_unfinished(
+    db: &impl ConnectionTrait,
+    job: &str,
+    owner: &str,
+) -> Result<(), StorageError> {
+    let stmt = sql(
+        db.get_database_backend(),
+        "DELETE FROM job_runs WHERE job = $1 AND owner = $2 AND finished_at IS NULL",
+        vec![job.into(), owner.into()],
+    );
+    db.execute_raw(stmt)
+        .await
+        .context("releasing unfinished job runs")?;
+    Ok(())
+}

@@ -33,8 +33,11 @@ pub struct TestApp {
     /// The server's own state (its push queue, settings, …), for what no HTTP call reaches yet.
     pub state: kizuna_server::routes::State,
     /// Drops a PostgreSQL database with FORCE, which also ends the server's pooled connections
-    /// (the server itself lives on in its spawned task until the test's runtime ends).
+    /// (the server itself lives on in its spawned task until the test's runtime ends, unless
+    /// the test [`shut_down`](TestApp::shut_down)s it).
     _database: ScratchDb,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
 }
 
 static TRACING: Once = Once::new();
@@ -168,7 +171,13 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
     let app = Application::build(settings).await.expect("the app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let state = app.state();
-    tokio::spawn(app.run_until_stopped());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_until(async move {
+        // A dropped TestApp leaves the server running, as before.
+        if stopped.await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }));
     let db = kizuna_server::storage::connect(&db_url).await.unwrap();
     TestApp {
         api: Api::new(address),
@@ -177,6 +186,8 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         _database: pg_database,
         db,
         state,
+        stop: Some(stop),
+        server: Some(server),
     }
 }
 
@@ -184,6 +195,16 @@ impl TestApp {
     /// The server's clock: `advance` it instead of sleeping through a time limit.
     pub fn clock(&self) -> &kizuna_server::clock::Clock {
         &self.state.settings.clock
+    }
+
+    /// Shuts the server down as SIGTERM would, and waits until it has stopped.
+    pub async fn shut_down(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await.unwrap().expect("the server stops cleanly");
+        }
     }
 }
 

@@ -833,6 +833,70 @@ async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) 
     );
 }
 
+/// A process stopped in the middle of the morning run (a deploy at 06:00) gives its claim back:
+/// the next process runs today's job at once instead of waiting out the two-hour lease.
+async fn a_run_cut_short_by_a_shutdown_is_run_at_once_by_the_next_process(backend: Backend) {
+    use kizuna_server::{
+        clock::Clock,
+        matchmaking::schedule::{Gate, Schedule},
+    };
+    // 06:30 in Taipei: the run is due at once.
+    let clock = Clock::system();
+    let local = clock.now_secs() + kizuna_core::rules::TAIPEI_UTC_OFFSET_SECS;
+    clock.advance((6 * 3600 + 30 * 60 - local.rem_euclid(86_400)).rem_euclid(86_400));
+    let day = kizuna_server::storage::matchmaking::day_number(clock.taipei_today());
+    let schedule = Schedule {
+        poll: Duration::from_millis(50),
+        ..Schedule::default_morning()
+    };
+    // The first process claims the run, which then hangs until the process stops.
+    let gated = Schedule {
+        gate: Some(Gate::closed()),
+        ..schedule.clone()
+    };
+    let (first_clock, first_schedule) = (clock.clone(), gated);
+    let mut first = crate::helpers::spawn_app_with(backend, move |s| {
+        s.clock = first_clock;
+        s.introductions = Some(first_schedule);
+    })
+    .await;
+    approved(&first, 0, true).await;
+    approved(&first, 1, false).await;
+    let unfinished = format!(
+        "SELECT COUNT(*) FROM job_runs WHERE job = 'introductions' AND day = {day} \
+         AND finished_at IS NULL"
+    );
+    wait_for_count(&first, &unfinished, 1).await;
+    first.shut_down().await;
+    assert_eq!(
+        count(&first, "SELECT COUNT(*) FROM job_runs").await,
+        0,
+        "the claim is given back"
+    );
+
+    let url = first.database_url.clone();
+    // Counted through the first one's connection: it goes to the shared database.
+    let _second = crate::helpers::spawn_app_with(backend, move |s| {
+        s.clock = clock;
+        s.introductions = Some(schedule);
+        s.database_url = Some(url);
+    })
+    .await;
+    wait_for_count(
+        &first,
+        &format!(
+            "SELECT COUNT(*) FROM job_runs WHERE job = 'introductions' AND day = {day} \
+             AND finished_at IS NOT NULL AND lists = 2"
+        ),
+        1,
+    )
+    .await;
+    assert_eq!(
+        count(&first, "SELECT COUNT(*) FROM introduction_days").await,
+        2
+    );
+}
+
 /// Every answer a member can get about others, scanned for the others' private details.
 async fn no_answer_carries_another_members_private_details(backend: Backend) {
     let app = spawn_app(backend).await;
@@ -1087,6 +1151,7 @@ on_both_backends!(
     bad_ids_and_callers_are_refused_and_change_nothing,
     the_daily_job_makes_every_list_and_one_morning_push_each,
     the_scheduled_job_runs_once_a_day_at_its_taipei_time,
+    a_run_cut_short_by_a_shutdown_is_run_at_once_by_the_next_process,
     no_answer_carries_another_members_private_details,
     a_reviewer_suspends_a_reported_member_and_their_matches_end,
     a_dismissed_report_leaves_the_queue_once,
