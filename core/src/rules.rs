@@ -729,6 +729,16 @@ pub const CHAT_STREAMS_PER_MEMBER: u32 = 5;
 pub const CHAT_PUSH_INTERVAL_SECS: i64 = 10 * 60;
 /// The optional text of a report.
 pub const REPORT_TEXT: TextRule = optional(1000, true);
+/// Messages one call for a match's history may ask for.
+pub const CHAT_PAGE: RangeRule = RangeRule { min: 1, max: 50 };
+/// Messages a history call returns when it does not say.
+pub const CHAT_PAGE_DEFAULT: u32 = 30;
+/// Entries one call for a reviewer's queue (profiles, reports) may ask for; also the default.
+pub const REVIEW_PAGE: RangeRule = RangeRule { min: 1, max: 200 };
+/// An app path asked about by the web app's route guard, in characters.
+pub const ROUTE_PATH: RangeRule = RangeRule { min: 1, max: 512 };
+/// A client log line's message, in characters: longer ones are refused.
+pub const LOG_MESSAGE_CHARS: u32 = 2000;
 
 #[cfg(test)]
 mod tests {

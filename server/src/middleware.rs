@@ -107,6 +107,21 @@ impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
             *req.method(),
             poem::http::Method::GET | poem::http::Method::HEAD | poem::http::Method::OPTIONS
         );
+        // A handler that refuses before reading the body (no session, a bad ID token) leaves it
+        // unread, and hyper then drops the connection without saying so: the client's next
+        // request on it fails. So a small body is read before the handler runs, and an answer
+        // that may leave a larger one unread says `Connection: close`.
+        let buffered = may_have_body && declared.is_some_and(|len| len <= MAX_JSON_BODY as u64);
+        if buffered && declared != Some(0) {
+            match req.take_body().into_bytes().await {
+                Ok(bytes) => req.set_body(bytes),
+                Err(_) => {
+                    let body =
+                        ApiError::BadRequest("the request body did not arrive".into()).body();
+                    return Ok(error_response(StatusCode::BAD_REQUEST, &body));
+                }
+            }
+        }
         if declared.is_none() && may_have_body {
             let flag = exceeded.clone();
             let mut seen = 0usize;
@@ -136,6 +151,10 @@ impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
             return Ok(too_large());
         }
         let mut resp = resp;
+        if may_have_body && !buffered && !resp.status().is_success() {
+            resp.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
         if resp.status() == StatusCode::METHOD_NOT_ALLOWED
             && let Some(allow) = allow
         {

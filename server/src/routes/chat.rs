@@ -12,7 +12,7 @@ use anyhow::Context;
 use futures_util::stream;
 use kizuna_core::{
     chat::{ChatText, ClientMessageId},
-    rules::{CHAT_PUSH_INTERVAL_SECS, CHAT_STREAMS_PER_MEMBER, FieldErrors, RuleCode},
+    rules::{self, CHAT_PUSH_INTERVAL_SECS, CHAT_STREAMS_PER_MEMBER, FieldErrors, RuleCode},
 };
 use poem::{Body, IntoResponse, Response};
 use poem_openapi::{
@@ -28,6 +28,7 @@ use super::{
     auth::{Session, SessionOrCookie},
     body::JsonBody,
     matchmaking::{DoneResponse, approved_member, member_id, push_target},
+    page_size,
 };
 use crate::{
     chat::{ChatEvent, Subscription},
@@ -220,15 +221,14 @@ impl ChatApi {
         #[oai(name = "matchId")] match_id: Path<String>,
         /// Only messages older than this message id.
         before: Query<Option<i64>>,
-        /// At most this many (1 to 50, default 30).
-        #[oai(validator(minimum(value = "1"), maximum(value = "50")))]
+        /// At most this many (`rules::CHAT_PAGE`: 1 to 50, default 30).
         limit: Query<Option<u64>>,
     ) -> Result<MessagesResponse, ApiError> {
+        let limit = page_size(limit.0, rules::CHAT_PAGE, rules::CHAT_PAGE_DEFAULT)?;
         let auth = caller.0;
         let me = approved_member(&state, &auth).await?;
         let live = live(&state, me, &match_id.0).await?;
-        let (rows, has_more) =
-            chat::page(&state.db, live.id, before.0, limit.0.unwrap_or(30)).await?;
+        let (rows, has_more) = chat::page(&state.db, live.id, before.0, limit).await?;
         let theirs = chat::read_up_to(&state.db, live.id, live.other).await?;
         Ok(MessagesResponse::Ok(Json(MessagePage {
             messages: rows.iter().map(|r| ChatMessage::new(r, me)).collect(),

@@ -8,8 +8,7 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
 use super::{ApiTags, State, auth::OptionalSessionToken, body::JsonBody};
 use crate::error::ApiError;
-
-pub const MAX_MESSAGE_CHARS: usize = 2000;
+use kizuna_core::rules::LOG_MESSAGE_CHARS;
 
 #[derive(Debug, Clone, Copy, Enum, serde::Deserialize)]
 #[oai(rename_all = "lowercase")]
@@ -26,8 +25,7 @@ pub enum LogLevel {
 #[oai(deny_unknown_fields, example)]
 #[serde(deny_unknown_fields)]
 pub struct LogLine {
-    /// At most 2000 characters.
-    #[oai(validator(max_length = 2000))]
+    /// At most `rules::LOG_MESSAGE_CHARS` (2000) characters.
     pub message: String,
     pub level: LogLevel,
 }
@@ -90,9 +88,9 @@ impl LoggerApi {
             return Err(ApiError::RateLimited);
         }
         let body = body.0.read()?;
-        if body.message.chars().count() > MAX_MESSAGE_CHARS {
+        if body.message.chars().count() > LOG_MESSAGE_CHARS as usize {
             return Err(ApiError::BadRequest(format!(
-                "message is longer than {MAX_MESSAGE_CHARS} characters"
+                "message is longer than {LOG_MESSAGE_CHARS} characters"
             )));
         }
         let message: String = body

@@ -153,10 +153,8 @@ pub struct ReportBody {
     /// The member to report: one of the caller's introductions or matches.
     pub member_id: i64,
     /// kizuna-core report reason codes (FAKE_PROFILE, HARASSMENT, …), at least one, distinct.
-    #[oai(validator(max_items = 20))]
     pub reasons: Vec<String>,
-    /// What happened; required with OTHER.
-    #[oai(validator(max_length = 2000))]
+    /// What happened (`rules::REPORT_TEXT`); required with OTHER.
     pub text: Option<String>,
 }
 

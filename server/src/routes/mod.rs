@@ -19,12 +19,17 @@ pub mod verification;
 
 use std::sync::Arc;
 
+use kizuna_core::{
+    report::ReportReason,
+    rules::{self, RangeRule},
+};
 use poem_openapi::{OpenApiService, Tags};
 use sea_orm::DatabaseConnection;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::{
     configuration::Settings,
+    error::ApiError,
     identity::{LineVerifier, SessionStore},
     images::{FileStore, workers::ImageWorkers},
     line::push::PushQueue,
@@ -153,6 +158,7 @@ pub fn openapi_json() -> String {
     let mut doc: Value =
         serde_json::from_str(&api_service().spec()).expect("poem-openapi writes JSON");
     close_request_bodies(&mut doc);
+    state_core_limits(&mut doc);
     serde_json::to_string_pretty(&doc).expect("a JSON value serialises")
 }
 
@@ -195,6 +201,137 @@ fn close_request_bodies(doc: &mut Value) {
         {
             schema.insert("additionalProperties".into(), Value::Bool(false));
         }
+    }
+}
+
+/// A number a query parameter asks for (a page size), within `rule`, or `default` when not given;
+/// 400 E002 naming `limit` otherwise.
+pub fn page_size(asked: Option<u64>, rule: RangeRule, default: u32) -> Result<u64, ApiError> {
+    let size = asked.unwrap_or(u64::from(default));
+    if (u64::from(rule.min)..=u64::from(rule.max)).contains(&size) {
+        Ok(size)
+    } else {
+        Err(ApiError::BadFields {
+            cause: format!("limit must be from {} to {}", rule.min, rule.max),
+            fields: [("limit".to_string(), vec!["out_of_range".to_string()])].into(),
+        })
+    }
+}
+
+/// Where the document states a limit that a handler (not poem-openapi) enforces.
+enum LimitAt {
+    /// A property of a component schema.
+    Property(&'static str, &'static str),
+    /// A query parameter of an operation: path, method, parameter.
+    Query(&'static str, &'static str, &'static str),
+}
+
+/// The limits the document states for bodies and parameters that handlers read themselves,
+/// each from kizuna-core's rules (the registration body's schema is built from the same rules in
+/// `body.rs`). poem-openapi's validator attributes take only literals, so the numbers are written
+/// into the document here instead, and the handlers check the same rules.
+fn core_limits() -> Vec<(LimitAt, &'static str, Value)> {
+    use LimitAt::{Property, Query};
+    let reasons = ReportReason::ALL.len();
+    Vec::from([
+        (
+            Property("ReportBody", "text"),
+            "maxLength",
+            json!(rules::REPORT_TEXT.max),
+        ),
+        (Property("ReportBody", "reasons"), "minItems", json!(1)),
+        (
+            Property("ReportBody", "reasons"),
+            "maxItems",
+            json!(reasons),
+        ),
+        (
+            Property("LogLine", "message"),
+            "maxLength",
+            json!(rules::LOG_MESSAGE_CHARS),
+        ),
+        (
+            Property("SendBody", "text"),
+            "minLength",
+            json!(rules::CHAT_MESSAGE.min),
+        ),
+        (
+            Property("SendBody", "text"),
+            "maxLength",
+            json!(rules::CHAT_MESSAGE.max),
+        ),
+        (
+            Property("SendBody", "clientMessageId"),
+            "minLength",
+            json!(rules::CLIENT_MESSAGE_ID.min),
+        ),
+        (
+            Property("SendBody", "clientMessageId"),
+            "maxLength",
+            json!(rules::CLIENT_MESSAGE_ID.max),
+        ),
+        (
+            Query("/matches/{matchId}/messages", "get", "limit"),
+            "minimum",
+            json!(rules::CHAT_PAGE.min),
+        ),
+        (
+            Query("/matches/{matchId}/messages", "get", "limit"),
+            "maximum",
+            json!(rules::CHAT_PAGE.max),
+        ),
+        (
+            Query("/review/queue", "get", "limit"),
+            "minimum",
+            json!(rules::REVIEW_PAGE.min),
+        ),
+        (
+            Query("/review/queue", "get", "limit"),
+            "maximum",
+            json!(rules::REVIEW_PAGE.max),
+        ),
+        (
+            Query("/review/reports", "get", "limit"),
+            "minimum",
+            json!(rules::REVIEW_PAGE.min),
+        ),
+        (
+            Query("/review/reports", "get", "limit"),
+            "maximum",
+            json!(rules::REVIEW_PAGE.max),
+        ),
+        (
+            Query("/route-rules", "get", "path"),
+            "minLength",
+            json!(rules::ROUTE_PATH.min),
+        ),
+        (
+            Query("/route-rules", "get", "path"),
+            "maxLength",
+            json!(rules::ROUTE_PATH.max),
+        ),
+    ])
+}
+
+fn limit_schema<'a>(doc: &'a mut Value, at: &LimitAt) -> Option<&'a mut Value> {
+    match at {
+        LimitAt::Property(schema, property) => doc.pointer_mut(&format!(
+            "/components/schemas/{schema}/properties/{property}"
+        )),
+        LimitAt::Query(path, method, name) => doc["paths"][*path][*method]["parameters"]
+            .as_array_mut()?
+            .iter_mut()
+            .find(|p| p["name"] == *name && p["in"] == "query")
+            .map(|p| &mut p["schema"]),
+    }
+}
+
+fn state_core_limits(doc: &mut Value) {
+    for (at, keyword, value) in core_limits() {
+        let schema =
+            limit_schema(doc, &at).expect("every core limit names a place in the document");
+        // `$ref`-only schemas (none today) could not carry a limit beside them.
+        schema[keyword] = value;
     }
 }
 
@@ -266,6 +403,135 @@ mod tests {
             ["items"]["oneOf"][0]
             .get("additionalProperties")
             .is_none());
+    }
+
+    const LIMIT_KEYWORDS: [&str; 6] = [
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+    ];
+
+    /// Every (JSON pointer, keyword, value) limit the document states.
+    fn stated_limits(value: &Value, at: &str, found: &mut Vec<(String, String, f64)>) {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    if LIMIT_KEYWORDS.contains(&key.as_str()) {
+                        found.push((at.to_string(), key.clone(), inner.as_f64().unwrap()));
+                    }
+                    let key = key.replace('~', "~0").replace('/', "~1");
+                    stated_limits(inner, &format!("{at}/{key}"), found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, inner) in items.iter().enumerate() {
+                    stated_limits(inner, &format!("{at}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_limit_in_the_document_is_one_of_the_cores_rules() {
+        let doc: Value = serde_json::from_str(&openapi_json()).unwrap();
+        let mut found = Vec::new();
+        stated_limits(&doc, "", &mut found);
+
+        // What the core says, by place in the document.
+        let mut expected: Vec<(String, String, f64)> = Vec::new();
+        for (at, keyword, value) in core_limits() {
+            let pointer = match at {
+                LimitAt::Property(schema, property) => {
+                    format!("/components/schemas/{schema}/properties/{property}")
+                }
+                LimitAt::Query(path, method, name) => {
+                    let params = doc["paths"][path][method]["parameters"].as_array().unwrap();
+                    let index = params.iter().position(|p| p["name"] == name).unwrap();
+                    let path = path.replace('/', "~1");
+                    format!("/paths/{path}/{method}/parameters/{index}/schema")
+                }
+            };
+            expected.push((pointer, keyword.into(), value.as_f64().unwrap()));
+        }
+        let registration = "/components/schemas/UserProfileCreate/properties";
+        let mut range = |place: String, rule: RangeRule, keywords: (&str, &str)| {
+            expected.push((place.clone(), keywords.0.into(), f64::from(rule.min)));
+            expected.push((place, keywords.1.into(), f64::from(rule.max)));
+        };
+        for (field, rule) in rules::limits() {
+            let place = format!("{registration}/{field}");
+            let schema = &doc.pointer(&place);
+            let Some(schema) = schema else { continue };
+            let keywords = match schema["type"].as_str() {
+                Some("string") => ("minLength", "maxLength"),
+                Some("array") => ("minItems", "maxItems"),
+                _ => ("minimum", "maximum"),
+            };
+            range(place, rule, keywords);
+        }
+        use kizuna_core::{conditions::CONDITION_TYPES, files::FileName, url::HttpsUrl};
+        let ranged = [
+            ("HEIGHT", rules::HEIGHT_CM),
+            ("AGE", rules::AGE_YEARS),
+            ("INCOME", rules::INCOME_CONDITION),
+        ];
+        for (kind, rule) in ranged {
+            let index = CONDITION_TYPES.iter().position(|&t| t == kind).unwrap();
+            for bound in ["from", "to"] {
+                range(
+                    format!(
+                        "{registration}/valueItem/items/oneOf/{index}/properties/{bound}/anyOf/1"
+                    ),
+                    rule,
+                    ("minimum", "maximum"),
+                );
+            }
+        }
+        let degrees = [
+            ("latitude", rules::LATITUDE),
+            ("longitude", rules::LONGITUDE),
+        ];
+        for (field, rule) in degrees {
+            let place = format!("{registration}/{field}");
+            expected.push((place.clone(), "minimum".into(), rule.min));
+            expected.push((place, "maximum".into(), rule.max));
+        }
+        for (place, keyword, value) in [
+            ("valueItem", "maxItems", CONDITION_TYPES.len()),
+            ("photoNameList/items", "maxLength", FileName::MAX_LEN),
+            ("verifyTempFileName", "maxLength", FileName::MAX_LEN),
+            ("reviewLink", "maxLength", HttpsUrl::MAX_LEN),
+        ] {
+            expected.push((
+                format!("{registration}/{place}"),
+                keyword.into(),
+                value as f64,
+            ));
+        }
+        // Text rules with no minimum state none.
+        expected.retain(|(place, keyword, value)| {
+            !(keyword == "minLength"
+                && *value == 0.0
+                && !found.iter().any(|f| &f.0 == place && f.1 == "minLength"))
+        });
+
+        for limit in &found {
+            assert!(
+                expected.contains(limit),
+                "the document states {limit:?}, which is no rule of kizuna-core"
+            );
+        }
+        for limit in &expected {
+            assert!(found.contains(limit), "the document misses {limit:?}");
+        }
+        assert_eq!(
+            doc["components"]["schemas"]["ReportBody"]["properties"]["text"]["maxLength"],
+            json!(rules::REPORT_TEXT.max)
+        );
     }
 
     #[test]

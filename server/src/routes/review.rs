@@ -5,7 +5,7 @@
 use kizuna_core::{
     report::ReportReason,
     review::{Decision, ReviewStatus},
-    rules::REVIEW_CLAIM_SECS,
+    rules::{self, REVIEW_CLAIM_SECS},
 };
 use poem_openapi::{
     ApiResponse, Enum, Object, OpenApi,
@@ -17,6 +17,7 @@ use super::{
     ApiTags, State,
     auth::Reviewer,
     body::{JsonBody, ProfilePayload},
+    page_size,
     user::ReviewState,
 };
 use crate::{
@@ -31,7 +32,6 @@ use crate::{
 };
 
 /// Queue entries answered at most, unless `limit` says fewer.
-const QUEUE_LIMIT: u64 = 200;
 
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -399,13 +399,13 @@ impl ReviewApi {
         &self,
         state: poem::web::Data<&State>,
         caller: Reviewer,
-        /// At most this many entries (1 to 200, default 200).
-        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        /// At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200).
         limit: Query<Option<u64>>,
     ) -> Result<QueueResponse, ApiError> {
         let me = caller.0.user.id;
         let now = state.now();
-        let entries = review::queue(&state.db, limit.0.unwrap_or(QUEUE_LIMIT), now).await?;
+        let limit = page_size(limit.0, rules::REVIEW_PAGE, rules::REVIEW_PAGE.max)?;
+        let entries = review::queue(&state.db, limit, now).await?;
         let items = entries
             .into_iter()
             .map(|e| QueueItem {
@@ -606,11 +606,11 @@ impl ReviewApi {
         &self,
         state: poem::web::Data<&State>,
         _caller: Reviewer,
-        /// At most this many entries (1 to 200, default 200).
-        #[oai(validator(minimum(value = "1"), maximum(value = "200")))]
+        /// At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200).
         limit: Query<Option<u64>>,
     ) -> Result<ReportsResponse, ApiError> {
-        let entries = review::report_queue(&state.db, limit.0.unwrap_or(QUEUE_LIMIT)).await?;
+        let limit = page_size(limit.0, rules::REVIEW_PAGE, rules::REVIEW_PAGE.max)?;
+        let entries = review::report_queue(&state.db, limit).await?;
         let mut items = Vec::with_capacity(entries.len());
         for e in entries {
             let reasons: Vec<ReportReason> = e

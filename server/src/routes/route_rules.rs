@@ -2,6 +2,7 @@
 //! `route_rules` table. A rule's path matches exactly, or as a prefix when it ends in `*` (the
 //! longest prefix wins; an exact rule beats any prefix).
 
+use kizuna_core::rules::ROUTE_PATH;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::Json};
 
 use super::{ApiTags, State};
@@ -37,14 +38,19 @@ impl RouteRulesApi {
     async fn route_rules(
         &self,
         state: poem::web::Data<&State>,
-        /// The app path asked about: starts with `/`, at most 512 characters.
-        #[oai(
-            validator(min_length = 1, max_length = 512, pattern = "^/"),
-            example = "register_path"
-        )]
+        /// The app path asked about: starts with `/`, at most `rules::ROUTE_PATH` (512)
+        /// characters.
+        #[oai(validator(pattern = "^/"), example = "register_path")]
         path: Query<String>,
     ) -> Result<RouteRuleResponse, ApiError> {
         let path = path.0;
+        let length = path.chars().count();
+        if length < ROUTE_PATH.min as usize || length > ROUTE_PATH.max as usize {
+            return Err(ApiError::BadFields {
+                cause: format!("path must be at most {} characters", ROUTE_PATH.max),
+                fields: [("path".to_string(), vec!["too_long".to_string()])].into(),
+            });
+        }
         let redirect = route_rules::redirect_for(&state.db, &path).await?;
         Ok(RouteRuleResponse::Ok(Json(RouteRule { path, redirect })))
     }

@@ -271,3 +271,117 @@ async fn logger_is_capped_and_rate_limited(backend: Backend) {
 }
 
 crate::on_both_backends!(logger_is_capped_and_rate_limited, bad_bodies,);
+
+/// Reads one HTTP/1.1 answer off a kept-alive connection: its status, its headers (lower-case
+/// names) and its body by `Content-Length`; `None` when the connection closes first.
+async fn read_answer(
+    stream: &mut tokio::net::TcpStream,
+    buffered: &mut Vec<u8>,
+) -> Option<(u16, Vec<(String, String)>)> {
+    use tokio::io::AsyncReadExt;
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        if let Some(at) = buffered.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        let n = stream.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buffered.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&buffered[..head_end]).to_string();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()?
+        .strip_prefix("HTTP/1.1 ")?
+        .get(..3)?
+        .parse()
+        .ok()?;
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .map_or(0, |(_, v)| v.parse().unwrap());
+    while buffered.len() < head_end + length {
+        let n = stream.read(&mut chunk).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        buffered.extend_from_slice(&chunk[..n]);
+    }
+    buffered.drain(..head_end + length);
+    Some((status, headers))
+}
+
+/// A request refused before its body is read, whose body arrives a moment after its headers:
+/// the connection either stays usable for the next request or the answer says
+/// `Connection: close`, so that a keep-alive client never writes into a closed socket.
+async fn a_refusal_before_the_body_leaves_the_connection_usable(backend: Backend) {
+    use tokio::io::AsyncWriteExt;
+    let app = spawn_app(backend).await;
+    let host = app.address.trim_start_matches("http://").to_string();
+    let line_id = crate::helpers::line_user_id();
+    app.mock_user(&line_id, true).await;
+    let expired: Value = app
+        .client
+        .post(app.url("/__mock/line/id-token"))
+        .json(&json!({"userId": line_id, "expiresIn": -10}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let expired = expired["idToken"].as_str().unwrap().to_string();
+    let cases = [
+        ("/api/blocks", String::new(), json!({"memberId": 1}), 401),
+        (
+            "/api/user/login",
+            format!("X-Line-Id-Token: {expired}\r\n"),
+            json!({"account": line_id, "password": line_id}),
+            403,
+        ),
+    ];
+    for (path, extra, body, status) in cases {
+        let body = body.to_string();
+        let mut stream = tokio::net::TcpStream::connect(&host).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n{extra}\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+        // The body may meet a socket the server already closed; that is what is tested below.
+        let _ = stream.write_all(body.as_bytes()).await;
+        let mut buffered = Vec::new();
+        let (got, headers) = read_answer(&mut stream, &mut buffered)
+            .await
+            .unwrap_or_else(|| panic!("{path}: no answer"));
+        assert_eq!(got, status, "{path}");
+        let closing = headers
+            .iter()
+            .any(|(k, v)| k == "connection" && v.eq_ignore_ascii_case("close"));
+        if closing {
+            continue;
+        }
+        let next = format!("GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let sent = stream.write_all(next.as_bytes()).await;
+        assert!(
+            sent.is_ok(),
+            "{path}: the kept-alive connection was closed: {sent:?}"
+        );
+        let second = read_answer(&mut stream, &mut buffered).await;
+        assert_eq!(
+            second.map(|(s, _)| s),
+            Some(200),
+            "{path}: the next request on the kept-alive connection got no answer"
+        );
+    }
+}
+
+crate::on_both_backends!(a_refusal_before_the_body_leaves_the_connection_usable);

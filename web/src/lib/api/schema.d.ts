@@ -1683,7 +1683,7 @@ export interface paths {
                 query?: {
                     /** @description Only messages older than this message id. */
                     before?: number;
-                    /** @description At most this many (1 to 50, default 30). */
+                    /** @description At most this many (`rules::CHAT_PAGE`: 1 to 50, default 30). */
                     limit?: number;
                 };
                 header?: never;
@@ -2981,7 +2981,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description At most this many entries (1 to 200, default 200). */
+                    /** @description At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200). */
                     limit?: number;
                 };
                 header?: never;
@@ -3127,7 +3127,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description At most this many entries (1 to 200, default 200). */
+                    /** @description At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200). */
                     limit?: number;
                 };
                 header?: never;
@@ -3410,7 +3410,10 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description The app path asked about: starts with `/`, at most 512 characters. */
+                    /**
+                     * @description The app path asked about: starts with `/`, at most `rules::ROUTE_PATH` (512)
+                     *     characters.
+                     */
                     path: string;
                 };
                 header?: never;
@@ -5020,7 +5023,10 @@ export interface components {
              */
             version: number;
         };
-        /** ClaimInfo */
+        /**
+         * ClaimInfo
+         * @description Queue entries answered at most, unless `limit` says fewer.
+         */
         ClaimInfo: {
             /**
              * Format: int64
@@ -5252,7 +5258,7 @@ export interface components {
          */
         LogLine: {
             level: components["schemas"]["LogLevel"];
-            /** @description At most 2000 characters. */
+            /** @description At most `rules::LOG_MESSAGE_CHARS` (2000) characters. */
             message: string;
         };
         /**
@@ -5461,7 +5467,7 @@ export interface components {
             memberId: number;
             /** @description kizuna-core report reason codes (FAKE_PROFILE, HARASSMENT, …), at least one, distinct. */
             reasons: string[];
-            /** @description What happened; required with OTHER. */
+            /** @description What happened (`rules::REPORT_TEXT`); required with OTHER. */
             text?: string;
         };
         /** ReportDismissed */
