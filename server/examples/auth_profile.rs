@@ -9,7 +9,7 @@ async fn main() -> anyhow::Result<()> {
     let dir = std::env::temp_dir().join("kizuna-auth-profile");
     let _ = std::fs::remove_dir_all(&dir);
     let url = format!("sqlite://{}/kizuna.db?mode=rwc", dir.display());
-    let db = storage::connect(&url).await?;
+    let db = storage::connect(&url, None).await?;
     storage::migrate(&db).await?;
     storage::entity::user::Entity::insert(storage::entity::user::ActiveModel {
         line_user_id: Set("U0123456789abcdef0123456789abcdef".into()),

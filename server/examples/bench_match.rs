@@ -296,7 +296,7 @@ async fn main() {
         }
     };
     println!("== {backend}, {members} approved members");
-    let db = storage::connect(&url).await.unwrap();
+    let db = storage::connect(&url, None).await.unwrap();
     storage::migrate(&db).await.unwrap();
     generate(&db, members, today, now).await;
 

@@ -78,7 +78,7 @@ pub async fn reviewers(settings: &Settings, args: &[String]) -> anyhow::Result<S
         Some("list") if args.len() == 2 && args[1] == "--all" => (None, true),
         _ => anyhow::bail!("{USAGE}"),
     };
-    let db = storage::connect(&settings.database_url()).await?;
+    let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
     storage::migrate(&db).await?;
     let now = now_secs();
     let answer = match (command, id) {

@@ -13,8 +13,9 @@
 //!
 //! Extra (not part of the contract, for operators and tests): KIZUNA_IMAGE_WORKERS (concurrent
 //! image decodes, default = number of CPUs), KIZUNA_IPX_PREVIEWS (default true: the image proxy
-//! decodes the upload-time preview when it suffices), KIZUNA_DB_POOL (pool size; SQLite 8,
-//! PostgreSQL 32).
+//! decodes the upload-time preview when it suffices), KIZUNA_DB_POOL (pool size, 1 to 1000;
+//! SQLite 8, PostgreSQL 32), KIZUNA_POOL_TTL_SECS (how long the in-memory match pool serves
+//! before a reload, 1 to 86400, default 60).
 //!
 //! Mail (work e-mail codes): KIZUNA_SMTP_URL (lettre's connection URL, see `crate::mail`: e.g.
 //! `smtp://host:25`, `smtp://user:pass@host:587?tls=required`, `smtps://user:pass@host:465`;
@@ -60,6 +61,10 @@ pub struct Settings {
     pub introductions: Option<crate::matchmaking::schedule::Schedule>,
     /// The chat events stream's pace (not from the environment: the defaults; tests shorten).
     pub chat: ChatSettings,
+    /// KIZUNA_DB_POOL: database connections at most (None: SQLite 8, PostgreSQL 32).
+    pub db_pool: Option<u32>,
+    /// KIZUNA_POOL_TTL_SECS: how long the in-memory match pool serves before it is reloaded (60 s).
+    pub pool_ttl: std::time::Duration,
 }
 
 /// How often an open chat events stream sends its keep-alive comment and renews its presence
@@ -203,6 +208,22 @@ impl Settings {
             clock: crate::clock::Clock::system(),
             email_codes: EmailCodeRules::default(),
             chat: ChatSettings::default(),
+            db_pool: match var("KIZUNA_DB_POOL") {
+                Some(v) => match v.parse::<u32>() {
+                    Ok(n @ 1..=1000) => Some(n),
+                    _ => anyhow::bail!("KIZUNA_DB_POOL must be a number from 1 to 1000"),
+                },
+                None => None,
+            },
+            pool_ttl: match var("KIZUNA_POOL_TTL_SECS") {
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n @ 1..=86_400) => std::time::Duration::from_secs(n),
+                    _ => anyhow::bail!(
+                        "KIZUNA_POOL_TTL_SECS must be a number of seconds from 1 to 86400"
+                    ),
+                },
+                None => std::time::Duration::from_secs(60),
+            },
             introductions: match var("KIZUNA_INTRODUCTIONS_AT") {
                 Some(v) => crate::matchmaking::schedule::Schedule::parse(&v)?,
                 None => Some(crate::matchmaking::schedule::Schedule::default_morning()),
@@ -235,6 +256,35 @@ mod tests {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| v.to_string())
         })
+    }
+
+    #[test]
+    fn the_design_documents_variable_table_lists_exactly_what_settings_reads() {
+        let asked = std::sync::Mutex::new(std::collections::BTreeSet::new());
+        Settings::from_vars(|name| {
+            asked.lock().unwrap().insert(name.to_string());
+            None
+        })
+        .unwrap();
+        let mut read = asked.into_inner().unwrap();
+        // Read by the tracing subscriber, not by `Settings`.
+        read.insert("RUST_LOG".into());
+        let design = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/design.md"),
+        )
+        .unwrap();
+        let start = design
+            .find("Every variable the server reads")
+            .expect("the design names the server's variables");
+        let documented: std::collections::BTreeSet<String> = design[start..]
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .filter_map(|l| l.split('`').nth(1))
+            .filter(|name| name.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(documented, read);
     }
 
     #[test]

@@ -57,7 +57,7 @@ impl Application {
 
         std::fs::create_dir_all(&settings.data_dir)
             .with_context(|| format!("creating the data dir {}", settings.data_dir.display()))?;
-        let db = storage::connect(&settings.database_url()).await?;
+        let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
         storage::migrate(&db).await?;
         let files = FileStore::new(&settings.data_dir)?;
 
@@ -119,8 +119,8 @@ impl Application {
             mailer,
             files,
             db,
+            pool: crate::matchmaking::PoolCache::new(settings.pool_ttl),
             settings,
-            pool: crate::matchmaking::PoolCache::from_env(),
             chat,
             chat_limiter: Arc::new(RateLimiter::per_minute(
                 kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE,
@@ -292,7 +292,7 @@ fn build_routes(
 
 /// `kizuna-server migrate`: apply pending migrations and exit.
 pub async fn migrate_only(settings: &Settings) -> anyhow::Result<()> {
-    let db = storage::connect(&settings.database_url()).await?;
+    let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
     storage::migrate(&db).await?;
     db.close().await.ok();
     Ok(())

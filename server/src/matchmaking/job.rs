@@ -222,7 +222,7 @@ pub async fn cli(settings: &crate::configuration::Settings, args: &[String]) -> 
             .with_context(|| format!("{text:?} is not a day: expected YYYY-MM-DD"))?,
         None => settings.clock.taipei_today(),
     };
-    let db = storage::connect(&settings.database_url()).await?;
+    let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
     storage::migrate(&db).await?;
     let report = run(&db, day, settings.clock.now_secs(), &settings.line.liff_id).await?;
     println!(

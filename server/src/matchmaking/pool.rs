@@ -400,15 +400,6 @@ impl PoolCache {
         }
     }
 
-    /// From `KIZUNA_POOL_TTL_SECS` (default 60).
-    pub fn from_env() -> PoolCache {
-        let secs = std::env::var("KIZUNA_POOL_TTL_SECS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(60);
-        PoolCache::new(Duration::from_secs(secs))
-    }
-
     fn current(&self) -> Option<(Arc<Pool>, bool)> {
         let slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
         slot.as_ref()

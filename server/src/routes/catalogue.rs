@@ -46,6 +46,7 @@ fn entries(list: Vec<kizuna_core::catalogue::CodeEntry>) -> Vec<CodeEntryBody> {
         .collect()
 }
 
+#[derive(Default)]
 pub struct CatalogueApi;
 
 #[OpenApi(tag = "ApiTags::Config")]

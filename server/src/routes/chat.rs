@@ -205,6 +205,7 @@ fn stored_before(
     }
 }
 
+#[derive(Default)]
 pub struct ChatApi;
 
 #[OpenApi(tag = "ApiTags::Chat")]

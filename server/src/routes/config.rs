@@ -23,6 +23,7 @@ pub enum ConfigResponse {
     Ok(Json<PublicConfig>),
 }
 
+#[derive(Default)]
 pub struct ConfigApi;
 
 #[OpenApi(tag = "ApiTags::Config")]

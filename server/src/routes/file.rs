@@ -151,6 +151,7 @@ pub fn missing_bytes(row: &file::Model) {
     }
 }
 
+#[derive(Default)]
 pub struct FileApi;
 
 #[OpenApi(tag = "ApiTags::File")]

@@ -173,6 +173,7 @@ fn unauthorized(code: &str, cause: &str) -> WebhookResponse {
     }))
 }
 
+#[derive(Default)]
 pub struct LineWebhookApi;
 
 #[OpenApi(tag = "ApiTags::Line")]

@@ -46,6 +46,7 @@ pub enum LoggerResponse {
     Written,
 }
 
+#[derive(Default)]
 pub struct LoggerApi;
 
 fn client_address(req: &Request) -> String {

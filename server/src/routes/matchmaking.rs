@@ -345,6 +345,7 @@ pub(crate) async fn ended(state: &State, m: &pair_match::Model) {
         .await;
 }
 
+#[derive(Default)]
 pub struct IntroductionsApi;
 
 #[OpenApi(tag = "ApiTags::Matchmaking")]
@@ -488,6 +489,7 @@ impl IntroductionsApi {
     }
 }
 
+#[derive(Default)]
 pub struct MembersApi;
 
 #[OpenApi(tag = "ApiTags::Matchmaking")]
@@ -517,6 +519,7 @@ impl MembersApi {
     }
 }
 
+#[derive(Default)]
 pub struct MatchesApi;
 
 #[OpenApi(tag = "ApiTags::Matchmaking")]
@@ -586,6 +589,7 @@ impl MatchesApi {
     }
 }
 
+#[derive(Default)]
 pub struct BlocksApi;
 
 #[OpenApi(tag = "ApiTags::Matchmaking")]
@@ -625,6 +629,7 @@ impl BlocksApi {
     }
 }
 
+#[derive(Default)]
 pub struct ReportsApi;
 
 #[OpenApi(tag = "ApiTags::Matchmaking")]
@@ -686,6 +691,7 @@ impl ReportsApi {
     }
 }
 
+#[derive(Default)]
 pub struct NotificationsApi;
 
 #[OpenApi(tag = "ApiTags::Matchmaking")]

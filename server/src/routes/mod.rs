@@ -98,7 +98,8 @@ pub enum ApiTags {
     Chat,
 }
 
-/// Every resource's `#[OpenApi]` struct, in the document's order.
+/// Every resource's `#[OpenApi]` struct, in the document's order. Matchmaking's resources nest
+/// in one tuple so that the whole stays within the tuple sizes that implement `Default`.
 pub type Apis = (
     user::UserApi,
     user_profile::UserProfileApi,
@@ -110,35 +111,20 @@ pub type Apis = (
     line_webhook::LineWebhookApi,
     review::ReviewApi,
     catalogue::CatalogueApi,
-    matchmaking::IntroductionsApi,
-    matchmaking::MembersApi,
-    matchmaking::MatchesApi,
-    matchmaking::BlocksApi,
-    matchmaking::ReportsApi,
-    // poem-openapi implements OpenApi for tuples of up to 16: the last entries nest.
-    (matchmaking::NotificationsApi, chat::ChatApi),
+    (
+        matchmaking::IntroductionsApi,
+        matchmaking::MembersApi,
+        matchmaking::MatchesApi,
+        matchmaking::BlocksApi,
+        matchmaking::ReportsApi,
+        matchmaking::NotificationsApi,
+    ),
+    chat::ChatApi,
 );
 
 pub fn api_service() -> OpenApiService<Apis, ()> {
     OpenApiService::new(
-        (
-            user::UserApi,
-            user_profile::UserProfileApi,
-            file::FileApi,
-            logger::LoggerApi,
-            config::ConfigApi,
-            route_rules::RouteRulesApi,
-            verification::VerificationApi,
-            line_webhook::LineWebhookApi,
-            review::ReviewApi,
-            catalogue::CatalogueApi,
-            matchmaking::IntroductionsApi,
-            matchmaking::MembersApi,
-            matchmaking::MatchesApi,
-            matchmaking::BlocksApi,
-            matchmaking::ReportsApi,
-            (matchmaking::NotificationsApi, chat::ChatApi),
-        ),
+        Apis::default(),
         "Kizuna API",
         env!("CARGO_PKG_VERSION"),
     )

@@ -386,6 +386,7 @@ fn payload(json: &str) -> Result<ProfilePayload, ApiError> {
     })?))
 }
 
+#[derive(Default)]
 pub struct ReviewApi;
 
 #[OpenApi(tag = "ApiTags::Review")]

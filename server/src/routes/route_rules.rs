@@ -25,6 +25,7 @@ pub enum RouteRuleResponse {
     Ok(Json<RouteRule>),
 }
 
+#[derive(Default)]
 pub struct RouteRulesApi;
 
 fn register_path() -> String {

@@ -176,6 +176,7 @@ pub enum ReviewStatusResponse {
     NoProfile,
 }
 
+#[derive(Default)]
 pub struct UserApi;
 
 #[OpenApi(tag = "ApiTags::User")]

@@ -65,6 +65,7 @@ pub enum AvatarResponse {
     Ok(Json<AvatarBody>),
 }
 
+#[derive(Default)]
 pub struct UserProfileApi;
 
 /// E002 naming the fields whose files are not this user's to claim.

@@ -94,6 +94,7 @@ fn throttled(cause: String, retry_after: i64) -> ApiError {
     }
 }
 
+#[derive(Default)]
 pub struct VerificationApi;
 
 #[OpenApi(tag = "ApiTags::Verification")]

@@ -43,16 +43,13 @@ pub enum StorageError {
     Db(#[from] anyhow::Error),
 }
 
-/// Opens the pool. SQLite gets WAL, a busy timeout, foreign keys and `synchronous = NORMAL`.
-pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
+/// Opens the pool: `pool_size` connections at most (None: SQLite 8, PostgreSQL 32). SQLite gets
+/// WAL, a busy timeout, foreign keys and `synchronous = NORMAL`.
+pub async fn connect(url: &str, pool_size: Option<u32>) -> anyhow::Result<DatabaseConnection> {
     let is_sqlite = url.starts_with("sqlite:");
     if is_sqlite {
         ensure_sqlite_dir(url)?;
     }
-    let pool_size = std::env::var("KIZUNA_DB_POOL")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-        .filter(|n| *n > 0);
     let mut options = ConnectOptions::new(url.to_string());
     options
         .sqlx_logging(false)

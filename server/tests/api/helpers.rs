@@ -165,6 +165,8 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         // Off unless a test turns it on: a run at start would make lists and pushes that the
         // other tests do not expect.
         introductions: None,
+        db_pool: None,
+        pool_ttl: Duration::from_secs(60),
     };
     let db_url = settings.database_url();
     tweak(&mut settings);
@@ -178,7 +180,9 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
             std::future::pending::<()>().await;
         }
     }));
-    let db = kizuna_server::storage::connect(&db_url).await.unwrap();
+    let db = kizuna_server::storage::connect(&db_url, None)
+        .await
+        .unwrap();
     TestApp {
         api: Api::new(address),
         database_url: db_url,

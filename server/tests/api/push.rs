@@ -336,7 +336,7 @@ async fn a_killed_server_neither_loses_nor_doubles_a_push(backend: Backend) {
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let env = [("KIZUNA_LINE_API_BASE", line_base.as_str())];
     let mut server = Server::start_with(&data_dir, Some(&url), "info", &env).await;
-    let db = storage::connect(&url).await.unwrap();
+    let db = storage::connect(&url, None).await.unwrap();
     let to = member();
 
     // The platform takes the first push and holds its answer for a long while.

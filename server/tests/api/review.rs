@@ -1024,7 +1024,7 @@ async fn a_decision_is_pushed_once_across_a_crash(backend: Backend) {
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let env = [("KIZUNA_LINE_API_BASE", line_base.as_str())];
     let mut server = Server::start_with(&data_dir, Some(&url), "info", &env).await;
-    let db = storage::connect(&url).await.unwrap();
+    let db = storage::connect(&url, None).await.unwrap();
 
     // Users, ID tokens and pushes live on the platform's mock; the reviewers list on the server.
     let mut api = Api::new(server.base.clone());
@@ -1137,7 +1137,7 @@ async fn profiles_from_before_the_review_flow_are_migrated(backend: Backend) {
     let data_dir = scratch_dir();
     let (url, _db) = scratch_database(backend).await;
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
-    let db = storage::connect(&url).await.unwrap();
+    let db = storage::connect(&url, None).await.unwrap();
     storage::migration::Migrator::up(&db, Some(2))
         .await
         .unwrap();

@@ -97,7 +97,7 @@ async fn the_reviewers_list_is_managed_with_the_binary(backend: Backend) {
     assert!(lines[0].starts_with(&format!("{ana}  since ")), "{list}");
     assert!(lines[1].starts_with(&format!("{bo}  since ")), "{list}");
 
-    let db = storage::connect(&url_in_force).await.unwrap();
+    let db = storage::connect(&url_in_force, None).await.unwrap();
     assert!(reviewers::is_reviewer(&db, &ana).await.unwrap());
     assert!(!reviewers::is_reviewer(&db, &line_user_id()).await.unwrap());
 
