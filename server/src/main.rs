@@ -1,31 +1,33 @@
-use kizuna_server::{cli, configuration::Settings, routes, startup, telemetry};
+use clap::Parser;
+use kizuna_server::{
+    cli::{self, Command},
+    configuration::Settings,
+    routes, startup, telemetry,
+};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("reviewers") {
-        return cli::main(&args[2..]).await;
-    }
-    // The OpenAPI document the server serves, for the web's generated types (`just openapi`).
-    if args.get(1).map(String::as_str) == Some("openapi") {
-        println!("{}", routes::openapi_json());
-        return Ok(());
+    let cli = cli::Cli::parse();
+    let command = cli.command.unwrap_or(Command::Serve);
+    match command {
+        Command::Reviewers { action } => return cli::main(action).await,
+        Command::Openapi => {
+            println!("{}", routes::openapi_json());
+            return Ok(());
+        }
+        _ => {}
     }
     telemetry::init_subscriber();
     let settings = Settings::from_env()?;
-    match args.get(1).map(String::as_str) {
-        None | Some("serve") => {
+    match command {
+        Command::Serve => {
             startup::Application::build(settings)
                 .await?
                 .run_until_stopped()
                 .await
         }
-        Some("migrate") => startup::migrate_only(&settings).await,
-        Some("introductions") => kizuna_server::matchmaking::job::cli(&settings, &args[2..]).await,
-        Some(other) => {
-            anyhow::bail!(
-                "unknown command {other:?}: expected `serve` (default), `migrate`, `introductions`, `reviewers` or `openapi`"
-            )
-        }
+        Command::Migrate => startup::migrate_only(&settings).await,
+        Command::Introductions { day } => cli::introductions(&settings, day).await,
+        Command::Reviewers { .. } | Command::Openapi => unreachable!("answered above"),
     }
 }

@@ -212,31 +212,3 @@ async fn enqueue_pushes(
     }
     Ok(sent)
 }
-
-/// `kizuna-server introductions [YYYY-MM-DD]`: runs the daily job for that Asia/Taipei day
-/// (today by default) against the configured database and prints what it did. Meant for a
-/// scheduler (cron, a systemd timer) early each morning; running it again is harmless.
-pub async fn cli(settings: &crate::configuration::Settings, args: &[String]) -> anyhow::Result<()> {
-    let day = match args.first() {
-        Some(text) => Date::parse(text)
-            .with_context(|| format!("{text:?} is not a day: expected YYYY-MM-DD"))?,
-        None => settings.clock.taipei_today(),
-    };
-    let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
-    storage::migrate(&db).await?;
-    let report = run(&db, day, settings.clock.now_secs(), &settings.line.liff_id).await?;
-    println!(
-        "{day}: {} approved members, {} new lists, {} introductions, {} pushes; \
-         load {:.1}s, picks {:.1}s, pushes {:.1}s; pool {} MB",
-        report.members,
-        report.lists,
-        report.introductions,
-        report.pushes,
-        report.load_secs,
-        report.pick_secs,
-        report.push_secs,
-        report.pool_bytes / 1_000_000
-    );
-    db.close().await.ok();
-    Ok(())
-}
