@@ -46,99 +46,169 @@ impl fmt::Debug for EmailCode {
     }
 }
 
-/// What the server knows about the sends before a new one, within the rolling window of
-/// [`rules::EMAIL_CODE_SEND_WINDOW_SECS`] before `now`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SendHistory {
-    /// When this member was last sent a code (any address), Unix seconds.
-    pub last_sent_at: Option<i64>,
-    /// Codes sent to this member within the window.
-    pub member_sends: u32,
-    /// Codes sent to this address within the window (by any member).
-    pub address_sends: u32,
-}
-
-/// Why a code may not be sent now.
+/// The limits of sending and checking codes. [`Default`] is the product's ([`rules`]'
+/// `EMAIL_CODE_*`); the server's tests shorten the times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SendRefusal {
-    /// The last send was less than [`rules::EMAIL_CODE_RESEND_WAIT_SECS`] ago.
-    TooSoon {
-        /// Seconds until a send is allowed (at least 1).
-        retry_after_secs: i64,
-    },
-    /// The member already had [`rules::EMAIL_CODE_SENDS_PER_WINDOW`] codes in the window.
-    MemberLimit,
-    /// The address already had [`rules::EMAIL_CODE_SENDS_PER_WINDOW`] codes in the window.
-    AddressLimit,
+pub struct CodeRules {
+    /// How long a code is accepted after it was sent, in seconds.
+    pub valid_secs: i64,
+    /// The wait before one member is sent another code for the same address, in seconds.
+    pub resend_wait_secs: i64,
+    /// Wrong tries that lock a code.
+    pub max_wrong_tries: u32,
+    /// Sends per member, and separately per address, within `window_secs`.
+    pub sends_per_window: u32,
+    /// The rolling window of the send limits, in seconds.
+    pub window_secs: i64,
 }
 
-/// May a new code be sent at `now` (Unix seconds)? Sending replaces any earlier code.
-pub fn may_send(history: SendHistory, now: i64) -> Result<(), SendRefusal> {
-    if let Some(last) = history.last_sent_at {
-        let ready_at = last.saturating_add(rules::EMAIL_CODE_RESEND_WAIT_SECS);
-        if now < ready_at {
-            return Err(SendRefusal::TooSoon {
-                retry_after_secs: ready_at - now,
-            });
+impl Default for CodeRules {
+    fn default() -> Self {
+        CodeRules {
+            valid_secs: rules::EMAIL_CODE_VALID_SECS,
+            resend_wait_secs: rules::EMAIL_CODE_RESEND_WAIT_SECS,
+            max_wrong_tries: rules::EMAIL_CODE_MAX_WRONG_TRIES,
+            sends_per_window: rules::EMAIL_CODE_SENDS_PER_WINDOW,
+            window_secs: rules::EMAIL_CODE_SEND_WINDOW_SECS,
         }
     }
-    if history.member_sends >= rules::EMAIL_CODE_SENDS_PER_WINDOW {
-        return Err(SendRefusal::MemberLimit);
-    }
-    if history.address_sends >= rules::EMAIL_CODE_SENDS_PER_WINDOW {
-        return Err(SendRefusal::AddressLimit);
-    }
-    Ok(())
 }
 
-/// The stored state of the member's latest code.
+/// What the server knows about the sends before a new one, within the rolling window before
+/// `now` (see [`CodeRules::window_start`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SendHistory {
+    /// When this member was last sent a code for this address, Unix seconds (any time).
+    pub last_sent_here: Option<i64>,
+    /// Codes sent to this member within the window (all addresses).
+    pub member_sends: u32,
+    /// The oldest of those sends.
+    pub member_oldest: Option<i64>,
+    /// Codes sent to this address within the window (by any member).
+    pub address_sends: u32,
+    /// The oldest of those sends.
+    pub address_oldest: Option<i64>,
+}
+
+/// Why a code may not be sent now; each says how many seconds until a send can succeed (at
+/// least 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendRefusal {
+    /// This member was sent a code for this address less than `resend_wait_secs` ago.
+    TooSoon {
+        /// Seconds until the wait is over.
+        retry_after_secs: i64,
+    },
+    /// The member already had `sends_per_window` codes in the window.
+    MemberLimit {
+        /// Seconds until the oldest of them leaves the window.
+        retry_after_secs: i64,
+    },
+    /// The address already had `sends_per_window` codes in the window.
+    AddressLimit {
+        /// Seconds until the oldest of them leaves the window.
+        retry_after_secs: i64,
+    },
+}
+
+impl SendRefusal {
+    /// Seconds until a send can succeed.
+    pub fn retry_after_secs(self) -> i64 {
+        match self {
+            SendRefusal::TooSoon { retry_after_secs }
+            | SendRefusal::MemberLimit { retry_after_secs }
+            | SendRefusal::AddressLimit { retry_after_secs } => retry_after_secs,
+        }
+    }
+}
+
+/// What the server knows about the newest code sent to (member, address).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IssuedCode {
-    /// When it was sent, Unix seconds.
-    pub sent_at: i64,
-    /// Wrong codes typed so far.
+    /// When it stops being accepted, Unix seconds ([`CodeRules::expires_at`] of its send).
+    pub expires_at: i64,
+    /// Wrong codes typed against it so far.
     pub wrong_tries: u32,
-    /// Whether it was already accepted once.
+    /// Whether it already confirmed the address.
     pub used: bool,
 }
 
-/// The outcome of typing a code.
+/// The outcome of typing a code against the newest one sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CodeCheck {
-    /// Right and usable: the server marks the code used and the address confirmed.
+    /// The right digits, in time: the address is confirmed.
     Accepted,
-    /// Wrong: the server adds one to `wrong_tries`.
+    /// Wrong digits: the try counts.
     Wrong {
-        /// Tries left after this one; 0 means the code is now locked.
+        /// Tries left before the code locks.
         tries_left: u32,
     },
-    /// Already accepted once: a code is used once.
+    /// The code already confirmed the address once.
     Used,
-    /// Older than [`rules::EMAIL_CODE_VALID_SECS`].
+    /// The code is too old: a new one is needed.
     Expired,
-    /// [`rules::EMAIL_CODE_MAX_WRONG_TRIES`] wrong tries were made: even the right code is refused.
+    /// Too many wrong tries: a new one is needed.
     Locked,
 }
 
-impl IssuedCode {
-    /// Judges a try at `now`, given whether the typed code matched the stored hash. A used,
-    /// expired or locked code answers so whether or not it matched, so a try never teaches
-    /// anything about a dead code.
-    pub fn check(self, matched: bool, now: i64) -> CodeCheck {
-        if self.used {
+impl CodeRules {
+    /// Where the send limits' window starts for a send at `now`: sends after it count.
+    pub fn window_start(&self, now: i64) -> i64 {
+        now - self.window_secs
+    }
+
+    /// When a code sent at `sent_at` stops being accepted.
+    pub fn expires_at(&self, sent_at: i64) -> i64 {
+        sent_at.saturating_add(self.valid_secs)
+    }
+
+    fn until_window_frees(&self, oldest: Option<i64>, now: i64) -> i64 {
+        oldest.map_or(1, |t| (t + self.window_secs - now).max(1))
+    }
+
+    /// May a new code be sent at `now` (Unix seconds)? Sending replaces any earlier code. The
+    /// wait for the same address comes first, then the member's limit, then the address's.
+    pub fn may_send(&self, history: SendHistory, now: i64) -> Result<(), SendRefusal> {
+        if let Some(last) = history.last_sent_here {
+            let ready_at = last.saturating_add(self.resend_wait_secs);
+            if now < ready_at {
+                return Err(SendRefusal::TooSoon {
+                    retry_after_secs: ready_at - now,
+                });
+            }
+        }
+        if history.member_sends >= self.sends_per_window {
+            return Err(SendRefusal::MemberLimit {
+                retry_after_secs: self.until_window_frees(history.member_oldest, now),
+            });
+        }
+        if history.address_sends >= self.sends_per_window {
+            return Err(SendRefusal::AddressLimit {
+                retry_after_secs: self.until_window_frees(history.address_oldest, now),
+            });
+        }
+        Ok(())
+    }
+
+    /// Judges a typed code against the newest one sent: `matched` is whether the digits match
+    /// (the server compares hashes in constant time). A used code stays used, a locked one
+    /// stays locked even when it has also expired, and a wrong try is only counted on a live
+    /// code.
+    pub fn check(&self, code: IssuedCode, matched: bool, now: i64) -> CodeCheck {
+        if code.used {
             return CodeCheck::Used;
         }
-        if now >= self.sent_at.saturating_add(rules::EMAIL_CODE_VALID_SECS) {
-            return CodeCheck::Expired;
-        }
-        if self.wrong_tries >= rules::EMAIL_CODE_MAX_WRONG_TRIES {
+        if code.wrong_tries >= self.max_wrong_tries {
             return CodeCheck::Locked;
+        }
+        if now >= code.expires_at {
+            return CodeCheck::Expired;
         }
         if matched {
             CodeCheck::Accepted
         } else {
             CodeCheck::Wrong {
-                tries_left: rules::EMAIL_CODE_MAX_WRONG_TRIES - self.wrong_tries - 1,
+                tries_left: self.max_wrong_tries - code.wrong_tries - 1,
             }
         }
     }
@@ -182,77 +252,123 @@ mod tests {
         );
     }
 
+    const RULES: CodeRules = CodeRules {
+        valid_secs: rules::EMAIL_CODE_VALID_SECS,
+        resend_wait_secs: rules::EMAIL_CODE_RESEND_WAIT_SECS,
+        max_wrong_tries: rules::EMAIL_CODE_MAX_WRONG_TRIES,
+        sends_per_window: rules::EMAIL_CODE_SENDS_PER_WINDOW,
+        window_secs: rules::EMAIL_CODE_SEND_WINDOW_SECS,
+    };
+
     #[test]
-    fn a_resend_waits_sixty_seconds() {
+    fn the_default_rules_are_the_products_constants() {
+        assert_eq!(CodeRules::default(), RULES);
+    }
+
+    #[test]
+    fn a_resend_to_the_same_address_waits_sixty_seconds() {
         let history = SendHistory {
-            last_sent_at: Some(SENT),
+            last_sent_here: Some(SENT),
             member_sends: 1,
+            member_oldest: Some(SENT),
             address_sends: 1,
+            address_oldest: Some(SENT),
         };
         assert_eq!(
-            may_send(history, SENT + 59),
+            RULES.may_send(history, SENT + 59),
             Err(SendRefusal::TooSoon {
                 retry_after_secs: 1
             })
         );
-        assert_eq!(may_send(history, SENT + 60), Ok(()));
+        assert_eq!(RULES.may_send(history, SENT + 60), Ok(()));
     }
 
     #[test]
-    fn five_sends_per_member_or_per_address_fill_the_window() {
+    fn five_sends_per_member_or_per_address_fill_the_window_until_the_oldest_leaves_it() {
         let member = SendHistory {
-            last_sent_at: Some(SENT),
+            last_sent_here: Some(SENT),
             member_sends: 5,
-            address_sends: 0,
+            member_oldest: Some(SENT),
+            ..SendHistory::default()
         };
-        assert_eq!(may_send(member, SENT + 3600), Err(SendRefusal::MemberLimit));
+        assert_eq!(
+            RULES.may_send(member, SENT + 3600),
+            Err(SendRefusal::MemberLimit {
+                retry_after_secs: 23 * 3600
+            })
+        );
         let address = SendHistory {
-            last_sent_at: None,
-            member_sends: 0,
             address_sends: 5,
+            address_oldest: Some(SENT - 100),
+            ..SendHistory::default()
         };
-        assert_eq!(may_send(address, SENT), Err(SendRefusal::AddressLimit));
+        assert_eq!(
+            RULES.may_send(address, SENT),
+            Err(SendRefusal::AddressLimit {
+                retry_after_secs: 24 * 3600 - 100
+            })
+        );
         let fourth = SendHistory {
-            last_sent_at: None,
             member_sends: 4,
             address_sends: 4,
+            ..SendHistory::default()
         };
-        assert_eq!(may_send(fourth, SENT), Ok(()));
+        assert_eq!(RULES.may_send(fourth, SENT), Ok(()));
+    }
+
+    #[test]
+    fn the_wait_for_the_same_address_is_told_before_the_daily_limits() {
+        let both = SendHistory {
+            last_sent_here: Some(SENT),
+            member_sends: 5,
+            member_oldest: Some(SENT),
+            address_sends: 5,
+            address_oldest: Some(SENT),
+        };
+        assert!(matches!(
+            RULES.may_send(both, SENT + 1),
+            Err(SendRefusal::TooSoon { .. })
+        ));
+        assert!(matches!(
+            RULES.may_send(both, SENT + 61),
+            Err(SendRefusal::MemberLimit { .. })
+        ));
     }
 
     #[test]
     fn a_code_is_valid_for_ten_minutes() {
         let code = IssuedCode {
-            sent_at: SENT,
+            expires_at: RULES.expires_at(SENT),
             ..IssuedCode::default()
         };
-        assert_eq!(code.check(true, SENT + 599), CodeCheck::Accepted);
-        assert_eq!(code.check(true, SENT + 600), CodeCheck::Expired);
+        assert_eq!(RULES.check(code, true, SENT + 599), CodeCheck::Accepted);
+        assert_eq!(RULES.check(code, true, SENT + 600), CodeCheck::Expired);
     }
 
     #[test]
     fn a_code_is_used_once() {
         let used = IssuedCode {
-            sent_at: SENT,
+            expires_at: RULES.expires_at(SENT),
             wrong_tries: 0,
             used: true,
         };
-        assert_eq!(used.check(true, SENT + 1), CodeCheck::Used);
+        assert_eq!(RULES.check(used, true, SENT + 1), CodeCheck::Used);
     }
 
     #[test]
-    fn five_wrong_tries_lock_the_code_even_for_the_right_digits() {
+    fn five_wrong_tries_lock_the_code_even_for_the_right_digits_and_after_it_expired() {
         let mut code = IssuedCode {
-            sent_at: SENT,
+            expires_at: RULES.expires_at(SENT),
             ..IssuedCode::default()
         };
         for left in (0..5).rev() {
             assert_eq!(
-                code.check(false, SENT + 10),
+                RULES.check(code, false, SENT + 10),
                 CodeCheck::Wrong { tries_left: left }
             );
             code.wrong_tries += 1;
         }
-        assert_eq!(code.check(true, SENT + 10), CodeCheck::Locked);
+        assert_eq!(RULES.check(code, true, SENT + 10), CodeCheck::Locked);
+        assert_eq!(RULES.check(code, true, SENT + 3600), CodeCheck::Locked);
     }
 }

@@ -606,6 +606,13 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
         ("chatMessage", text(CHAT_MESSAGE)),
         ("clientMessageId", CLIENT_MESSAGE_ID),
         ("reportText", text(REPORT_TEXT)),
+        (
+            "emailCode",
+            RangeRule {
+                min: EMAIL_CODE_DIGITS as u32,
+                max: EMAIL_CODE_DIGITS as u32,
+            },
+        ),
     ])
 }
 
@@ -623,12 +630,16 @@ pub const EMAIL_CODE_DIGITS: usize = 6;
 pub const EMAIL_CODE_VALID_SECS: i64 = 10 * 60;
 /// Wrong tries that lock a code for good (the member then asks for a new one).
 pub const EMAIL_CODE_MAX_WRONG_TRIES: u32 = 5;
-/// The shortest wait between two sends to one member.
+/// The shortest wait before one member is sent another code for the same address.
 pub const EMAIL_CODE_RESEND_WAIT_SECS: i64 = 60;
 /// Sends allowed per member, and separately per address, within [`EMAIL_CODE_SEND_WINDOW_SECS`].
 pub const EMAIL_CODE_SENDS_PER_WINDOW: u32 = 5;
 /// The "day" of the send limit: a rolling 24 hours, so the limit cannot be doubled around midnight.
 pub const EMAIL_CODE_SEND_WINDOW_SECS: i64 = 24 * 60 * 60;
+/// How long a confirmed address counts for a profile submission.
+pub const EMAIL_CODE_CONFIRMATION_VALID_SECS: i64 = 24 * 60 * 60;
+/// Sent codes are kept this long (for the send limits and the confirmation), then deleted.
+pub const EMAIL_CODE_RETENTION_SECS: i64 = 30 * 24 * 60 * 60;
 
 // ---------------------------------------------------------------------------------------------
 // Matchmaking (issue 15): days, location privacy, introductions, chat and reports.

@@ -28,7 +28,6 @@ use std::path::PathBuf;
 use crate::{
     line::push::PushSettings,
     mail::{DEFAULT_MAIL_FROM, MailSettings},
-    storage::email_codes::EmailCodeRules,
 };
 
 pub const MOCK_CHANNEL_ID: &str = "2000000000";
@@ -53,7 +52,7 @@ pub struct Settings {
     /// The push worker's pace (not from the environment: production's defaults; tests shorten).
     pub push: PushSettings,
     /// The work e-mail code limits (not from the environment: the defaults; tests shorten).
-    pub email_codes: EmailCodeRules,
+    pub email_codes: kizuna_core::email_code::CodeRules,
     /// The application's clock (not from the environment: the system clock; tests move it).
     pub clock: crate::clock::Clock,
     /// KIZUNA_INTRODUCTIONS_AT: when `serve` runs the daily introductions (Asia/Taipei HH:MM,
@@ -206,7 +205,7 @@ impl Settings {
             },
             push: PushSettings::default(),
             clock: crate::clock::Clock::system(),
-            email_codes: EmailCodeRules::default(),
+            email_codes: kizuna_core::email_code::CodeRules::default(),
             chat: ChatSettings::default(),
             db_pool: match var("KIZUNA_DB_POOL") {
                 Some(v) => match v.parse::<u32>() {

@@ -305,7 +305,8 @@ fn strings(value: &Value) -> Vec<String> {
 }
 
 fn review_cases(check: &mut Check<'_>) {
-    use kizuna_core::email_code::{self, CodeCheck, EmailCode, IssuedCode, SendHistory, SendRefusal};
+    use kizuna_core::email_code::{CodeCheck, CodeRules, EmailCode, IssuedCode, SendHistory, SendRefusal};
+    let code_rules = CodeRules::default();
     use kizuna_core::review::{Decision, ReviewAction, ReviewStatus};
     let file = expand(serde_json::from_str(REVIEW).expect("review.json parses"));
     for case in file["decisions"].as_array().expect("decisions") {
@@ -341,11 +342,11 @@ fn review_cases(check: &mut Check<'_>) {
     }
     for case in file["codeChecks"].as_array().expect("codeChecks") {
         let issued = IssuedCode {
-            sent_at: typed(&case["sentAt"]),
+            expires_at: code_rules.expires_at(typed(&case["sentAt"])),
             wrong_tries: typed(&case["wrongTries"]),
             used: typed(&case["used"]),
         };
-        let got = match issued.check(typed(&case["matched"]), typed(&case["now"])) {
+        let got = match code_rules.check(issued, typed(&case["matched"]), typed(&case["now"])) {
             CodeCheck::Accepted => "ACCEPTED".to_owned(),
             CodeCheck::Wrong { tries_left } => format!("WRONG:{tries_left}"),
             CodeCheck::Used => "USED".to_owned(),
@@ -356,15 +357,17 @@ fn review_cases(check: &mut Check<'_>) {
     }
     for case in file["codeSends"].as_array().expect("codeSends") {
         let history = SendHistory {
-            last_sent_at: case["lastSentAt"].as_i64(),
+            last_sent_here: case["lastSentHere"].as_i64(),
             member_sends: typed(&case["memberSends"]),
+            member_oldest: case["memberOldest"].as_i64(),
             address_sends: typed(&case["addressSends"]),
+            address_oldest: case["addressOldest"].as_i64(),
         };
-        let got = match email_code::may_send(history, typed(&case["now"])) {
+        let got = match code_rules.may_send(history, typed(&case["now"])) {
             Ok(()) => "OK".to_owned(),
             Err(SendRefusal::TooSoon { retry_after_secs }) => format!("TOO_SOON:{retry_after_secs}"),
-            Err(SendRefusal::MemberLimit) => "MEMBER_LIMIT".to_owned(),
-            Err(SendRefusal::AddressLimit) => "ADDRESS_LIMIT".to_owned(),
+            Err(SendRefusal::MemberLimit { retry_after_secs }) => format!("MEMBER_LIMIT:{retry_after_secs}"),
+            Err(SendRefusal::AddressLimit { retry_after_secs }) => format!("ADDRESS_LIMIT:{retry_after_secs}"),
         };
         check("review.json", name(case), equal(got.as_str(), case["expect"].as_str().expect("expect")));
     }

@@ -136,7 +136,7 @@ impl VerificationApi {
             Some(locale) => locale,
             None => locale_of_user(&state.db, auth.user.id).await?,
         };
-        let (subject, text) = texts::email_code(locale, &issued.code, (rules.ttl_secs + 59) / 60);
+        let (subject, text) = texts::email_code(locale, &issued.code, (rules.valid_secs + 59) / 60);
         let mail = Mail {
             to: email.as_str().to_string(),
             subject,
@@ -153,7 +153,7 @@ impl VerificationApi {
         Ok(SendResponse::Sent(Json(EmailCodeSent {
             email: email.as_str().to_string(),
             expires_at: issued.expires_at,
-            resend_after: rules.resend_after_secs,
+            resend_after: rules.resend_wait_secs,
         })))
     }
 

@@ -200,7 +200,7 @@ async fn a_code_arrives_and_confirms_once(backend: Backend) {
 }
 
 async fn five_wrong_tries_lock_the_code(backend: Backend) {
-    let app = spawn_app_with(backend, |s| s.email_codes.resend_after_secs = 1).await;
+    let app = spawn_app_with(backend, |s| s.email_codes.resend_wait_secs = 1).await;
     let user = app.new_user().await;
     let email = "lock@tsmc.com";
     send_ok(&app, &user.token, email).await;

@@ -4,10 +4,12 @@ import { describeError, logger } from '@/lib/logger';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
 import { confirmEmailCode, isEmailConfirmed, normaliseEmail, sendEmailCode } from '@/features/register/api/email-code';
 
-/** The code step of COMPANY_EMAIL: send a code, type the 6 digits, confirm. Errors stay beside the
+/** The code step of COMPANY_EMAIL: send a code, type the digits, confirm. Errors stay beside the
  *  field they belong to (the address, or the code). */
 export function EmailCode({ form }: { form: RegisterForm }) {
-  const { draft, t, lineUserId, message } = form;
+  const { draft, t, lineUserId, message, cat } = form;
+  // The code's length is kizuna-core's rule (`rules::EMAIL_CODE_DIGITS`), as the server checks it.
+  const digits = cat.limits.emailCode?.max;
   const email = normaliseEmail(draft.companyEmail);
   // Confirmation and errors belong to one address: typing another one shows the step afresh.
   const [confirmedFor, setConfirmedFor] = useState<string | null>(() => (isEmailConfirmed(email) ? email : null));
@@ -97,12 +99,12 @@ export function EmailCode({ form }: { form: RegisterForm }) {
               className="input"
               inputMode="numeric"
               autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
+              pattern={digits ? `[0-9]{${digits}}` : undefined}
+              maxLength={digits}
               value={code}
               aria-invalid={codeError ? true : undefined}
               aria-describedby={codeError ? 'email-code-error' : undefined}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, digits))}
               onKeyDown={(e) => {
                 if (e.key === 'Enter') {
                   e.preventDefault();
