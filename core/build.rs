@@ -93,4 +93,54 @@ fn main() {
     }
     code.push_str("];\n");
     fs::write(out, code).expect("write catalogue_data.rs");
+    locale_data();
+}
+
+/// `data/locales.json` (the languages and how a tag picks one) and `data/texts/*.json` (the texts
+/// both the web app and the server show: reason labels), as static data for `locale.rs`.
+fn locale_data() {
+    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("locale_data.rs");
+    println!("cargo:rerun-if-changed=data/locales.json");
+    let read = |path: &str| -> Value {
+        println!("cargo:rerun-if-changed={path}");
+        let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not valid JSON: {e}"))
+    };
+    let locales = read("data/locales.json");
+    let mut code = String::new();
+    let tags: Vec<&str> = locales["locales"]
+        .as_array()
+        .expect("locales is a list")
+        .iter()
+        .map(|t| t.as_str().expect("a locale is a tag"))
+        .collect();
+    writeln!(
+        code,
+        "pub(crate) const LOCALE_TAGS: [&str; {}] = {tags:?};",
+        tags.len()
+    )
+    .unwrap();
+    let fallback = locales["fallback"].as_str().expect("fallback is a tag");
+    writeln!(code, "pub(crate) const FALLBACK_TAG: &str = {fallback:?};").unwrap();
+    code.push_str("pub(crate) static PRIMARY_LANGUAGES: &[(&str, &str)] = &[\n");
+    for (language, tag) in locales["primaryLanguages"]
+        .as_object()
+        .expect("primaryLanguages")
+    {
+        let tag = tag.as_str().expect("a primary language names a tag");
+        writeln!(code, "    ({language:?}, {tag:?}),").unwrap();
+    }
+    code.push_str("];\n");
+    code.push_str("pub(crate) static TEXTS: &[(&str, &[(&str, &str)])] = &[\n");
+    for tag in &tags {
+        let texts = read(&format!("data/texts/{tag}.json"));
+        writeln!(code, "    ({tag:?}, &[").unwrap();
+        for (key, text) in texts.as_object().expect("texts are an object") {
+            let text = text.as_str().expect("a text is a string");
+            writeln!(code, "        ({key:?}, {text:?}),").unwrap();
+        }
+        code.push_str("    ]),\n");
+    }
+    code.push_str("];\n");
+    fs::write(out, code).expect("write locale_data.rs");
 }

@@ -52,22 +52,35 @@ const FIRST_SCREEN = [
 ];
 const onFirstScreen = (key: string) => FIRST_SCREEN.some((p) => (p.endsWith('.') ? key.startsWith(p) : key === p));
 
-/** `virtual:locale/<locale>/<first|later>`: one locale's catalogue (src/lib/i18n/locales, the one
- *  source) split by FIRST_SCREEN. */
+/** `virtual:locale/<locale>/<first|later>`: one locale's catalogue split by FIRST_SCREEN: the app's
+ *  messages (src/lib/i18n/locales) with the texts the server shows too (core/data/texts, their one
+ *  home). `virtual:locale-table`: core/data/locales.json, the languages and how a tag picks one. */
 function localeParts(): Plugin {
   const dir = fileURLToPath(new URL('./src/lib/i18n/locales', import.meta.url));
+  const shared = fileURLToPath(new URL('../core/data/texts', import.meta.url));
+  const table = fileURLToPath(new URL('../core/data/locales.json', import.meta.url));
   return {
     name: 'kizuna-locale-parts',
     enforce: 'pre',
     resolveId(id) {
-      return /^virtual:locale\/[A-Za-z-]+\/(first|later)$/.test(id) ? `\0${id}` : null;
+      return /^virtual:locale\/[A-Za-z-]+\/(first|later)$/.test(id) || id === 'virtual:locale-table' ? `\0${id}` : null;
     },
     load(id) {
+      if (id === '\0virtual:locale-table') {
+        this.addWatchFile(table);
+        return `export default ${readFileSync(table, 'utf8')};`;
+      }
       const m = /^\0virtual:locale\/([A-Za-z-]+)\/(first|later)$/.exec(id);
       if (!m) return null;
       const file = join(dir, `${m[1]}.json`);
+      const sharedFile = join(shared, `${m[1]}.json`);
       this.addWatchFile(file);
-      const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      this.addWatchFile(sharedFile);
+      const own = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      const common = JSON.parse(readFileSync(sharedFile, 'utf8')) as Record<string, string>;
+      const twice = Object.keys(common).filter((k) => k in own);
+      if (twice.length > 0) this.error(`${file} repeats keys of ${sharedFile}: ${twice.join(', ')}`);
+      const all = { ...own, ...common };
       const part = Object.fromEntries(Object.entries(all).filter(([k]) => onFirstScreen(k) === (m[2] === 'first')));
       return `export default ${JSON.stringify(part)};`;
     },

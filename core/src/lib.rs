@@ -121,6 +121,7 @@ pub mod error_code;
 pub mod files;
 pub mod geo;
 pub mod line;
+pub mod locale;
 pub mod matching;
 pub mod profile;
 pub mod report;

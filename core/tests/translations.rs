@@ -1,16 +1,21 @@
 //! The code catalogues (reasons, distance bands) are served by the server and shown by the web
 //! app's lazy screens, so the wasm-based translation test of the web cannot see them: this test
-//! checks that every one of their keys has a label in each of the web app's locale files.
+//! checks that every one of their keys has a label in each built catalogue: the web app's locale
+//! file together with the texts it shares with the server (`core/data/texts`).
 
 use std::path::Path;
 
-fn locale(name: &str) -> serde_json::Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../web/src/lib/i18n/locales")
-        .join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path)
+fn read(path: &Path) -> serde_json::Map<String, serde_json::Value> {
+    let text = std::fs::read_to_string(path)
         .unwrap_or_else(|err| panic!("reading {}: {err}", path.display()));
-    serde_json::from_str(&text).expect("a locale file is JSON")
+    serde_json::from_str(&text).expect("a locale file is a JSON object")
+}
+
+fn locale(name: &str) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = read(&root.join(format!("../web/src/lib/i18n/locales/{name}.json")));
+    all.extend(read(&root.join(format!("data/texts/{name}.json"))));
+    serde_json::Value::Object(all)
 }
 
 #[test]

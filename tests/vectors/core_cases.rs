@@ -10,6 +10,7 @@ const PICKS: &str = include_str!("picks.json");
 const GEO: &str = include_str!("geo.json");
 const DAY: &str = include_str!("day.json");
 const REVIEW: &str = include_str!("review.json");
+const LOCALE: &str = include_str!("locale.json");
 
 type Check<'a> = dyn FnMut(&str, &str, Result<(), String>) + 'a;
 
@@ -20,6 +21,7 @@ fn run_core_cases(check: &mut Check<'_>) {
     geo_cases(check);
     day_cases(check);
     review_cases(check);
+    locale_cases(check);
 }
 
 fn equal<T: PartialEq + std::fmt::Debug>(got: T, wanted: T) -> Result<(), String> {
@@ -302,6 +304,15 @@ fn expect_same(got: &Value, wanted: &Value) -> Result<(), String> {
 
 fn strings(value: &Value) -> Vec<String> {
     typed(value)
+}
+
+fn locale_cases(check: &mut Check<'_>) {
+    let file: Value = serde_json::from_str(LOCALE).expect("locale.json parses");
+    for case in file["picks"].as_array().expect("picks") {
+        let language = case["language"].as_str().expect("language");
+        let got = kizuna_core::locale::Locale::pick(language).tag();
+        check("locale.json", &format!("{language:?}"), equal(got, case["expect"].as_str().expect("expect")));
+    }
 }
 
 fn review_cases(check: &mut Check<'_>) {

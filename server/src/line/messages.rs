@@ -137,37 +137,6 @@ pub fn reason_labels(
         .collect()
 }
 
-/// The web app's translations, built in: the reason labels of a push are the ones the member
-/// reads in the app.
-static WEB_LABELS: std::sync::LazyLock<[(Locale, serde_json::Value); 3]> =
-    std::sync::LazyLock::new(|| {
-        let read = |text: &str| serde_json::from_str(text).unwrap_or_default();
-        [
-            (
-                Locale::ZhTw,
-                read(include_str!("../../../web/src/lib/i18n/locales/zh-TW.json")),
-            ),
-            (
-                Locale::En,
-                read(include_str!("../../../web/src/lib/i18n/locales/en.json")),
-            ),
-            (
-                Locale::Ja,
-                read(include_str!("../../../web/src/lib/i18n/locales/ja.json")),
-            ),
-        ]
-    });
-
-/// The web app's label of a translation key (`review.reject.PHOTOS_UNCLEAR`) in `locale`.
-pub fn web_label(key: &str, locale: Locale) -> Option<String> {
-    WEB_LABELS
-        .iter()
-        .find(|(l, _)| *l == locale)
-        .and_then(|(_, labels)| labels.get(key))
-        .and_then(serde_json::Value::as_str)
-        .map(str::to_string)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,30 +228,6 @@ mod tests {
             None,
         );
         assert_eq!(t.chars().count(), MAX_TEXT_CHARS);
-    }
-
-    #[test]
-    fn every_reason_has_a_built_in_label_in_every_locale() {
-        use kizuna_core::review::{RejectReason, SuspendReason};
-        let keys = RejectReason::ALL
-            .iter()
-            .map(|r| r.key())
-            .chain(SuspendReason::ALL.iter().map(|r| r.key()));
-        for key in keys {
-            for locale in Locale::ALL {
-                let label = web_label(key, locale);
-                assert!(
-                    label
-                        .as_deref()
-                        .is_some_and(|l| !l.trim().is_empty() && l != key),
-                    "{key} in {locale:?}"
-                );
-            }
-        }
-        assert_ne!(
-            web_label("review.reject.PHOTOS_UNCLEAR", Locale::Ja),
-            web_label("review.reject.PHOTOS_UNCLEAR", Locale::En)
-        );
     }
 
     #[test]

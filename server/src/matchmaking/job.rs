@@ -192,7 +192,7 @@ async fn enqueue_pushes(
                 .locale
                 .as_deref()
                 .and_then(Locale::from_tag)
-                .unwrap_or(Locale::FALLBACK);
+                .unwrap_or(Locale::fallback());
             let messages = push_messages(
                 locale,
                 &PushText::Introductions {

@@ -209,7 +209,7 @@ impl UserApi {
         )
         .await?;
         // The web app sends its locale: pushes and mails written later speak it.
-        if let Some(locale) = crate::locale::Locale::of_request(req) {
+        if let Some(locale) = crate::locale::of_request(req) {
             crate::storage::locale::set_locale(&state.db, user.id, locale).await?;
         }
         let token = state.sessions.create(user.id).await?;

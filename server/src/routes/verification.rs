@@ -10,7 +10,6 @@ use super::{ApiTags, State, body::JsonBody};
 use crate::{
     error::ApiError,
     identity::session::TokenSource,
-    locale::Locale,
     mail::{Mail, texts},
     storage::{
         email_codes::{self, ConfirmError, IssueError},
@@ -132,7 +131,7 @@ impl VerificationApi {
                 ));
             }
         };
-        let locale = match Locale::of_request(req) {
+        let locale = match crate::locale::of_request(req) {
             Some(locale) => locale,
             None => locale_of_user(&state.db, auth.user.id).await?,
         };

@@ -53,15 +53,15 @@ async fn stored(
     Ok(tag
         .as_deref()
         .and_then(Locale::from_tag)
-        .unwrap_or(Locale::FALLBACK))
+        .unwrap_or(Locale::fallback()))
 }
 
-/// The member's language, `Locale::FALLBACK` when none is stored.
+/// The member's language, `Locale::fallback()` when none is stored.
 pub async fn locale_of_user(db: &impl ConnectionTrait, user_id: i64) -> anyhow::Result<Locale> {
     stored(db, user::Column::Id, user_id.into()).await
 }
 
-/// The language of a LINE user who logged in at least once; `Locale::FALLBACK` otherwise.
+/// The language of a LINE user who logged in at least once; `Locale::fallback()` otherwise.
 pub async fn locale_of_line_user(
     db: &impl ConnectionTrait,
     line_user_id: &str,

@@ -27,7 +27,7 @@ use super::{
     is_unique_violation, line_events, locale,
 };
 use crate::line::{
-    messages::{PushText, push_messages, web_label},
+    messages::{PushText, push_messages},
     push,
 };
 
@@ -499,7 +499,7 @@ pub async fn decide(
     let language = locale::locale_of_user(&txn, owner.id).await?;
     let reasons: Vec<String> = reason_keys(decision)
         .into_iter()
-        .map(|(key, code)| web_label(key, language).unwrap_or_else(|| code.to_string()))
+        .map(|(key, code)| language.text(key).unwrap_or(code).to_string())
         .collect();
     let suspended_for = reasons.join(" / ");
     let text = match decision {

@@ -2,10 +2,20 @@ import { describe, expect, it } from 'vitest';
 import en from '@/lib/i18n/locales/en.json';
 import zh from '@/lib/i18n/locales/zh-TW.json';
 import ja from '@/lib/i18n/locales/ja.json';
-import { pickLocale, translate } from '@/lib/i18n';
+import enShared from '../../../../core/data/texts/en.json';
+import zhShared from '../../../../core/data/texts/zh-TW.json';
+import jaShared from '../../../../core/data/texts/ja.json';
+import localeVectors from '../../../../tests/vectors/locale.json';
+import localeTable from 'virtual:locale-table';
+import { LOCALES, pickLocale, translate } from '@/lib/i18n';
 import { loadCore } from '@/lib/wasm';
 
-const locales: Record<string, Record<string, string>> = { en, 'zh-TW': zh, ja };
+/** What each catalogue holds once built: the app's messages and the texts shared with the server. */
+const locales: Record<string, Record<string, string>> = {
+  en: { ...en, ...enShared },
+  'zh-TW': { ...zh, ...zhShared },
+  ja: { ...ja, ...jaShared },
+};
 
 describe('i18n', () => {
   it('chooses zh-TW, ja or en from the LIFF language, en by default', () => {
@@ -15,6 +25,14 @@ describe('i18n', () => {
     expect(pickLocale('en-US')).toBe('en');
     expect(pickLocale('th')).toBe('en');
     expect(pickLocale(undefined)).toBe('en');
+  });
+
+  it.each(localeVectors.picks)('picks $expect for $language, as kizuna-core does', ({ language, expect: wanted }) => {
+    expect(pickLocale(language)).toBe(wanted);
+  });
+
+  it('knows the locales of core/data/locales.json', () => {
+    expect([...LOCALES]).toEqual(localeTable.locales);
   });
 
   it('interpolates parameters', () => {

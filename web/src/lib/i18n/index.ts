@@ -1,16 +1,18 @@
 import { createStore, useStore } from '@/lib/store';
 import { formatDate as formatDateIn, formatDateTime as formatDateTimeIn } from '@/lib/dates';
+import localeTable from 'virtual:locale-table';
 
-/** zh-TW, en and ja, chosen from LIFF's language with en as fallback (docs/design.md "Locales"). */
+/** zh-TW, en and ja (core/data/locales.json; a test keeps this list equal to it), chosen from
+ *  LIFF's language (docs/design.md "Locales"). */
 export const LOCALES = ['zh-TW', 'en', 'ja'] as const;
 export type Locale = (typeof LOCALES)[number];
 export type Messages = Record<string, string>;
 
+/** The language tag's primary subtag, looked up in core/data/locales.json (as kizuna-core's
+ *  `Locale::pick` does; tests/vectors/locale.json checks both), else the fallback. */
 export function pickLocale(language: string | null | undefined): Locale {
-  const lang = (language ?? '').toLowerCase();
-  if (lang.startsWith('zh')) return 'zh-TW';
-  if (lang.startsWith('ja')) return 'ja';
-  return 'en';
+  const primary = (language ?? '').trim().split(/[-_]/)[0]!.toLowerCase();
+  return Object.hasOwn(localeTable.primaryLanguages, primary) ? localeTable.primaryLanguages[primary]! : localeTable.fallback;
 }
 
 type Loader = () => Promise<{ default: Messages }>;
