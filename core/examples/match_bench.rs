@@ -249,16 +249,18 @@ fn main() {
     let started = Clock::start();
     let mut introduced = 0;
     for viewer in &order[..served] {
-        let candidates = pool(viewer);
-        scanned += candidates.len();
-        let picks = matching::introductions(
+        // As the job does: the ranking stops once its window of eligible candidates is full.
+        let mut seen = 0;
+        matching::rank_nearest(
             viewer,
-            candidates,
+            pool(viewer).iter().inspect(|_| seen += 1),
+            [],
             |_| Relation::NONE,
             today,
-            &mut counter,
             &mut scratch,
         );
+        scanned += seen;
+        let picks = matching::DailyPick::from_ranking(&scratch, &mut counter);
         introduced += picks.len();
     }
     let seconds = started.seconds();

@@ -1011,63 +1011,66 @@ impl Picks {
     }
 }
 
-/// The daily selection step: walks candidates in rank order (best first) and takes up to
-/// [`rules::DAILY_NEW_INTRODUCTIONS`] of them, skipping anyone already in
-/// [`rules::DAILY_APPEARANCE_CAP`] lists today (and repeats); records every pick in `counter`.
-pub fn pick_daily(ranked: impl IntoIterator<Item = u64>, counter: &mut AppearanceCounter) -> Picks {
-    let mut picks = Picks::default();
-    for candidate in ranked {
-        if picks.is_full() {
-            break;
-        }
-        picks.offer(candidate, counter);
-    }
-    picks
+/// One member's pick of the day: candidates are offered in rank order (best first), a round of
+/// [`rules::PICK_ROUND`] at a time, until the list holds [`rules::DAILY_NEW_INTRODUCTIONS`]. The
+/// daily job offers every round of its ranking straight away; a list made on demand first drops
+/// from each round whoever the database says may no longer be introduced (its pool may be a
+/// little stale) and takes the round's appearance counts from the database. Either way this is the
+/// one place candidates are taken, so both pick alike on the same state.
+#[derive(Clone, Debug, Default)]
+pub struct DailyPick {
+    picks: Picks,
 }
 
-/// Candidates ranked per round of [`introductions`]: enough that one round nearly always fills a
-/// list even when a few candidates are at their cap.
-const RANK_ROUND: usize = 32;
+impl DailyPick {
+    /// An empty list.
+    pub fn new() -> DailyPick {
+        DailyPick::default()
+    }
 
-/// One member's new introductions for `today`, from start to end: every candidate of `pool`
-/// that passes the two-way rule (relations looked up only for those that pass [`check_pair`]),
-/// scored, ranked with the day's tie-break, and picked under the cap. `scratch` is reused
-/// between members so the job allocates nothing per member once it has grown; only the best
-/// candidates are sorted, a round of 32 at a time.
-pub fn introductions<'p>(
-    viewer: &MatchProfile,
-    pool: impl IntoIterator<Item = &'p MatchProfile>,
-    mut relation_of: impl FnMut(u64) -> Relation,
-    today: Date,
-    counter: &mut AppearanceCounter,
-    scratch: &mut Vec<Ranked>,
-) -> Picks {
-    scratch.clear();
-    for candidate in pool {
-        if !pair_allowed(viewer, candidate, today) {
-            continue;
-        }
-        let relation = relation_of(candidate.id);
-        if relation.check(today).is_ok() {
-            let points = score(viewer, candidate, &relation, today);
-            scratch.push(Ranked::new(today, viewer.id, candidate.id, points));
+    /// The rounds of a ranking (best first), in the order they are offered.
+    pub fn rounds(ranked: &[Ranked]) -> impl Iterator<Item = &[Ranked]> {
+        ranked.chunks(rules::PICK_ROUND)
+    }
+
+    /// Whether the list is full (no further round is needed).
+    pub fn is_full(&self) -> bool {
+        self.picks.is_full()
+    }
+
+    /// Offers one round's candidates, best first: each is taken while the list has room, unless
+    /// already taken or in [`rules::DAILY_APPEARANCE_CAP`] lists today; every pick is recorded in
+    /// `counter`.
+    pub fn offer(
+        &mut self,
+        candidates: impl IntoIterator<Item = u64>,
+        counter: &mut AppearanceCounter,
+    ) {
+        for candidate in candidates {
+            if self.picks.is_full() {
+                break;
+            }
+            self.picks.offer(candidate, counter);
         }
     }
-    let mut picks = Picks::default();
-    let mut rest = &mut scratch[..];
-    while !picks.is_full() && !rest.is_empty() {
-        let round = RANK_ROUND.min(rest.len());
-        if round < rest.len() {
-            rest.select_nth_unstable(round - 1);
-        }
-        let (best, later) = std::mem::take(&mut rest).split_at_mut(round);
-        best.sort_unstable();
-        for ranked in best.iter() {
-            picks.offer(ranked.candidate, counter);
-        }
-        rest = later;
+
+    /// The picks, in the order taken.
+    pub fn picks(&self) -> &Picks {
+        &self.picks
     }
-    picks
+
+    /// The whole pick over a ranking whose candidates all may still be introduced (the daily
+    /// job's case): every round offered until the list is full.
+    pub fn from_ranking(ranked: &[Ranked], counter: &mut AppearanceCounter) -> Picks {
+        let mut pick = DailyPick::new();
+        for round in DailyPick::rounds(ranked) {
+            if pick.is_full() {
+                break;
+            }
+            pick.offer(round.iter().map(|r| r.candidate), counter);
+        }
+        pick.picks
+    }
 }
 
 /// One member's ranking, as the server computes it at any scale: `nearest` yields candidates
@@ -1595,12 +1598,57 @@ mod tests {
     #[test]
     fn a_list_takes_five_and_skips_anyone_at_the_cap() {
         let mut counter = AppearanceCounter::from_counts([(11, rules::DAILY_APPEARANCE_CAP)]);
-        let picks = pick_daily([10, 11, 12, 12, 13, 14, 15, 16], &mut counter);
-        assert_eq!(picks.as_slice(), [10, 12, 13, 14, 15]);
+        let mut pick = DailyPick::new();
+        pick.offer([10, 11, 12, 12, 13, 14, 15, 16], &mut counter);
+        assert_eq!(pick.picks().as_slice(), [10, 12, 13, 14, 15]);
+        assert!(pick.is_full());
         assert_eq!(counter.appearances(10), 1);
         assert_eq!(counter.appearances(11), rules::DAILY_APPEARANCE_CAP);
         assert_eq!(counter.appearances(16), 0);
-        assert!(pick_daily([11], &mut counter).is_empty());
+        let mut again = DailyPick::new();
+        again.offer([11], &mut counter);
+        assert!(again.picks().is_empty());
+    }
+
+    #[test]
+    fn a_pick_offered_round_by_round_equals_the_pick_over_the_whole_ranking() {
+        let (viewer, men) = nearest_first(200);
+        let mut ranked = Vec::new();
+        rank_nearest(&viewer, &men, [], |_| Relation::NONE, today(), &mut ranked);
+        let full: Vec<u64> = ranked.iter().map(|r| r.candidate).take(40).collect();
+        // Most of the best are at their cap: the list needs a second round.
+        let capped = AppearanceCounter::from_counts(
+            full.iter()
+                .take(rules::PICK_ROUND + 2)
+                .map(|id| (*id, rules::DAILY_APPEARANCE_CAP)),
+        );
+        let whole = DailyPick::from_ranking(&ranked, &mut capped.clone());
+        let mut by_round = DailyPick::new();
+        let mut counter = capped.clone();
+        for round in DailyPick::rounds(&ranked) {
+            if by_round.is_full() {
+                break;
+            }
+            by_round.offer(round.iter().map(|r| r.candidate), &mut counter);
+        }
+        assert_eq!(whole.len(), rules::DAILY_NEW_INTRODUCTIONS);
+        assert_eq!(by_round.picks(), &whole);
+        assert_eq!(
+            whole.as_slice(),
+            &full[rules::PICK_ROUND + 2..rules::PICK_ROUND + 7]
+        );
+    }
+
+    /// A member's list over `members` as the job makes it: the core's ranking, then the pick.
+    fn list_of(
+        viewer: &MatchProfile,
+        members: &[MatchProfile],
+        relation_of: impl FnMut(u64) -> Relation,
+        counter: &mut AppearanceCounter,
+    ) -> Picks {
+        let mut ranked = Vec::new();
+        rank_nearest(viewer, members, [], relation_of, today(), &mut ranked);
+        DailyPick::from_ranking(&ranked, counter)
     }
 
     /// 40 women and 10 men, all compatible: every woman's best candidates are the same men.
@@ -1621,17 +1669,9 @@ mod tests {
     fn nobody_appears_in_more_lists_than_the_cap() {
         let members = crowd();
         let mut counter = AppearanceCounter::new();
-        let mut scratch = Vec::new();
         // 10 men x a cap of 20 = 200 places for 40 lists of 5.
         for viewer in &members[..40] {
-            let picks = introductions(
-                viewer,
-                &members,
-                |_| Relation::NONE,
-                today(),
-                &mut counter,
-                &mut scratch,
-            );
+            let picks = list_of(viewer, &members, |_| Relation::NONE, &mut counter);
             if picks.len() < rules::DAILY_NEW_INTRODUCTIONS {
                 // A short list only when every man left out is full.
                 for man in &members[40..] {
@@ -1741,13 +1781,11 @@ mod tests {
     fn a_list_asked_for_again_the_same_day_is_the_same() {
         let members = crowd();
         let list = || {
-            introductions(
+            list_of(
                 &members[0],
                 &members,
                 |_| Relation::NONE,
-                today(),
                 &mut AppearanceCounter::new(),
-                &mut Vec::new(),
             )
         };
         let first = list();
@@ -1763,13 +1801,11 @@ mod tests {
             blocked: id != 41,
             ..Relation::NONE
         };
-        let picks = introductions(
+        let picks = list_of(
             &members[0],
             &members,
             blocked_all_but_41,
-            today(),
             &mut AppearanceCounter::new(),
-            &mut Vec::new(),
         );
         assert_eq!(picks.as_slice(), [41]);
     }

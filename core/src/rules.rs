@@ -665,6 +665,10 @@ pub const DAILY_APPEARANCE_CAP: u32 = 20;
 /// parts, so a farther candidate rarely beats them; and without the bound one member's list
 /// costs a scan of every member of their gender group (quadratic for the daily job).
 pub const CANDIDATE_WINDOW: usize = 300;
+/// Ranked candidates offered per round of a day's pick (`matching::DailyPick`): one round nearly
+/// always fills a list even when a few candidates are at their cap or, on demand, no longer
+/// approved.
+pub const PICK_ROUND: usize = 32;
 /// Days during which a pass (either way) keeps two people from being introduced again.
 pub const PASS_COOLDOWN_DAYS: i32 = 30;
 

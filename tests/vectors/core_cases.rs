@@ -175,8 +175,9 @@ fn pick_cases(check: &mut Check<'_>) {
         let counts: Vec<(u64, u32)> = typed(&case["counts"]);
         let mut counter = AppearanceCounter::from_counts(counts);
         let ranked: Vec<u64> = typed(&case["ranked"]);
-        let picks = matching::pick_daily(ranked, &mut counter);
-        check("picks.json", name(case), equal(picks.as_slice().to_vec(), typed::<Vec<u64>>(&case["expect"])));
+        let mut pick = matching::DailyPick::new();
+        pick.offer(ranked, &mut counter);
+        check("picks.json", name(case), equal(pick.picks().as_slice().to_vec(), typed::<Vec<u64>>(&case["expect"])));
     }
     for case in file["tieBreaks"].as_array().expect("tieBreaks") {
         let got = matching::tie_break(date(&case["day"]), typed(&case["viewer"]), typed(&case["candidate"]));
@@ -205,11 +206,13 @@ fn pick_cases(check: &mut Check<'_>) {
         let viewers = copies(&matching["viewer"], 100, case["viewers"].as_u64().expect("viewers"));
         let candidates = copies(&matching["candidate"], 200, case["candidates"].as_u64().expect("candidates"));
         let mut counter = AppearanceCounter::new();
-        let mut scratch = Vec::new();
+        let mut ranked = Vec::new();
+        // As production picks: the core's ranking, then the day's pick over it.
         let lengths: Vec<usize> = viewers
             .iter()
             .map(|viewer| {
-                matching::introductions(viewer, &candidates, |_| Relation::NONE, today, &mut counter, &mut scratch).len()
+                matching::rank_nearest(viewer, &candidates, [], |_| Relation::NONE, today, &mut ranked);
+                matching::DailyPick::from_ranking(&ranked, &mut counter).len()
             })
             .collect();
         let appearances: Vec<u32> = candidates.iter().map(|c| counter.appearances(c.id())).collect();

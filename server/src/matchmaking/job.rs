@@ -13,8 +13,7 @@ use anyhow::Context;
 use kizuna_core::{
     date::Date,
     line::LineUserId,
-    matching::{self, AppearanceCounter, Ranked, Relation},
-    rules,
+    matching::{self, AppearanceCounter, DailyPick, Ranked, Relation},
 };
 use sea_orm::DatabaseConnection;
 
@@ -82,9 +81,8 @@ pub async fn run(
         let mut lists = Vec::with_capacity(chunk.len());
         for (i, best) in chunk.iter().zip(ranked) {
             let viewer = &pool.members()[*i];
-            let mut picks = Vec::with_capacity(rules::DAILY_NEW_INTRODUCTIONS);
-            offer_all(&mut picks, best.iter().map(|r| r.candidate), &mut counter);
-            let ids: Vec<i64> = picks.iter().map(|id| *id as i64).collect();
+            let picks = DailyPick::from_ranking(&best, &mut counter);
+            let ids: Vec<i64> = picks.as_slice().iter().map(|id| *id as i64).collect();
             report.introductions += ids.len();
             lists.push((viewer.id() as i64, ids));
         }
@@ -148,25 +146,6 @@ fn scan_chunk(
             .flat_map(|h| h.join().expect("a scan thread does not panic"))
             .collect()
     })
-}
-
-/// Offers ranked candidates one at a time (the core's `pick_daily` on each, so the counter
-/// records exactly the picks) until the list is full.
-fn offer_all(
-    picks: &mut Vec<u64>,
-    ranked: impl IntoIterator<Item = u64>,
-    counter: &mut AppearanceCounter,
-) {
-    for candidate in ranked {
-        if picks.len() >= rules::DAILY_NEW_INTRODUCTIONS {
-            break;
-        }
-        if picks.contains(&candidate) {
-            continue;
-        }
-        let taken = matching::pick_daily(std::iter::once(candidate), counter);
-        picks.extend_from_slice(taken.as_slice());
-    }
 }
 
 /// Enqueues one push per member with picks today who wants it and has none yet; each push

@@ -22,8 +22,7 @@ use std::collections::HashMap;
 
 use kizuna_core::{
     date::Date,
-    matching::{self, AppearanceCounter, MatchProfile, Ranked, Relation},
-    rules,
+    matching::{self, AppearanceCounter, DailyPick, MatchProfile, Ranked, Relation},
 };
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect};
 
@@ -35,10 +34,6 @@ use crate::storage::{
     match_pool::{self, active_day},
     matchmaking as store,
 };
-
-/// Candidates checked against the database per round of an on-demand pick: one round nearly
-/// always fills a list even when some candidates reached their cap.
-pub const ROUND: usize = 32;
 
 /// `viewer`'s ranking in `pool`, best first: the core's [`matching::rank_nearest`] over the
 /// pool's nearest-first walk (at most [`kizuna_core::rules::CANDIDATE_WINDOW`] eligible
@@ -111,17 +106,17 @@ pub async fn todays_list(
     }
 }
 
-/// Picks up to [`rules::DAILY_NEW_INTRODUCTIONS`] of the ranked candidates, a round at a time,
-/// with today's appearance counts and the current review status read from the database: the
-/// in-memory pool may be stale, the list never is.
+/// The core's [`DailyPick`] over the ranking, a round at a time, with the round's appearance
+/// counts and current review status read from the database: the in-memory pool may be stale, the
+/// list never is.
 async fn pick_checked(
     db: &impl ConnectionTrait,
     ranked: &[Ranked],
     today: Date,
 ) -> Result<Vec<i64>, StorageError> {
-    let mut picks: Vec<i64> = Vec::new();
-    for round in ranked.chunks(ROUND) {
-        if picks.len() >= rules::DAILY_NEW_INTRODUCTIONS {
+    let mut pick = DailyPick::new();
+    for round in DailyPick::rounds(ranked) {
+        if pick.is_full() {
             break;
         }
         let ids: Vec<i64> = round.iter().map(|r| r.candidate as i64).collect();
@@ -138,19 +133,19 @@ async fn pick_checked(
             .map_err(|e| anyhow::Error::new(e).context("checking candidates' status"))?;
         let mut counter =
             AppearanceCounter::from_counts(store::appearances(db, today, &ids).await?);
-        let chosen = matching::pick_daily(
+        pick.offer(
             ids.iter()
-                .filter(|id| approved.contains(id) && !picks.contains(id))
+                .filter(|id| approved.contains(id))
                 .map(|id| *id as u64),
             &mut counter,
         );
-        for id in chosen.as_slice() {
-            if picks.len() < rules::DAILY_NEW_INTRODUCTIONS {
-                picks.push(*id as i64);
-            }
-        }
     }
-    Ok(picks)
+    Ok(pick
+        .picks()
+        .as_slice()
+        .iter()
+        .map(|id| *id as i64)
+        .collect())
 }
 
 /// The distance band between two members, from their pool snapshots (grid cells only).

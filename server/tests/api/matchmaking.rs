@@ -679,6 +679,37 @@ async fn the_daily_job_makes_every_list_and_one_morning_push_each(backend: Backe
     }
 }
 
+/// The daily job and a list made on demand take the same five from the same state: both are the
+/// core's ranking and its `DailyPick`.
+async fn the_job_and_an_on_demand_list_pick_alike(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let mut men = Vec::new();
+    for n in 1..=8 {
+        men.push(approved(&app, n, false).await.0);
+    }
+    let on_demand = listed_ids(&introductions(&app, &mei).await);
+    assert_eq!(
+        on_demand.len(),
+        5,
+        "more candidates than places: the pick chose"
+    );
+    // Forget Mei's list, as if she had not asked yet today; the job then makes it.
+    for table in ["introductions", "introduction_days"] {
+        app.db
+            .execute_unprepared(&format!("DELETE FROM {table} WHERE viewer_id = {}", mei.id))
+            .await
+            .unwrap();
+    }
+    let today = app.clock().taipei_today();
+    kizuna_server::matchmaking::job::run(&app.db, today, app.clock().now_secs(), "liff")
+        .await
+        .unwrap();
+    let by_job = listed_ids(&introductions(&app, &mei).await);
+    assert_eq!(by_job, on_demand, "the same five in the same order");
+    assert!(by_job.iter().all(|id| men.iter().any(|m| m.id == *id)));
+}
+
 /// One scalar of the test database.
 async fn count(app: &TestApp, query: &str) -> i64 {
     app.db
@@ -1150,6 +1181,7 @@ on_both_backends!(
     racing_likes_make_exactly_one_match_and_two_pushes,
     bad_ids_and_callers_are_refused_and_change_nothing,
     the_daily_job_makes_every_list_and_one_morning_push_each,
+    the_job_and_an_on_demand_list_pick_alike,
     the_scheduled_job_runs_once_a_day_at_its_taipei_time,
     a_run_cut_short_by_a_shutdown_is_run_at_once_by_the_next_process,
     no_answer_carries_another_members_private_details,
