@@ -521,6 +521,30 @@ mod tests {
     }
 
     #[test]
+    fn every_operation_but_the_public_ones_names_its_security_in_the_document() {
+        // Public by design: the app's start-up configuration, the route guard's rules, the code
+        // catalogues, and LINE's webhook (signed with the channel secret instead).
+        let public = [
+            ("get", "/config"),
+            ("get", "/route-rules"),
+            ("get", "/catalogue/codes"),
+            ("post", "/line/webhook"),
+        ];
+        let doc: Value = serde_json::from_str(&openapi_json()).unwrap();
+        for (path, methods) in doc["paths"].as_object().unwrap() {
+            for (method, operation) in methods.as_object().unwrap() {
+                let secured = operation["security"]
+                    .as_array()
+                    .is_some_and(|s| !s.is_empty());
+                let is_public = public.contains(&(method.as_str(), path.as_str()));
+                assert_eq!(secured, !is_public, "{method} {path}");
+            }
+        }
+        let send = &doc["paths"]["/verification/email-code"]["post"]["security"];
+        assert_eq!(send, &json!([{ auth::BEARER_SESSION: [] }]));
+    }
+
+    #[test]
     fn the_route_table_knows_each_paths_methods() {
         let table = RouteTable::from_document(&openapi_json());
         assert_eq!(table.allow("/user/my-info"), Some("GET, HEAD"));

@@ -6,10 +6,9 @@ use kizuna_core::{catalogue, email::EmailAddress, rules::RuleCode};
 use poem::Request;
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
-use super::{ApiTags, State, body::JsonBody};
+use super::{ApiTags, State, auth::Session, body::JsonBody};
 use crate::{
     error::ApiError,
-    identity::session::TokenSource,
     mail::{Mail, texts},
     storage::{
         email_codes::{self, ConfirmError, IssueError},
@@ -109,12 +108,10 @@ impl VerificationApi {
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
+        caller: Session,
         body: Json<JsonBody<EmailCodeRequest>>,
     ) -> Result<SendResponse, ApiError> {
-        let auth = state
-            .sessions
-            .authenticate(req, TokenSource::Header)
-            .await?;
+        let auth = caller.0;
         let body = body.0.read()?;
         let email = work_address(&body.email)?;
         let rules = &state.settings.email_codes;
@@ -165,13 +162,10 @@ impl VerificationApi {
     async fn confirm_code(
         &self,
         state: poem::web::Data<&State>,
-        req: &Request,
+        caller: Session,
         body: Json<JsonBody<EmailCodeConfirm>>,
     ) -> Result<ConfirmResponse, ApiError> {
-        let auth = state
-            .sessions
-            .authenticate(req, TokenSource::Header)
-            .await?;
+        let auth = caller.0;
         let body = body.0.read()?;
         let email = work_address(&body.email)?;
         let rules = &state.settings.email_codes;
