@@ -207,7 +207,7 @@ async fn generate(db: &DatabaseConnection, members: u64, today: Date, now: i64) 
                 profiles.push(profile::ActiveModel {
                     id: Set(id as i64),
                     user_id: Set(id as i64),
-                    status: Set("APPROVED".into()),
+                    status: Set(profile::Status::Approved),
                     submission_hash: Set(hash.clone()),
                     payload: Set("{}".into()),
                     nickname: Set(Some(valid.nickname.clone())),

@@ -124,9 +124,7 @@ async fn pick_checked(
             .select_only()
             .column(profile::Column::Id)
             .filter(profile::Column::Id.is_in(ids.clone()))
-            .filter(
-                profile::Column::Status.eq(kizuna_core::review::ReviewStatus::Approved.as_str()),
-            )
+            .filter(profile::Column::Status.eq(profile::Status::Approved))
             .into_tuple()
             .all(db)
             .await

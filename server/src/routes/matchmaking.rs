@@ -9,9 +9,7 @@
 //! unknown id.
 
 use anyhow::Context;
-use kizuna_core::{
-    date::Date, line::LineUserId, matching::PublicProfile, report::Report, review::ReviewStatus,
-};
+use kizuna_core::{date::Date, line::LineUserId, matching::PublicProfile, report::Report};
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
@@ -224,7 +222,7 @@ pub enum NotificationsResponse {
 /// The caller's profile id when they are an APPROVED member; 403 E004 otherwise.
 pub(crate) async fn approved_member(state: &State, auth: &Auth) -> Result<i64, ApiError> {
     match profiles::find_row(&state.db, auth.user.id).await? {
-        Some(row) if row.status == ReviewStatus::Approved.as_str() => Ok(row.id),
+        Some(row) if row.status == profile::Status::Approved => Ok(row.id),
         _ => Err(ApiError::Forbidden(
             "only approved members take part in matchmaking".into(),
         )),
@@ -326,7 +324,7 @@ async fn visible_unless_passed(state: &State, me: i64, target: i64) -> Result<bo
     let blocked = relations.get(&(target as u64)).is_some_and(|r| r.blocked);
     let approved = store::member(&state.db, target)
         .await?
-        .is_some_and(|p| p.status == ReviewStatus::Approved.as_str());
+        .is_some_and(|p| p.status == profile::Status::Approved);
     Ok(!blocked && approved)
 }
 

@@ -374,10 +374,8 @@ impl From<ReviewError> for ApiError {
     }
 }
 
-fn state_of(status: &str) -> Result<ReviewState, ApiError> {
-    ReviewStatus::parse(status)
-        .map(ReviewState::from_core)
-        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a stored review status {status:?}")))
+fn state_of(status: crate::storage::entity::profile::Status) -> Result<ReviewState, ApiError> {
+    Ok(ReviewState::from_core(ReviewStatus::from(status)))
 }
 
 fn payload(json: &str) -> Result<ProfilePayload, ApiError> {
@@ -452,7 +450,7 @@ impl ReviewApi {
         let email_confirmed_at = latest.and_then(|s| s.email_confirmed_at);
         let view = ReviewView {
             profile_id: p.id,
-            status: state_of(&p.status)?,
+            status: state_of(p.status)?,
             version: p.version,
             submitted_at: latest.map_or(p.created_at, |s| s.submitted_at),
             submission: latest.map_or(1, |s| s.number),
@@ -637,7 +635,7 @@ impl ReviewApi {
                     profile_id: e.report.target_id,
                     nickname: e.target_nickname,
                 },
-                target_status: state_of(&e.target_status)?,
+                target_status: state_of(e.target_status)?,
                 target_version: e.target_version,
                 reasons: reasons.iter().map(|r| r.code().to_string()).collect(),
                 suggested_suspension: suggested,

@@ -282,14 +282,13 @@ impl UserApi {
             return Ok(ReviewStatusResponse::NoProfile);
         };
         let last = profiles::last_status_change(&state.db, profile.id).await?;
-        let status = ReviewStatus::parse(&profile.status)
-            .with_context(|| format!("a stored review status {:?}", profile.status))?;
+        let status = ReviewStatus::from(profile.status);
         let decision = standing_decision(&state, profile.id, status)
             .await?
             .filter(|d| !d.reasons.is_empty() || d.note.is_some());
         Ok(ReviewStatusResponse::Ok(Json(ReviewStatusBody {
             user_id: user.line_user_id,
-            status: profile.status,
+            status: status.as_str().to_string(),
             reason: profile.status_reason,
             reasons: decision
                 .as_ref()

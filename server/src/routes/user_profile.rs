@@ -88,7 +88,7 @@ fn unknown_files(photos: bool, verification: bool) -> ApiError {
 fn created(line_user_id: &str, registration: Registration) -> CreateProfileResponse {
     CreateProfileResponse::Ok(Json(ProfileCreated {
         user_id: line_user_id.to_string(),
-        status: registration.status,
+        status: registration.status.as_str().to_string(),
         photos: registration.photos,
         created_at: registration.created_at,
     }))

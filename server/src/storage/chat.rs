@@ -7,13 +7,13 @@
 
 use anyhow::Context;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, sea_query::OnConflict,
+    ActiveEnum, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect, sea_query::OnConflict,
 };
 
 use super::{
     StorageError,
-    entity::{chat_message, pair_match},
+    entity::{chat_message, pair_match, profile::Status},
     matchmaking::sql,
 };
 
@@ -35,12 +35,15 @@ pub async fn live_match(
 ) -> Result<Option<LiveMatch>, StorageError> {
     let stmt = sql(
         db.get_database_backend(),
-        "SELECT m.low_id AS low_id, m.high_id AS high_id FROM matches m \
+        &format!(
+            "SELECT m.low_id AS low_id, m.high_id AS high_id FROM matches m \
          JOIN profiles o ON o.id = CASE WHEN m.low_id = $2 THEN m.high_id ELSE m.low_id END \
          WHERE m.id = $1 AND (m.low_id = $2 OR m.high_id = $2) AND m.ended_at IS NULL \
-         AND o.status = 'APPROVED' \
+         AND o.status = '{approved}' \
          AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = m.low_id AND b.blocked_id = m.high_id) \
                          OR (b.blocker_id = m.high_id AND b.blocked_id = m.low_id))",
+            approved = Status::Approved.to_value()
+        ),
         vec![match_id.into(), member.into()],
     );
     let Some(row) = db

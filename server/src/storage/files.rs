@@ -238,7 +238,7 @@ pub async fn may_view(
     let Some(me) = super::profiles::find_row(db, viewer.user_id).await? else {
         return Ok(false);
     };
-    if me.status != kizuna_core::review::ReviewStatus::Approved.as_str() {
+    if me.status != super::entity::profile::Status::Approved {
         return Ok(false);
     }
     super::matchmaking::may_see(db, me.id, target).await

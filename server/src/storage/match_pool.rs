@@ -18,12 +18,13 @@ use kizuna_core::{
     review::ReviewStatus,
 };
 use sea_orm::{
-    ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, Statement, sea_query::OnConflict,
+    ActiveEnum, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, Statement,
+    sea_query::OnConflict,
 };
 
 use super::{
     StorageError,
-    entity::{match_pool, user},
+    entity::{match_pool, profile::Status, user},
     profiles,
 };
 
@@ -196,10 +197,13 @@ struct StaleRow {
 /// Builds the snapshot of every APPROVED profile that has none or one of an older submission.
 /// Answers how many were rebuilt.
 pub async fn refresh_stale(db: &impl ConnectionTrait) -> Result<usize, StorageError> {
-    let sql = "SELECT p.id AS profile_id, p.user_id AS user_id FROM profiles p \
-               LEFT JOIN match_pool mp ON mp.profile_id = p.id \
-               WHERE p.status = 'APPROVED' \
-               AND (mp.profile_id IS NULL OR mp.source_hash <> p.submission_hash)";
+    let sql = format!(
+        "SELECT p.id AS profile_id, p.user_id AS user_id FROM profiles p \
+         LEFT JOIN match_pool mp ON mp.profile_id = p.id \
+         WHERE p.status = '{}' \
+         AND (mp.profile_id IS NULL OR mp.source_hash <> p.submission_hash)",
+        Status::Approved.to_value()
+    );
     let stale = StaleRow::find_by_statement(Statement::from_string(db.get_database_backend(), sql))
         .all(db)
         .await
@@ -240,10 +244,13 @@ pub struct PoolRow {
 }
 
 fn select_approved(backend: DbBackend, one: bool) -> Statement {
-    let base = "SELECT mp.*, u.last_active_at AS last_active_at FROM match_pool mp \
-                JOIN profiles p ON p.id = mp.profile_id AND p.status = 'APPROVED' \
-                AND p.submission_hash = mp.source_hash \
-                JOIN users u ON u.id = p.user_id";
+    let base = format!(
+        "SELECT mp.*, u.last_active_at AS last_active_at FROM match_pool mp \
+         JOIN profiles p ON p.id = mp.profile_id AND p.status = '{}' \
+         AND p.submission_hash = mp.source_hash \
+         JOIN users u ON u.id = p.user_id",
+        Status::Approved.to_value()
+    );
     if one {
         let placeholder = if backend == DbBackend::Postgres {
             "$1"
@@ -296,7 +303,7 @@ pub async fn approved_one(
         .one(db)
         .await
         .context("reading a profile")?;
-    let Some(profile) = status.filter(|p| p.status == ReviewStatus::Approved.as_str()) else {
+    let Some(profile) = status.filter(|p| p.status == Status::Approved) else {
         return Ok(None);
     };
     let Some(user) = user::Entity::find_by_id(profile.user_id)

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use anyhow::Context;
 use kizuna_core::{date::Date, matching::Relation};
 use sea_orm::{
+    ActiveEnum,
     ActiveValue::Set,
     ColumnTrait, Condition, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
     QueryOrder, QuerySelect, Statement,
@@ -621,7 +622,8 @@ pub async fn may_see(
     }
     let stmt = sql(
         db.get_database_backend(),
-        "SELECT 1 AS ok FROM profiles t WHERE t.id = $2 AND t.status = 'APPROVED' \
+        &format!(
+            "SELECT 1 AS ok FROM profiles t WHERE t.id = $2 AND t.status = '{approved}' \
          AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = $2) \
                          OR (b.blocker_id = $2 AND b.blocked_id = $1)) \
          AND (EXISTS (SELECT 1 FROM matches m WHERE m.ended_at IS NULL \
@@ -629,6 +631,8 @@ pub async fn may_see(
               OR (EXISTS (SELECT 1 FROM introductions i WHERE i.viewer_id = $1 AND i.target_id = $2) \
                   AND NOT EXISTS (SELECT 1 FROM reactions r WHERE r.viewer_id = $1 \
                                   AND r.target_id = $2 AND r.kind = 'PASS')))",
+            approved = profile::Status::Approved.to_value()
+        ),
         vec![
             viewer.into(),
             target.into(),
@@ -881,7 +885,7 @@ pub async fn open_report(
     Ok(report::Entity::find()
         .filter(report::Column::ReporterId.eq(reporter))
         .filter(report::Column::TargetId.eq(target))
-        .filter(report::Column::Status.eq(report::OPEN))
+        .filter(report::Column::Status.eq(report::Status::Open))
         .one(db)
         .await
         .context("reading reports")?)
@@ -901,7 +905,7 @@ pub async fn insert_report(
         target_id: Set(target),
         reasons: Set(reasons.join(",")),
         text: Set(text.to_string()),
-        status: Set(report::OPEN.to_string()),
+        status: Set(report::Status::Open),
         created_at: Set(now),
         ..Default::default()
     })
@@ -917,7 +921,7 @@ pub async fn open_reports(
     limit: u64,
 ) -> Result<Vec<report::Model>, StorageError> {
     Ok(report::Entity::find()
-        .filter(report::Column::Status.eq(report::OPEN))
+        .filter(report::Column::Status.eq(report::Status::Open))
         .order_by_asc(report::Column::CreatedAt)
         .order_by_asc(report::Column::Id)
         .limit(limit)
@@ -931,12 +935,12 @@ pub async fn open_reports(
 pub async fn settle_reports_about(
     db: &impl ConnectionTrait,
     target: i64,
-    status: &str,
+    status: report::Status,
 ) -> Result<u64, StorageError> {
     let done = report::Entity::update_many()
         .col_expr(report::Column::Status, Expr::value(status))
         .filter(report::Column::TargetId.eq(target))
-        .filter(report::Column::Status.eq(report::OPEN))
+        .filter(report::Column::Status.eq(report::Status::Open))
         .exec(db)
         .await
         .context("settling reports")?;
@@ -955,9 +959,12 @@ pub enum Dismissal {
 /// Dismisses one open report (a second reviewer's dismissal changes nothing).
 pub async fn dismiss_report(db: &impl ConnectionTrait, id: i64) -> Result<Dismissal, StorageError> {
     let done = report::Entity::update_many()
-        .col_expr(report::Column::Status, Expr::value(report::DISMISSED))
+        .col_expr(
+            report::Column::Status,
+            Expr::value(report::Status::Dismissed),
+        )
         .filter(report::Column::Id.eq(id))
-        .filter(report::Column::Status.eq(report::OPEN))
+        .filter(report::Column::Status.eq(report::Status::Open))
         .exec(db)
         .await
         .context("dismissing a report")?;

@@ -53,7 +53,7 @@ pub struct StoredProfile {
 /// What a registration answers: the profile's status, its photos in order, when it was made.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Registration {
-    pub status: String,
+    pub status: ReviewStatus,
     pub photos: Vec<String>,
     pub created_at: i64,
 }
@@ -127,7 +127,7 @@ fn new_row(
     Ok(profile::ActiveModel {
         id: NotSet,
         user_id: Set(user_id),
-        status: Set(ReviewStatus::INITIAL.as_str().to_string()),
+        status: Set(ReviewStatus::INITIAL.into()),
         status_reason: Set(None),
         submission_hash: Set(submission.hash.to_string()),
         payload: Set(submission.payload.to_string()),
@@ -368,7 +368,7 @@ pub async fn register(
     txn.commit().await.context("committing a profile")?;
     tracing::info!(user = user.id, profile = created.id, "profile submitted");
     Ok(Registration {
-        status: created.status,
+        status: created.status.into(),
         photos,
         created_at: created.created_at,
     })
@@ -417,12 +417,12 @@ pub async fn resubmit(
         txn.rollback().await.ok();
         return Err(ResubmitError::NoProfile);
     };
-    let status = ReviewStatus::parse(&row.status).ok_or_else(|| unreadable("status"))?;
+    let status = ReviewStatus::from(row.status);
     if status == ReviewStatus::Pending && row.submission_hash == submission.hash {
         let photos = photo_names(&txn, row.id).await?;
         txn.rollback().await.ok();
         return Ok(Registration {
-            status: row.status,
+            status,
             photos,
             created_at: row.created_at,
         });
@@ -448,7 +448,7 @@ pub async fn resubmit(
     let mut fields = new_row(user.id, p, &submission, now)?;
     fields.id = NotSet;
     fields.created_at = NotSet;
-    fields.status = Set(next.as_str().to_string());
+    fields.status = Set(next.into());
     fields.version = Set(row.version + 1);
     let updated = profile::Entity::update_many()
         .set(fields)
@@ -521,7 +521,7 @@ pub async fn resubmit(
     txn.commit().await.context("committing a resubmission")?;
     tracing::info!(user = user.id, profile = row.id, "profile resubmitted");
     Ok(Registration {
-        status: next.as_str().to_string(),
+        status: next,
         photos,
         created_at: row.created_at,
     })
@@ -542,7 +542,7 @@ async fn answer_existing(
     }
     Ok(Registration {
         photos: photo_names(db, existing.id).await?,
-        status: existing.status,
+        status: existing.status.into(),
         created_at: existing.created_at,
     })
 }
@@ -616,7 +616,7 @@ pub async fn load(
     Ok(Some(StoredProfile {
         id: row.id,
         user_id: row.user_id,
-        status: ReviewStatus::parse(&row.status).ok_or_else(|| unreadable("status"))?,
+        status: row.status.into(),
         status_reason: row.status_reason,
         profile,
         created_at: row.created_at,

@@ -22,31 +22,7 @@ use crate::storage::entity::push_outbox;
 /// Finished rows are kept this long for inspection, then deleted.
 pub const FINISHED_RETENTION_SECS: i64 = 30 * 24 * 3600;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PushStatus {
-    /// Waiting for (another) attempt.
-    Pending,
-    /// LINE accepted it (2xx), or had already accepted its retry key (409).
-    Delivered,
-    /// Not sent: the member had unfollowed or blocked the official account.
-    Unfollowed,
-    /// LINE refused it for good (a 4xx other than 409 and 429).
-    Failed,
-    /// Still failing when its time was up (24 h after it was written).
-    Expired,
-}
-
-impl PushStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PushStatus::Pending => "pending",
-            PushStatus::Delivered => "delivered",
-            PushStatus::Unfollowed => "unfollowed",
-            PushStatus::Failed => "failed",
-            PushStatus::Expired => "expired",
-        }
-    }
-}
+pub use super::entity::push_outbox::Status as PushStatus;
 
 /// A row a worker has claimed: its lease runs until the `due_at_ms` it was given.
 #[derive(Clone, Debug)]
@@ -73,7 +49,7 @@ pub async fn insert(
         retry_key: Set(retry_key.to_string()),
         line_user_id: Set(line_user_id.to_string()),
         messages: Set(messages_json),
-        status: Set(PushStatus::Pending.as_str().into()),
+        status: Set(PushStatus::Pending),
         attempts: Set(0),
         created_at: Set(now_ms.div_euclid(1000)),
         due_at_ms: Set(now_ms),
@@ -102,7 +78,7 @@ pub async fn insert_many(
             retry_key: Set(retry_key),
             line_user_id: Set(to),
             messages: Set(messages),
-            status: Set(PushStatus::Pending.as_str().into()),
+            status: Set(PushStatus::Pending),
             attempts: Set(0),
             created_at: Set(now_ms.div_euclid(1000)),
             due_at_ms: Set(now_ms),
@@ -117,22 +93,23 @@ pub async fn insert_many(
     Ok(())
 }
 
-fn claim_sql(backend: DbBackend) -> &'static str {
+fn claim_sql(backend: DbBackend) -> String {
+    let pending = PushStatus::Pending.as_str();
     match backend {
-        DbBackend::Postgres => {
+        DbBackend::Postgres => format!(
             "UPDATE push_outbox SET due_at_ms = $1, attempts = attempts + 1 \
-             WHERE id IN (SELECT id FROM push_outbox WHERE status = 'pending' AND due_at_ms <= $2 \
+             WHERE id IN (SELECT id FROM push_outbox WHERE status = '{pending}' AND due_at_ms <= $2 \
              ORDER BY due_at_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-             AND status = 'pending' AND due_at_ms <= $2 \
+             AND status = '{pending}' AND due_at_ms <= $2 \
              RETURNING id, retry_key, line_user_id, messages, attempts, created_at"
-        }
-        _ => {
+        ),
+        _ => format!(
             "UPDATE push_outbox SET due_at_ms = ?1, attempts = attempts + 1 \
-             WHERE id IN (SELECT id FROM push_outbox WHERE status = 'pending' AND due_at_ms <= ?2 \
+             WHERE id IN (SELECT id FROM push_outbox WHERE status = '{pending}' AND due_at_ms <= ?2 \
              ORDER BY due_at_ms, id LIMIT ?3) \
-             AND status = 'pending' AND due_at_ms <= ?2 \
+             AND status = '{pending}' AND due_at_ms <= ?2 \
              RETURNING id, retry_key, line_user_id, messages, attempts, created_at"
-        }
+        ),
     }
 }
 
@@ -153,7 +130,7 @@ pub async fn claim_due(
     let rows = db
         .query_all_raw(Statement::from_sql_and_values(
             backend,
-            claim_sql(backend),
+            claim_sql(backend).as_str(),
             [
                 lease_until_ms.into(),
                 now_ms.into(),
@@ -182,7 +159,7 @@ pub async fn next_due_ms(db: &impl ConnectionTrait) -> anyhow::Result<Option<i64
     let due: Option<Option<i64>> = push_outbox::Entity::find()
         .select_only()
         .expr(Func::min(Expr::col(push_outbox::Column::DueAtMs)))
-        .filter(push_outbox::Column::Status.eq(PushStatus::Pending.as_str()))
+        .filter(push_outbox::Column::Status.eq(PushStatus::Pending))
         .into_tuple()
         .one(db)
         .await
@@ -199,10 +176,10 @@ pub async fn finish(
     now: i64,
 ) -> anyhow::Result<bool> {
     let mut update = push_outbox::Entity::update_many()
-        .col_expr(push_outbox::Column::Status, Expr::value(status.as_str()))
+        .col_expr(push_outbox::Column::Status, Expr::value(status))
         .col_expr(push_outbox::Column::FinishedAt, Expr::value(now))
         .filter(push_outbox::Column::Id.eq(claim.id))
-        .filter(push_outbox::Column::Status.eq(PushStatus::Pending.as_str()));
+        .filter(push_outbox::Column::Status.eq(PushStatus::Pending));
     if let Some(error) = error {
         update = update.col_expr(
             push_outbox::Column::LastError,
@@ -231,7 +208,7 @@ pub async fn retry_at(
             Expr::value(error.chars().take(300).collect::<String>()),
         )
         .filter(push_outbox::Column::Id.eq(claim.id))
-        .filter(push_outbox::Column::Status.eq(PushStatus::Pending.as_str()))
+        .filter(push_outbox::Column::Status.eq(PushStatus::Pending))
         .filter(push_outbox::Column::Attempts.eq(claim.attempts))
         .exec(db)
         .await
@@ -254,7 +231,7 @@ pub async fn by_retry_key(
 /// Deletes rows finished longer ago than the retention.
 pub async fn sweep(db: &impl ConnectionTrait, now: i64) -> anyhow::Result<u64> {
     let result = push_outbox::Entity::delete_many()
-        .filter(push_outbox::Column::Status.ne(PushStatus::Pending.as_str()))
+        .filter(push_outbox::Column::Status.ne(PushStatus::Pending))
         .filter(push_outbox::Column::FinishedAt.lt(now - FINISHED_RETENTION_SECS))
         .exec(db)
         .await

@@ -53,7 +53,7 @@ pub async fn queue(
 ) -> Result<Vec<QueueEntry>, StorageError> {
     // A pending profile's last change is its (re)submission: `updated_at` is when it came in.
     let rows = profile::Entity::find()
-        .filter(profile::Column::Status.eq(ReviewStatus::Pending.as_str()))
+        .filter(profile::Column::Status.eq(profile::Status::Pending))
         .order_by_asc(profile::Column::UpdatedAt)
         .order_by_asc(profile::Column::Id)
         .limit(limit)
@@ -434,8 +434,7 @@ pub async fn decide(
         txn.rollback().await.ok();
         return Err(ReviewError::Changed);
     }
-    let from = ReviewStatus::parse(&row.status)
-        .ok_or_else(|| StorageError::Unreadable("profiles.status".into()))?;
+    let from = ReviewStatus::from(row.status);
     let to = match from.apply(decision.action()) {
         Ok(to) => to,
         Err(invalid) => {
@@ -446,7 +445,10 @@ pub async fn decide(
     let codes = decision.reason_codes();
     let reason = (!codes.is_empty()).then(|| codes.join(","));
     let updated = profile::Entity::update_many()
-        .col_expr(profile::Column::Status, Expr::value(to.as_str()))
+        .col_expr(
+            profile::Column::Status,
+            Expr::value(profile::Status::from(to)),
+        )
         .col_expr(profile::Column::StatusReason, Expr::value(reason.clone()))
         .col_expr(profile::Column::Version, Expr::value(version + 1))
         .col_expr(profile::Column::UpdatedAt, Expr::value(now))
@@ -486,7 +488,8 @@ pub async fn decide(
         // A suspended member leaves every match at once (for the other person too), and the
         // reports about them are settled by this decision.
         super::matchmaking::end_all_matches(&txn, profile_id, now).await?;
-        super::matchmaking::settle_reports_about(&txn, profile_id, report::ACTIONED).await?;
+        super::matchmaking::settle_reports_about(&txn, profile_id, report::Status::Actioned)
+            .await?;
     }
 
     let owner = user::Entity::find_by_id(row.user_id)
@@ -535,7 +538,7 @@ pub struct ReportEntry {
     pub report: report::Model,
     pub reporter_nickname: Option<String>,
     pub target_nickname: Option<String>,
-    pub target_status: String,
+    pub target_status: super::entity::profile::Status,
     pub target_version: i64,
 }
 
@@ -572,7 +575,7 @@ pub async fn report_queue(
         entries.push(ReportEntry {
             reporter_nickname: reporter.nickname.clone(),
             target_nickname: target.nickname.clone(),
-            target_status: target.status.clone(),
+            target_status: target.status,
             target_version: target.version,
             report,
         });

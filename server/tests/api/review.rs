@@ -599,8 +599,7 @@ async fn a_rejected_member_edits_and_resubmits(backend: Backend) {
     assert_eq!(rows.len(), 1);
     let pushes = app.pushes().await;
     let text = push_text(pushes_to(&pushes, &member.user.line_id)[0]).to_string();
-    let ja: Value =
-        serde_json::from_str(include_str!("../../../web/src/lib/i18n/locales/ja.json")).unwrap();
+    let ja: Value = serde_json::from_str(include_str!("../../../core/data/texts/ja.json")).unwrap();
     assert!(
         text.contains(ja["review.reject.PHOTOS_UNCLEAR"].as_str().unwrap()),
         "{text}"

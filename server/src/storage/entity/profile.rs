@@ -1,4 +1,56 @@
+use kizuna_core::review::ReviewStatus;
 use sea_orm::entity::prelude::*;
+
+/// `profiles.status`: kizuna-core's [`ReviewStatus`] as the column stores it, so that queries
+/// compare typed values the compiler checks (the conversions below are exhaustive both ways).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum Status {
+    #[sea_orm(string_value = "PENDING")]
+    Pending,
+    #[sea_orm(string_value = "APPROVED")]
+    Approved,
+    #[sea_orm(string_value = "REJECTED")]
+    Rejected,
+    #[sea_orm(string_value = "SUSPENDED")]
+    Suspended,
+}
+
+impl From<ReviewStatus> for Status {
+    fn from(status: ReviewStatus) -> Status {
+        match status {
+            ReviewStatus::Pending => Status::Pending,
+            ReviewStatus::Approved => Status::Approved,
+            ReviewStatus::Rejected => Status::Rejected,
+            ReviewStatus::Suspended => Status::Suspended,
+        }
+    }
+}
+
+impl From<Status> for ReviewStatus {
+    fn from(status: Status) -> ReviewStatus {
+        match status {
+            Status::Pending => ReviewStatus::Pending,
+            Status::Approved => ReviewStatus::Approved,
+            Status::Rejected => ReviewStatus::Rejected,
+            Status::Suspended => ReviewStatus::Suspended,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sea_orm::{ActiveEnum, Iterable};
+
+    #[test]
+    fn the_column_stores_each_status_as_the_core_names_it() {
+        for status in Status::iter() {
+            assert_eq!(status.to_value(), ReviewStatus::from(status).as_str());
+            assert_eq!(Status::from(ReviewStatus::from(status)), status);
+        }
+    }
+}
 
 /// A registered profile: every UserProfileCreate field as a column (choice codes as text), the
 /// normalised payload as JSON for exact echo, and the review status.
@@ -9,7 +61,7 @@ pub struct Model {
     pub id: i64,
     #[sea_orm(unique)]
     pub user_id: i64,
-    pub status: String,
+    pub status: Status,
     pub status_reason: Option<String>,
     pub submission_hash: String,
     pub payload: String,

@@ -12,8 +12,7 @@ pub struct Model {
     pub line_user_id: String,
     /// The push's `messages` array (JSON).
     pub messages: String,
-    /// pending, delivered, unfollowed, failed or expired.
-    pub status: String,
+    pub status: Status,
     pub attempts: i32,
     pub created_at: i64,
     /// Unix milliseconds from which the row may be claimed: the next retry, or the end of the
@@ -22,6 +21,60 @@ pub struct Model {
     /// Why the last attempt failed (HTTP status or transport error; never message text).
     pub last_error: Option<String>,
     pub finished_at: Option<i64>,
+}
+
+/// Where a push stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum Status {
+    /// Waiting for (another) attempt.
+    #[sea_orm(string_value = "pending")]
+    Pending,
+    /// LINE accepted it (2xx), or had already accepted its retry key (409).
+    #[sea_orm(string_value = "delivered")]
+    Delivered,
+    /// Not sent: the member had unfollowed or blocked the official account.
+    #[sea_orm(string_value = "unfollowed")]
+    Unfollowed,
+    /// LINE refused it for good (a 4xx other than 409 and 429).
+    #[sea_orm(string_value = "failed")]
+    Failed,
+    /// Still failing when its time was up (24 h after it was written).
+    #[sea_orm(string_value = "expired")]
+    Expired,
+}
+
+impl Status {
+    /// The stored text, for logs and raw SQL.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Delivered => "delivered",
+            Status::Unfollowed => "unfollowed",
+            Status::Failed => "failed",
+            Status::Expired => "expired",
+        }
+    }
+}
+
+/// Lets tests and logs compare with the stored text.
+impl PartialEq<&str> for Status {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sea_orm::{ActiveEnum, Iterable};
+
+    #[test]
+    fn each_status_names_itself_as_the_column_stores_it() {
+        for status in Status::iter() {
+            assert_eq!(status.to_value(), status.as_str());
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

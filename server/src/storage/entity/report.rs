@@ -1,10 +1,19 @@
 use sea_orm::entity::prelude::*;
 
-pub const OPEN: &str = "OPEN";
-/// A reviewer suspended the reported member.
-pub const ACTIONED: &str = "ACTIONED";
-/// A reviewer read it and took no action.
-pub const DISMISSED: &str = "DISMISSED";
+/// Where a report stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum Status {
+    /// Waiting in the reviewers' report queue.
+    #[sea_orm(string_value = "OPEN")]
+    Open,
+    /// A reviewer suspended the reported member.
+    #[sea_orm(string_value = "ACTIONED")]
+    Actioned,
+    /// A reviewer read it and took no action.
+    #[sea_orm(string_value = "DISMISSED")]
+    Dismissed,
+}
 
 /// A member's report of another, for the reviewer console's report queue.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
@@ -17,7 +26,7 @@ pub struct Model {
     /// kizuna-core report reason codes, comma-separated.
     pub reasons: String,
     pub text: String,
-    pub status: String,
+    pub status: Status,
     pub created_at: i64,
 }
 
