@@ -75,47 +75,6 @@ pub struct Employer {
     pub color: &'static str,
 }
 
-/// One entry of a code catalogue (reasons, distance bands) as the client shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
-pub struct CodeEntry {
-    /// The stable SCREAMING_SNAKE code the API carries.
-    pub code: &'static str,
-    /// The translation key of its label.
-    pub key: &'static str,
-    /// The registration fields it concerns (wire names), for reject reasons; omitted when none.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    #[cfg_attr(feature = "ts", tsify(optional))]
-    pub fields: &'static [&'static str],
-}
-
-/// The code catalogues of review, safety and matchmaking: what the reviewer console, the member's
-/// decision, the report dialog and the introduction cards translate. Served by the server (they
-/// are only needed on lazily loaded screens), not part of [`Catalogues`]: the register form's wasm
-/// has no room for them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CodeCatalogues {
-    /// Why a profile is sent back ([`crate::review::RejectReason`]).
-    pub reject: Vec<CodeEntry>,
-    /// Why a member is suspended ([`crate::review::SuspendReason`]).
-    pub suspend: Vec<CodeEntry>,
-    /// Why a member reports another ([`crate::report::ReportReason`]).
-    pub report: Vec<CodeEntry>,
-    /// The distance bands another member is told, near to far ([`crate::geo::DistanceBand`]).
-    pub distance_bands: Vec<CodeEntry>,
-}
-
-/// The code catalogues (reasons and distance bands) with their translation keys.
-pub fn codes() -> CodeCatalogues {
-    CodeCatalogues {
-        reject: crate::review::RejectReason::entries(),
-        suspend: crate::review::SuspendReason::entries(),
-        report: crate::report::ReportReason::entries(),
-        distance_bands: crate::geo::DistanceBand::entries(),
-    }
-}
-
 /// What the register form needs to draw its choices, in one object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

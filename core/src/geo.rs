@@ -11,9 +11,17 @@
 #![warn(missing_docs)]
 
 use crate::catalogue;
-use crate::profile::Coordinates;
 use crate::reasons::code_catalogue;
 use crate::rules;
+
+/// A location within [`rules::LATITUDE`] and [`rules::LONGITUDE`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Coordinates {
+    /// Degrees north (negative: south).
+    pub latitude: f64,
+    /// Degrees east (negative: west).
+    pub longitude: f64,
+}
 
 /// The mean Earth radius (IUGG), in km.
 pub const EARTH_RADIUS_KM: f64 = 6371.0088;

@@ -112,6 +112,7 @@
 
 pub mod catalogue;
 pub mod chat;
+pub mod codes;
 pub mod conditions;
 pub mod date;
 pub mod draft;

@@ -55,6 +55,7 @@ use crate::conditions::{self, Condition, MatchFacts};
 use crate::date::Date;
 use crate::email::EmailAddress;
 use crate::files::FileName;
+pub use crate::geo::Coordinates;
 use crate::line::LineUserId;
 use crate::rules::{
     self, ABOUT_ME, ACHIEVEMENT, ADDRESS, DAILY_LIFE, DATING_QUESTION, EXERCISE_TAGS, FEEDBACK,
@@ -465,15 +466,6 @@ pub struct ProfileTags {
     pub fertility_plan: u32,
     /// Pet tag ids.
     pub pet: Vec<u32>,
-}
-
-/// A location within [`rules::LATITUDE`] and [`rules::LONGITUDE`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Coordinates {
-    /// Degrees north (negative: south).
-    pub latitude: f64,
-    /// Degrees east (negative: west).
-    pub longitude: f64,
 }
 
 /// Proof of employment. The method's own evidence is guaranteed present; the other fields are

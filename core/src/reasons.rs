@@ -2,6 +2,8 @@
 //! a closed set of stable SCREAMING_SNAKE codes, each with a translation key and, where it
 //! applies, the registration fields it concerns.
 
+use serde::Serialize;
+
 /// Declares a code catalogue: an enum with `ALL`, `code`, `key`, `fields`, `parse`, `entries`
 /// and serde as the code string.
 macro_rules! code_catalogue {
@@ -46,10 +48,10 @@ macro_rules! code_catalogue {
             }
 
             /// The catalogue as the client shows it.
-            pub fn entries() -> Vec<$crate::catalogue::CodeEntry> {
+            pub fn entries() -> Vec<$crate::reasons::CodeEntry> {
                 Self::ALL
                     .iter()
-                    .map(|entry| $crate::catalogue::CodeEntry {
+                    .map(|entry| $crate::reasons::CodeEntry {
                         code: entry.code(),
                         key: entry.key(),
                         fields: entry.fields(),
@@ -82,3 +84,17 @@ macro_rules! code_catalogue {
 }
 
 pub(crate) use code_catalogue;
+
+/// One entry of a code catalogue (reasons, distance bands) as the client shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct CodeEntry {
+    /// The stable SCREAMING_SNAKE code the API carries.
+    pub code: &'static str,
+    /// The translation key of its label.
+    pub key: &'static str,
+    /// The registration fields it concerns (wire names), for reject reasons; omitted when none.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
+    pub fields: &'static [&'static str],
+}

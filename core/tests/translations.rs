@@ -20,7 +20,7 @@ fn locale(name: &str) -> serde_json::Value {
 
 #[test]
 fn every_reason_and_distance_band_has_a_label_in_every_locale() {
-    let codes = kizuna_core::catalogue::codes();
+    let codes = kizuna_core::codes::all();
     let entries: Vec<_> = [
         &codes.reject,
         &codes.suspend,

@@ -36,7 +36,7 @@ pub enum CodesResponse {
     Ok(Json<CodeCataloguesBody>),
 }
 
-fn entries(list: Vec<kizuna_core::catalogue::CodeEntry>) -> Vec<CodeEntryBody> {
+fn entries(list: Vec<kizuna_core::codes::CodeEntry>) -> Vec<CodeEntryBody> {
     list.into_iter()
         .map(|e| CodeEntryBody {
             code: e.code.to_string(),
@@ -57,7 +57,7 @@ impl CatalogueApi {
     /// files hold the labels).
     #[oai(path = "/catalogue/codes", method = "get")]
     async fn codes(&self) -> CodesResponse {
-        let codes = kizuna_core::catalogue::codes();
+        let codes = kizuna_core::codes::all();
         CodesResponse::Ok(Json(CodeCataloguesBody {
             reject: entries(codes.reject),
             suspend: entries(codes.suspend),

@@ -326,17 +326,9 @@ async fn a_refusal_before_the_body_leaves_the_connection_usable(backend: Backend
     let host = app.address.trim_start_matches("http://").to_string();
     let line_id = crate::helpers::line_user_id();
     app.mock_user(&line_id, true).await;
-    let expired: Value = app
-        .client
-        .post(app.url("/__mock/line/id-token"))
-        .json(&json!({"userId": line_id, "expiresIn": -10}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let expired = expired["idToken"].as_str().unwrap().to_string();
+    let expired = app
+        .id_token_with(json!({"userId": line_id, "expiresIn": -10}))
+        .await;
     let cases = [
         ("/api/blocks", String::new(), json!({"memberId": 1}), 401),
         (

@@ -263,10 +263,15 @@ impl Api {
     }
 
     pub async fn id_token(&self, line_id: &str) -> String {
+        self.id_token_with(json!({"userId": line_id})).await
+    }
+
+    /// An ID token the mock signs for this request body (`expiresIn`, `aud`, …).
+    pub async fn id_token_with(&self, request: Value) -> String {
         let r: Value = self
             .client
             .post(self.url("/__mock/line/id-token"))
-            .json(&json!({"userId": line_id}))
+            .json(&request)
             .send()
             .await
             .unwrap()

@@ -96,17 +96,10 @@ async fn forged_id_tokens_are_refused_and_change_nothing(backend: Backend) {
         ));
     }
     // Expired and wrong audience, properly signed by the mock.
-    let expired: Value = app
-        .client
-        .post(app.url("/__mock/line/id-token"))
-        .json(&json!({"userId": victim, "expiresIn": -10}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    forged.push(("expired", expired["idToken"].as_str().unwrap().to_string()));
+    let expired = app
+        .id_token_with(json!({"userId": victim, "expiresIn": -10}))
+        .await;
+    forged.push(("expired", expired));
     let wrong_aud: Value = app
         .client
         .post(app.url("/__mock/line/id-token"))
