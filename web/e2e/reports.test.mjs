@@ -12,7 +12,9 @@ import { completeForm } from './register-flow.mjs';
 import { readFileSync } from 'node:fs';
 
 /** The app's catalogues: a label is expected as it is written there. */
-const labels = Object.fromEntries(['en', 'zh-TW', 'ja'].map((l) => [l, JSON.parse(readFileSync(new URL(`../src/lib/i18n/locales/${l}.json`, import.meta.url), 'utf8'))]));
+// Each built catalogue: the app's messages and the texts shared with the server (core/data/texts).
+const readJson = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
+const labels = Object.fromEntries(['en', 'zh-TW', 'ja'].map((l) => [l, { ...readJson(`../src/lib/i18n/locales/${l}.json`), ...readJson(`../../core/data/texts/${l}.json`) }]));
 
 async function pushesTo(server, userId) {
   const { body } = await server.json('/__mock/line/messages');
