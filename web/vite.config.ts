@@ -68,7 +68,9 @@ function localeParts(): Plugin {
     load(id) {
       if (id === '\0virtual:locale-table') {
         this.addWatchFile(table);
-        return `export default ${readFileSync(table, 'utf8')};`;
+        // Only what the app reads: the file's `about` stays out of the entry chunk.
+        const { locales, fallback, primaryLanguages } = JSON.parse(readFileSync(table, 'utf8')) as Record<string, unknown>;
+        return `export default ${JSON.stringify({ locales, fallback, primaryLanguages })};`;
       }
       const m = /^\0virtual:locale\/([A-Za-z-]+)\/(first|later)$/.exec(id);
       if (!m) return null;
