@@ -11,7 +11,8 @@
 //! assert_eq!(messages.len(), 1);
 //! ```
 
-use crate::{line::push::Message, locale::Locale};
+pub use super::MAX_TEXT_CHARS;
+use crate::{line::Message, locale::Locale};
 
 /// What a push tells the member.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,9 +34,6 @@ pub enum PushText<'a> {
     /// A chat message arrived from a match.
     NewMessage { nickname: &'a str },
 }
-
-/// LINE's limit for one text message.
-pub const MAX_TEXT_CHARS: usize = 5000;
 
 /// The push text in a locale; with `app_url` (the LIFF URL) a last line invites the member to
 /// open the app (LINE makes it a link).

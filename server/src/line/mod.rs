@@ -1,7 +1,29 @@
 //! The LINE Messaging API side of the server: pushes through an outbox (`push`), their texts
-//! (`messages`) and the webhook (`webhook`). Identity (LINE Login's ID tokens) lives in
+//! (`messages`), the message type and LINE's limits both use (here), and the webhook (`webhook`).
+//! Identity (LINE Login's ID tokens) lives in
 //! `crate::identity`.
 
 pub mod messages;
 pub mod push;
 pub mod webhook;
+
+use serde::{Deserialize, Serialize};
+
+/// LINE's limit of messages in one push.
+pub const MAX_MESSAGES: usize = 5;
+
+/// LINE's limit for one text message.
+pub const MAX_TEXT_CHARS: usize = 5000;
+
+/// One message object of a push (only text so far): what `messages` writes and `push` sends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Message {
+    Text { text: String },
+}
+
+impl Message {
+    pub fn text(text: impl Into<String>) -> Message {
+        Message::Text { text: text.into() }
+    }
+}

@@ -41,33 +41,18 @@ use futures_util::StreamExt;
 use kizuna_core::line::LineUserId;
 use rand::Rng;
 use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
-use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
 
 use crate::{
     clock::now_secs,
-    line::messages::MAX_TEXT_CHARS,
+    line::MAX_TEXT_CHARS,
     storage::{
         line_events,
         push_outbox::{self, Claimed, PushStatus},
     },
 };
 
-/// LINE's limit of messages in one push.
-pub const MAX_MESSAGES: usize = 5;
-
-/// One message object of a push (only text so far).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
-pub enum Message {
-    Text { text: String },
-}
-
-impl Message {
-    pub fn text(text: impl Into<String>) -> Message {
-        Message::Text { text: text.into() }
-    }
-}
+pub use super::{MAX_MESSAGES, Message};
 
 /// How the worker paces itself. The defaults are production's; tests shorten them.
 #[derive(Clone, Debug)]

@@ -205,15 +205,6 @@ pub struct Viewer {
     pub reviewer: bool,
 }
 
-impl From<&crate::identity::Auth> for Viewer {
-    fn from(auth: &crate::identity::Auth) -> Viewer {
-        Viewer {
-            user_id: auth.user.id,
-            reviewer: auth.reviewer,
-        }
-    }
-}
-
 /// The one rule for who may see a stored file, used by the file fetch and the image proxy alike:
 /// its owner; a reviewer (who decides on the photos and the proof of employment); and another
 /// APPROVED member for a profile photo while its owner is among their introductions (not passed)
