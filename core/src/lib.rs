@@ -110,6 +110,7 @@
 #![recursion_limit = "256"]
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod catalogue;
 pub mod chat;
 pub mod codes;

@@ -2,6 +2,7 @@
 //! ipx-compatible image proxy and the built web app. See `configuration` for the operator
 //! contract and `startup` for how it is wired.
 
+pub mod access;
 pub mod chat;
 pub mod cleanup;
 pub mod cli;
@@ -9,6 +10,7 @@ pub mod clock;
 pub mod compress;
 pub mod configuration;
 pub mod error;
+pub mod extract;
 pub mod identity;
 pub mod images;
 pub mod line;
@@ -21,6 +23,8 @@ pub mod mock_review;
 pub mod rate_limit;
 pub mod routes;
 pub mod startup;
+pub mod state;
 pub mod static_site;
 pub mod storage;
 pub mod telemetry;
+pub mod usecases;

@@ -324,13 +324,3 @@ impl SessionStore {
         })
     }
 }
-
-/// Who asks for a file, as the storage's file rule takes it (storage knows nothing of sessions).
-impl From<&Auth> for crate::storage::files::Viewer {
-    fn from(auth: &Auth) -> crate::storage::files::Viewer {
-        crate::storage::files::Viewer {
-            user_id: auth.user.id,
-            reviewer: auth.reviewer,
-        }
-    }
-}

@@ -1,6 +1,7 @@
 //! Uploaded images: content sniffing, byte and pixel caps, decode + re-encode (EXIF orientation
 //! applied, every metadata block dropped), and the on-disk store. `ipx` serves resized variants.
 
+pub mod http;
 pub mod ipx;
 pub mod workers;
 

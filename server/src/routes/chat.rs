@@ -2,17 +2,16 @@
 //! paged backwards, sending with the client's message id (a retry, or two racing copies, store
 //! one message), the read marker, and the live events stream of all the caller's chats.
 //!
-//! A chat exists only while its match is live (`storage::chat::live_match`): someone else's
-//! match, an unknown one and one ended by an unmatch, block, report or suspension all answer
-//! the same 404 E003, so nothing is learnt from the difference.
+//! A chat exists only while its match is live (`access::chat`): someone else's match, an unknown
+//! one and one ended by an unmatch, block, report or suspension all answer the same 404 E003, so
+//! nothing is learnt from the difference. The operations are `usecases::chat`'s.
 
 use std::time::Duration;
 
-use anyhow::Context;
 use futures_util::stream;
 use kizuna_core::{
     chat::{ChatText, ClientMessageId},
-    rules::{self, CHAT_PUSH_INTERVAL_SECS, CHAT_STREAMS_PER_MEMBER, FieldErrors, RuleCode},
+    rules::{self, CHAT_STREAMS_PER_MEMBER, FieldErrors, RuleCode},
 };
 use poem::{Body, IntoResponse, Response};
 use poem_openapi::{
@@ -23,21 +22,18 @@ use poem_openapi::{
     types::{ToJSON, Type},
 };
 
-use super::{
-    ApiTags, State,
-    auth::{Session, SessionOrCookie},
-    body::JsonBody,
-    matchmaking::{DoneResponse, approved_member, member_id, push_target},
-    page_size,
-};
+use super::{ApiTags, State, page_size};
 use crate::{
+    access::Viewer,
     chat::{ChatEvent, Subscription},
     error::ApiError,
-    line::{
-        messages::{PushText, liff_url, push_messages},
-        push,
+    extract::{
+        auth::{Session, SessionOrCookie},
+        body::JsonBody,
+        path_id,
     },
-    storage::{self, chat, entity::chat_message, matchmaking as mm},
+    storage::{chat, entity::chat_message},
+    usecases::chat::{self as chats, Sent},
 };
 
 /// One message as its reader sees it.
@@ -139,6 +135,13 @@ pub enum SendResponse {
     Stored(Json<ChatMessage>),
 }
 
+#[derive(ApiResponse)]
+pub enum ReadResponse {
+    /// Done (doing it again changes nothing).
+    #[oai(status = 204)]
+    Done,
+}
+
 /// The events stream: `text/event-stream` with `message`, `read` and `ended` events and a
 /// `: keep-alive` comment every 15 seconds.
 pub struct ChatEvents(Response);
@@ -181,30 +184,6 @@ impl ApiResponse for ChatEvents {
     }
 }
 
-/// The live match `match_id` of the caller, or 404 E003.
-async fn live(state: &State, me: i64, match_id: &str) -> Result<chat::LiveMatch, ApiError> {
-    let id = member_id(match_id)?;
-    chat::live_match(&state.db, me, id)
-        .await?
-        .ok_or(ApiError::NotFound)
-}
-
-/// A message stored before under the same client id: the same text is a retry (200), another
-/// text is a client bug that must not pass silently (409).
-fn stored_before(
-    row: &chat_message::Model,
-    text: &ChatText,
-    me: i64,
-) -> Result<SendResponse, ApiError> {
-    if row.text == text.as_str() {
-        Ok(SendResponse::Stored(Json(ChatMessage::new(row, me))))
-    } else {
-        Err(ApiError::Conflict(
-            "this client message id was used for another text".into(),
-        ))
-    }
-}
-
 #[derive(Default)]
 pub struct ChatApi;
 
@@ -226,15 +205,17 @@ impl ChatApi {
         limit: Query<Option<u64>>,
     ) -> Result<MessagesResponse, ApiError> {
         let limit = page_size(limit.0, rules::CHAT_PAGE, rules::CHAT_PAGE_DEFAULT)?;
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
-        let live = live(&state, me, &match_id.0).await?;
-        let (rows, has_more) = chat::page(&state.db, live.id, before.0, limit).await?;
-        let theirs = chat::read_up_to(&state.db, live.id, live.other).await?;
+        let viewer = Viewer::from(&caller.0);
+        let me = viewer.approved_member()?;
+        let page = chats::page(&state, &viewer, path_id(&match_id.0)?, before.0, limit).await?;
         Ok(MessagesResponse::Ok(Json(MessagePage {
-            messages: rows.iter().map(|r| ChatMessage::new(r, me)).collect(),
-            has_more,
-            their_read_up_to: (theirs > 0).then_some(theirs),
+            messages: page
+                .messages
+                .iter()
+                .map(|r| ChatMessage::new(r, me))
+                .collect(),
+            has_more: page.has_more,
+            their_read_up_to: (page.their_read_up_to > 0).then_some(page.their_read_up_to),
         })))
     }
 
@@ -254,10 +235,10 @@ impl ChatApi {
         #[oai(name = "matchId")] match_id: Path<String>,
         body: Json<JsonBody<SendBody>>,
     ) -> Result<SendResponse, ApiError> {
-        let auth = caller.0;
         let body = body.0.read()?;
-        let me = approved_member(&state, &auth).await?;
-        let live = live(&state, me, &match_id.0).await?;
+        let viewer = Viewer::from(&caller.0);
+        let me = viewer.approved_member()?;
+        let live = chats::live(&state, &viewer, path_id(&match_id.0)?).await?;
 
         let mut fields = FieldErrors::new();
         let client_id = ClientMessageId::parse(&body.client_message_id);
@@ -270,72 +251,14 @@ impl ChatApi {
         let (Some(client_id), Some(text)) = (client_id, text) else {
             return Err(ApiError::validation("the message is not valid", &fields));
         };
-
-        // A retry of a stored message is answered before the rate limit: retrying costs nothing.
-        if let Some(row) = chat::find_message(&state.db, live.id, me, client_id.as_str()).await? {
-            return stored_before(&row, &text, me);
-        }
-        if let Err(wait) = state.chat_limiter.check(&format!("member:{me}")) {
-            return Err(ApiError::Throttled {
-                cause: "too many messages; wait a moment".into(),
-                retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
-            });
-        }
-
-        let now = state.now();
-        let txn = storage::begin_write(&state.db)
-            .await
-            .context("starting a message")?;
-        chat::lock_match(&txn, live.id).await?;
-        if chat::live_match(&txn, me, live.id).await?.is_none() {
-            return Err(ApiError::NotFound);
-        }
-        let (row, created) =
-            chat::insert_message(&txn, live.id, me, client_id.as_str(), text.as_str(), now).await?;
-        if !created {
-            return stored_before(&row, &text, me);
-        }
-        let mut pushed = false;
-        if !chat::present(&txn, live.other, now).await?
-            && chat::claim_push(&txn, live.id, live.other, now, CHAT_PUSH_INTERVAL_SECS).await?
-            && let Some((to, locale)) = push_target(&txn, live.other).await?
-        {
-            let nickname = mm::member(&txn, me)
-                .await?
-                .and_then(|p| p.nickname)
-                .unwrap_or_default();
-            let url = format!(
-                "{}/chat?match={}",
-                liff_url(&state.settings.line.liff_id),
-                live.id
-            );
-            let messages = push_messages(
-                locale,
-                &PushText::NewMessage {
-                    nickname: &nickname,
-                },
-                Some(&url),
-            );
-            push::enqueue(&txn, &to, &messages).await?;
-            pushed = true;
-        }
-        txn.commit().await.context("committing a message")?;
-        if pushed {
-            state.push.wake();
-        }
-        state
-            .chat
-            .publish(
-                &state.db,
-                ChatEvent::Message {
-                    match_id: live.id,
-                    low: live.low,
-                    high: live.high,
-                    message: row.clone(),
-                },
-            )
+        let sent = chats::send(&state, &viewer, live, &client_id, &text)
+            .await?
+            .apply(&state)
             .await;
-        Ok(SendResponse::Created(Json(ChatMessage::new(&row, me))))
+        Ok(match sent {
+            Sent::Created(row) => SendResponse::Created(Json(ChatMessage::new(&row, me))),
+            Sent::Stored(row) => SendResponse::Stored(Json(ChatMessage::new(&row, me))),
+        })
     }
 
     /// Mark messages read
@@ -350,26 +273,15 @@ impl ChatApi {
         caller: Session,
         #[oai(name = "matchId")] match_id: Path<String>,
         body: Json<JsonBody<ReadBody>>,
-    ) -> Result<DoneResponse, ApiError> {
-        let auth = caller.0;
+    ) -> Result<ReadResponse, ApiError> {
         let body = body.0.read()?;
-        let me = approved_member(&state, &auth).await?;
-        let live = live(&state, me, &match_id.0).await?;
-        if let Some(up_to) = chat::mark_read(&state.db, live.id, me, body.up_to).await? {
-            state
-                .chat
-                .publish(
-                    &state.db,
-                    ChatEvent::Read {
-                        match_id: live.id,
-                        reader: me,
-                        other: live.other,
-                        up_to,
-                    },
-                )
-                .await;
-        }
-        Ok(DoneResponse::Done)
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        chats::mark_read(&state, &viewer, path_id(&match_id.0)?, body.up_to)
+            .await?
+            .apply(&state)
+            .await;
+        Ok(ReadResponse::Done)
     }
 
     /// The caller's live chat events
@@ -387,8 +299,7 @@ impl ChatApi {
         state: poem::web::Data<&State>,
         caller: SessionOrCookie,
     ) -> Result<ChatEvents, ApiError> {
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
+        let me = Viewer::from(&caller.0).approved_member()?;
         // Subscribed before the presence row and the answer: whatever is published once the
         // client sees the stream open reaches it.
         let Some(subscription) = state.chat.subscribe(me) else {

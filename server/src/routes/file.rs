@@ -1,19 +1,17 @@
 //! /file: temp uploads (multipart field `file`) and owner-only fetches.
 
-use super::{
-    ApiTags, State,
-    auth::{Session, SessionOrCookie},
-};
+use super::{ApiTags, State};
 use crate::{
+    access::Viewer,
     error::ApiError,
-    identity::Auth,
-    images::{self, MAX_UPLOAD_BYTES, is_file_id},
-    storage::{
-        entity::file,
-        files::{self, NewTempFile},
+    extract::auth::{Session, SessionOrCookie},
+    images::{
+        self, MAX_UPLOAD_BYTES,
+        http::{cache_control_for, cached_image, missing_bytes, visible_file},
     },
+    storage::files::{self, NewTempFile},
 };
-use poem::{Body, IntoResponse, Request, Response, http::StatusCode};
+use poem::{IntoResponse, Request, Response};
 use poem_openapi::{
     ApiResponse, Multipart, Object, OpenApi,
     param::Path,
@@ -21,22 +19,6 @@ use poem_openapi::{
     registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
     types::multipart::Upload,
 };
-
-/// Caching of a file or a variant: private (it is one person's), and immutable since a file id
-/// never changes content.
-pub const IMMUTABLE_PRIVATE: &str = "private, max-age=31536000, immutable";
-/// Another person's file: whether the caller may see it changes (a block, an unmatch, a
-/// suspension), so the browser keeps the bytes but asks each time (304 while still allowed).
-pub const REVALIDATE_PRIVATE: &str = "private, no-cache";
-
-/// The caching a file's answer allows: its owner keeps it for good, anyone else revalidates.
-pub fn cache_control_for(row: &file::Model, auth: &Auth) -> &'static str {
-    if row.owner_id == auth.user.id {
-        IMMUTABLE_PRIVATE
-    } else {
-        REVALIDATE_PRIVATE
-    }
-}
 
 #[derive(Debug, Multipart)]
 #[oai(deny_unknown_fields)]
@@ -106,49 +88,6 @@ impl ApiResponse for ImageResponse {
     }
 
     fn register(_registry: &mut Registry) {}
-}
-
-/// Answers bytes with a strong ETag, or 304 if the request already has them.
-pub fn cached_image(
-    req: &Request,
-    etag: &str,
-    content_type: &str,
-    cache_control: &'static str,
-    bytes: Vec<u8>,
-) -> Response {
-    let quoted = format!("\"{etag}\"");
-    let matches = req
-        .headers()
-        .get(poem::http::header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == quoted || t.trim() == "*"));
-    let builder = Response::builder()
-        .header(poem::http::header::ETAG, quoted.as_str())
-        .header(poem::http::header::CACHE_CONTROL, cache_control)
-        .header("x-content-type-options", "nosniff");
-    if matches {
-        builder.status(StatusCode::NOT_MODIFIED).finish()
-    } else {
-        builder.content_type(content_type).body(Body::from(bytes))
-    }
-}
-
-/// The file row if `auth` may see it (`storage::files::may_view`), else E003.
-pub async fn visible_file(state: &State, auth: &Auth, id: &str) -> Result<file::Model, ApiError> {
-    if !is_file_id(id) {
-        return Err(ApiError::NotFound);
-    }
-    files::find_visible(&state.db, auth.into(), id, state.now())
-        .await?
-        .ok_or(ApiError::NotFound)
-}
-
-/// A file whose row is there but whose bytes are not: normal for a temp file the sweep has just
-/// removed, data loss for anything a profile or avatar claimed.
-pub fn missing_bytes(row: &file::Model) {
-    if row.claimed_at.is_some() {
-        tracing::error!(file = %row.id, purpose = %row.purpose, "a claimed file's bytes are missing");
-    }
 }
 
 #[derive(Default)]
@@ -235,8 +174,8 @@ impl FileApi {
         caller: SessionOrCookie,
         #[oai(name = "fileId")] file_id: Path<String>,
     ) -> Result<ImageResponse, ApiError> {
-        let auth = caller.0;
-        let row = visible_file(&state, &auth, &file_id.0).await?;
+        let viewer = Viewer::from(&caller.0);
+        let row = visible_file(&state.db, &viewer, &file_id.0).await?;
         let bytes = match tokio::fs::read(state.files.path(&row.id)).await {
             Ok(bytes) => bytes,
             // The temp-file sweep removed it since the row was read.
@@ -254,7 +193,7 @@ impl FileApi {
             req,
             &row.id,
             &row.content_type,
-            cache_control_for(&row, &auth),
+            cache_control_for(&row, &viewer),
             bytes,
         )))
     }

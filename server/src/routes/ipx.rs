@@ -6,15 +6,14 @@ use poem::{
     web::Data,
 };
 
-use super::{
-    State,
-    file::{cache_control_for, cached_image, missing_bytes, visible_file},
-};
+use super::State;
 use crate::{
+    access::Viewer,
     error::ApiError,
     identity::session::TokenSource,
     images::{
         Kind,
+        http::{cache_control_for, cached_image, missing_bytes, visible_file},
         ipx::{OutFormat, Plan, parse_modifiers, parse_source, render},
     },
 };
@@ -43,7 +42,8 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
         .sessions
         .authenticate(req, TokenSource::HeaderOrCookie)
         .await?;
-    let row = visible_file(state, &auth, &file_id).await?;
+    let viewer = Viewer::from(&auth);
+    let row = visible_file(&state.db, &viewer, &file_id).await?;
     let source_kind = Kind::from_content_type(&row.content_type)
         .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("stored file of unknown type")))?;
     let accepts_webp = req
@@ -60,7 +60,7 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     let content_type = plan.kind.content_type();
     // With f_auto the bytes depend on Accept: shared caches must keep one copy per Accept.
     let varies = modifiers.format == Some(OutFormat::Auto);
-    let cache_policy = cache_control_for(&row, &auth);
+    let cache_policy = cache_control_for(&row, &viewer);
     let answer = |bytes: Vec<u8>| {
         let mut resp = cached_image(req, &key, content_type, cache_policy, bytes);
         if varies {

@@ -6,8 +6,9 @@
 use poem::Request;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
-use super::{ApiTags, State, auth::OptionalSessionToken, body::JsonBody};
+use super::{ApiTags, State};
 use crate::error::ApiError;
+use crate::extract::{auth::OptionalSessionToken, body::JsonBody};
 use kizuna_core::rules::LOG_MESSAGE_CHARS;
 
 #[derive(Debug, Clone, Copy, Enum, serde::Deserialize)]

@@ -8,26 +8,16 @@
 //! among the caller's introductions or matches, or who blocked or was blocked, is E003 like an
 //! unknown id.
 
-use anyhow::Context;
-use kizuna_core::{date::Date, line::LineUserId, matching::PublicProfile, report::Report};
+use kizuna_core::{matching::PublicProfile, report::Report};
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
-use super::{ApiTags, State, auth::Session, body::JsonBody};
+use super::{ApiTags, State};
 use crate::{
-    chat::ChatEvent,
+    access::Viewer,
     error::ApiError,
-    identity::Auth,
-    line::{
-        messages::{PushText, liff_url, push_messages},
-        push,
-    },
-    matchmaking,
-    storage::{
-        self, chat,
-        entity::{pair_match, profile, reaction, user},
-        locale, matchmaking as store, profiles,
-    },
+    extract::{auth::Session, body::JsonBody, path_id},
+    storage::matchmaking as store,
+    usecases::matchmaking,
 };
 
 /// What one member sees of another (kizuna-core's `PublicProfile`).
@@ -219,130 +209,6 @@ pub enum NotificationsResponse {
     Ok(Json<NotificationSettings>),
 }
 
-/// The caller's profile id when they are an APPROVED member; 403 E004 otherwise.
-pub(crate) async fn approved_member(state: &State, auth: &Auth) -> Result<i64, ApiError> {
-    match profiles::find_row(&state.db, auth.user.id).await? {
-        Some(row) if row.status == profile::Status::Approved => Ok(row.id),
-        _ => Err(ApiError::Forbidden(
-            "only approved members take part in matchmaking".into(),
-        )),
-    }
-}
-
-/// A member id from the path; anything but a positive integer is E003 like an unknown id.
-pub(crate) fn member_id(text: &str) -> Result<i64, ApiError> {
-    text.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or(ApiError::NotFound)
-}
-
-/// What `viewer` sees of `target`, None when the target has no readable profile.
-async fn view_of(
-    state: &State,
-    viewer: i64,
-    target: i64,
-    today: Date,
-) -> Result<Option<MemberView>, ApiError> {
-    let Some(row) = store::member(&state.db, target).await? else {
-        return Ok(None);
-    };
-    let Some(owner) = user::Entity::find_by_id(row.user_id)
-        .one(&state.db)
-        .await
-        .context("reading a member")?
-    else {
-        return Ok(None);
-    };
-    let Some(stored) = profiles::load(&state.db, &owner).await? else {
-        return Ok(None);
-    };
-    let bands = matchmaking::bands(&state.db, viewer, &[target]).await?;
-    let Some(band) = bands.get(&target).copied() else {
-        return Ok(None);
-    };
-    let public = PublicProfile::new(&stored.profile, today, band);
-    Ok(Some(MemberView::new(target, public)))
-}
-
-/// The LINE user and language of a member, for a push.
-pub(crate) async fn push_target(
-    txn: &impl sea_orm::ConnectionTrait,
-    member: i64,
-) -> Result<Option<(LineUserId, crate::locale::Locale)>, ApiError> {
-    let Some(row) = store::member(txn, member).await? else {
-        return Ok(None);
-    };
-    let Some(owner) = user::Entity::find_by_id(row.user_id)
-        .one(txn)
-        .await
-        .context("reading a member")?
-    else {
-        return Ok(None);
-    };
-    let locale = locale::locale_of_user(txn, owner.id).await?;
-    Ok(LineUserId::parse(&owner.line_user_id).map(|id| (id, locale)))
-}
-
-/// Holds both members' rows until the transaction ends, lower id first: two likes of the same
-/// pair run one after the other, so the second sees the first and exactly one match is made.
-async fn lock_pair(txn: &sea_orm::DatabaseTransaction, a: i64, b: i64) -> Result<(), ApiError> {
-    use sea_orm::QuerySelect;
-    profile::Entity::find()
-        .filter(profile::Column::Id.is_in([a, b]))
-        .order_by_asc(profile::Column::Id)
-        .lock_exclusive()
-        .all(txn)
-        .await
-        .context("locking two members")?;
-    Ok(())
-}
-
-/// The target must be one of the viewer's introductions and visible to them (E003 otherwise).
-async fn introduced_target(state: &State, me: i64, target: i64) -> Result<(), ApiError> {
-    if me == target
-        || !store::introduced(&state.db, me, target).await?
-        || !visible_unless_passed(state, me, target).await?
-    {
-        return Err(ApiError::NotFound);
-    }
-    Ok(())
-}
-
-/// Visible apart from the viewer's own pass: not blocked either way and still APPROVED.
-async fn visible_unless_passed(state: &State, me: i64, target: i64) -> Result<bool, ApiError> {
-    if store::may_see(&state.db, me, target).await? {
-        return Ok(true);
-    }
-    let passed = store::reaction_of(&state.db, me, target)
-        .await?
-        .is_some_and(|r| r.kind == reaction::PASS);
-    if !passed {
-        return Ok(false);
-    }
-    let relations = store::relations_of(&state.db, me, state.settings.clock.taipei_today()).await?;
-    let blocked = relations.get(&(target as u64)).is_some_and(|r| r.blocked);
-    let approved = store::member(&state.db, target)
-        .await?
-        .is_some_and(|p| p.status == profile::Status::Approved);
-    Ok(!blocked && approved)
-}
-
-/// Tells both members' open chat pages that their match ended.
-pub(crate) async fn ended(state: &State, m: &pair_match::Model) {
-    state
-        .chat
-        .publish(
-            &state.db,
-            ChatEvent::Ended {
-                match_id: m.id,
-                low: m.low_id,
-                high: m.high_id,
-            },
-        )
-        .await;
-}
-
 #[derive(Default)]
 pub struct IntroductionsApi;
 
@@ -358,38 +224,17 @@ impl IntroductionsApi {
         state: poem::web::Data<&State>,
         caller: Session,
     ) -> Result<IntroductionsResponse, ApiError> {
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
-        let now = state.now();
-        let today = state.settings.clock.taipei_today();
-        store::touch_active(&state.db, auth.user.id, now).await?;
-        let list = matchmaking::todays_list(&state.db, &state.pool, me, today, now)
-            .await?
-            .ok_or_else(|| {
-                ApiError::Forbidden("only approved members take part in matchmaking".into())
-            })?;
-        let mut introductions = Vec::with_capacity(list.len());
-        for target in list {
-            let reaction = store::reaction_of(&state.db, me, target).await?;
-            let visible = match &reaction {
-                Some(r) if r.kind == reaction::PASS => {
-                    visible_unless_passed(&state, me, target).await?
-                }
-                _ => store::may_see(&state.db, me, target).await?,
-            };
-            if !visible {
-                continue;
-            }
-            if let Some(member) = view_of(&state, me, target, today).await? {
-                introductions.push(Introduction {
-                    member,
-                    reaction: reaction.map(|r| r.kind),
-                });
-            }
-        }
+        let viewer = Viewer::from(&caller.0);
+        let list = matchmaking::todays_list(&state, &viewer).await?;
         Ok(IntroductionsResponse::Ok(Json(Introductions {
-            day: today.to_string(),
-            introductions,
+            day: state.settings.clock.taipei_today().to_string(),
+            introductions: list
+                .into_iter()
+                .map(|entry| Introduction {
+                    member: MemberView::new(entry.member, entry.profile),
+                    reaction: entry.reaction,
+                })
+                .collect(),
         })))
     }
 
@@ -405,52 +250,16 @@ impl IntroductionsApi {
         caller: Session,
         #[oai(name = "memberId")] member: Path<String>,
     ) -> Result<LikeResponse, ApiError> {
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
-        let target = member_id(&member.0)?;
-        introduced_target(&state, me, target).await?;
-        let now = state.now();
-        let today = state.settings.clock.taipei_today();
-
-        let txn = storage::begin_write(&state.db)
-            .await
-            .context("starting a like")?;
-        lock_pair(&txn, me, target).await?;
-        match store::reaction_of(&txn, me, target).await? {
-            Some(r) if r.kind == reaction::PASS => {
-                return Err(ApiError::Conflict("you passed this introduction".into()));
-            }
-            Some(_) => {
-                let pair = store::pair(&txn, me, target).await?;
-                return Ok(LikeResponse::Ok(Json(Liked {
-                    matched: pair.is_some(),
-                    match_id: pair.map(|m| m.id),
-                })));
-            }
-            None => {}
-        }
-        store::set_reaction(&txn, me, target, reaction::LIKE, today, now).await?;
-        let liked_back = store::reaction_of(&txn, target, me)
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let target = path_id(&member.0)?;
+        let liked = matchmaking::like(&state, &viewer, target)
             .await?
-            .is_some_and(|r| r.kind == reaction::LIKE);
-        let mut match_id = None;
-        if liked_back && let Some(id) = store::create_match(&txn, me, target, now).await? {
-            match_id = Some(id);
-            let url = liff_url(&state.settings.line.liff_id);
-            for member in [me, target] {
-                if let Some((to, locale)) = push_target(&txn, member).await? {
-                    let messages = push_messages(locale, &PushText::NewMatch, Some(&url));
-                    push::enqueue(&txn, &to, &messages).await?;
-                }
-            }
-        }
-        txn.commit().await.context("committing a like")?;
-        if match_id.is_some() {
-            state.push.wake();
-        }
+            .apply(&state)
+            .await;
         Ok(LikeResponse::Ok(Json(Liked {
-            matched: match_id.is_some(),
-            match_id,
+            matched: liked.match_id.is_some(),
+            match_id: liked.match_id,
         })))
     }
 
@@ -465,24 +274,13 @@ impl IntroductionsApi {
         caller: Session,
         #[oai(name = "memberId")] member: Path<String>,
     ) -> Result<DoneResponse, ApiError> {
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
-        let target = member_id(&member.0)?;
-        introduced_target(&state, me, target).await?;
-        let txn = storage::begin_write(&state.db)
-            .await
-            .context("starting a pass")?;
-        lock_pair(&txn, me, target).await?;
-        match store::reaction_of(&txn, me, target).await? {
-            Some(r) if r.kind == reaction::LIKE => {
-                return Err(ApiError::Conflict("you liked this introduction".into()));
-            }
-            Some(_) => return Ok(DoneResponse::Done),
-            None => {}
-        }
-        let today = state.settings.clock.taipei_today();
-        store::set_reaction(&txn, me, target, reaction::PASS, today, state.now()).await?;
-        txn.commit().await.context("committing a pass")?;
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let target = path_id(&member.0)?;
+        matchmaking::pass(&state, &viewer, target)
+            .await?
+            .apply(&state)
+            .await;
         Ok(DoneResponse::Done)
     }
 }
@@ -503,17 +301,11 @@ impl MembersApi {
         caller: Session,
         #[oai(name = "memberId")] member: Path<String>,
     ) -> Result<MemberResponse, ApiError> {
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
-        let target = member_id(&member.0)?;
-        if target == me || !store::may_see(&state.db, me, target).await? {
-            return Err(ApiError::NotFound);
-        }
-        let today = state.settings.clock.taipei_today();
-        let view = view_of(&state, me, target, today)
-            .await?
-            .ok_or(ApiError::NotFound)?;
-        Ok(MemberResponse::Ok(Json(view)))
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let target = path_id(&member.0)?;
+        let profile = matchmaking::member(&state, &viewer, target).await?;
+        Ok(MemberResponse::Ok(Json(MemberView::new(target, profile))))
     }
 }
 
@@ -529,32 +321,23 @@ impl MatchesApi {
         state: poem::web::Data<&State>,
         caller: Session,
     ) -> Result<MatchesResponse, ApiError> {
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
-        let today = state.settings.clock.taipei_today();
-        let mut items = Vec::new();
-        for (row, other) in store::active_matches(&state.db, me).await? {
-            if !store::may_see(&state.db, me, other).await? {
-                continue;
-            }
-            if let Some(member) = view_of(&state, me, other, today).await? {
-                let last_message =
-                    chat::last_message(&state.db, row.id)
-                        .await?
-                        .map(|m| LastMessage {
-                            text: m.text,
-                            sent_at: m.sent_at,
-                            mine: m.sender_id == me,
-                        });
-                items.push(MatchItem {
-                    match_id: row.id,
-                    matched_at: row.created_at,
-                    member,
-                    last_message,
-                    unread: chat::unread(&state.db, row.id, me).await?,
-                });
-            }
-        }
+        let viewer = Viewer::from(&caller.0);
+        let me = viewer.approved_member()?;
+        let items = matchmaking::matches(&state, &viewer)
+            .await?
+            .into_iter()
+            .map(|entry| MatchItem {
+                match_id: entry.pair.id,
+                matched_at: entry.pair.created_at,
+                member: MemberView::new(entry.member, entry.profile),
+                last_message: entry.last_message.map(|m| LastMessage {
+                    text: m.text,
+                    sent_at: m.sent_at,
+                    mine: m.sender_id == me,
+                }),
+                unread: entry.unread,
+            })
+            .collect();
         Ok(MatchesResponse::Ok(Json(items)))
     }
 
@@ -568,21 +351,13 @@ impl MatchesApi {
         caller: Session,
         #[oai(name = "matchId")] match_id: Path<String>,
     ) -> Result<DoneResponse, ApiError> {
-        let auth = caller.0;
-        let me = approved_member(&state, &auth).await?;
-        let id = member_id(&match_id.0)?;
-        let found = store::match_of(&state.db, me, id)
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let id = path_id(&match_id.0)?;
+        matchmaking::unmatch(&state, &viewer, id)
             .await?
-            .ok_or(ApiError::NotFound)?;
-        let other = if found.low_id == me {
-            found.high_id
-        } else {
-            found.low_id
-        };
-        store::end_match(&state.db, me, other, me, state.now()).await?;
-        if found.ended_at.is_none() {
-            ended(&state, &found).await;
-        }
+            .apply(&state)
+            .await;
         Ok(DoneResponse::Done)
     }
 }
@@ -604,25 +379,12 @@ impl BlocksApi {
         caller: Session,
         body: Json<JsonBody<BlockBody>>,
     ) -> Result<DoneResponse, ApiError> {
-        let auth = caller.0;
         let body = body.0.read()?;
-        let me = approved_member(&state, &auth).await?;
-        if !store::knows(&state.db, me, body.member_id).await? {
-            return Err(ApiError::NotFound);
-        }
-        let now = state.now();
-        let txn = storage::begin_write(&state.db)
-            .await
-            .context("starting a block")?;
-        let live = store::pair(&txn, me, body.member_id)
+        let viewer = Viewer::from(&caller.0);
+        matchmaking::block(&state, &viewer, body.member_id)
             .await?
-            .filter(|m| m.ended_at.is_none());
-        store::insert_block(&txn, me, body.member_id, now).await?;
-        store::end_match(&txn, me, body.member_id, me, now).await?;
-        txn.commit().await.context("committing a block")?;
-        if let Some(m) = live {
-            ended(&state, &m).await;
-        }
+            .apply(&state)
+            .await;
         Ok(DoneResponse::Done)
     }
 }
@@ -645,46 +407,15 @@ impl ReportsApi {
         caller: Session,
         body: Json<JsonBody<ReportBody>>,
     ) -> Result<ReportResponse, ApiError> {
-        let auth = caller.0;
         let body = body.0.read()?;
-        let me = approved_member(&state, &auth).await?;
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
         let report = Report::parse(&body.reasons, body.text.as_deref())
             .map_err(|fields| ApiError::validation("the report failed validation", &fields))?;
-        if !store::knows(&state.db, me, body.member_id).await? {
-            return Err(ApiError::NotFound);
-        }
-        let now = state.now();
-        let txn = storage::begin_write(&state.db)
-            .await
-            .context("starting a report")?;
-        if store::open_report(&txn, me, body.member_id)
+        let id = matchmaking::report(&state, &viewer, body.member_id, &report)
             .await?
-            .is_some()
-        {
-            return Err(ApiError::Conflict(
-                "you already reported this member; the reviewers have it".into(),
-            ));
-        }
-        let reasons: Vec<&str> = report.reasons.iter().map(|r| r.code()).collect();
-        let id = store::insert_report(
-            &txn,
-            me,
-            body.member_id,
-            &reasons,
-            report.text.as_deref().unwrap_or_default(),
-            now,
-        )
-        .await?;
-        let live = store::pair(&txn, me, body.member_id)
-            .await?
-            .filter(|m| m.ended_at.is_none());
-        store::insert_block(&txn, me, body.member_id, now).await?;
-        store::end_match(&txn, me, body.member_id, me, now).await?;
-        txn.commit().await.context("committing a report")?;
-        if let Some(m) = live {
-            ended(&state, &m).await;
-        }
-        tracing::info!(report = id, "member report stored");
+            .apply(&state)
+            .await;
         Ok(ReportResponse::Created(Json(Reported { report_id: id })))
     }
 }

@@ -1,7 +1,5 @@
 //! The HTTP API under /api: one `#[OpenApi]` struct per resource.
 
-pub mod auth;
-pub mod body;
 pub mod catalogue;
 pub mod chat;
 pub mod config;
@@ -17,59 +15,17 @@ pub mod user;
 pub mod user_profile;
 pub mod verification;
 
-use std::sync::Arc;
-
+use kizuna_core::review::ReviewStatus;
 use kizuna_core::{
     report::ReportReason,
     rules::{self, RangeRule},
 };
-use poem_openapi::{OpenApiService, Tags};
-use sea_orm::DatabaseConnection;
+use poem_openapi::{Enum, OpenApiService, Tags};
 use serde_json::{Value, json};
 
-use crate::{
-    configuration::Settings,
-    error::ApiError,
-    identity::{LineVerifier, SessionStore},
-    images::{FileStore, workers::ImageWorkers},
-    line::push::PushQueue,
-    mail::Mailer,
-    rate_limit::RateLimiter,
-};
+use crate::error::ApiError;
 
-/// Everything a handler needs, shared by reference.
-pub struct AppState {
-    pub settings: Settings,
-    pub db: DatabaseConnection,
-    pub sessions: SessionStore,
-    pub verifier: LineVerifier,
-    pub files: FileStore,
-    /// The CPU-bound image work (uploads and the proxy), KIZUNA_IMAGE_WORKERS at once.
-    pub image_workers: ImageWorkers,
-    /// Client log lines: 30 a minute per user (or address).
-    pub log_limiter: Arc<RateLimiter>,
-    /// Session look-ups the logger makes for one address: 120 a minute.
-    pub log_lookup_limiter: Arc<RateLimiter>,
-    /// Wakes the LINE push worker after a push was committed (`line::push`).
-    pub push: PushQueue,
-    /// Outgoing mail: SMTP, or the mock outbox (`mail`).
-    pub mailer: Mailer,
-    /// The approved members in memory for on-demand introductions (`matchmaking`).
-    pub pool: crate::matchmaking::PoolCache,
-    /// Live chat delivery to the events streams (`chat`).
-    pub chat: Arc<crate::chat::ChatHub>,
-    /// Chat messages: `CHAT_MESSAGES_PER_MINUTE` per member.
-    pub chat_limiter: Arc<RateLimiter>,
-}
-
-impl AppState {
-    /// Now, by the application's clock (tests move it).
-    pub fn now(&self) -> i64 {
-        self.settings.clock.now_secs()
-    }
-}
-
-pub type State = Arc<AppState>;
+pub use crate::state::{AppState, State};
 
 #[derive(Tags)]
 pub enum ApiTags {
@@ -96,6 +52,27 @@ pub enum ApiTags {
     Matchmaking,
     /// Messages between matched members and their live events stream (APPROVED members).
     Chat,
+}
+
+/// A review status (kizuna-core's `ReviewStatus`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ReviewState {
+    Pending,
+    Approved,
+    Rejected,
+    Suspended,
+}
+
+impl ReviewState {
+    pub fn from_core(status: ReviewStatus) -> ReviewState {
+        match status {
+            ReviewStatus::Pending => ReviewState::Pending,
+            ReviewStatus::Approved => ReviewState::Approved,
+            ReviewStatus::Rejected => ReviewState::Rejected,
+            ReviewStatus::Suspended => ReviewState::Suspended,
+        }
+    }
 }
 
 /// Every resource's `#[OpenApi]` struct, in the document's order. Matchmaking's resources nest
@@ -541,7 +518,7 @@ mod tests {
             }
         }
         let send = &doc["paths"]["/verification/email-code"]["post"]["security"];
-        assert_eq!(send, &json!([{ auth::BEARER_SESSION: [] }]));
+        assert_eq!(send, &json!([{ crate::extract::auth::BEARER_SESSION: [] }]));
     }
 
     #[test]

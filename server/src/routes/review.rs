@@ -13,22 +13,20 @@ use poem_openapi::{
     payload::Json,
 };
 
-use super::{
-    ApiTags, State,
+use super::{ApiTags, ReviewState, State, page_size};
+use crate::extract::{
     auth::Reviewer,
     body::{JsonBody, ProfilePayload},
-    page_size,
-    user::ReviewState,
 };
 use crate::{
     error::ApiError,
-    line::messages::liff_url,
     storage::{
         chat,
         entity::review_claim,
         matchmaking::{self, Dismissal},
         review::{self, Deciding, ReviewError},
     },
+    usecases,
 };
 
 /// Queue entries answered at most, unless `limit` says fewer.
@@ -573,20 +571,10 @@ impl ReviewApi {
             reviewer: caller.0.user.id,
             decision: &decision,
         };
-        let app_url = liff_url(&state.settings.line.liff_id);
-        // A suspension ends every match of the member: their chats are told once it is done.
-        let ending = if matches!(decision, Decision::Suspend { .. }) {
-            matchmaking::active_matches(&state.db, profile_id.0).await?
-        } else {
-            Vec::new()
-        };
-        let decided = review::decide(&state.db, &deciding, state.now(), Some(&app_url)).await?;
-        for (m, _) in &ending {
-            super::matchmaking::ended(&state, m).await;
-        }
-        state.push.wake();
-        // The member's standing in matchmaking changed: the next list reads a fresh pool.
-        state.pool.invalidate().await;
+        let decided = usecases::review::decide(&state, &deciding)
+            .await?
+            .apply(&state)
+            .await;
         Ok(DecisionResponse::Ok(Json(DecisionResult {
             profile_id: profile_id.0,
             status: ReviewState::from_core(decided.status),

@@ -5,8 +5,8 @@ use kizuna_core::review::ReviewStatus;
 use poem::Request;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, param::Path, payload::Json};
 
-use super::{
-    ApiTags, State,
+use super::{ApiTags, ReviewState, State};
+use crate::extract::{
     auth::{LineUser, LineUserOrSession, Session},
     body::{JsonBody, ProfilePayload},
 };
@@ -110,27 +110,6 @@ async fn standing_decision(
 #[oai(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Role {
     Reviewer,
-}
-
-/// A review status (kizuna-core's `ReviewStatus`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
-#[oai(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ReviewState {
-    Pending,
-    Approved,
-    Rejected,
-    Suspended,
-}
-
-impl ReviewState {
-    pub fn from_core(status: ReviewStatus) -> ReviewState {
-        match status {
-            ReviewStatus::Pending => ReviewState::Pending,
-            ReviewStatus::Approved => ReviewState::Approved,
-            ReviewStatus::Rejected => ReviewState::Rejected,
-            ReviewStatus::Suspended => ReviewState::Suspended,
-        }
-    }
 }
 
 #[derive(Debug, Object)]

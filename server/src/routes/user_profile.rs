@@ -1,31 +1,26 @@
 //! /user-profile: registration (validated by kizuna-core) and the avatar.
 //!
 //! The registration itself (one transaction, idempotent by the normalised payload's SHA-256) is
-//! `storage::profiles::register`; this maps its outcomes to answers: the same payload again (a
+//! `usecases::membership::register`; this maps its outcomes to answers: the same payload again (a
 //! retry after a lost answer) answers the existing result with 200 and creates nothing; a
 //! *different* payload for a user who already has a profile is E005.
 
 use std::collections::BTreeMap;
 
 use anyhow::Context;
-use kizuna_core::{VerifyMethod, profile::UserProfileCreate, rules::RuleCode};
+use kizuna_core::{profile::UserProfileCreate, rules::RuleCode};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 use sha2::{Digest, Sha256};
 
-use super::{
-    ApiTags, State,
-    auth::{LineUser, Session},
-    body::{JsonBody, UserProfileCreateSchema},
-};
+use super::{ApiTags, State};
 use crate::{
     error::ApiError,
-    storage::{
-        self, email_codes,
-        entity::file,
-        files,
-        profiles::{self, RegisterError, Registration, ResubmitError, Submission},
-        users,
+    extract::{
+        auth::{LineUser, Session},
+        body::{JsonBody, UserProfileCreateSchema},
     },
+    storage::profiles::Registration,
+    usecases::membership::{self, ProfileSubmission, SubmitOutcome, UnknownFiles},
 };
 
 #[derive(Debug, Object, Clone)]
@@ -140,27 +135,15 @@ fn check_submission(
     })
 }
 
-/// With COMPANY_EMAIL the work address must have been confirmed by its one-time code (within
-/// the last 24 hours): when it was, else 422 E002 `companyEmail: [email_not_confirmed]`.
-async fn email_confirmation(
-    state: &State,
-    user_id: i64,
-    valid: &kizuna_core::profile::ValidProfile,
-) -> Result<Option<i64>, ApiError> {
-    let verification = &valid.verification;
-    let Some(email) = verification.company_email.as_ref() else {
-        return Ok(None);
-    };
-    let confirmed =
-        email_codes::email_confirmed_at(&state.db, user_id, email.as_str(), state.now()).await?;
-    if verification.method == VerifyMethod::CompanyEmail && confirmed.is_none() {
-        return Err(ApiError::field(
-            "confirm the work e-mail with the code sent to it first",
-            "companyEmail",
-            RuleCode::EmailNotConfirmed.as_str(),
-        ));
+/// The answer to a registration or resubmission.
+fn answer(line_user_id: &str, outcome: SubmitOutcome) -> Result<CreateProfileResponse, ApiError> {
+    match outcome {
+        SubmitOutcome::Done(registration) => Ok(created(line_user_id, registration)),
+        SubmitOutcome::UnknownFiles(UnknownFiles {
+            photos,
+            verification,
+        }) => Err(unknown_files(photos, verification)),
     }
-    Ok(confirmed)
 }
 
 #[OpenApi(tag = "ApiTags::UserProfile")]
@@ -185,33 +168,13 @@ impl UserProfileApi {
             payload,
             hash,
         } = check_submission(&state, identity.user_id.as_str(), body.0)?;
-
-        let Some(user) = users::find_by_line_id(&state.db, identity.user_id.as_str()).await? else {
-            // Uploading takes a session, so someone who never logged in has no files to claim;
-            // and a refused request must not leave a user row behind.
-            return Err(unknown_files(
-                !valid.photos.is_empty(),
-                valid.verification.temp_file.is_some(),
-            ));
-        };
-        let email_confirmed_at = email_confirmation(&state, user.id, &valid).await?;
-        let submission = Submission {
-            profile: &valid,
+        let submitted = ProfileSubmission {
+            valid: &valid,
             payload: &payload,
             hash: &hash,
-            email_confirmed_at,
         };
-        match profiles::register(&state.db, &user, submission, state.now()).await {
-            Ok(registration) => Ok(created(&user.line_user_id, registration)),
-            Err(RegisterError::UnknownFiles {
-                photos,
-                verification,
-            }) => Err(unknown_files(photos, verification)),
-            Err(RegisterError::Exists) => {
-                Err(ApiError::Conflict("the profile already exists".into()))
-            }
-            Err(RegisterError::Storage(err)) => Err(err.into()),
-        }
+        let outcome = membership::register(&state, identity.user_id.as_str(), submitted).await?;
+        answer(identity.user_id.as_str(), outcome)
     }
 
     /// Edit and resubmit a rejected profile
@@ -236,28 +199,13 @@ impl UserProfileApi {
             payload,
             hash,
         } = check_submission(&state, &user.line_user_id, body.0)?;
-        let email_confirmed_at = email_confirmation(&state, user.id, &valid).await?;
-        let submission = Submission {
-            profile: &valid,
+        let submitted = ProfileSubmission {
+            valid: &valid,
             payload: &payload,
             hash: &hash,
-            email_confirmed_at,
         };
-        match profiles::resubmit(&state.db, &user, submission, state.now()).await {
-            Ok(registration) => Ok(created(&user.line_user_id, registration)),
-            Err(ResubmitError::NoProfile) => Err(ApiError::NotFound),
-            Err(ResubmitError::NotEditable(status)) => Err(ApiError::Forbidden(format!(
-                "a {status} profile cannot be edited; only a REJECTED one"
-            ))),
-            Err(ResubmitError::UnknownFiles {
-                photos,
-                verification,
-            }) => Err(unknown_files(photos, verification)),
-            Err(ResubmitError::Changed) => Err(ApiError::Conflict(
-                "the profile changed meanwhile; reload it".into(),
-            )),
-            Err(ResubmitError::Storage(err)) => Err(err.into()),
-        }
+        let outcome = membership::resubmit(&state, &user, submitted).await?;
+        answer(&user.line_user_id, outcome)
     }
 
     /// Set the avatar
@@ -278,18 +226,7 @@ impl UserProfileApi {
         if !crate::images::is_file_id(&body.avatar) {
             return Err(ApiError::NotFound);
         }
-        let txn = storage::begin_user_write(&state.db, auth.user.id).await?;
-        let file = files::find_owned(&txn, auth.user.id, &body.avatar)
-            .await?
-            .ok_or(ApiError::NotFound)?;
-        if file.purpose == file::PURPOSE_VERIFY {
-            return Err(ApiError::Forbidden(
-                "the proof of employment cannot be the avatar: others see the avatar".into(),
-            ));
-        }
-        files::claim_as_avatar(&txn, &file, state.now()).await?;
-        users::set_avatar(&txn, auth.user.id, &file.id).await?;
-        txn.commit().await.context("committing the avatar")?;
-        Ok(AvatarResponse::Ok(Json(AvatarBody { avatar: file.id })))
+        let avatar = membership::set_avatar(&state, auth.user.id, &body.avatar).await?;
+        Ok(AvatarResponse::Ok(Json(AvatarBody { avatar })))
     }
 }

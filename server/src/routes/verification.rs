@@ -1,19 +1,16 @@
 //! /verification: a signed-in member proves a work e-mail address with a one-time code (see
-//! `storage::email_codes` for the rules). The code goes out by mail (`crate::mail`) in the
-//! member's language.
+//! `storage::email_codes` for the rules, `usecases::verification` for the sending).
 
 use kizuna_core::{catalogue, email::EmailAddress, rules::RuleCode};
 use poem::Request;
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
-use super::{ApiTags, State, auth::Session, body::JsonBody};
+use super::{ApiTags, State};
+use crate::extract::{auth::Session, body::JsonBody};
 use crate::{
     error::ApiError,
-    mail::{Mail, texts},
-    storage::{
-        email_codes::{self, ConfirmError, IssueError},
-        locale::locale_of_user,
-    },
+    storage::email_codes::ConfirmError,
+    usecases::verification::{self, NotSent},
 };
 
 #[derive(Debug, Object, serde::Deserialize)]
@@ -114,43 +111,19 @@ impl VerificationApi {
         let auth = caller.0;
         let body = body.0.read()?;
         let email = work_address(&body.email)?;
-        let rules = &state.settings.email_codes;
-        let now = state.now();
-        let issued = match email_codes::issue(&state.db, auth.user.id, &email, now, rules).await {
-            Ok(issued) => issued,
-            Err(IssueError::Storage(err)) => return Err(err.into()),
-            Err(refused) => {
-                let retry_after = refused.retry_after().unwrap_or(1);
-                tracing::info!(user = auth.user.id, reason = %refused, "e-mail code refused");
-                return Err(throttled(
-                    format!("{refused}: try again in {retry_after} s"),
-                    retry_after,
-                ));
-            }
-        };
-        let locale = match crate::locale::of_request(req) {
-            Some(locale) => locale,
-            None => locale_of_user(&state.db, auth.user.id).await?,
-        };
-        let (subject, text) = texts::email_code(locale, &issued.code, (rules.valid_secs + 59) / 60);
-        let mail = Mail {
-            to: email.as_str().to_string(),
-            subject,
-            text,
-        };
-        if let Err(err) = state.mailer.send(mail).await {
-            tracing::error!(user = auth.user.id, error = %err, "an e-mail code could not be sent");
-            email_codes::withdraw(&state.db, issued.id).await?;
-            return Err(ApiError::Internal(anyhow::anyhow!(
-                "the mail could not be sent"
-            )));
+        let language = crate::locale::of_request(req);
+        match verification::send_code(&state, auth.user.id, &email, language).await {
+            Ok(sent) => Ok(SendResponse::Sent(Json(EmailCodeSent {
+                email: email.as_str().to_string(),
+                expires_at: sent.expires_at,
+                resend_after: state.settings.email_codes.resend_wait_secs,
+            }))),
+            Err(NotSent::Refused { cause, retry_after }) => Err(throttled(
+                format!("{cause}: try again in {retry_after} s"),
+                retry_after,
+            )),
+            Err(NotSent::Failed(err)) => Err(err),
         }
-        tracing::info!(user = auth.user.id, "e-mail code sent");
-        Ok(SendResponse::Sent(Json(EmailCodeSent {
-            email: email.as_str().to_string(),
-            expires_at: issued.expires_at,
-            resend_after: rules.resend_wait_secs,
-        })))
     }
 
     /// Confirm a work e-mail code
@@ -168,24 +141,11 @@ impl VerificationApi {
         let auth = caller.0;
         let body = body.0.read()?;
         let email = work_address(&body.email)?;
-        let rules = &state.settings.email_codes;
-        match email_codes::confirm(
-            &state.db,
-            auth.user.id,
-            &email,
-            &body.code,
-            state.now(),
-            rules,
-        )
-        .await
-        {
-            Ok(confirmed_at) => {
-                tracing::info!(user = auth.user.id, "work e-mail confirmed");
-                Ok(ConfirmResponse::Confirmed(Json(EmailCodeConfirmed {
-                    email: email.as_str().to_string(),
-                    confirmed_at,
-                })))
-            }
+        match verification::confirm_code(&state, auth.user.id, &email, &body.code).await {
+            Ok(confirmed_at) => Ok(ConfirmResponse::Confirmed(Json(EmailCodeConfirmed {
+                email: email.as_str().to_string(),
+                confirmed_at,
+            }))),
             Err(ConfirmError::Storage(err)) => Err(err.into()),
             Err(refused) => {
                 let cause = match &refused {

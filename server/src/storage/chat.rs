@@ -1,19 +1,20 @@
 //! Chat's tables: `chat_messages`, `chat_marks` (each member's read marker and push throttle per
 //! match) and `chat_presence` (open events streams, for every process on the database).
 //!
-//! Who may chat is decided here once ([`live_match`]): the caller is one of the pair, the match
-//! has not ended (unmatch, block, report and suspension all end it), neither blocked the other
-//! and the other is still APPROVED. Anything else is the same "not found" for the caller.
+//! Who may chat is `crate::access::chat`'s decision, not this module's.
+
+use std::collections::HashMap;
 
 use anyhow::Context;
 use sea_orm::{
-    ActiveEnum, ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, sea_query::OnConflict,
+    ActiveValue::Set,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    sea_query::{Expr, Func, OnConflict, Query},
 };
 
 use super::{
     StorageError,
-    entity::{chat_message, pair_match, profile::Status},
+    entity::{chat_message, pair_match},
     matchmaking::sql,
 };
 
@@ -24,43 +25,6 @@ pub struct LiveMatch {
     pub other: i64,
     pub low: i64,
     pub high: i64,
-}
-
-/// The match `match_id` when `member` may chat in it now; None otherwise (someone else's
-/// match, ended, blocked, the other no longer approved, or no such match).
-pub async fn live_match(
-    db: &impl ConnectionTrait,
-    member: i64,
-    match_id: i64,
-) -> Result<Option<LiveMatch>, StorageError> {
-    let stmt = sql(
-        db.get_database_backend(),
-        &format!(
-            "SELECT m.low_id AS low_id, m.high_id AS high_id FROM matches m \
-         JOIN profiles o ON o.id = CASE WHEN m.low_id = $2 THEN m.high_id ELSE m.low_id END \
-         WHERE m.id = $1 AND (m.low_id = $2 OR m.high_id = $2) AND m.ended_at IS NULL \
-         AND o.status = '{approved}' \
-         AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = m.low_id AND b.blocked_id = m.high_id) \
-                         OR (b.blocker_id = m.high_id AND b.blocked_id = m.low_id))",
-            approved = Status::Approved.to_value()
-        ),
-        vec![match_id.into(), member.into()],
-    );
-    let Some(row) = db
-        .query_one_raw(stmt)
-        .await
-        .context("reading a chat's match")?
-    else {
-        return Ok(None);
-    };
-    let low: i64 = row.try_get("", "low_id").context("decoding a match")?;
-    let high: i64 = row.try_get("", "high_id").context("decoding a match")?;
-    Ok(Some(LiveMatch {
-        id: match_id,
-        other: if low == member { high } else { low },
-        low,
-        high,
-    }))
 }
 
 /// Holds the match row until the transaction ends (PostgreSQL; SQLite's `BEGIN IMMEDIATE`
@@ -75,7 +39,8 @@ pub async fn lock_match(db: &impl ConnectionTrait, match_id: i64) -> Result<(), 
     Ok(())
 }
 
-/// The match row (ended or not), for the events relay.
+/// The match row `match_id`, ended or not, whoever it belongs to (the events relay;
+/// `crate::access::chat` decides who may chat in it).
 pub async fn match_row(
     db: &impl ConnectionTrait,
     match_id: i64,
@@ -183,6 +148,30 @@ pub async fn last_message(
     Ok(page(db, match_id, None, 1).await?.0.pop())
 }
 
+/// The newest message of each of `matches` that has one (one statement).
+pub async fn last_messages(
+    db: &impl ConnectionTrait,
+    matches: &[i64],
+) -> Result<HashMap<i64, chat_message::Model>, StorageError> {
+    if matches.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let newest = Query::select()
+        .expr(Func::max(Expr::col(chat_message::Column::Id)))
+        .from(chat_message::Entity)
+        .and_where(chat_message::Column::MatchId.is_in(matches.iter().copied()))
+        .group_by_col(chat_message::Column::MatchId)
+        .to_owned();
+    Ok(chat_message::Entity::find()
+        .filter(chat_message::Column::Id.in_subquery(newest))
+        .all(db)
+        .await
+        .context("reading the newest messages")?
+        .into_iter()
+        .map(|m| (m.match_id, m))
+        .collect())
+}
+
 /// The newest message id a member has read in a match (0: none).
 pub async fn read_up_to(
     db: &impl ConnectionTrait,
@@ -208,28 +197,40 @@ pub async fn read_up_to(
     )
 }
 
-/// Messages from the other member after `member`'s read marker.
-pub async fn unread(
+/// For each of `matches` with unread messages: how many the other member sent after
+/// `member`'s read marker (one statement).
+pub async fn unread_counts(
     db: &impl ConnectionTrait,
-    match_id: i64,
+    matches: &[i64],
     member: i64,
-) -> Result<u32, StorageError> {
+) -> Result<HashMap<i64, u32>, StorageError> {
+    if matches.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let ids: Vec<String> = (0..matches.len()).map(|n| format!("${}", n + 2)).collect();
+    let mut values: Vec<sea_orm::Value> = vec![member.into()];
+    values.extend(matches.iter().map(|id| sea_orm::Value::from(*id)));
     let stmt = sql(
         db.get_database_backend(),
-        "SELECT COUNT(*) AS n FROM chat_messages c WHERE c.match_id = $1 AND c.sender_id <> $2 \
-         AND c.id > COALESCE((SELECT k.read_up_to FROM chat_marks k \
-                              WHERE k.match_id = $1 AND k.member_id = $2), 0)",
-        vec![match_id.into(), member.into()],
+        &format!(
+            "SELECT c.match_id AS match_id, COUNT(*) AS n FROM chat_messages c \
+             LEFT JOIN chat_marks k ON k.match_id = c.match_id AND k.member_id = $1 \
+             WHERE c.match_id IN ({}) AND c.sender_id <> $1 AND c.id > COALESCE(k.read_up_to, 0) \
+             GROUP BY c.match_id",
+            ids.join(", ")
+        ),
+        values,
     );
-    let n: i64 = match db
-        .query_one_raw(stmt)
+    db.query_all_raw(stmt)
         .await
         .context("counting unread messages")?
-    {
-        Some(row) => row.try_get("", "n").context("decoding a count")?,
-        None => 0,
-    };
-    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+        .iter()
+        .map(|row| {
+            let id: i64 = row.try_get("", "match_id").context("decoding a count")?;
+            let n: i64 = row.try_get("", "n").context("decoding a count")?;
+            Ok((id, u32::try_from(n).unwrap_or(u32::MAX)))
+        })
+        .collect()
 }
 
 /// Moves `member`'s read marker forward to `up_to` (never past the match's newest message,

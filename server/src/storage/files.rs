@@ -198,57 +198,13 @@ pub async fn claim_as_avatar(
     Ok(())
 }
 
-/// Who asks to see a file: the user and whether they are a reviewer now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Viewer {
-    pub user_id: i64,
-    pub reviewer: bool,
-}
-
-/// The one rule for who may see a stored file, used by the file fetch and the image proxy alike:
-/// its owner; a reviewer (who decides on the photos and the proof of employment); and another
-/// APPROVED member for a profile photo while its owner is among their introductions (not passed)
-/// or active matches and neither blocked the other (`matchmaking::may_see`). Never another
-/// member for a verification file.
-pub async fn may_view(
+/// The file `id`, whoever owns it: `crate::access::file` decides who may see it.
+pub async fn find(
     db: &impl ConnectionTrait,
-    viewer: Viewer,
-    file: &file::Model,
-    _now: i64,
-) -> Result<bool, StorageError> {
-    if file.owner_id == viewer.user_id || viewer.reviewer {
-        return Ok(true);
-    }
-    // Checked before any rule that lets members see each other's photos.
-    if file.purpose != file::PURPOSE_PHOTO {
-        return Ok(false);
-    }
-    let Some(target) = file.profile_id else {
-        return Ok(false);
-    };
-    let Some(me) = super::profiles::find_row(db, viewer.user_id).await? else {
-        return Ok(false);
-    };
-    if me.status != super::entity::profile::Status::Approved {
-        return Ok(false);
-    }
-    super::matchmaking::may_see(db, me.id, target).await
-}
-
-/// The file `id` if `viewer` may see it ([`may_view`]); None for unknown ids and for files they
-/// may not see alike.
-pub async fn find_visible(
-    db: &impl ConnectionTrait,
-    viewer: Viewer,
     id: &str,
-    now: i64,
 ) -> Result<Option<file::Model>, StorageError> {
-    let Some(row) = file::Entity::find_by_id(id.to_string())
+    Ok(file::Entity::find_by_id(id.to_string())
         .one(db)
         .await
-        .context("looking up a file")?
-    else {
-        return Ok(None);
-    };
-    Ok(may_view(db, viewer, &row, now).await?.then_some(row))
+        .context("looking up a file")?)
 }

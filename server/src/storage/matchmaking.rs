@@ -1,16 +1,13 @@
 //! Matchmaking's tables: daily lists (`introduction_days` + `introductions`), likes and passes,
 //! matches, blocks and reports, plus the member's activity and push setting on `users`.
-//! Members are profile ids throughout.
-//!
-//! Who may see whom ([`may_see`]) is decided here once: the member view, the file fetch and the
-//! image proxy all ask it.
+//! Members are profile ids throughout. Who may see whom is `crate::access`'s, not this
+//! module's.
 
 use std::collections::HashMap;
 
 use anyhow::Context;
 use kizuna_core::{date::Date, matching::Relation};
 use sea_orm::{
-    ActiveEnum,
     ActiveValue::Set,
     ColumnTrait, Condition, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
     QueryOrder, QuerySelect, Statement,
@@ -607,82 +604,6 @@ pub async fn mark_pushed(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seeing each other
-
-/// Whether `viewer` may see `target` (their profile and photos): not blocked either way, the
-/// target APPROVED, and the target either in one of the viewer's lists without a pass from the
-/// viewer, or in an active match with them.
-pub async fn may_see(
-    db: &impl ConnectionTrait,
-    viewer: i64,
-    target: i64,
-) -> Result<bool, StorageError> {
-    if viewer == target {
-        return Ok(true);
-    }
-    let stmt = sql(
-        db.get_database_backend(),
-        &format!(
-            "SELECT 1 AS ok FROM profiles t WHERE t.id = $2 AND t.status = '{approved}' \
-         AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = $2) \
-                         OR (b.blocker_id = $2 AND b.blocked_id = $1)) \
-         AND (EXISTS (SELECT 1 FROM matches m WHERE m.ended_at IS NULL \
-                      AND m.low_id = $3 AND m.high_id = $4) \
-              OR (EXISTS (SELECT 1 FROM introductions i WHERE i.viewer_id = $1 AND i.target_id = $2) \
-                  AND NOT EXISTS (SELECT 1 FROM reactions r WHERE r.viewer_id = $1 \
-                                  AND r.target_id = $2 AND r.kind = 'PASS')))",
-            approved = profile::Status::Approved.to_value()
-        ),
-        vec![
-            viewer.into(),
-            target.into(),
-            Ord::min(viewer, target).into(),
-            Ord::max(viewer, target).into(),
-        ],
-    );
-    Ok(db
-        .query_one_raw(stmt)
-        .await
-        .context("checking who may see whom")?
-        .is_some())
-}
-
-/// Whether `target` was ever in one of `viewer`'s lists or matched with them: whom a member can
-/// name at all (to block or report).
-pub async fn knows(
-    db: &impl ConnectionTrait,
-    viewer: i64,
-    target: i64,
-) -> Result<bool, StorageError> {
-    if viewer == target {
-        return Ok(false);
-    }
-    let introduced = introduction::Entity::find()
-        .filter(introduction::Column::ViewerId.eq(viewer))
-        .filter(introduction::Column::TargetId.eq(target))
-        .one(db)
-        .await
-        .context("reading introductions")?
-        .is_some();
-    Ok(introduced || pair(db, viewer, target).await?.is_some())
-}
-
-/// Whether the viewer was introduced to the target on any day.
-pub async fn introduced(
-    db: &impl ConnectionTrait,
-    viewer: i64,
-    target: i64,
-) -> Result<bool, StorageError> {
-    Ok(introduction::Entity::find()
-        .filter(introduction::Column::ViewerId.eq(viewer))
-        .filter(introduction::Column::TargetId.eq(target))
-        .one(db)
-        .await
-        .context("reading introductions")?
-        .is_some())
-}
-
-// ---------------------------------------------------------------------------------------------
 // Likes, passes and matches
 
 /// The match row of a pair, ended or not.
@@ -709,6 +630,26 @@ pub async fn reaction_of(
         .one(db)
         .await
         .context("reading a reaction")?)
+}
+
+/// The viewer's reactions on each of `targets` that has one (one statement).
+pub async fn reactions_on(
+    db: &impl ConnectionTrait,
+    viewer: i64,
+    targets: &[i64],
+) -> Result<HashMap<i64, reaction::Model>, StorageError> {
+    if targets.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(reaction::Entity::find()
+        .filter(reaction::Column::ViewerId.eq(viewer))
+        .filter(reaction::Column::TargetId.is_in(targets.iter().copied()))
+        .all(db)
+        .await
+        .context("reading reactions")?
+        .into_iter()
+        .map(|r| (r.target_id, r))
+        .collect())
 }
 
 /// Writes the viewer's reaction (replacing an older one).

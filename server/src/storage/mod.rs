@@ -3,6 +3,7 @@
 //! `profiles`, `files`, `route_rules`), each reading and writing typed values so that the routes
 //! hold no queries and a renamed field is a compile error rather than a NULL column.
 
+pub mod access;
 pub mod chat;
 pub mod email_codes;
 pub mod entity;
@@ -15,6 +16,7 @@ pub mod matchmaking;
 pub mod migration;
 pub mod profiles;
 pub mod push_outbox;
+pub mod queries;
 pub mod review;
 pub mod reviewers;
 pub mod route_rules;
@@ -70,9 +72,11 @@ pub async fn connect(url: &str, pool_size: Option<u32>) -> anyhow::Result<Databa
             .max_connections(pool_size.unwrap_or(32))
             .min_connections(2);
     }
-    Database::connect(options)
+    let mut db = Database::connect(options)
         .await
-        .with_context(|| format!("connecting to the {} database", backend_name(url)))
+        .with_context(|| format!("connecting to the {} database", backend_name(url)))?;
+    db.set_metric_callback(queries::record);
+    Ok(db)
 }
 
 fn backend_name(url: &str) -> &'static str {

@@ -7,6 +7,8 @@
 //! A retry of the same submission (same normalised payload, by SHA-256) answers the existing
 //! result and creates nothing; a different one for a user who has a profile is a conflict.
 
+use std::collections::HashMap;
+
 use anyhow::Context;
 use kizuna_core::{
     Drink, Education, Gender, HasChildren, IncomeRange, MarriageRecord, MatchGender, Mbti,
@@ -622,6 +624,93 @@ pub async fn load(
         created_at: row.created_at,
         updated_at: row.updated_at,
     }))
+}
+
+/// The stored profiles of `profile_ids` that exist, by id, in a constant number of statements
+/// whatever their number (a list of matches or introductions).
+pub async fn load_many(
+    db: &impl ConnectionTrait,
+    profile_ids: &[i64],
+) -> Result<HashMap<i64, StoredProfile>, StorageError> {
+    if profile_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows = profile::Entity::find()
+        .filter(profile::Column::Id.is_in(profile_ids.iter().copied()))
+        .all(db)
+        .await
+        .context("reading profiles")?;
+    let owners: HashMap<i64, String> = user::Entity::find()
+        .filter(user::Column::Id.is_in(rows.iter().map(|r| r.user_id)))
+        .all(db)
+        .await
+        .context("reading profiles' owners")?
+        .into_iter()
+        .map(|u| (u.id, u.line_user_id))
+        .collect();
+    let mut photos: HashMap<i64, Vec<String>> = HashMap::new();
+    for photo in profile_photo::Entity::find()
+        .filter(profile_photo::Column::ProfileId.is_in(profile_ids.iter().copied()))
+        .order_by_asc(profile_photo::Column::Position)
+        .all(db)
+        .await
+        .context("reading profile photos")?
+    {
+        photos
+            .entry(photo.profile_id)
+            .or_default()
+            .push(photo.file_id);
+    }
+    let mut tags: HashMap<i64, Vec<profile_tag::Model>> = HashMap::new();
+    for tag in profile_tag::Entity::find()
+        .filter(profile_tag::Column::ProfileId.is_in(profile_ids.iter().copied()))
+        .order_by_asc(profile_tag::Column::Kind)
+        .order_by_asc(profile_tag::Column::TagId)
+        .all(db)
+        .await
+        .context("reading profile tags")?
+    {
+        tags.entry(tag.profile_id).or_default().push(tag);
+    }
+    let mut conditions: HashMap<i64, Vec<profile_condition::Model>> = HashMap::new();
+    for condition in profile_condition::Entity::find()
+        .filter(profile_condition::Column::ProfileId.is_in(profile_ids.iter().copied()))
+        .order_by_asc(profile_condition::Column::Id)
+        .all(db)
+        .await
+        .context("reading profile conditions")?
+    {
+        conditions
+            .entry(condition.profile_id)
+            .or_default()
+            .push(condition);
+    }
+    let mut out = HashMap::with_capacity(rows.len());
+    for row in rows {
+        let line_user_id = owners
+            .get(&row.user_id)
+            .ok_or_else(|| unreadable("profiles.user_id"))?;
+        let profile = read_profile(
+            line_user_id,
+            &row,
+            photos.get(&row.id).map_or(&[][..], Vec::as_slice),
+            tags.get(&row.id).map_or(&[][..], Vec::as_slice),
+            conditions.get(&row.id).map_or(&[][..], Vec::as_slice),
+        )?;
+        out.insert(
+            row.id,
+            StoredProfile {
+                id: row.id,
+                user_id: row.user_id,
+                status: row.status.into(),
+                status_reason: row.status_reason,
+                profile,
+                created_at: row.created_at,
+                updated_at: row.updated_at,
+            },
+        );
+    }
+    Ok(out)
 }
 
 fn unreadable(column: &str) -> StorageError {

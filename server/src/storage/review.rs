@@ -5,12 +5,12 @@
 //! by a conditional update (mine, or expired) or an insert that a concurrent insert makes fail;
 //! and a decision updates the profile only `WHERE version = {the version the reviewer saw}`, so
 //! of two racing decisions exactly one changes a row and the other is answered as a conflict.
-//! The decision, its `review_history` row and the member's push (outbox) commit together.
+//! The decision and its `review_history` row are written in the use-case's transaction, which
+//! adds the member's push (`usecases::review`).
 
 use anyhow::Context;
 use kizuna_core::{
     catalogue,
-    line::LineUserId,
     profile::UserProfileCreate,
     review::{Decision, ReviewStatus, changed_fields},
 };
@@ -22,13 +22,9 @@ use sea_orm::{
 };
 
 use super::{
-    StorageError, begin_write,
+    StorageError,
     entity::{profile, profile_submission, report, review_claim, review_history, user},
     is_unique_violation, line_events, locale,
-};
-use crate::line::{
-    messages::{PushText, push_messages},
-    push,
 };
 
 /// One profile waiting in the queue.
@@ -385,63 +381,53 @@ pub struct Deciding<'a> {
     pub decision: &'a Decision,
 }
 
-/// The translation keys and codes of a decision's reasons.
-fn reason_keys(decision: &Decision) -> Vec<(&'static str, &'static str)> {
-    match decision {
-        Decision::Reject { reasons, .. } => reasons.iter().map(|r| (r.key(), r.code())).collect(),
-        Decision::Suspend { reasons, .. } => reasons.iter().map(|r| (r.key(), r.code())).collect(),
-        Decision::Approve { .. } | Decision::Reinstate { .. } => Vec::new(),
-    }
+/// A decision recorded in the caller's transaction: what it came to and whose profile it was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    pub decided: Decided,
+    /// The profile's owner (the member to tell).
+    pub owner: user::Model,
 }
 
-/// Records a decision with its history row and the member's push (reasons in the member's
-/// language, with `app_url` to open the app), in one transaction; the caller wakes the push
-/// worker after it returns.
-pub async fn decide(
-    db: &DatabaseConnection,
+/// Records a reviewer's decision with its history row and ends the review claim, inside `txn`
+/// (the use-case adds what goes with it and commits). Refuses, changing nothing, a profile held
+/// by another reviewer, one changed since `version`, the reviewer's own, or an action that is no
+/// transition from the profile's status.
+pub async fn record_decision(
+    txn: &impl ConnectionTrait,
     deciding: &Deciding<'_>,
     now: i64,
-    app_url: Option<&str>,
-) -> Result<Decided, ReviewError> {
+) -> Result<Recorded, ReviewError> {
     let Deciding {
         profile_id,
         version,
         reviewer,
         decision,
     } = *deciding;
-    let txn = begin_write(db).await.context("starting a transaction")?;
     let Some(row) = profile::Entity::find_by_id(profile_id)
-        .one(&txn)
+        .one(txn)
         .await
         .context("reading a profile")?
     else {
-        txn.rollback().await.ok();
         return Err(ReviewError::NotFound);
     };
     if row.user_id == reviewer {
-        txn.rollback().await.ok();
         return Err(ReviewError::OwnProfile);
     }
-    if let Some(held) = live_claim(&txn, profile_id, now).await?
+    if let Some(held) = live_claim(txn, profile_id, now).await?
         && held.reviewer_user_id != reviewer
     {
-        txn.rollback().await.ok();
         return Err(ReviewError::HeldByAnother {
             until: held.expires_at,
         });
     }
     if row.version != version {
-        txn.rollback().await.ok();
         return Err(ReviewError::Changed);
     }
     let from = ReviewStatus::from(row.status);
-    let to = match from.apply(decision.action()) {
-        Ok(to) => to,
-        Err(invalid) => {
-            txn.rollback().await.ok();
-            return Err(ReviewError::NotAllowed(invalid.to_string()));
-        }
-    };
+    let to = from
+        .apply(decision.action())
+        .map_err(|invalid| ReviewError::NotAllowed(invalid.to_string()))?;
     let codes = decision.reason_codes();
     let reason = (!codes.is_empty()).then(|| codes.join(","));
     let updated = profile::Entity::update_many()
@@ -454,11 +440,10 @@ pub async fn decide(
         .col_expr(profile::Column::UpdatedAt, Expr::value(now))
         .filter(profile::Column::Id.eq(profile_id))
         .filter(profile::Column::Version.eq(version))
-        .exec(&txn)
+        .exec(txn)
         .await
         .context("recording a decision")?;
     if updated.rows_affected != 1 {
-        txn.rollback().await.ok();
         return Err(ReviewError::Changed);
     }
     review_history::Entity::insert(review_history::ActiveModel {
@@ -476,59 +461,26 @@ pub async fn decide(
         )),
         note: Set(decision.note().map(str::to_string)),
     })
-    .exec(&txn)
+    .exec(txn)
     .await
     .context("recording the review history")?;
     review_claim::Entity::delete_many()
         .filter(review_claim::Column::ProfileId.eq(profile_id))
-        .exec(&txn)
+        .exec(txn)
         .await
         .context("ending the review claim")?;
-    if let Decision::Suspend { .. } = decision {
-        // A suspended member leaves every match at once (for the other person too), and the
-        // reports about them are settled by this decision.
-        super::matchmaking::end_all_matches(&txn, profile_id, now).await?;
-        super::matchmaking::settle_reports_about(&txn, profile_id, report::Status::Actioned)
-            .await?;
-    }
-
     let owner = user::Entity::find_by_id(row.user_id)
-        .one(&txn)
+        .one(txn)
         .await
         .context("reading a profile's owner")?
         .ok_or_else(|| StorageError::Unreadable("profiles.user_id".into()))?;
-    let member = LineUserId::parse(&owner.line_user_id)
-        .ok_or_else(|| StorageError::Unreadable("users.line_user_id".into()))?;
-    let language = locale::locale_of_user(&txn, owner.id).await?;
-    let reasons: Vec<String> = reason_keys(decision)
-        .into_iter()
-        .map(|(key, code)| language.text(key).unwrap_or(code).to_string())
-        .collect();
-    let suspended_for = reasons.join(" / ");
-    let text = match decision {
-        Decision::Approve { .. } | Decision::Reinstate { .. } => PushText::Approved,
-        Decision::Reject { note, .. } => PushText::ChangesRequested {
-            reasons: &reasons,
-            note: note.as_deref(),
+    Ok(Recorded {
+        decided: Decided {
+            status: to,
+            version: version + 1,
+            decided_at: now,
         },
-        Decision::Suspend { .. } => PushText::Suspended {
-            reason: &suspended_for,
-        },
-    };
-    // An unfollowed member's push is written too: the worker marks it unfollowed instead of
-    // sending it (or sends it if they follow again first).
-    push::enqueue(&txn, &member, &push_messages(language, &text, app_url)).await?;
-    txn.commit().await.context("committing a decision")?;
-    tracing::info!(
-        profile = profile_id,
-        reviewer,
-        action = decision.action().as_str(),
-        "review decision"
-    );
-    Ok(Decided {
-        status: to,
-        version: version + 1,
-        decided_at: now,
+        owner,
     })
 }
 

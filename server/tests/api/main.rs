@@ -3,6 +3,7 @@
 
 #![recursion_limit = "256"]
 
+mod access;
 mod bad_input;
 mod chat;
 mod email_code;

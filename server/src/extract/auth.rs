@@ -11,7 +11,7 @@ use poem_openapi::{
     registry::{MetaSecurityScheme, Registry},
 };
 
-use super::State;
+use crate::state::State;
 use crate::{
     error::ApiError,
     identity::{

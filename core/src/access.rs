@@ -1,0 +1,226 @@
+//! Who may see whom: every decision about one member reaching another (their profile, a photo or
+//! file, a chat, naming them in a block or report) as a pure function of what the server read
+//! about the two. The server's `access` module reads these facts once per question and asks
+//! here; no other code decides. A coming state of a member (paused, leaving) is one more fact
+//! and one more line in these functions.
+#![warn(missing_docs)]
+
+/// The caller's own standing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// The caller has an APPROVED profile: only approved members take part in matchmaking.
+    pub approved: bool,
+    /// The caller is on the reviewers list now.
+    pub reviewer: bool,
+}
+
+/// What the tables say between the viewer and another member, from the viewer's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ties {
+    /// The other member is the viewer themselves.
+    pub oneself: bool,
+    /// The other member's profile is APPROVED (not pending, rejected or suspended).
+    pub approved: bool,
+    /// The other member was in one of the viewer's daily lists, on any day.
+    pub introduced: bool,
+    /// The viewer passed the other member.
+    pub passed: bool,
+    /// They have a match that has not ended.
+    pub live_match: bool,
+    /// They have or had a match.
+    pub matched: bool,
+    /// Either blocked the other (a report blocks too).
+    pub blocked: bool,
+}
+
+/// What a stored file is to people other than its owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileUse {
+    /// A photo of a profile: shown to the members who may see that profile.
+    ProfilePhoto,
+    /// Anything else (the proof of employment, an avatar, a temp upload): its owner and the
+    /// reviewers only.
+    Private,
+}
+
+/// Whether the viewer may see the other member's profile and photos: an approved viewer, an
+/// approved member who is not themselves, neither having blocked the other, and either in an
+/// active match with them or among their introductions without a pass.
+pub fn may_see_profile(viewer: Standing, ties: &Ties) -> bool {
+    viewer.approved
+        && !ties.oneself
+        && ties.approved
+        && !ties.blocked
+        && (ties.live_match || (ties.introduced && !ties.passed))
+}
+
+/// Whether an introduction of the other member still stands in the viewer's list (and may be
+/// liked or passed): approved, not blocked either way. A pass does not take them out of the
+/// day's list.
+pub fn stands_in_list(viewer: Standing, ties: &Ties) -> bool {
+    viewer.approved && !ties.oneself && ties.introduced && ties.approved && !ties.blocked
+}
+
+/// Whether the viewer may read and write the chat of their match with the other member: the
+/// match is live, the other is still approved and neither blocked the other.
+pub fn may_chat(viewer: Standing, ties: &Ties) -> bool {
+    viewer.approved && !ties.oneself && ties.live_match && ties.approved && !ties.blocked
+}
+
+/// Whether the viewer may name the other member at all (to block or report them): someone they
+/// were introduced to or matched with, whatever happened since.
+pub fn may_name(viewer: Standing, ties: &Ties) -> bool {
+    viewer.approved && !ties.oneself && (ties.introduced || ties.matched)
+}
+
+/// Whether the viewer may see a stored file: their own; any file for a reviewer (who decides on
+/// the photos and the proof of employment); a profile photo for a member who may see that
+/// profile (`ties` with its owner, None when the file belongs to no profile). Never another
+/// member's private file.
+pub fn may_see_file(viewer: Standing, own: bool, file: FileUse, ties: Option<&Ties>) -> bool {
+    own || viewer.reviewer
+        || (file == FileUse::ProfilePhoto && ties.is_some_and(|ties| may_see_profile(viewer, ties)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MEMBER: Standing = Standing {
+        approved: true,
+        reviewer: false,
+    };
+
+    fn introduced() -> Ties {
+        Ties {
+            approved: true,
+            introduced: true,
+            ..Ties::default()
+        }
+    }
+
+    #[test]
+    fn an_introduction_is_seen_named_and_stands_in_the_list() {
+        let ties = introduced();
+        assert!(may_see_profile(MEMBER, &ties));
+        assert!(stands_in_list(MEMBER, &ties));
+        assert!(may_name(MEMBER, &ties));
+        assert!(!may_chat(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_pass_hides_the_profile_but_leaves_the_days_list_alone() {
+        let ties = Ties {
+            passed: true,
+            ..introduced()
+        };
+        assert!(!may_see_profile(MEMBER, &ties));
+        assert!(stands_in_list(MEMBER, &ties));
+        assert!(may_name(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_live_match_is_seen_and_chats_even_after_a_pass_of_an_old_introduction() {
+        let ties = Ties {
+            passed: true,
+            live_match: true,
+            matched: true,
+            ..introduced()
+        };
+        assert!(may_see_profile(MEMBER, &ties));
+        assert!(may_chat(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_block_either_way_ends_everything_but_naming() {
+        let ties = Ties {
+            blocked: true,
+            live_match: true,
+            matched: true,
+            ..introduced()
+        };
+        assert!(!may_see_profile(MEMBER, &ties));
+        assert!(!stands_in_list(MEMBER, &ties));
+        assert!(!may_chat(MEMBER, &ties));
+        assert!(may_name(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_member_who_is_not_approved_is_neither_seen_nor_chatted_with() {
+        let ties = Ties {
+            approved: false,
+            live_match: true,
+            matched: true,
+            ..introduced()
+        };
+        assert!(!may_see_profile(MEMBER, &ties));
+        assert!(!stands_in_list(MEMBER, &ties));
+        assert!(!may_chat(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_viewer_who_is_not_approved_decides_nothing() {
+        let viewer = Standing::default();
+        let ties = Ties {
+            live_match: true,
+            matched: true,
+            ..introduced()
+        };
+        assert!(!may_see_profile(viewer, &ties));
+        assert!(!stands_in_list(viewer, &ties));
+        assert!(!may_chat(viewer, &ties));
+        assert!(!may_name(viewer, &ties));
+        assert!(!may_see_file(
+            viewer,
+            false,
+            FileUse::ProfilePhoto,
+            Some(&ties)
+        ));
+    }
+
+    #[test]
+    fn a_stranger_is_neither_seen_nor_named() {
+        let ties = Ties {
+            approved: true,
+            ..Ties::default()
+        };
+        assert!(!may_see_profile(MEMBER, &ties));
+        assert!(!may_name(MEMBER, &ties));
+        assert!(!may_see_file(
+            MEMBER,
+            false,
+            FileUse::ProfilePhoto,
+            Some(&ties)
+        ));
+    }
+
+    #[test]
+    fn nobody_is_their_own_introduction_match_or_report() {
+        let ties = Ties {
+            oneself: true,
+            ..introduced()
+        };
+        assert!(!may_see_profile(MEMBER, &ties));
+        assert!(!may_name(MEMBER, &ties));
+        assert!(!stands_in_list(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_private_file_is_for_its_owner_and_the_reviewers_only() {
+        let ties = introduced();
+        assert!(!may_see_file(MEMBER, false, FileUse::Private, Some(&ties)));
+        assert!(may_see_file(MEMBER, true, FileUse::Private, None));
+        let reviewer = Standing {
+            approved: false,
+            reviewer: true,
+        };
+        assert!(may_see_file(reviewer, false, FileUse::Private, None));
+        assert!(may_see_file(
+            MEMBER,
+            false,
+            FileUse::ProfilePhoto,
+            Some(&ties)
+        ));
+        assert!(!may_see_file(MEMBER, false, FileUse::ProfilePhoto, None));
+    }
+}

@@ -1,0 +1,174 @@
+//! Who may see whom, answered in one place. A request's [`Viewer`] is made once from its verified
+//! session (member, profile, status, role); each question below reads the facts it needs from
+//! the tables (`storage::access`) and asks kizuna-core's `access` for the decision. Every route,
+//! the file fetch and the image proxy ask here; nothing else decides.
+
+use std::collections::HashMap;
+
+use kizuna_core::{
+    access::{self, FileUse, Standing, Ties},
+    review::ReviewStatus,
+};
+use sea_orm::ConnectionTrait;
+
+use crate::{
+    error::ApiError,
+    identity::Auth,
+    storage::{
+        self, StorageError,
+        chat::LiveMatch,
+        entity::{file, pair_match},
+    },
+};
+
+/// The caller as the access rule sees them, built once per request from the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewer {
+    pub user_id: i64,
+    /// Their profile id, if they registered one.
+    pub member: Option<i64>,
+    pub standing: Standing,
+}
+
+impl From<&Auth> for Viewer {
+    fn from(auth: &Auth) -> Viewer {
+        let status = auth
+            .profile
+            .as_ref()
+            .and_then(|p| ReviewStatus::parse(&p.status));
+        Viewer {
+            user_id: auth.user.id,
+            member: auth.profile.as_ref().map(|p| p.id),
+            standing: Standing {
+                approved: status == Some(ReviewStatus::Approved),
+                reviewer: auth.reviewer,
+            },
+        }
+    }
+}
+
+impl Viewer {
+    /// The caller's profile id when they are an APPROVED member; 403 E004 otherwise (only
+    /// approved members take part in matchmaking and chat).
+    pub fn approved_member(&self) -> Result<i64, ApiError> {
+        match self.member {
+            Some(id) if self.standing.approved => Ok(id),
+            _ => Err(ApiError::Forbidden(
+                "only approved members take part in matchmaking".into(),
+            )),
+        }
+    }
+}
+
+/// The viewer's ties with each of `targets` that names a profile (one statement). A viewer
+/// without a profile has none.
+pub async fn ties(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    targets: &[i64],
+) -> Result<HashMap<i64, Ties>, StorageError> {
+    match viewer.member {
+        Some(me) => storage::access::ties(db, me, targets).await,
+        None => Ok(HashMap::new()),
+    }
+}
+
+async fn ties_with(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    target: i64,
+) -> Result<Option<Ties>, StorageError> {
+    Ok(ties(db, viewer, &[target]).await?.remove(&target))
+}
+
+/// Whether the viewer may see the member's profile and photos (`access::may_see_profile`).
+pub async fn may_see_profile(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    target: i64,
+) -> Result<bool, StorageError> {
+    Ok(ties_with(db, viewer, target)
+        .await?
+        .is_some_and(|ties| access::may_see_profile(viewer.standing, &ties)))
+}
+
+/// Whether the member stands in the viewer's list, to be shown, liked or passed
+/// (`access::stands_in_list`).
+pub async fn stands_in_list(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    target: i64,
+) -> Result<bool, StorageError> {
+    Ok(ties_with(db, viewer, target)
+        .await?
+        .is_some_and(|ties| access::stands_in_list(viewer.standing, &ties)))
+}
+
+/// Whether the viewer may name the member in a block or a report (`access::may_name`).
+pub async fn may_name(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    target: i64,
+) -> Result<bool, StorageError> {
+    Ok(ties_with(db, viewer, target)
+        .await?
+        .is_some_and(|ties| access::may_name(viewer.standing, &ties)))
+}
+
+/// The match `match_id` when the viewer may chat in it now (`access::may_chat`); None for
+/// someone else's match, an ended one, an unknown id and a pair that may not chat alike.
+pub async fn chat(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    match_id: i64,
+) -> Result<Option<LiveMatch>, StorageError> {
+    let Some(me) = viewer.member else {
+        return Ok(None);
+    };
+    let Some(row) = storage::chat::match_row(db, match_id).await? else {
+        return Ok(None);
+    };
+    let other = match row {
+        pair_match::Model {
+            low_id, high_id, ..
+        } if low_id == me => high_id,
+        pair_match::Model {
+            low_id, high_id, ..
+        } if high_id == me => low_id,
+        _ => return Ok(None),
+    };
+    let allowed = ties_with(db, viewer, other)
+        .await?
+        .is_some_and(|ties| access::may_chat(viewer.standing, &ties));
+    Ok(allowed.then_some(LiveMatch {
+        id: row.id,
+        other,
+        low: row.low_id,
+        high: row.high_id,
+    }))
+}
+
+/// The stored file `id` when the viewer may see it (`access::may_see_file`); None for unknown
+/// ids and for files they may not see alike.
+pub async fn file(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    id: &str,
+) -> Result<Option<file::Model>, StorageError> {
+    let Some(row) = storage::files::find(db, id).await? else {
+        return Ok(None);
+    };
+    let use_ = match row.profile_id {
+        Some(_) if row.purpose == file::PURPOSE_PHOTO => FileUse::ProfilePhoto,
+        _ => FileUse::Private,
+    };
+    let own = row.owner_id == viewer.user_id;
+    let ties = match (use_, row.profile_id) {
+        (FileUse::ProfilePhoto, Some(owner)) if !own && !viewer.standing.reviewer => {
+            ties_with(db, viewer, owner).await?
+        }
+        _ => None,
+    };
+    let allowed = access::may_see_file(viewer.standing, own, use_, ties.as_ref());
+    Ok(allowed.then_some(row))
+}

@@ -1,0 +1,49 @@
+//! What every request and background task shares: the settings, the database, the stores and
+//! queues the server runs on. Built once by `startup`.
+
+use std::sync::Arc;
+
+use sea_orm::DatabaseConnection;
+
+use crate::{
+    configuration::Settings,
+    identity::{LineVerifier, SessionStore},
+    images::{FileStore, workers::ImageWorkers},
+    line::push::PushQueue,
+    mail::Mailer,
+    rate_limit::RateLimiter,
+};
+
+/// Everything a handler needs, shared by reference.
+pub struct AppState {
+    pub settings: Settings,
+    pub db: DatabaseConnection,
+    pub sessions: SessionStore,
+    pub verifier: LineVerifier,
+    pub files: FileStore,
+    /// The CPU-bound image work (uploads and the proxy), KIZUNA_IMAGE_WORKERS at once.
+    pub image_workers: ImageWorkers,
+    /// Client log lines: 30 a minute per user (or address).
+    pub log_limiter: Arc<RateLimiter>,
+    /// Session look-ups the logger makes for one address: 120 a minute.
+    pub log_lookup_limiter: Arc<RateLimiter>,
+    /// Wakes the LINE push worker after a push was committed (`line::push`).
+    pub push: PushQueue,
+    /// Outgoing mail: SMTP, or the mock outbox (`mail`).
+    pub mailer: Mailer,
+    /// The approved members in memory for on-demand introductions (`matchmaking`).
+    pub pool: crate::matchmaking::PoolCache,
+    /// Live chat delivery to the events streams (`chat`).
+    pub chat: Arc<crate::chat::ChatHub>,
+    /// Chat messages: `CHAT_MESSAGES_PER_MINUTE` per member.
+    pub chat_limiter: Arc<RateLimiter>,
+}
+
+impl AppState {
+    /// Now, by the application's clock (tests move it).
+    pub fn now(&self) -> i64 {
+        self.settings.clock.now_secs()
+    }
+}
+
+pub type State = Arc<AppState>;

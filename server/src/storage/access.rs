@@ -1,0 +1,95 @@
+//! The facts the access rule needs between one viewer and other members, read in one statement
+//! whatever the number of members (kizuna-core's `access::Ties`). The rule itself is the core's;
+//! `crate::access` asks it.
+
+use std::collections::HashMap;
+
+use anyhow::Context;
+use kizuna_core::access::Ties;
+use sea_orm::{ActiveEnum, ConnectionTrait};
+
+use super::{
+    StorageError,
+    entity::{profile, reaction},
+    matchmaking::sql,
+};
+
+/// The ties between `viewer` (a profile id) and each of `targets` that names a profile; an id
+/// without a profile is left out.
+pub async fn ties(
+    db: &impl ConnectionTrait,
+    viewer: i64,
+    targets: &[i64],
+) -> Result<HashMap<i64, Ties>, StorageError> {
+    if targets.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let first_target = 3;
+    let placeholders: Vec<String> = (0..targets.len())
+        .map(|n| format!("${}", n + first_target))
+        .collect();
+    let pair = |table: &str, a: &str, b: &str| {
+        format!(
+            "(({table}.{a} = $1 AND {table}.{b} = p.id) OR ({table}.{a} = p.id AND {table}.{b} = $1))"
+        )
+    };
+    let flag = |condition: String| format!("CASE WHEN EXISTS ({condition}) THEN 1 ELSE 0 END");
+    let text = format!(
+        "SELECT p.id AS id, p.status AS status, \
+         {introduced} AS introduced, {passed} AS passed, {live} AS live_match, \
+         {matched} AS matched, {blocked} AS blocked \
+         FROM profiles p WHERE p.id IN ({ids})",
+        introduced = flag(
+            "SELECT 1 FROM introductions i WHERE i.viewer_id = $1 AND i.target_id = p.id".into()
+        ),
+        passed = flag(
+            "SELECT 1 FROM reactions r WHERE r.viewer_id = $1 AND r.target_id = p.id \
+             AND r.kind = $2"
+                .into()
+        ),
+        live = flag(format!(
+            "SELECT 1 FROM matches m WHERE {} AND m.ended_at IS NULL",
+            pair("m", "low_id", "high_id")
+        )),
+        matched = flag(format!(
+            "SELECT 1 FROM matches m WHERE {}",
+            pair("m", "low_id", "high_id")
+        )),
+        blocked = flag(format!(
+            "SELECT 1 FROM blocks b WHERE {}",
+            pair("b", "blocker_id", "blocked_id")
+        )),
+        ids = placeholders.join(", "),
+    );
+    let mut values: Vec<sea_orm::Value> = vec![viewer.into(), reaction::PASS.into()];
+    values.extend(targets.iter().map(|id| sea_orm::Value::from(*id)));
+    let rows = db
+        .query_all_raw(sql(db.get_database_backend(), &text, values))
+        .await
+        .context("reading who may see whom")?;
+    let approved = profile::Status::Approved.to_value();
+    rows.iter()
+        .map(|row| {
+            let flag = |column: &str| -> Result<bool, StorageError> {
+                Ok(row
+                    .try_get::<i32>("", column)
+                    .context("decoding an access fact")?
+                    == 1)
+            };
+            let id: i64 = row.try_get("", "id").context("decoding a member")?;
+            let status: String = row.try_get("", "status").context("decoding a status")?;
+            Ok((
+                id,
+                Ties {
+                    oneself: id == viewer,
+                    approved: status == approved,
+                    introduced: flag("introduced")?,
+                    passed: flag("passed")?,
+                    live_match: flag("live_match")?,
+                    matched: flag("matched")?,
+                    blocked: flag("blocked")?,
+                },
+            ))
+        })
+        .collect()
+}

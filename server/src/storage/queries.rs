@@ -1,0 +1,24 @@
+//! How many statements a piece of work sends to the database. Every pooled connection reports
+//! each statement here (`connect` installs [`record`]); [`counted`] runs work with a tally of its
+//! own, so that a test holds a list's cost constant whatever its length.
+
+use std::{cell::Cell, future::Future};
+
+tokio::task_local! {
+    static TALLY: Cell<u64>;
+}
+
+/// Counts one statement for the work running it, if that work is [`counted`].
+pub fn record(_statement: &sea_orm::metric::Info<'_>) {
+    let _ = TALLY.try_with(|tally| tally.set(tally.get() + 1));
+}
+
+/// Runs `work` and answers its output with the number of statements it sent.
+pub async fn counted<F: Future>(work: F) -> (F::Output, u64) {
+    TALLY
+        .scope(Cell::new(0), async {
+            let output = work.await;
+            (output, TALLY.with(Cell::get))
+        })
+        .await
+}

@@ -1,0 +1,172 @@
+//! Chat as matched members do it: a page of history, sending (once per client message id), and
+//! the read marker. Who may chat in a match is `crate::access::chat`'s decision, asked again
+//! inside the send's transaction so that no message lands in a match that has just ended.
+
+use anyhow::Context;
+use kizuna_core::{
+    chat::{ChatText, ClientMessageId},
+    rules::CHAT_PUSH_INTERVAL_SECS,
+};
+
+use super::{AfterCommit, Outcome, push_target};
+use crate::{
+    access::{self, Viewer},
+    chat::ChatEvent,
+    error::ApiError,
+    line::{
+        messages::{PushText, liff_url, push_messages},
+        push,
+    },
+    state::AppState,
+    storage::{
+        self,
+        chat::{self, LiveMatch},
+        entity::chat_message,
+        matchmaking as store,
+    },
+};
+
+/// The live match `match_id` of the viewer, or 404 E003.
+pub async fn live(state: &AppState, viewer: &Viewer, match_id: i64) -> Result<LiveMatch, ApiError> {
+    viewer.approved_member()?;
+    access::chat(&state.db, viewer, match_id)
+        .await?
+        .ok_or(ApiError::NotFound)
+}
+
+/// A page of a match's history.
+pub struct Page {
+    /// Oldest first.
+    pub messages: Vec<chat_message::Model>,
+    pub has_more: bool,
+    /// The newest message id the other member has read (0: none).
+    pub their_read_up_to: i64,
+}
+
+/// The newest `limit` messages of the viewer's live match before `before`.
+pub async fn page(
+    state: &AppState,
+    viewer: &Viewer,
+    match_id: i64,
+    before: Option<i64>,
+    limit: u64,
+) -> Result<Page, ApiError> {
+    let live = live(state, viewer, match_id).await?;
+    let (messages, has_more) = chat::page(&state.db, live.id, before, limit).await?;
+    let their_read_up_to = chat::read_up_to(&state.db, live.id, live.other).await?;
+    Ok(Page {
+        messages,
+        has_more,
+        their_read_up_to,
+    })
+}
+
+/// What a send came to.
+pub enum Sent {
+    /// Stored now (and delivered to both members' open pages).
+    Created(chat_message::Model),
+    /// Stored before under this client message id with the same text: nothing new.
+    Stored(chat_message::Model),
+}
+
+/// A message stored before under the same client id: the same text is a retry, another text is
+/// a client bug that must not pass silently (409 E005).
+fn stored_before(row: chat_message::Model, text: &ChatText) -> Result<Sent, ApiError> {
+    if row.text == text.as_str() {
+        Ok(Sent::Stored(row))
+    } else {
+        Err(ApiError::Conflict(
+            "this client message id was used for another text".into(),
+        ))
+    }
+}
+
+/// Sends a message into the viewer's live match. A retry (or a racing copy) of a stored message
+/// stores nothing and is answered before the rate limit. The other member gets a LINE push when
+/// no page of theirs is open, at most one per match every `CHAT_PUSH_INTERVAL_SECS`.
+pub async fn send(
+    state: &AppState,
+    viewer: &Viewer,
+    live: LiveMatch,
+    client_id: &ClientMessageId,
+    text: &ChatText,
+) -> Result<Outcome<Sent>, ApiError> {
+    let me = viewer.approved_member()?;
+    if let Some(row) = chat::find_message(&state.db, live.id, me, client_id.as_str()).await? {
+        return Ok(Outcome::only(stored_before(row, text)?));
+    }
+    if let Err(wait) = state.chat_limiter.check(&format!("member:{me}")) {
+        return Err(ApiError::Throttled {
+            cause: "too many messages; wait a moment".into(),
+            retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+        });
+    }
+
+    let now = state.now();
+    let txn = storage::begin_write(&state.db)
+        .await
+        .context("starting a message")?;
+    chat::lock_match(&txn, live.id).await?;
+    if access::chat(&txn, viewer, live.id).await?.is_none() {
+        return Err(ApiError::NotFound);
+    }
+    let (row, created) =
+        chat::insert_message(&txn, live.id, me, client_id.as_str(), text.as_str(), now).await?;
+    if !created {
+        return Ok(Outcome::only(stored_before(row, text)?));
+    }
+    let mut after = AfterCommit::default();
+    if !chat::present(&txn, live.other, now).await?
+        && chat::claim_push(&txn, live.id, live.other, now, CHAT_PUSH_INTERVAL_SECS).await?
+        && let Some((to, locale)) = push_target(&txn, live.other).await?
+    {
+        let nickname = store::member(&txn, me)
+            .await?
+            .and_then(|p| p.nickname)
+            .unwrap_or_default();
+        let url = format!(
+            "{}/chat?match={}",
+            liff_url(&state.settings.line.liff_id),
+            live.id
+        );
+        let messages = push_messages(
+            locale,
+            &PushText::NewMessage {
+                nickname: &nickname,
+            },
+            Some(&url),
+        );
+        push::enqueue(&txn, &to, &messages).await?;
+        after.pushed();
+    }
+    txn.commit().await.context("committing a message")?;
+    after.tell(ChatEvent::Message {
+        match_id: live.id,
+        low: live.low,
+        high: live.high,
+        message: row.clone(),
+    });
+    Ok(Outcome::new(Sent::Created(row), after))
+}
+
+/// Moves the viewer's read marker forward to `up_to` (never back, never past the newest
+/// message); the other member's open page is told when it moved.
+pub async fn mark_read(
+    state: &AppState,
+    viewer: &Viewer,
+    match_id: i64,
+    up_to: i64,
+) -> Result<Outcome<()>, ApiError> {
+    let live = live(state, viewer, match_id).await?;
+    let me = viewer.approved_member()?;
+    let mut after = AfterCommit::default();
+    if let Some(up_to) = chat::mark_read(&state.db, live.id, me, up_to).await? {
+        after.tell(ChatEvent::Read {
+            match_id: live.id,
+            reader: me,
+            other: live.other,
+            up_to,
+        });
+    }
+    Ok(Outcome::new((), after))
+}

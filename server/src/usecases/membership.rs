@@ -1,0 +1,155 @@
+//! A member's own profile: registering it, resubmitting it after a rejection, and the avatar.
+//! Each is one transaction in storage (`profiles::register` and `profiles::resubmit` hold the
+//! user's row; the avatar here); a work e-mail must have been confirmed by its code first.
+
+use anyhow::Context;
+use kizuna_core::{VerifyMethod, profile::ValidProfile, rules::RuleCode};
+
+use crate::{
+    error::ApiError,
+    state::AppState,
+    storage::{
+        self, email_codes,
+        entity::{file, user},
+        files,
+        profiles::{self, RegisterError, Registration, ResubmitError, Submission},
+        users,
+    },
+};
+
+/// A validated submission with its normalised payload and that payload's SHA-256.
+pub struct ProfileSubmission<'a> {
+    pub valid: &'a ValidProfile,
+    pub payload: &'a str,
+    pub hash: &'a str,
+}
+
+/// Why a submission's files were refused: which of the two named files the user may not use.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UnknownFiles {
+    pub photos: bool,
+    pub verification: bool,
+}
+
+/// What a registration or resubmission came to.
+pub enum SubmitOutcome {
+    Done(Registration),
+    UnknownFiles(UnknownFiles),
+}
+
+/// With COMPANY_EMAIL the work address must have been confirmed by its one-time code (within
+/// the last 24 hours): when it was, else 422 E002 `companyEmail: [email_not_confirmed]`.
+async fn email_confirmation(
+    state: &AppState,
+    user_id: i64,
+    valid: &ValidProfile,
+) -> Result<Option<i64>, ApiError> {
+    let verification = &valid.verification;
+    let Some(email) = verification.company_email.as_ref() else {
+        return Ok(None);
+    };
+    let confirmed =
+        email_codes::email_confirmed_at(&state.db, user_id, email.as_str(), state.now()).await?;
+    if verification.method == VerifyMethod::CompanyEmail && confirmed.is_none() {
+        return Err(ApiError::field(
+            "confirm the work e-mail with the code sent to it first",
+            "companyEmail",
+            RuleCode::EmailNotConfirmed.as_str(),
+        ));
+    }
+    Ok(confirmed)
+}
+
+/// Registers the profile of the LINE user `line_user_id` (PENDING). The same payload again
+/// answers the existing result and creates nothing; another payload for a user with a profile
+/// is 409 E005.
+pub async fn register(
+    state: &AppState,
+    line_user_id: &str,
+    submitted: ProfileSubmission<'_>,
+) -> Result<SubmitOutcome, ApiError> {
+    let Some(user) = users::find_by_line_id(&state.db, line_user_id).await? else {
+        // Uploading takes a session, so someone who never logged in has no files to claim;
+        // and a refused request must not leave a user row behind.
+        return Ok(SubmitOutcome::UnknownFiles(UnknownFiles {
+            photos: !submitted.valid.photos.is_empty(),
+            verification: submitted.valid.verification.temp_file.is_some(),
+        }));
+    };
+    let email_confirmed_at = email_confirmation(state, user.id, submitted.valid).await?;
+    let submission = Submission {
+        profile: submitted.valid,
+        payload: submitted.payload,
+        hash: submitted.hash,
+        email_confirmed_at,
+    };
+    Ok(
+        match profiles::register(&state.db, &user, submission, state.now()).await {
+            Ok(registration) => SubmitOutcome::Done(registration),
+            Err(RegisterError::UnknownFiles {
+                photos,
+                verification,
+            }) => SubmitOutcome::UnknownFiles(UnknownFiles {
+                photos,
+                verification,
+            }),
+            Err(RegisterError::Exists) => {
+                return Err(ApiError::Conflict("the profile already exists".into()));
+            }
+            Err(RegisterError::Storage(err)) => return Err(err.into()),
+        },
+    )
+}
+
+/// Resubmits the user's REJECTED profile (PENDING again). 404 E003 without a profile, 403 E004
+/// unless it is REJECTED, 409 E005 when it changed meanwhile.
+pub async fn resubmit(
+    state: &AppState,
+    user: &user::Model,
+    submitted: ProfileSubmission<'_>,
+) -> Result<SubmitOutcome, ApiError> {
+    let email_confirmed_at = email_confirmation(state, user.id, submitted.valid).await?;
+    let submission = Submission {
+        profile: submitted.valid,
+        payload: submitted.payload,
+        hash: submitted.hash,
+        email_confirmed_at,
+    };
+    match profiles::resubmit(&state.db, user, submission, state.now()).await {
+        Ok(registration) => Ok(SubmitOutcome::Done(registration)),
+        Err(ResubmitError::NoProfile) => Err(ApiError::NotFound),
+        Err(ResubmitError::NotEditable(status)) => Err(ApiError::Forbidden(format!(
+            "a {status} profile cannot be edited; only a REJECTED one"
+        ))),
+        Err(ResubmitError::UnknownFiles {
+            photos,
+            verification,
+        }) => Ok(SubmitOutcome::UnknownFiles(UnknownFiles {
+            photos,
+            verification,
+        })),
+        Err(ResubmitError::Changed) => Err(ApiError::Conflict(
+            "the profile changed meanwhile; reload it".into(),
+        )),
+        Err(ResubmitError::Storage(err)) => Err(err.into()),
+    }
+}
+
+/// Makes one of the user's files their avatar (404 E003 for anyone else's or an unknown one,
+/// 403 E004 for the proof of employment, which others must never see). An upload made the
+/// avatar no longer expires.
+pub async fn set_avatar(state: &AppState, user_id: i64, file_id: &str) -> Result<String, ApiError> {
+    let txn = storage::begin_user_write(&state.db, user_id).await?;
+    let file = files::find_owned(&txn, user_id, file_id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    if file.purpose == file::PURPOSE_VERIFY {
+        return Err(ApiError::Forbidden(
+            "the proof of employment cannot be the avatar: others see the avatar".into(),
+        ));
+    }
+    files::claim_as_avatar(&txn, &file, state.now()).await?;
+    users::set_avatar(&txn, user_id, &file.id).await?;
+    txn.commit().await.context("committing the avatar")?;
+    Ok(file.id)
+}

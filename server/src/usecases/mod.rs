@@ -1,0 +1,122 @@
+//! The use-cases: one module per family of what members and reviewers do. A use-case takes the
+//! already checked caller and input, runs its transaction through storage (table access only),
+//! and answers its result together with what must happen once that transaction committed
+//! ([`AfterCommit`]: wake the push worker, tell open chat pages, drop the matchmaking pool).
+//! [`Outcome::apply`] does those things, in one place; a route extracts the caller, parses, calls
+//! one use-case, applies its outcome and maps errors.
+
+pub mod chat;
+pub mod matchmaking;
+pub mod membership;
+pub mod review;
+pub mod verification;
+
+use kizuna_core::line::LineUserId;
+use sea_orm::{ConnectionTrait, EntityTrait};
+
+use crate::{
+    chat::ChatEvent,
+    locale::Locale,
+    state::AppState,
+    storage::{
+        StorageError,
+        entity::{pair_match, user},
+        locale, matchmaking as store,
+    },
+};
+
+/// What follows a committed transaction.
+#[derive(Debug, Default)]
+pub struct AfterCommit {
+    /// LINE pushes were written to the outbox.
+    pushes: bool,
+    /// For the members' open chat pages.
+    events: Vec<ChatEvent>,
+    /// A member's standing in matchmaking changed.
+    pool_changed: bool,
+}
+
+impl AfterCommit {
+    /// The transaction wrote pushes: the push worker sends them now rather than at its next
+    /// poll.
+    pub fn pushed(&mut self) {
+        self.pushes = true;
+    }
+
+    /// The match ended (unmatch, block, report, suspension): both members' open pages are told.
+    pub fn ended(&mut self, m: &pair_match::Model) {
+        self.events.push(ChatEvent::Ended {
+            match_id: m.id,
+            low: m.low_id,
+            high: m.high_id,
+        });
+    }
+
+    /// A chat event for the open pages of the match's members.
+    pub fn tell(&mut self, event: ChatEvent) {
+        self.events.push(event);
+    }
+
+    /// Someone's standing in matchmaking changed: the next list reads a fresh pool.
+    pub fn pool_changed(&mut self) {
+        self.pool_changed = true;
+    }
+}
+
+/// A use-case's result and what must follow its commit.
+#[must_use = "apply the outcome once the use-case returned it"]
+#[derive(Debug)]
+pub struct Outcome<T> {
+    value: T,
+    after: AfterCommit,
+}
+
+impl<T> Outcome<T> {
+    pub fn new(value: T, after: AfterCommit) -> Outcome<T> {
+        Outcome { value, after }
+    }
+
+    /// Nothing follows (a repeat that changed nothing).
+    pub fn only(value: T) -> Outcome<T> {
+        Outcome::new(value, AfterCommit::default())
+    }
+
+    /// Does what follows the commit and answers the result.
+    pub async fn apply(self, state: &AppState) -> T {
+        let AfterCommit {
+            pushes,
+            events,
+            pool_changed,
+        } = self.after;
+        if pushes {
+            state.push.wake();
+        }
+        for event in events {
+            state.chat.publish(&state.db, event).await;
+        }
+        if pool_changed {
+            state.pool.invalidate().await;
+        }
+        self.value
+    }
+}
+
+/// The LINE user and language of a member, for a push; None when the member has no readable
+/// LINE user id.
+pub(crate) async fn push_target(
+    db: &impl ConnectionTrait,
+    member: i64,
+) -> Result<Option<(LineUserId, Locale)>, StorageError> {
+    let Some(row) = store::member(db, member).await? else {
+        return Ok(None);
+    };
+    let Some(owner) = user::Entity::find_by_id(row.user_id)
+        .one(db)
+        .await
+        .map_err(|e| anyhow::Error::new(e).context("reading a member"))?
+    else {
+        return Ok(None);
+    };
+    let language = locale::locale_of_user(db, owner.id).await?;
+    Ok(LineUserId::parse(&owner.line_user_id).map(|id| (id, language)))
+}

@@ -1,0 +1,88 @@
+//! A reviewer's decision: the profile's new status, its history row and the member's LINE push
+//! (in their language) commit together; a suspension also ends every match of the member and
+//! settles the reports about them in the same transaction. Afterwards the push worker is woken,
+//! the ended chats are told and the matchmaking pool is dropped (the member's standing changed).
+
+use anyhow::Context;
+use kizuna_core::{line::LineUserId, review::Decision};
+
+use super::{AfterCommit, Outcome, matchmaking::end_all_relations};
+use crate::{
+    error::ApiError,
+    line::{
+        messages::{PushText, liff_url, push_messages},
+        push,
+    },
+    state::AppState,
+    storage::{
+        self, StorageError,
+        entity::report,
+        locale, matchmaking as store,
+        review::{self, Decided, Deciding},
+    },
+};
+
+/// The translation keys and codes of a decision's reasons.
+fn reason_keys(decision: &Decision) -> Vec<(&'static str, &'static str)> {
+    match decision {
+        Decision::Reject { reasons, .. } => reasons.iter().map(|r| (r.key(), r.code())).collect(),
+        Decision::Suspend { reasons, .. } => reasons.iter().map(|r| (r.key(), r.code())).collect(),
+        Decision::Approve { .. } | Decision::Reinstate { .. } => Vec::new(),
+    }
+}
+
+/// Records a reviewer's decision (see the module). The push is written for a member who
+/// unfollowed the official account too: the worker marks it unfollowed instead of sending it (or
+/// sends it if they follow again first).
+pub async fn decide(
+    state: &AppState,
+    deciding: &Deciding<'_>,
+) -> Result<Outcome<Decided>, ApiError> {
+    let now = state.now();
+    let txn = storage::begin_write(&state.db)
+        .await
+        .context("starting a decision")?;
+    let recorded = review::record_decision(&txn, deciding, now).await?;
+    let mut after = AfterCommit::default();
+    if let Decision::Suspend { .. } = deciding.decision {
+        // A suspended member leaves every match at once (for the other person too), and the
+        // reports about them are settled by this decision.
+        end_all_relations(&txn, deciding.profile_id, now, &mut after).await?;
+        store::settle_reports_about(&txn, deciding.profile_id, report::Status::Actioned).await?;
+    }
+    let member = LineUserId::parse(&recorded.owner.line_user_id)
+        .ok_or_else(|| StorageError::Unreadable("users.line_user_id".into()))?;
+    let language = locale::locale_of_user(&txn, recorded.owner.id).await?;
+    let reasons: Vec<String> = reason_keys(deciding.decision)
+        .into_iter()
+        .map(|(key, code)| language.text(key).unwrap_or(code).to_string())
+        .collect();
+    let suspended_for = reasons.join(" / ");
+    let text = match deciding.decision {
+        Decision::Approve { .. } | Decision::Reinstate { .. } => PushText::Approved,
+        Decision::Reject { note, .. } => PushText::ChangesRequested {
+            reasons: &reasons,
+            note: note.as_deref(),
+        },
+        Decision::Suspend { .. } => PushText::Suspended {
+            reason: &suspended_for,
+        },
+    };
+    let app_url = liff_url(&state.settings.line.liff_id);
+    push::enqueue(
+        &txn,
+        &member,
+        &push_messages(language, &text, Some(&app_url)),
+    )
+    .await?;
+    after.pushed();
+    txn.commit().await.context("committing a decision")?;
+    after.pool_changed();
+    tracing::info!(
+        profile = deciding.profile_id,
+        reviewer = deciding.reviewer,
+        action = deciding.decision.action().as_str(),
+        "review decision"
+    );
+    Ok(Outcome::new(recorded.decided, after))
+}
