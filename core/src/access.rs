@@ -5,6 +5,8 @@
 //! and one more line in these functions.
 #![warn(missing_docs)]
 
+use crate::review::ReviewStatus;
+
 /// The caller's own standing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Standing {
@@ -41,6 +43,12 @@ pub enum FileUse {
     /// Anything else (the proof of employment, an avatar, a temp upload): its owner and the
     /// reviewers only.
     Private,
+}
+
+/// Whether a signed-in user may use the service beyond their own account (their own
+/// information, signing out, leaving): anyone but a suspended member, who may still read why.
+pub fn may_use_service(status: Option<ReviewStatus>) -> bool {
+    status != Some(ReviewStatus::Suspended)
 }
 
 /// Whether the viewer may see the other member's profile and photos: an approved viewer, an
@@ -203,6 +211,19 @@ mod tests {
         assert!(!may_see_profile(MEMBER, &ties));
         assert!(!may_name(MEMBER, &ties));
         assert!(!stands_in_list(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_suspended_member_keeps_only_their_own_account() {
+        assert!(!may_use_service(Some(ReviewStatus::Suspended)));
+        for status in [
+            ReviewStatus::Pending,
+            ReviewStatus::Approved,
+            ReviewStatus::Rejected,
+        ] {
+            assert!(may_use_service(Some(status)));
+        }
+        assert!(may_use_service(None));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The periodic housekeeping task: temp files not claimed within 24 h are deleted (row, file and
-//! cached variants), and sessions expired for more than a day are forgotten. At start and then
+//! cached variants), and sessions that expired or were revoked more than a day ago are forgotten. At start and then
 //! hourly it also removes what a crash can leave on disk: bytes whose row was never written (an
 //! upload stores the file first, then its row) and half-written temporary files.
 
@@ -8,11 +8,7 @@ use std::time::Duration;
 use anyhow::Context;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
 
-use crate::{
-    clock::now_secs,
-    images::FileStore,
-    storage::entity::{file, session},
-};
+use crate::{clock::now_secs, images::FileStore, storage::entity::file};
 
 pub const TEMP_FILE_TTL_SECS: i64 = 24 * 3600;
 
@@ -54,11 +50,7 @@ pub async fn sweep(db: &DatabaseConnection, files: &FileStore, now: i64) -> anyh
             break;
         }
     }
-    session::Entity::delete_many()
-        .filter(session::Column::ExpiresAt.lt(now - 24 * 3600))
-        .exec(db)
-        .await
-        .context("deleting expired sessions")?;
+    crate::storage::sessions::sweep(db, now).await?;
     // Review infrastructure: finished pushes, old webhook event ids and e-mail codes.
     crate::storage::push_outbox::sweep(db, now).await?;
     crate::storage::line_events::sweep(db, now).await?;

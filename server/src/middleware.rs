@@ -160,7 +160,7 @@ impl<E: Endpoint> Endpoint for ApiPlumbingEndpoint<E> {
         {
             resp.headers_mut().insert(header::ALLOW, allow);
         }
-        if let Some(token) = slot.0.get()
+        if let Some(token) = slot.token()
             && resp.status() != StatusCode::UNAUTHORIZED
             && let Ok(v) = token.parse()
         {

@@ -5,6 +5,7 @@
 //! Failures keep docs/design.md's codes: sessions answer 401 E001 (none), E001A (invalid) or E001B
 //! (expired); a LINE ID token that is missing or fails verification answers 403 E004.
 
+use kizuna_core::{access, review::ReviewStatus};
 use poem::{Request, RequestBody};
 use poem_openapi::{
     ApiExtractor, ApiExtractorType, ExtractParamOptions,
@@ -133,7 +134,24 @@ macro_rules! security_extractor {
     };
 }
 
-/// The caller's session, from `Authorization: Bearer` only.
+/// The caller, when they may use the service (`kizuna_core::access::may_use_service`): a
+/// suspended member is 403 E004 everywhere but their own account.
+pub fn in_service(auth: Auth) -> Result<Auth, ApiError> {
+    let status = auth
+        .profile
+        .as_ref()
+        .and_then(|p| ReviewStatus::parse(&p.status));
+    if access::may_use_service(status) {
+        Ok(auth)
+    } else {
+        Err(ApiError::Forbidden(
+            "your account is suspended: your profile says why; you can still sign out".into(),
+        ))
+    }
+}
+
+/// The caller's session, from `Authorization: Bearer` only; a suspended member's is refused
+/// ([`in_service`]).
 pub struct Session(pub Auth);
 
 security_extractor!(
@@ -146,7 +164,25 @@ security_extractor!(
             .sessions
             .authenticate(req, TokenSource::Header)
             .await?;
-        Ok::<_, ApiError>(Session(auth))
+        Ok::<_, ApiError>(Session(in_service(auth)?))
+    }
+);
+
+/// The caller's session for their own account (their information, signing out), a suspended
+/// member's included, from `Authorization: Bearer` only.
+pub struct AccountSession(pub Auth);
+
+security_extractor!(
+    AccountSession,
+    [BEARER_SESSION],
+    fallback = false,
+    register = [register_bearer],
+    |req| async move {
+        let auth = state(req)?
+            .sessions
+            .authenticate(req, TokenSource::Header)
+            .await?;
+        Ok::<_, ApiError>(AccountSession(auth))
     }
 );
 
@@ -184,7 +220,25 @@ security_extractor!(
             .sessions
             .authenticate(req, TokenSource::HeaderOrCookie)
             .await?;
-        Ok::<_, ApiError>(SessionOrCookie(auth))
+        Ok::<_, ApiError>(SessionOrCookie(in_service(auth)?))
+    }
+);
+
+/// The caller's session from `Authorization: Bearer` or the `kizuna_token` cookie, a suspended
+/// member's included (file fetches: `access::file` lets them have only their own files).
+pub struct AccountSessionOrCookie(pub Auth);
+
+security_extractor!(
+    AccountSessionOrCookie,
+    [BEARER_SESSION, SESSION_COOKIE_SCHEME],
+    fallback = false,
+    register = [register_bearer, register_cookie],
+    |req| async move {
+        let auth = state(req)?
+            .sessions
+            .authenticate(req, TokenSource::HeaderOrCookie)
+            .await?;
+        Ok::<_, ApiError>(AccountSessionOrCookie(auth))
     }
 );
 

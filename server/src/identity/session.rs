@@ -25,12 +25,16 @@ use crate::{
 };
 
 pub const SESSION_TTL_SECS: i64 = 7 * 24 * 3600;
+/// However often it is renewed, a session ends this long after its login.
+pub const SESSION_MAX_AGE_SECS: i64 = 30 * 24 * 3600;
 const RENEW_EVERY_SECS: i64 = 3600;
 
 /// The authenticated caller, with the headline of their profile and their role (one query reads
 /// it all).
 #[derive(Debug, Clone)]
 pub struct Auth {
+    /// The SHA-256 of the session's token (what signing out revokes); never logged.
+    pub session: String,
     pub user: user::Model,
     pub profile: Option<ProfileBrief>,
     /// On the reviewers list now: joined from `reviewers` on every request, so that adding or
@@ -48,6 +52,7 @@ pub struct ProfileBrief {
 
 #[derive(Debug, FromQueryResult)]
 struct AuthRow {
+    session_created_at: i64,
     expires_at: i64,
     revoked_at: Option<i64>,
     user_id: i64,
@@ -64,7 +69,26 @@ struct AuthRow {
 /// Put into each request's extensions by [`crate::startup`]'s middleware; filled by a successful
 /// authentication so that the answer carries the renewed token in `Authorization`.
 #[derive(Clone, Default)]
-pub struct RenewSlot(pub Arc<OnceLock<String>>);
+pub struct RenewSlot(
+    pub Arc<OnceLock<String>>,
+    Arc<std::sync::atomic::AtomicBool>,
+);
+
+impl RenewSlot {
+    /// The session ended with this request (signed out): its answer must not hand the token
+    /// back.
+    pub fn end(&self) {
+        self.1.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The token to hand back in the answer's `Authorization`, unless the session ended.
+    pub fn token(&self) -> Option<&str> {
+        if self.1.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
+        self.0.get().map(String::as_str)
+    }
+}
 
 #[derive(Clone)]
 pub struct SessionStore {
@@ -124,7 +148,7 @@ pub fn request_token(req: &Request, source: TokenSource) -> Result<Option<String
 macro_rules! auth_sql {
     ($placeholder:literal) => {
         concat!(
-            "SELECT s.expires_at, s.revoked_at, u.id, u.line_user_id, u.display_name, ",
+            "SELECT s.created_at, s.expires_at, s.revoked_at, u.id, u.line_user_id, u.display_name, ",
             "u.avatar_file_id, u.created_at, p.id, p.status, p.payload, r.added_at ",
             "FROM sessions s JOIN users u ON u.id = s.user_id ",
             "LEFT JOIN profiles p ON p.user_id = u.id ",
@@ -136,6 +160,7 @@ macro_rules! auth_sql {
 }
 
 type AuthTuple = (
+    i64,
     i64,
     Option<i64>,
     i64,
@@ -149,20 +174,31 @@ type AuthTuple = (
     Option<i64>,
 );
 
+impl AuthRow {
+    /// When the session ends: its sliding expiry, or its absolute end if that comes first.
+    fn ends_at(&self) -> i64 {
+        Ord::min(
+            self.expires_at,
+            self.session_created_at + SESSION_MAX_AGE_SECS,
+        )
+    }
+}
+
 impl From<AuthTuple> for AuthRow {
     fn from(t: AuthTuple) -> AuthRow {
         AuthRow {
-            expires_at: t.0,
-            revoked_at: t.1,
-            user_id: t.2,
-            line_user_id: t.3,
-            display_name: t.4,
-            avatar_file_id: t.5,
-            user_created_at: t.6,
-            profile_id: t.7,
-            profile_status: t.8,
-            profile_payload: t.9,
-            reviewer_since: t.10,
+            session_created_at: t.0,
+            expires_at: t.1,
+            revoked_at: t.2,
+            user_id: t.3,
+            line_user_id: t.4,
+            display_name: t.5,
+            avatar_file_id: t.6,
+            user_created_at: t.7,
+            profile_id: t.8,
+            profile_status: t.9,
+            profile_payload: t.10,
+            reviewer_since: t.11,
         }
     }
 }
@@ -206,6 +242,7 @@ impl SessionStore {
             .into();
         let row = session::Entity::find_by_id(hash.to_string())
             .select_only()
+            .column_as(session::Column::CreatedAt, "session_created_at")
             .column(session::Column::ExpiresAt)
             .column(session::Column::RevokedAt)
             .column_as(user::Column::Id, "user_id")
@@ -272,7 +309,8 @@ impl SessionStore {
             return None;
         }
         let row = self.lookup(&hash_token(token)).await.ok()??;
-        (row.revoked_at.is_none() && row.expires_at > self.clock.now_secs()).then_some(row.user_id)
+        let now = self.clock.now_secs();
+        (row.revoked_at.is_none() && row.ends_at() > now).then_some(row.user_id)
     }
 
     pub async fn check(&self, token: &str) -> Result<Auth, ApiError> {
@@ -285,19 +323,20 @@ impl SessionStore {
             .await?
             .filter(|r| r.revoked_at.is_none())
             .ok_or(ApiError::InvalidSession)?;
-        let session = &row;
         let now = self.clock.now_secs();
-        if session.expires_at <= now {
+        if row.ends_at() <= now {
             return Err(ApiError::ExpiredSession);
         }
-        if session.expires_at < now + SESSION_TTL_SECS - RENEW_EVERY_SECS {
+        // Slides to a week from now, never past the session's absolute end.
+        let renewed = Ord::min(
+            now + SESSION_TTL_SECS,
+            row.session_created_at + SESSION_MAX_AGE_SECS,
+        );
+        if row.expires_at < now + SESSION_TTL_SECS - RENEW_EVERY_SECS && renewed > row.expires_at {
             session::Entity::update_many()
-                .col_expr(
-                    session::Column::ExpiresAt,
-                    Expr::value(now + SESSION_TTL_SECS),
-                )
-                .filter(session::Column::TokenHash.eq(hash))
-                .filter(session::Column::ExpiresAt.lt(now + SESSION_TTL_SECS))
+                .col_expr(session::Column::ExpiresAt, Expr::value(renewed))
+                .filter(session::Column::TokenHash.eq(hash.clone()))
+                .filter(session::Column::ExpiresAt.lt(renewed))
                 .exec(&self.db)
                 .await
                 .context("renewing a session")?;
@@ -318,6 +357,7 @@ impl SessionStore {
             created_at: row.user_created_at,
         };
         Ok(Auth {
+            session: hash,
             user,
             profile,
             reviewer: row.reviewer_since.is_some(),

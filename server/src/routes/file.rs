@@ -4,7 +4,7 @@ use super::{ApiTags, State};
 use crate::{
     access::Viewer,
     error::ApiError,
-    extract::auth::{Session, SessionOrCookie},
+    extract::auth::{AccountSessionOrCookie, Session},
     images::{
         self, MAX_UPLOAD_BYTES,
         http::{cache_control_for, cached_image, missing_bytes, visible_file},
@@ -171,7 +171,7 @@ impl FileApi {
         &self,
         state: poem::web::Data<&State>,
         req: &Request,
-        caller: SessionOrCookie,
+        caller: AccountSessionOrCookie,
         #[oai(name = "fileId")] file_id: Path<String>,
     ) -> Result<ImageResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);

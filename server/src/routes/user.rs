@@ -7,12 +7,14 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi, param::Path, payload::Jso
 
 use super::{ApiTags, ReviewState, State};
 use crate::extract::{
-    auth::{LineUser, LineUserOrSession, Session},
+    auth::{AccountSession, LineUser, LineUserOrSession},
     body::{JsonBody, ProfilePayload},
 };
 use crate::{
     error::ApiError,
+    identity::session::RenewSlot,
     storage::{profiles, review, users},
+    usecases::membership,
 };
 
 /// The spec's login body: both fields hold the LINE user id. They are no proof of identity (the ID
@@ -146,6 +148,13 @@ pub enum MyInfoResponse {
 }
 
 #[derive(ApiResponse)]
+pub enum SignedOutResponse {
+    /// Signed out: the session token no longer works (doing it again is 401 E001A).
+    #[oai(status = 204)]
+    SignedOut,
+}
+
+#[derive(ApiResponse)]
 pub enum ReviewStatusResponse {
     /// The caller's review status.
     #[oai(status = 200)]
@@ -192,22 +201,55 @@ impl UserApi {
             crate::storage::locale::set_locale(&state.db, user.id, locale).await?;
         }
         let token = state.sessions.create(user.id).await?;
-        if let Some(slot) = req
-            .extensions()
-            .get::<crate::identity::session::RenewSlot>()
-        {
+        if let Some(slot) = req.extensions().get::<RenewSlot>() {
             let _ = slot.0.set(token.clone());
         }
         tracing::info!(user = user.id, "login");
         Ok(LoginResponse::Ok(Json(TokenBody { token })))
     }
 
+    /// Sign out of this device
+    ///
+    /// Ends the caller's session (a suspended member's too); other devices stay signed in.
+    #[oai(path = "/user/logout", method = "post")]
+    async fn logout(
+        &self,
+        state: poem::web::Data<&State>,
+        req: &Request,
+        caller: AccountSession,
+    ) -> Result<SignedOutResponse, ApiError> {
+        membership::sign_out(&state, &caller.0.session).await?;
+        if let Some(slot) = req.extensions().get::<RenewSlot>() {
+            slot.end();
+        }
+        Ok(SignedOutResponse::SignedOut)
+    }
+
+    /// Sign out everywhere
+    ///
+    /// Ends every session of the caller, on every device (a suspended member's too).
+    #[oai(path = "/user/logout-all", method = "post")]
+    async fn logout_all(
+        &self,
+        state: poem::web::Data<&State>,
+        req: &Request,
+        caller: AccountSession,
+    ) -> Result<SignedOutResponse, ApiError> {
+        membership::sign_out_everywhere(&state, caller.0.user.id).await?;
+        if let Some(slot) = req.extensions().get::<RenewSlot>() {
+            slot.end();
+        }
+        Ok(SignedOutResponse::SignedOut)
+    }
+
     /// The caller's user and profile
+    ///
+    /// A suspended member reads theirs too (with the reasons), though nothing else.
     #[oai(path = "/user/my-info", method = "get")]
     async fn my_info(
         &self,
         state: poem::web::Data<&State>,
-        caller: Session,
+        caller: AccountSession,
     ) -> Result<MyInfoResponse, ApiError> {
         let auth = caller.0;
         let (review_status, payload, review_decision) = match auth.profile {

@@ -20,6 +20,7 @@ pub mod queries;
 pub mod review;
 pub mod reviewers;
 pub mod route_rules;
+pub mod sessions;
 pub mod users;
 
 use std::time::Duration;

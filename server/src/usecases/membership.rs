@@ -135,6 +135,20 @@ pub async fn resubmit(
     }
 }
 
+/// Ends one session (sign out of this device).
+pub async fn sign_out(state: &AppState, token_hash: &str) -> Result<(), ApiError> {
+    storage::sessions::revoke(&state.db, token_hash, state.now()).await?;
+    tracing::info!("signed out");
+    Ok(())
+}
+
+/// Ends every session of the user (sign out everywhere).
+pub async fn sign_out_everywhere(state: &AppState, user_id: i64) -> Result<(), ApiError> {
+    let ended = storage::sessions::revoke_all(&state.db, user_id, state.now()).await?;
+    tracing::info!(user = user_id, sessions = ended, "signed out everywhere");
+    Ok(())
+}
+
 /// Makes one of the user's files their avatar (404 E003 for anyone else's or an unknown one,
 /// 403 E004 for the proof of employment, which others must never see). An upload made the
 /// avatar no longer expires.

@@ -2,6 +2,7 @@
 //! (in their language) commit together; a suspension also ends every match of the member and
 //! settles the reports about them in the same transaction. Afterwards the push worker is woken,
 //! the ended chats are told and the matchmaking pool is dropped (the member's standing changed).
+//! A suspension also ends all the member's sessions.
 
 use anyhow::Context;
 use kizuna_core::{line::LineUserId, review::Decision};
@@ -49,6 +50,8 @@ pub async fn decide(
         // reports about them are settled by this decision.
         end_all_relations(&txn, deciding.profile_id, now, &mut after).await?;
         store::settle_reports_about(&txn, deciding.profile_id, report::Status::Actioned).await?;
+        // Signed out everywhere: signing in again shows why, and nothing else.
+        storage::sessions::revoke_all(&txn, recorded.owner.id, now).await?;
     }
     let member = LineUserId::parse(&recorded.owner.line_user_id)
         .ok_or_else(|| StorageError::Unreadable("users.line_user_id".into()))?;

@@ -574,7 +574,7 @@ async fn unmatch_block_report_and_suspension_end_the_chat_for_both(backend: Back
     app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
         .await;
     for (n, how) in [(0, "unmatch"), (2, "block"), (4, "report"), (6, "suspend")] {
-        let (mei, kai, id) = matched_pair(&app, n).await;
+        let (mei, mut kai, id) = matched_pair(&app, n).await;
         ok_json(post(&app, &mei, id, &client_id(1), "hello").await).await;
         let mut mei_events = Events::open(&app, &mei).await;
         let mut kai_events = Events::open(&app, &kai).await;
@@ -636,6 +636,10 @@ async fn unmatch_block_report_and_suspension_end_the_chat_for_both(backend: Back
                 json!({"matchId": id}),
                 "{how}"
             );
+        }
+        if how == "suspend" {
+            // The suspension ended Kai's sessions; signed in again, chat is still closed to him.
+            app.sign_in_again(&mut kai.user).await;
         }
         for who in [&mei, &kai] {
             let r = history(&app, who, id, "").await;

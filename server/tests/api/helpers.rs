@@ -337,6 +337,16 @@ impl Api {
         r.json().await.unwrap()
     }
 
+    /// A fresh session for a user whose session ended (a suspension, the 30-day limit), as the
+    /// web app signs in again.
+    pub async fn sign_in_again(&self, user: &mut User) {
+        user.id_token = self.id_token(&user.line_id).await;
+        let r = self.login_raw(Some(&user.id_token), &user.line_id).await;
+        assert_eq!(r.status(), 200);
+        let body: Value = r.json().await.unwrap();
+        user.token = body["token"].as_str().unwrap().to_string();
+    }
+
     /// A new mock LINE user, logged in.
     pub async fn new_user(&self) -> User {
         let line_id = line_user_id();

@@ -19,5 +19,6 @@ mod push;
 mod review;
 mod reviewers;
 mod scenario;
+mod sessions;
 mod smtp;
 mod webhook;

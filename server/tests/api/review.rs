@@ -240,7 +240,7 @@ async fn every_reviewer_call_refuses_a_member(backend: Backend) {
 
 async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend) {
     let app = spawn_app(backend).await;
-    let first = register(&app).await;
+    let mut first = register(&app).await;
     app.clock().advance(3600);
     let second = register(&app).await;
     app.clock().advance(60);
@@ -437,6 +437,8 @@ async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend)
     let suspend = json!({"action": "SUSPEND", "reasons": ["SCAM"], "version": version + 1});
     let suspended = ok_json(decide(&app, &reviewer, p1, suspend).await).await;
     assert_eq!(suspended["status"], "SUSPENDED");
+    // The suspension ended their sessions: they sign in again to read why.
+    app.sign_in_again(&mut first.user).await;
     let info = my_info(&app, &first.user).await;
     assert_eq!(info["reviewStatus"], "SUSPENDED");
     assert_eq!(info["reviewDecision"]["reasons"], json!(["SCAM"]));

@@ -21,6 +21,7 @@ export const routes: RouteDef[] = [
   { name: 'member', path: '/member', component: lazyWithReload(() => import('@/features/matchmaking/components/member-page')) },
   // The match is named by the query (`/chat?match=7`).
   { name: 'chat', path: '/chat', component: lazyWithReload(() => import('@/features/matchmaking/components/chat-page')) },
+  { name: 'signed-out', path: '/signed-out', component: lazyWithReload(() => import('@/features/profile/components/signed-out-page')) },
   { name: 'dev', path: '/dev', component: lazyWithReload(() => import('@/features/dev/components/dev-page')) },
 ];
 

@@ -40,6 +40,14 @@ describe('navigation guard (spec §2)', () => {
     }
   });
 
+  it('signs nobody in on /signed-out: the member asks for it with the button there', async () => {
+    for (const c of [ctx('signed-out'), ctx('signed-out', { isFriend: false })]) {
+      const { d, calls } = deps();
+      await expect(navigationGuard(c, d)).resolves.toEqual({ kind: 'proceed' });
+      expect(calls).toEqual([]);
+    }
+  });
+
   it('sends a non-friend to /friend with an external redirect, from every route but friend', async () => {
     for (const route of ['index', 'profile', 'register', 'not-found'] as RouteName[]) {
       const { d, calls } = deps();

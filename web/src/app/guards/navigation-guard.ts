@@ -1,7 +1,7 @@
 import type { ReviewStatus } from '@/lib/app-state';
 
 /** The navigation guard of spec §2, as a pure decision over injected calls. */
-export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'matches' | 'member' | 'chat' | 'not-found';
+export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'matches' | 'member' | 'chat' | 'signed-out' | 'not-found';
 
 /** Matchmaking screens (issue 15): only APPROVED members take part, everyone else goes to /profile. */
 export const MATCHMAKING_ROUTES: readonly RouteName[] = ['today', 'matches', 'member', 'chat'];
@@ -31,6 +31,8 @@ export const PROCEED: GuardResult = { kind: 'proceed' };
 
 export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promise<GuardResult> {
   if (!ctx.liffInit || ctx.isLiffStateRedirect || ctx.route === 'dev') return PROCEED;
+  // Signed out: nothing signs the member in again until they ask (the page's button).
+  if (ctx.route === 'signed-out') return PROCEED;
 
   // The reviewer console (issue 14) runs in ordinary browsers too: no friendship or registration
   // is asked of a reviewer, only a session; the server decides the role (the page shows its 403).

@@ -1,6 +1,6 @@
 import { api } from '@/lib/api-client';
 import { getMyInfo, getReviewStatus, uploadTempFile } from '@/lib/user-api';
-import type { UserInfo } from '@/lib/auth';
+import { clearSession, type UserInfo } from '@/lib/auth';
 import type { AvatarBody } from '@/lib/api/types';
 import { imageUrl, ipxUrl } from '@/lib/image-url';
 
@@ -57,3 +57,15 @@ export function avatarSource(summary: ProfileSummary, linePicture?: string | nul
 
 /** The profile header's avatar size (CSS px). */
 export const AVATAR_PX = 48;
+
+/** POST /user/logout: this device's session ends; the stored token and user info go with it. */
+export async function signOut(): Promise<void> {
+  await api.post('/user/logout', undefined, { showToast: false });
+  clearSession();
+}
+
+/** POST /user/logout-all: every session of the member ends, on every device. */
+export async function signOutEverywhere(): Promise<void> {
+  await api.post('/user/logout-all', undefined, { showToast: false });
+  clearSession();
+}

@@ -14,6 +14,7 @@ import { Spinner } from '@/components/spinner';
 import { BottomNav } from '@/components/bottom-nav';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
 import { MorningPushToggle } from '@/features/profile/components/morning-push-toggle';
+import { SignOutCard } from '@/features/profile/components/sign-out-card';
 import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -82,6 +83,8 @@ export default function ProfilePage() {
 
   // Approved members take part in matchmaking: the bottom navigation leads there (issue 15).
   const approved = String(reviewStatus?.status ?? '').toUpperCase() === 'APPROVED';
+  // A suspended member reads why and may sign out, nothing else (the server refuses the rest).
+  const suspended = String(reviewStatus?.status ?? '').toUpperCase() === 'SUSPENDED';
   const name = summary.nickname ?? lineProfile?.displayName ?? summary.displayName ?? '';
   const avatarSrc = avatarSource(summary, lineProfile?.pictureUrl);
 
@@ -95,10 +98,14 @@ export default function ProfilePage() {
             <p className="muted">{lineProfile.displayName}</p>
           ) : null}
         </div>
-        <button type="button" className="btn btn-small" onClick={() => fileInput.current?.click()} disabled={uploading}>
-          {uploading ? t('common.saving') : t('profile.changeAvatar')}
-        </button>
-        <input ref={fileInput} type="file" accept="image/*" hidden onChange={(e) => void onAvatar(e)} aria-label={t('profile.changeAvatar')} />
+        {suspended ? null : (
+          <>
+            <button type="button" className="btn btn-small" onClick={() => fileInput.current?.click()} disabled={uploading}>
+              {uploading ? t('common.saving') : t('profile.changeAvatar')}
+            </button>
+            <input ref={fileInput} type="file" accept="image/*" hidden onChange={(e) => void onAvatar(e)} aria-label={t('profile.changeAvatar')} />
+          </>
+        )}
       </header>
 
       <ReviewCard status={reviewStatus} />
@@ -126,6 +133,7 @@ export default function ProfilePage() {
         </div>
       )}
       {approved ? <MorningPushToggle /> : null}
+      <SignOutCard />
       {approved ? <BottomNav current="profile" /> : null}
     </section>
   );

@@ -1,0 +1,99 @@
+// Sessions that end (issue 22): a member signs out on one device, the other device stays signed in;
+// signing out everywhere ends the other device's session too; signing in again is one tap.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
+import { completeForm } from './register-flow.mjs';
+
+const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
+
+/** The session token a page holds (its cookie). */
+async function tokenOf(context) {
+  const cookies = await context.cookies();
+  return cookies.find((c) => c.name === 'kizuna_token')?.value ?? null;
+}
+
+/** What my-info answers to a token, asked outside any page. */
+async function myInfoStatus(server, token) {
+  const r = await server.json('/api/user/my-info', { headers: { Authorization: `Bearer ${token}` } });
+  return { status: r.status, code: r.body?.code ?? null };
+}
+
+async function onProfile(browser, server, userId) {
+  const session = await openAs(browser, server, userId);
+  await session.page.goto(`${session.base}/profile`);
+  await session.page.getByTestId('sign-out-card').waitFor();
+  const token = await tokenOf(session.context);
+  assert.ok(token, 'signed in');
+  return { ...session, token };
+}
+
+describe('Signing out (issue 22)', () => {
+  const server = new KizunaServer();
+  let browser;
+  let user;
+
+  before(async () => {
+    await server.start();
+    browser = await launchBrowser();
+    if (SCREENSHOTS) ensureScreenshotDir();
+    user = await server.mockUser({ displayName: 'Mei' });
+    const first = await openAs(browser, server, user.userId);
+    await first.page.goto(`${first.base}/`);
+    await first.page.waitForURL(/\/register$/);
+    await completeForm(first.page, { verify: 'EMPLOYEE_ID', basics: { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' } });
+    await first.page.getByTestId('submit').click();
+    await first.page.waitForURL(/\/profile$/, { timeout: 30_000 });
+    await first.context.close();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server.dispose();
+  });
+
+  it('signing out ends this device only, and signing in again is one tap', async () => {
+    const phone = await onProfile(browser, server, user.userId);
+    const laptop = await onProfile(browser, server, user.userId);
+    assert.notEqual(phone.token, laptop.token);
+
+    await phone.page.getByTestId('sign-out').click();
+    await phone.page.waitForURL(/\/signed-out$/);
+    await phone.page.getByTestId('sign-in-again').waitFor();
+    if (SCREENSHOTS) await phone.page.screenshot({ path: join(SCREENSHOT_DIR, 'signed-out.png') });
+    assert.equal(await tokenOf(phone.context), null, 'the token is gone from the device');
+    assert.deepEqual(await myInfoStatus(server, phone.token), { status: 401, code: 'E001A' });
+    assert.equal((await myInfoStatus(server, laptop.token)).status, 200, 'the other device stays signed in');
+    // Staying on the page signs nobody in.
+    await phone.page.reload();
+    await phone.page.getByTestId('sign-in-again').waitFor();
+    assert.equal(await tokenOf(phone.context), null);
+
+    await phone.page.getByTestId('sign-in-again').click();
+    await phone.page.waitForURL(/\/profile$/);
+    await phone.page.getByTestId('sign-out-card').waitFor();
+    const fresh = await tokenOf(phone.context);
+    assert.ok(fresh && fresh !== phone.token, 'a new session');
+    assert.equal((await myInfoStatus(server, fresh)).status, 200);
+    await phone.context.close();
+    await laptop.context.close();
+  });
+
+  it('signing out everywhere ends the other device too, after a confirmation', async () => {
+    const phone = await onProfile(browser, server, user.userId);
+    const laptop = await onProfile(browser, server, user.userId);
+
+    await phone.page.getByTestId('sign-out-everywhere').click();
+    const confirm = phone.page.getByTestId('sign-out-everywhere-confirm');
+    await confirm.waitFor();
+    assert.match(await phone.page.getByTestId('sign-out-card').innerText(), /every phone and browser/);
+    if (SCREENSHOTS) await phone.page.screenshot({ path: join(SCREENSHOT_DIR, 'sign-out-everywhere.png'), fullPage: true });
+    await confirm.click();
+    await phone.page.waitForURL(/\/signed-out$/);
+    assert.deepEqual(await myInfoStatus(server, phone.token), { status: 401, code: 'E001A' });
+    assert.deepEqual(await myInfoStatus(server, laptop.token), { status: 401, code: 'E001A' });
+    await phone.context.close();
+    await laptop.context.close();
+  });
+});
