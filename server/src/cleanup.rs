@@ -115,7 +115,28 @@ pub async fn sweep_orphans(
     Ok(removed)
 }
 
-/// Runs `sweep` every `every` until the process stops, and `sweep_orphans` at start and hourly.
+/// Removes the stored files of deleted accounts (bytes, preview, variants) queued in
+/// `file_removals`; a removal cut short (a crash, a kill) stays queued and the next run, in this
+/// process or the next, finishes it. Answers how many files went.
+pub async fn remove_departed_files(
+    db: &DatabaseConnection,
+    files: &FileStore,
+) -> anyhow::Result<usize> {
+    let mut removed = 0;
+    loop {
+        let batch = crate::storage::departures::queued_files(db, 500).await?;
+        if batch.is_empty() {
+            return Ok(removed);
+        }
+        for id in &batch {
+            files.remove(id).await;
+            crate::storage::departures::file_removed(db, id).await?;
+            removed += 1;
+        }
+    }
+}
+
+/// Runs `sweep` (and the removal of deleted accounts' files) every `every` until the process stops, and `sweep_orphans` at start and hourly.
 pub fn spawn(
     db: DatabaseConnection,
     files: FileStore,
@@ -130,6 +151,11 @@ pub fn spawn(
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "expired temp files removed"),
                 Err(err) => tracing::warn!(error = ?err, "temp file cleanup failed"),
+            }
+            match remove_departed_files(&db, &files).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(removed = n, "deleted accounts' files removed"),
+                Err(err) => tracing::warn!(error = ?err, "removing deleted accounts' files failed"),
             }
             if last_orphan_sweep.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600)) {
                 last_orphan_sweep = Some(std::time::Instant::now());

@@ -10,6 +10,7 @@
 //! | KIZUNA_LINE_API_BASE | https://api.line.me, or `http://{bound address}/__mock/line` when mocked |
 //! | KIZUNA_LINE_CHANNEL_ID, KIZUNA_LIFF_ID, KIZUNA_LINE_BOT_ID | mock values |
 //! | KIZUNA_LINE_CHANNEL_SECRET, KIZUNA_LINE_CHANNEL_ACCESS_TOKEN | mock values |
+//! | KIZUNA_LINE_LOGIN_CHANNEL_TOKEN | a mock value; required with KIZUNA_LINE_MOCK=false |
 //!
 //! Extra (not part of the contract, for operators and tests): KIZUNA_IMAGE_WORKERS (concurrent
 //! image decodes, default = number of CPUs), KIZUNA_IPX_PREVIEWS (default true: the image proxy
@@ -35,6 +36,7 @@ pub const MOCK_LIFF_ID: &str = "2000000000-kizunamk";
 pub const MOCK_BOT_ID: &str = "@kizuna-mock";
 pub const MOCK_CHANNEL_SECRET: &str = "mock-channel-secret";
 pub const MOCK_CHANNEL_ACCESS_TOKEN: &str = "mock-channel-access-token";
+pub const MOCK_LOGIN_CHANNEL_TOKEN: &str = "mock-login-channel-token";
 
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -98,6 +100,9 @@ pub struct LineSettings {
     pub bot_id: String,
     pub channel_secret: String,
     pub channel_access_token: String,
+    /// The LINE Login channel's access token: revokes a member's authorisation when they
+    /// delete their account.
+    pub login_channel_token: String,
 }
 
 impl std::fmt::Debug for LineSettings {
@@ -164,6 +169,13 @@ impl Settings {
                  and KIZUNA_MAIL_FROM."
             );
         }
+        if !mock && var("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN").is_none() {
+            anyhow::bail!(
+                "KIZUNA_LINE_MOCK is off but KIZUNA_LINE_LOGIN_CHANNEL_TOKEN is not set: a member \
+                 who deletes their account could not have their LINE authorisation revoked. Set \
+                 it to the LINE Login channel's access token."
+            );
+        }
         if mock
             && [
                 "KIZUNA_LINE_CHANNEL_ID",
@@ -193,6 +205,8 @@ impl Settings {
                     .unwrap_or_else(|| MOCK_CHANNEL_SECRET.into()),
                 channel_access_token: var("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN")
                     .unwrap_or_else(|| MOCK_CHANNEL_ACCESS_TOKEN.into()),
+                login_channel_token: var("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN")
+                    .unwrap_or_else(|| MOCK_LOGIN_CHANNEL_TOKEN.into()),
             },
             image_workers,
             ipx_previews: match var("KIZUNA_IPX_PREVIEWS") {
@@ -304,11 +318,36 @@ mod tests {
             ("KIZUNA_LINE_MOCK", "false"),
             ("KIZUNA_LINE_CHANNEL_SECRET", "real-secret"),
             ("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN", "real-token"),
+            ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", "real-login-token"),
             ("KIZUNA_SMTP_URL", "smtps://kizuna:pw@smtp.example.com"),
         ])
         .unwrap();
         assert!(!production.line.mock);
         assert_eq!(production.line.channel_secret, "real-secret");
+    }
+
+    #[test]
+    fn without_the_mock_a_leaving_members_line_authorisation_can_be_revoked() {
+        let err = settings(&[
+            ("KIZUNA_LINE_MOCK", "false"),
+            ("KIZUNA_SMTP_URL", "smtps://smtp.example.com"),
+        ])
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN"),
+            "{err}"
+        );
+        let s = settings(&[
+            ("KIZUNA_LINE_MOCK", "false"),
+            ("KIZUNA_SMTP_URL", "smtps://smtp.example.com"),
+            ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", "login-token-secret"),
+        ])
+        .unwrap();
+        assert_eq!(s.line.login_channel_token, "login-token-secret");
+        assert!(
+            !format!("{s:?}").contains("login-token-secret"),
+            "the token stays out of logs"
+        );
     }
 
     #[test]
@@ -319,6 +358,7 @@ mod tests {
             ("KIZUNA_LINE_MOCK", "false"),
             ("KIZUNA_SMTP_URL", "smtps://kizuna:hunter2@smtp.example.com"),
             ("KIZUNA_MAIL_FROM", "Kizuna <hello@kizuna.example>"),
+            ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", "real-login-token"),
         ])
         .unwrap();
         assert_eq!(s.mail.from, "Kizuna <hello@kizuna.example>");

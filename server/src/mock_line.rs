@@ -91,6 +91,10 @@ pub struct MockLine {
     webhook: Option<WebhookTarget>,
     /// The bot's own user id, the `destination` of its webhook bodies.
     bot_user_id: String,
+    /// The LINE Login channel's access token (`/user/v1/deauthorize`).
+    login_token: String,
+    /// The user access tokens revoked through `/user/v1/deauthorize`, in order.
+    deauthorized: std::sync::Mutex<Vec<String>>,
 }
 
 /// Signs `claims` as an ES256 JWT with the given key and kid (also used by tests to forge tokens).
@@ -135,7 +139,15 @@ impl MockLine {
             faults: Default::default(),
             webhook: None,
             bot_user_id: format!("U{}", random_hex(16)),
+            login_token: String::new(),
+            deauthorized: Default::default(),
         }
+    }
+
+    /// The LINE Login channel's token that `/user/v1/deauthorize` accepts.
+    pub fn with_login_token(mut self, token: &str) -> MockLine {
+        self.login_token = token.to_string();
+        self
     }
 
     /// Lets `/webhook-events` deliver signed events to `url` (this server's /api/line/webhook).
@@ -189,6 +201,8 @@ impl MockLine {
             .at("/v2/profile", get(profile))
             .at("/v2/bot/message/push", post(push))
             .at("/messages", get(messages))
+            .at("/user/v1/deauthorize", post(deauthorize))
+            .at("/deauthorized", get(deauthorized))
             .at("/push-failures", post(push_failures))
             .at("/push-delay", post(push_delay))
             .at("/webhook-events", post(webhook_events))
@@ -586,6 +600,58 @@ async fn webhook_events(
         "answer": answer,
     }))
     .into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DeauthorizeRequest {
+    user_access_token: String,
+}
+
+/// LINE's `POST /user/v1/deauthorize`: the LINE Login channel's token, then the user's access
+/// token to revoke (recorded for `GET /deauthorized`).
+#[handler]
+fn deauthorize(
+    mock: Data<&Arc<MockLine>>,
+    req: &Request,
+    body: poem::Result<Json<DeauthorizeRequest>>,
+) -> Response {
+    let expected = format!("Bearer {}", mock.login_token);
+    let authorized = !mock.login_token.is_empty()
+        && req
+            .headers()
+            .get(poem::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v == expected);
+    if !authorized {
+        return error(
+            StatusCode::UNAUTHORIZED,
+            "E001A",
+            "invalid LINE Login channel access token",
+        );
+    }
+    let Ok(Json(body)) = body else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "E002",
+            "expected {userAccessToken}",
+        );
+    };
+    mock.deauthorized
+        .lock()
+        .expect("mock deauthorized lock")
+        .push(body.user_access_token);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+#[handler]
+fn deauthorized(mock: Data<&Arc<MockLine>>) -> Json<Vec<String>> {
+    Json(
+        mock.deauthorized
+            .lock()
+            .expect("mock deauthorized lock")
+            .clone(),
+    )
 }
 
 #[handler]

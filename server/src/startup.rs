@@ -85,6 +85,7 @@ impl Application {
                     &settings.line.channel_id,
                     &settings.line.channel_access_token,
                 )
+                .with_login_token(&settings.line.login_channel_token)
                 .with_webhook(
                     &settings.line.channel_secret,
                     format!("{own_base}/api/line/webhook"),
@@ -109,7 +110,12 @@ impl Application {
         let chat_relay = chat.start_relay(&db).await?;
         tracing::info!(%addr, line_api = %api_base, mock = settings.line.mock, "kizuna-server ready");
 
+        let deauthorizer = crate::line::deauthorize::Deauthorizer::new(
+            &api_base,
+            &settings.line.login_channel_token,
+        )?;
         let state = Arc::new(AppState {
+            deauthorizer,
             verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
             sessions: SessionStore::new(db.clone(), settings.clock.clone()),
             image_workers: ImageWorkers::new(settings.image_workers)?,

@@ -29,6 +29,8 @@ pub struct AppState {
     pub log_lookup_limiter: Arc<RateLimiter>,
     /// Wakes the LINE push worker after a push was committed (`line::push`).
     pub push: PushQueue,
+    /// Revokes a leaving member's LINE Login authorisation (`line::deauthorize`).
+    pub deauthorizer: crate::line::deauthorize::Deauthorizer,
     /// Outgoing mail: SMTP, or the mock outbox (`mail`).
     pub mailer: Mailer,
     /// The approved members in memory for on-demand introductions (`matchmaking`).

@@ -1,5 +1,7 @@
-// Sessions that end (issue 22): a member signs out on one device, the other device stays signed in;
-// signing out everywhere ends the other device's session too; signing in again is one tap.
+// Sessions that end and leaving (issue 22): a member signs out on one device, the other device
+// stays signed in; signing out everywhere ends the other device's session too; signing in again is
+// one tap. A member deletes their account after a confirmation: their sessions end, their photo
+// answers E003, and signing in again starts a new registration.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -29,7 +31,7 @@ async function onProfile(browser, server, userId) {
   return { ...session, token };
 }
 
-describe('Signing out (issue 22)', () => {
+describe('Signing out and leaving (issue 22)', () => {
   const server = new KizunaServer();
   let browser;
   let user;
@@ -95,5 +97,37 @@ describe('Signing out (issue 22)', () => {
     assert.deepEqual(await myInfoStatus(server, laptop.token), { status: 401, code: 'E001A' });
     await phone.context.close();
     await laptop.context.close();
+  });
+
+  it('deleting the account ends everything, and a new login starts a new registration', async () => {
+    const phone = await onProfile(browser, server, user.userId);
+    const info = await server.json('/api/user/my-info', { headers: { Authorization: `Bearer ${phone.token}` } });
+    const photo = info.body.profile.photoNameList[0];
+    assert.ok(photo);
+
+    await phone.page.getByTestId('delete-account').click();
+    const confirm = phone.page.getByTestId('delete-account-confirm');
+    await confirm.waitFor();
+    assert.match(await phone.page.getByTestId('delete-account-card').innerText(), /cannot be undone/);
+    if (SCREENSHOTS) await phone.page.screenshot({ path: join(SCREENSHOT_DIR, 'delete-account.png'), fullPage: true });
+    await confirm.click();
+    await phone.page.waitForURL(/\/signed-out\?left=1$/);
+    await phone.page.getByTestId('account-deleted').waitFor();
+    assert.deepEqual(await myInfoStatus(server, phone.token), { status: 401, code: 'E001A' });
+
+    // Signing in again: a new user, a new registration; the old photo is gone for everyone.
+    await phone.page.getByTestId('sign-in-again').click();
+    await phone.page.waitForURL(/\/register$/);
+    // A new user row: signing in (as the form's uploads do) gives a new session.
+    const idToken = await server.idToken(user.userId);
+    const login = await server.json('/api/user/login', { method: 'POST', headers: { 'X-Line-Id-Token': idToken }, body: JSON.stringify({ account: user.userId, password: user.userId }) });
+    assert.equal(login.status, 200);
+    const fresh = login.body.token;
+    const r = await server.json(`/api/file/fetch/${photo}`, { headers: { Authorization: `Bearer ${fresh}` } });
+    assert.equal(r.status, 404);
+    assert.equal(r.body.code, 'E003');
+    const review = await server.reviewStatus(user.userId);
+    assert.equal(review.status, 204, 'no profile any more');
+    await phone.context.close();
   });
 });

@@ -3,6 +3,7 @@
 //! Identity (LINE Login's ID tokens) lives in
 //! `crate::identity`.
 
+pub mod deauthorize;
 pub mod messages;
 pub mod push;
 pub mod webhook;

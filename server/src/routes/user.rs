@@ -147,6 +147,18 @@ pub enum MyInfoResponse {
     Ok(Json<MyInfo>),
 }
 
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeleteAccountBody {
+    /// The member's LINE access token (`liff.getAccessToken()`), so that LINE revokes their
+    /// authorisation of the app; null when the app has none. At most 1024 characters.
+    pub line_access_token: Option<String>,
+}
+
+/// The longest LINE access token the deletion accepts (LINE's are a few hundred characters).
+const MAX_LINE_ACCESS_TOKEN: usize = 1024;
+
 #[derive(ApiResponse)]
 pub enum SignedOutResponse {
     /// Signed out: the session token no longer works (doing it again is 401 E001A).
@@ -236,6 +248,44 @@ impl UserApi {
         caller: AccountSession,
     ) -> Result<SignedOutResponse, ApiError> {
         membership::sign_out_everywhere(&state, caller.0.user.id).await?;
+        if let Some(slot) = req.extensions().get::<RenewSlot>() {
+            slot.end();
+        }
+        Ok(SignedOutResponse::SignedOut)
+    }
+
+    /// Delete my account
+    ///
+    /// At once: nobody sees the caller any more, their matches end (the other side's open chat
+    /// is told), their sessions end and their pending pushes are cancelled; every row that is
+    /// theirs is deleted, and their photos and files are removed from the store within minutes.
+    /// Kept, under a hash of the LINE user id: a suspension (such an account cannot register
+    /// again) and the blocks between them and others (restored if they register again). The
+    /// same LINE user may register afresh afterwards. A suspended member may delete too.
+    #[oai(path = "/user/account", method = "delete")]
+    async fn delete_account(
+        &self,
+        state: poem::web::Data<&State>,
+        req: &Request,
+        caller: AccountSession,
+        /// `{lineAccessToken}`.
+        body: Json<JsonBody<DeleteAccountBody>>,
+    ) -> Result<SignedOutResponse, ApiError> {
+        let body = body.0.read()?;
+        let token = body.line_access_token.filter(|t| !t.is_empty());
+        if token.as_ref().is_some_and(|t| {
+            t.len() > MAX_LINE_ACCESS_TOKEN || !t.bytes().all(|b| b.is_ascii_graphic())
+        }) {
+            return Err(ApiError::field(
+                "not a LINE access token",
+                "lineAccessToken",
+                kizuna_core::rules::RuleCode::Invalid.as_str(),
+            ));
+        }
+        membership::delete_account(&state, &caller.0.user, token)
+            .await?
+            .apply(&state)
+            .await;
         if let Some(slot) = req.extensions().get::<RenewSlot>() {
             slot.end();
         }

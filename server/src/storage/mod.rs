@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod chat;
+pub mod departures;
 pub mod email_codes;
 pub mod entity;
 pub mod files;

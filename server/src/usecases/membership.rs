@@ -5,12 +5,13 @@
 use anyhow::Context;
 use kizuna_core::{VerifyMethod, profile::ValidProfile, rules::RuleCode};
 
+use super::{AfterCommit, Outcome, matchmaking::end_all_relations};
 use crate::{
     error::ApiError,
     state::AppState,
     storage::{
-        self, email_codes,
-        entity::{file, user},
+        self, departures, email_codes,
+        entity::{file, profile, user},
         files,
         profiles::{self, RegisterError, Registration, ResubmitError, Submission},
         users,
@@ -76,6 +77,13 @@ pub async fn register(
             verification: submitted.valid.verification.temp_file.is_some(),
         }));
     };
+    let departed = departures::line_hash(line_user_id);
+    if departures::left_suspended(&state.db, &departed).await? {
+        return Err(ApiError::Forbidden(
+            "this LINE account was suspended before it was deleted: it cannot register again"
+                .into(),
+        ));
+    }
     let email_confirmed_at = email_confirmation(state, user.id, submitted.valid).await?;
     let submission = Submission {
         profile: submitted.valid,
@@ -85,7 +93,14 @@ pub async fn register(
     };
     Ok(
         match profiles::register(&state.db, &user, submission, state.now()).await {
-            Ok(registration) => SubmitOutcome::Done(registration),
+            Ok(registration) => {
+                // Whoever blocked them before they left still has them blocked, and the other
+                // way round (a retry finds nothing left to restore).
+                if let Some(row) = profiles::find_row(&state.db, user.id).await? {
+                    departures::restore_blocks(&state.db, &departed, row.id, state.now()).await?;
+                }
+                SubmitOutcome::Done(registration)
+            }
             Err(RegisterError::UnknownFiles {
                 photos,
                 verification,
@@ -133,6 +148,46 @@ pub async fn resubmit(
         )),
         Err(ResubmitError::Storage(err)) => Err(err.into()),
     }
+}
+
+/// Deletes the user's account at once, in one transaction: what is kept is recorded under a hash
+/// of their LINE user id (a suspension; the blocks between them and others), their matches end
+/// for the other side too, and every row that is theirs goes (sessions, pending pushes, profile,
+/// lists, likes, matches and messages, reports, codes, the user). Their stored files are queued
+/// and removed after the commit (`cleanup::remove_departed_files`, resumed by the next
+/// housekeeping run if this process dies first). With the member's LINE access token, LINE is
+/// asked to revoke their authorisation of the app.
+pub async fn delete_account(
+    state: &AppState,
+    user: &user::Model,
+    line_access_token: Option<String>,
+) -> Result<Outcome<()>, ApiError> {
+    let now = state.now();
+    let hash = departures::line_hash(&user.line_user_id);
+    let txn = storage::begin_user_write(&state.db, user.id).await?;
+    let mut after = AfterCommit::default();
+    let profile = profiles::find_row(&txn, user.id).await?;
+    let suspended = profile
+        .as_ref()
+        .is_some_and(|p| p.status == profile::Status::Suspended);
+    departures::record(&txn, &hash, suspended, now).await?;
+    if let Some(profile) = &profile {
+        departures::keep_blocks(&txn, profile.id, &hash, now).await?;
+        end_all_relations(&txn, profile.id, now, &mut after).await?;
+        after.pool_changed();
+    }
+    if departures::queue_files(&txn, user.id, now).await? > 0 {
+        after.files_queued();
+    }
+    departures::delete_user(&txn, user.id, &user.line_user_id).await?;
+    txn.commit()
+        .await
+        .context("committing an account deletion")?;
+    if let Some(token) = line_access_token {
+        after.deauthorize(token);
+    }
+    tracing::info!(user = user.id, "account deleted");
+    Ok(Outcome::new((), after))
 }
 
 /// Ends one session (sign out of this device).

@@ -34,6 +34,10 @@ pub struct AfterCommit {
     events: Vec<ChatEvent>,
     /// A member's standing in matchmaking changed.
     pool_changed: bool,
+    /// Files of a deleted account were queued for removal.
+    files_queued: bool,
+    /// A leaving member's LINE access token, whose authorisation LINE is asked to revoke.
+    deauthorize: Option<String>,
 }
 
 impl AfterCommit {
@@ -61,6 +65,18 @@ impl AfterCommit {
     pub fn pool_changed(&mut self) {
         self.pool_changed = true;
     }
+
+    /// LINE is asked to revoke this access token's authorisation (best effort: a failure is
+    /// logged, never undoes what committed).
+    pub fn deauthorize(&mut self, line_access_token: String) {
+        self.deauthorize = Some(line_access_token);
+    }
+
+    /// Files were queued in `file_removals`: they are removed now rather than at the next
+    /// housekeeping run (which finishes whatever this one does not).
+    pub fn files_queued(&mut self) {
+        self.files_queued = true;
+    }
 }
 
 /// A use-case's result and what must follow its commit.
@@ -87,6 +103,8 @@ impl<T> Outcome<T> {
             pushes,
             events,
             pool_changed,
+            files_queued,
+            deauthorize,
         } = self.after;
         if pushes {
             state.push.wake();
@@ -96,6 +114,19 @@ impl<T> Outcome<T> {
         }
         if pool_changed {
             state.pool.invalidate().await;
+        }
+        if let Some(token) = deauthorize
+            && let Err(err) = state.deauthorizer.revoke(&token).await
+        {
+            tracing::warn!(error = ?err, "LINE did not revoke a leaving member's authorisation");
+        }
+        if files_queued {
+            let (db, files) = (state.db.clone(), state.files.clone());
+            tokio::spawn(async move {
+                if let Err(err) = crate::cleanup::remove_departed_files(&db, &files).await {
+                    tracing::warn!(error = ?err, "removing deleted accounts' files failed");
+                }
+            });
         }
         self.value
     }

@@ -6,7 +6,7 @@ use std::{path::PathBuf, sync::Once, time::Duration};
 use kizuna_server::{
     configuration::{
         LineSettings, MOCK_BOT_ID, MOCK_CHANNEL_ACCESS_TOKEN, MOCK_CHANNEL_ID, MOCK_CHANNEL_SECRET,
-        MOCK_LIFF_ID, Settings,
+        MOCK_LIFF_ID, MOCK_LOGIN_CHANNEL_TOKEN, Settings,
     },
     line::push::PushSettings,
     startup::Application,
@@ -152,6 +152,7 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
             bot_id: MOCK_BOT_ID.into(),
             channel_secret: MOCK_CHANNEL_SECRET.into(),
             channel_access_token: MOCK_CHANNEL_ACCESS_TOKEN.into(),
+            login_channel_token: MOCK_LOGIN_CHANNEL_TOKEN.into(),
         },
         image_workers: 2,
         ipx_previews: true,
@@ -219,6 +220,7 @@ impl Drop for TestApp {
 }
 
 /// A user as the tests drive it: LINE id, a fresh ID token, a session.
+#[derive(Clone)]
 pub struct User {
     pub line_id: String,
     pub id_token: String,

@@ -10,6 +10,7 @@ mod email_code;
 mod files;
 mod helpers;
 mod identity;
+mod leaving;
 mod matchmaking;
 mod misc;
 mod outage;

@@ -207,3 +207,17 @@ export async function refreshFriendship(): Promise<boolean> {
 export function currentMockUserId(): string | null {
   return readRaw(StorageKey.mockUser);
 }
+
+/** The member's LINE access token, so that the server can ask LINE to revoke the app's
+ *  authorisation when they leave; null on the mock platform or when LIFF has none. The module is
+ *  loaded only here, where it is needed. */
+export async function getLineAccessToken(): Promise<string | null> {
+  if (mocked) return null;
+  try {
+    const { default: GetAccessTokenModule } = await import('@line/liff/get-access-token');
+    liff.use(new GetAccessTokenModule());
+    return liff.getAccessToken();
+  } catch {
+    return null;
+  }
+}

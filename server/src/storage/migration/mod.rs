@@ -8,6 +8,7 @@ mod m20261123_000002_review_flow;
 mod m20261124_000001_matchmaking;
 mod m20261125_000001_chat;
 mod m20261125_000002_job_runs;
+mod m20261126_000001_departures;
 
 pub struct Migrator;
 
@@ -21,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000001_matchmaking::Migration),
             Box::new(m20261125_000001_chat::Migration),
             Box::new(m20261125_000002_job_runs::Migration),
+            Box::new(m20261126_000001_departures::Migration),
         ]
     }
 }

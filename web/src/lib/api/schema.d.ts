@@ -3977,6 +3977,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete my account
+         * @description At once: nobody sees the caller any more, their matches end (the other side's open chat
+         *     is told), their sessions end and their pending pushes are cancelled; every row that is
+         *     theirs is deleted, and their photos and files are removed from the store within minutes.
+         *     Kept, under a hash of the LINE user id: a suspension (such an account cannot register
+         *     again) and the blocks between them and others (restored if they register again). The
+         *     same LINE user may register afresh afterwards. A suspended member may delete too.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description `{lineAccessToken}`. */
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["DeleteAccountBody"];
+                };
+            };
+            responses: {
+                /** @description Signed out: the session token no longer works (doing it again is 401 E001A). */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/login": {
         parameters: {
             query?: never;
@@ -5396,6 +5544,14 @@ export interface components {
              * @description The profile's new version.
              */
             version: number;
+        };
+        /** DeleteAccountBody */
+        DeleteAccountBody: {
+            /**
+             * @description The member's LINE access token (`liff.getAccessToken()`), so that LINE revokes their
+             *     authorisation of the app; null when the app has none. At most 1024 characters.
+             */
+            lineAccessToken?: string;
         };
         /** EmailCodeConfirm */
         EmailCodeConfirm: {

@@ -11,6 +11,7 @@ export type RouteRuleBody = Schemas['RouteRule'];
 export type MyInfo = Schemas['MyInfo'];
 export type Uploaded = Schemas['Uploaded'];
 export type AvatarBody = Schemas['AvatarBody'];
+export type DeleteAccountBody = Schemas['DeleteAccountBody'];
 export type ProfileCreated = Schemas['ProfileCreated'];
 export type UserProfileCreateBody = Schemas['UserProfileCreate'];
 export type EmailCodeRequest = Schemas['EmailCodeRequest'];

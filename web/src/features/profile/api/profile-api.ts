@@ -1,7 +1,8 @@
 import { api } from '@/lib/api-client';
 import { getMyInfo, getReviewStatus, uploadTempFile } from '@/lib/user-api';
 import { clearSession, type UserInfo } from '@/lib/auth';
-import type { AvatarBody } from '@/lib/api/types';
+import type { AvatarBody, DeleteAccountBody } from '@/lib/api/types';
+import { getLineAccessToken } from '@/lib/liff';
 import { imageUrl, ipxUrl } from '@/lib/image-url';
 
 export { getMyInfo, getReviewStatus };
@@ -67,5 +68,13 @@ export async function signOut(): Promise<void> {
 /** POST /user/logout-all: every session of the member ends, on every device. */
 export async function signOutEverywhere(): Promise<void> {
   await api.post('/user/logout-all', undefined, { showToast: false });
+  clearSession();
+}
+
+/** DELETE /user/account: the account and everything in it go; the stored session goes too. The
+ *  LINE access token goes with it so that LINE revokes the app's authorisation. */
+export async function deleteAccount(): Promise<void> {
+  const body: DeleteAccountBody = { lineAccessToken: (await getLineAccessToken()) ?? undefined };
+  await api.request('/user/account', { method: 'DELETE', body, showToast: false });
   clearSession();
 }

@@ -1,0 +1,214 @@
+//! Leaving: deleting a user's rows (the database cascades from `users` to everything that is
+//! theirs), what is kept of them keyed by a hash of their LINE user id, and the queue of stored
+//! files still to remove. See docs/design.md, "Deleting an account".
+
+use anyhow::Context;
+use sea_orm::{ConnectionTrait, DbBackend};
+use sha2::{Digest, Sha256};
+
+use super::{StorageError, matchmaking::sql};
+
+/// The key of everything kept about someone who left: a SHA-256 of their LINE user id (hex).
+pub fn line_hash(line_user_id: &str) -> String {
+    hex::encode(Sha256::digest(line_user_id.as_bytes()))
+}
+
+async fn run(
+    db: &impl ConnectionTrait,
+    text: &str,
+    values: Vec<sea_orm::Value>,
+    what: &'static str,
+) -> Result<u64, StorageError> {
+    let done = db
+        .execute_raw(sql(db.get_database_backend(), text, values))
+        .await
+        .context(what)?;
+    Ok(done.rows_affected())
+}
+
+/// Records a departure (a second one of the same LINE user keeps the stricter record: once
+/// suspended, always).
+pub async fn record(
+    db: &impl ConnectionTrait,
+    hash: &str,
+    suspended: bool,
+    now: i64,
+) -> Result<(), StorageError> {
+    let upsert = if db.get_database_backend() == DbBackend::Postgres {
+        "INSERT INTO departures (line_hash, suspended, departed_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (line_hash) DO UPDATE SET suspended = departures.suspended OR EXCLUDED.suspended, \
+         departed_at = EXCLUDED.departed_at"
+    } else {
+        "INSERT INTO departures (line_hash, suspended, departed_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (line_hash) DO UPDATE SET suspended = departures.suspended OR excluded.suspended, \
+         departed_at = excluded.departed_at"
+    };
+    run(
+        db,
+        upsert,
+        vec![hash.into(), suspended.into(), now.into()],
+        "recording a departure",
+    )
+    .await?;
+    Ok(())
+}
+
+/// Whether the LINE user left while suspended (they cannot register again).
+pub async fn left_suspended(db: &impl ConnectionTrait, hash: &str) -> Result<bool, StorageError> {
+    let row = db
+        .query_one_raw(sql(
+            db.get_database_backend(),
+            "SELECT 1 AS found FROM departures WHERE line_hash = $1 AND suspended",
+            vec![hash.into()],
+        ))
+        .await
+        .context("reading a departure")?;
+    Ok(row.is_some())
+}
+
+/// Keeps the blocks between the leaving member and others, by the hash of their LINE user id.
+pub async fn keep_blocks(
+    db: &impl ConnectionTrait,
+    member: i64,
+    hash: &str,
+    now: i64,
+) -> Result<u64, StorageError> {
+    let blocked_by_others = run(
+        db,
+        "INSERT INTO kept_blocks (member_id, departed_hash, departed_blocked, created_at) \
+         SELECT b.blocker_id, $2, $3, $4 FROM blocks b WHERE b.blocked_id = $1",
+        vec![member.into(), hash.into(), true.into(), now.into()],
+        "keeping blocks",
+    )
+    .await?;
+    let blocking_others = run(
+        db,
+        "INSERT INTO kept_blocks (member_id, departed_hash, departed_blocked, created_at) \
+         SELECT b.blocked_id, $2, $3, $4 FROM blocks b WHERE b.blocker_id = $1",
+        vec![member.into(), hash.into(), false.into(), now.into()],
+        "keeping blocks",
+    )
+    .await?;
+    Ok(blocked_by_others + blocking_others)
+}
+
+/// Restores the kept blocks of someone who left and registered again as `member`.
+pub async fn restore_blocks(
+    db: &impl ConnectionTrait,
+    hash: &str,
+    member: i64,
+    now: i64,
+) -> Result<u64, StorageError> {
+    let mut restored = 0;
+    for (departed_blocked, insert) in [
+        (
+            true,
+            "INSERT INTO blocks (blocker_id, blocked_id, created_at) \
+             SELECT k.member_id, $1, $3 FROM kept_blocks k \
+             WHERE k.departed_hash = $2 AND k.departed_blocked = $4 ON CONFLICT DO NOTHING",
+        ),
+        (
+            false,
+            "INSERT INTO blocks (blocker_id, blocked_id, created_at) \
+             SELECT $1, k.member_id, $3 FROM kept_blocks k \
+             WHERE k.departed_hash = $2 AND k.departed_blocked = $4 ON CONFLICT DO NOTHING",
+        ),
+    ] {
+        restored += run(
+            db,
+            insert,
+            vec![
+                member.into(),
+                hash.into(),
+                now.into(),
+                departed_blocked.into(),
+            ],
+            "restoring blocks",
+        )
+        .await?;
+    }
+    run(
+        db,
+        "DELETE FROM kept_blocks WHERE departed_hash = $1",
+        vec![hash.into()],
+        "restoring blocks",
+    )
+    .await?;
+    Ok(restored)
+}
+
+/// Queues every stored file of the user for removal (bytes, preview and variants).
+pub async fn queue_files(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    now: i64,
+) -> Result<u64, StorageError> {
+    run(
+        db,
+        "INSERT INTO file_removals (file_id, queued_at) SELECT f.id, $2 FROM files f \
+         WHERE f.owner_id = $1 ON CONFLICT DO NOTHING",
+        vec![user_id.into(), now.into()],
+        "queueing file removals",
+    )
+    .await
+}
+
+/// Deletes the user's row and, through the schema's cascades, every row that is theirs
+/// (sessions, files, profile and its children, lists, likes, matches and their messages, blocks,
+/// reports, e-mail codes), plus the rows keyed by their LINE user id (pushes, friendship).
+pub async fn delete_user(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+    line_user_id: &str,
+) -> Result<(), StorageError> {
+    for (text, value, what) in [
+        (
+            "DELETE FROM push_outbox WHERE line_user_id = $1",
+            sea_orm::Value::from(line_user_id),
+            "cancelling pushes",
+        ),
+        (
+            "DELETE FROM line_friendships WHERE line_user_id = $1",
+            sea_orm::Value::from(line_user_id),
+            "forgetting a friendship",
+        ),
+        (
+            "DELETE FROM users WHERE id = $1",
+            sea_orm::Value::from(user_id),
+            "deleting a user",
+        ),
+    ] {
+        run(db, text, vec![value], what).await?;
+    }
+    Ok(())
+}
+
+/// Up to `limit` queued file ids, oldest first.
+pub async fn queued_files(
+    db: &impl ConnectionTrait,
+    limit: u64,
+) -> Result<Vec<String>, StorageError> {
+    let rows = db
+        .query_all_raw(sql(
+            db.get_database_backend(),
+            &format!("SELECT file_id FROM file_removals ORDER BY queued_at, file_id LIMIT {limit}"),
+            vec![],
+        ))
+        .await
+        .context("reading file removals")?;
+    rows.iter()
+        .map(|r| Ok(r.try_get::<String>("", "file_id").context("decoding")?))
+        .collect()
+}
+
+/// A queued file is gone from the store.
+pub async fn file_removed(db: &impl ConnectionTrait, file_id: &str) -> Result<(), StorageError> {
+    run(
+        db,
+        "DELETE FROM file_removals WHERE file_id = $1",
+        vec![file_id.into()],
+        "finishing a file removal",
+    )
+    .await?;
+    Ok(())
+}
