@@ -754,6 +754,14 @@ pub const REVIEW_PAGE: RangeRule = RangeRule { min: 1, max: 200 };
 pub const ROUTE_PATH: RangeRule = RangeRule { min: 1, max: 512 };
 /// A client log line's message, in characters: longer ones are refused.
 pub const LOG_MESSAGE_CHARS: u32 = 2000;
+/// Copies of their data a user may ask for within [`DATA_EXPORT_WINDOW_SECS`]: each one reads
+/// everything they have and zips their photos.
+pub const DATA_EXPORTS_PER_WINDOW: u32 = 3;
+/// The window of [`DATA_EXPORTS_PER_WINDOW`]: a day.
+pub const DATA_EXPORT_WINDOW_SECS: i64 = 24 * 60 * 60;
+/// How long a data export's download link works once the archive is ready: the link needs no
+/// session (LIFF's in-app browser may hand a download to another browser), so it is short-lived.
+pub const DATA_EXPORT_LINK_SECS: i64 = 10 * 60;
 
 #[cfg(test)]
 mod tests {

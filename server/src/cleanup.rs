@@ -152,6 +152,15 @@ pub fn spawn(
                 Ok(n) => tracing::info!(removed = n, "expired temp files removed"),
                 Err(err) => tracing::warn!(error = ?err, "temp file cleanup failed"),
             }
+            let now = now_secs();
+            match crate::data_export::resume_stalled(&db, &files, now).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(exports = n, "stalled data exports taken up"),
+                Err(err) => tracing::warn!(error = ?err, "resuming data exports failed"),
+            }
+            if let Err(err) = crate::data_export::sweep(&db, now).await {
+                tracing::warn!(error = ?err, "clearing expired data exports failed");
+            }
             match remove_departed_files(&db, &files).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "deleted accounts' files removed"),

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod clock;
 pub mod compress;
 pub mod configuration;
+pub mod data_export;
 pub mod error;
 pub mod extract;
 pub mod identity;

@@ -5,6 +5,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
 import { completeForm } from './register-flow.mjs';
 
@@ -97,6 +100,37 @@ describe('Signing out and leaving (issue 22)', () => {
     assert.deepEqual(await myInfoStatus(server, laptop.token), { status: 401, code: 'E001A' });
     await phone.context.close();
     await laptop.context.close();
+  });
+
+  it('downloading my data: the zip arrives, unzips, and holds my profile and photos', async () => {
+    const phone = await onProfile(browser, server, user.userId);
+    await phone.page.getByTestId('data-export').click();
+    const link = phone.page.getByTestId('data-export-download');
+    await link.waitFor({ timeout: 15_000 });
+    if (SCREENSHOTS) await phone.page.getByTestId('data-export-card').screenshot({ path: join(SCREENSHOT_DIR, 'data-export.png') });
+    const [download] = await Promise.all([phone.page.waitForEvent('download'), link.click()]);
+    assert.match(download.suggestedFilename(), /^kizuna-data-\d{4}-\d{2}-\d{2}\.zip$/);
+    const path = join(mkdtempSync(join(tmpdir(), 'kizuna-export-')), download.suggestedFilename());
+    await download.saveAs(path);
+    // Python's zipfile reads it as any unzip tool would.
+    const listing = JSON.parse(execFileSync('python3', ['-c', `
+import json, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+assert z.testzip() is None
+data = json.loads(z.read('data.json'))
+print(json.dumps({'names': z.namelist(), 'nickname': data['profile']['asSubmitted']['nickname'], 'line': data['account']['lineUserId']}))
+`, path]).toString());
+    assert.equal(listing.nickname, 'Mei');
+    assert.equal(listing.line, user.userId);
+    assert.equal(listing.names.filter((n) => n.startsWith('files/')).length >= 2, true, listing.names.join(','));
+    // The link needs no session, as when LINE hands the download to another browser.
+    const href = await link.getAttribute('href');
+    const r = await fetch(`${server.base}${href}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/zip');
+    await phone.page.setViewportSize({ width: 320, height: 700 });
+    if (SCREENSHOTS) await phone.page.getByTestId('data-export-card').screenshot({ path: join(SCREENSHOT_DIR, 'data-export-320.png') });
+    await phone.context.close();
   });
 
   it('deleting the account ends everything, and a new login starts a new registration', async () => {

@@ -3,6 +3,7 @@
 pub mod catalogue;
 pub mod chat;
 pub mod config;
+pub mod data_export;
 pub mod file;
 pub mod health;
 pub mod ipx;
@@ -78,7 +79,7 @@ impl ReviewState {
 /// Every resource's `#[OpenApi]` struct, in the document's order. Matchmaking's resources nest
 /// in one tuple so that the whole stays within the tuple sizes that implement `Default`.
 pub type Apis = (
-    user::UserApi,
+    (user::UserApi, data_export::DataExportApi),
     user_profile::UserProfileApi,
     file::FileApi,
     logger::LoggerApi,
@@ -500,8 +501,10 @@ mod tests {
     #[test]
     fn every_operation_but_the_public_ones_names_its_security_in_the_document() {
         // Public by design: the app's start-up configuration, the route guard's rules, the code
-        // catalogues, and LINE's webhook (signed with the channel secret instead).
+        // catalogues, LINE's webhook (signed with the channel secret instead) and a data export's
+        // download link (the link is the credential).
         let public = [
+            ("get", "/data-export/{token}"),
             ("get", "/config"),
             ("get", "/route-rules"),
             ("get", "/catalogue/codes"),

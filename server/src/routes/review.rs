@@ -257,7 +257,9 @@ pub struct ReportedMember {
 #[oai(rename_all = "camelCase")]
 pub struct ReportItem {
     pub report_id: i64,
-    pub reporter: ReportedMember,
+    /// Null when the reporter has since deleted their account: the report stays without naming
+    /// them.
+    pub reporter: Option<ReportedMember>,
     pub target: ReportedMember,
     /// The reported member's review status now.
     pub target_status: ReviewState,
@@ -615,28 +617,29 @@ impl ReviewApi {
             }
             items.push(ReportItem {
                 report_id: e.report.id,
-                reporter: ReportedMember {
-                    profile_id: e.report.reporter_id,
+                reporter: e.report.reporter_id.map(|profile_id| ReportedMember {
+                    profile_id,
                     nickname: e.reporter_nickname,
-                },
+                }),
                 target: ReportedMember {
-                    profile_id: e.report.target_id,
+                    profile_id: e.target_id,
                     nickname: e.target_nickname,
                 },
                 target_status: state_of(e.target_status)?,
                 target_version: e.target_version,
                 reasons: reasons.iter().map(|r| r.code().to_string()).collect(),
                 suggested_suspension: suggested,
-                conversation: chat::conversation(
-                    &state.db,
-                    e.report.reporter_id,
-                    e.report.target_id,
-                    REPORT_CONVERSATION,
-                )
-                .await?
+                // A reporter who left took the pair's match and messages with them.
+                conversation: match e.report.reporter_id {
+                    Some(reporter) => {
+                        chat::conversation(&state.db, reporter, e.target_id, REPORT_CONVERSATION)
+                            .await?
+                    }
+                    None => Vec::new(),
+                }
                 .into_iter()
                 .map(|m| ConversationLine {
-                    from: if m.sender_id == e.report.reporter_id {
+                    from: if m.sender_id != e.target_id {
                         "reporter"
                     } else {
                         "reported"

@@ -137,6 +137,46 @@ pub async fn restore_blocks(
     Ok(restored)
 }
 
+/// Keeps the open reports about the leaving member for their return, under the hash (the
+/// schema then clears `target_id` with the profile), and drops the settled ones. Reports they
+/// filed need nothing here: the schema clears their `reporter_id`, and the reviewer still has them.
+pub async fn keep_reports(
+    db: &impl ConnectionTrait,
+    member: i64,
+    hash: &str,
+) -> Result<u64, StorageError> {
+    run(
+        db,
+        "DELETE FROM reports WHERE target_id = $1 AND status <> 'OPEN'",
+        vec![member.into()],
+        "dropping settled reports",
+    )
+    .await?;
+    run(
+        db,
+        "UPDATE reports SET target_departed = $2 WHERE target_id = $1",
+        vec![member.into(), hash.into()],
+        "keeping reports",
+    )
+    .await
+}
+
+/// Puts the open reports kept about someone who left back in the reviewers' queue, now about
+/// their new profile `member`.
+pub async fn restore_reports(
+    db: &impl ConnectionTrait,
+    hash: &str,
+    member: i64,
+) -> Result<u64, StorageError> {
+    run(
+        db,
+        "UPDATE reports SET target_id = $1, target_departed = NULL WHERE target_departed = $2",
+        vec![member.into(), hash.into()],
+        "restoring reports",
+    )
+    .await
+}
+
 /// Queues every stored file of the user for removal (bytes, preview and variants).
 pub async fn queue_files(
     db: &impl ConnectionTrait,
@@ -155,7 +195,8 @@ pub async fn queue_files(
 
 /// Deletes the user's row and, through the schema's cascades, every row that is theirs
 /// (sessions, files, profile and its children, lists, likes, matches and their messages, blocks,
-/// reports, e-mail codes), plus the rows keyed by their LINE user id (pushes, friendship).
+/// e-mail codes; reports lose their name: see [`keep_reports`]), plus the rows keyed by their
+/// LINE user id (pushes, friendship).
 pub async fn delete_user(
     db: &impl ConnectionTrait,
     user_id: i64,

@@ -150,12 +150,15 @@ pub async fn relations_of(
         .await
         .context("reading reports")?;
     for r in reports {
-        let other = if r.reporter_id == viewer {
+        let other = if r.reporter_id == Some(viewer) {
             r.target_id
         } else {
             r.reporter_id
         };
-        book.entry(other as u64).or_default().reported = true;
+        // The other side left: nobody to keep apart.
+        if let Some(other) = other {
+            book.entry(other as u64).or_default().reported = true;
+        }
     }
     let matches = pair_match::Entity::find()
         .filter(
@@ -485,6 +488,8 @@ pub async fn all_relations(
     let reports: Vec<(i64, i64)> = report::Entity::find()
         .select_only()
         .columns([report::Column::ReporterId, report::Column::TargetId])
+        .filter(report::Column::ReporterId.is_not_null())
+        .filter(report::Column::TargetId.is_not_null())
         .into_tuple()
         .all(db)
         .await
@@ -842,8 +847,8 @@ pub async fn insert_report(
     now: i64,
 ) -> Result<i64, StorageError> {
     let done = report::Entity::insert(report::ActiveModel {
-        reporter_id: Set(reporter),
-        target_id: Set(target),
+        reporter_id: Set(Some(reporter)),
+        target_id: Set(Some(target)),
         reasons: Set(reasons.join(",")),
         text: Set(text.to_string()),
         status: Set(report::Status::Open),
@@ -856,13 +861,15 @@ pub async fn insert_report(
     Ok(done.last_insert_id)
 }
 
-/// Open reports, oldest first (the reviewer console's queue).
+/// Open reports, oldest first (the reviewer console's queue); a report about a member who left
+/// waits outside it for their return.
 pub async fn open_reports(
     db: &impl ConnectionTrait,
     limit: u64,
 ) -> Result<Vec<report::Model>, StorageError> {
     Ok(report::Entity::find()
         .filter(report::Column::Status.eq(report::Status::Open))
+        .filter(report::Column::TargetId.is_not_null())
         .order_by_asc(report::Column::CreatedAt)
         .order_by_asc(report::Column::Id)
         .limit(limit)

@@ -8,6 +8,7 @@ pub mod chat;
 pub mod departures;
 pub mod email_codes;
 pub mod entity;
+pub mod exports;
 pub mod files;
 pub mod job_runs;
 pub mod line_events;

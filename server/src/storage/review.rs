@@ -487,7 +487,10 @@ pub async fn record_decision(
 /// An open report in the reviewers' queue, with both members' nicknames and the reported
 /// member's status (a reviewer suspends from there through [`decide`]).
 pub struct ReportEntry {
+    /// Its `reporter_id` is NULL when the reporter left.
     pub report: report::Model,
+    /// The reported member (the queue holds no report about someone who left).
+    pub target_id: i64,
     pub reporter_nickname: Option<String>,
     pub target_nickname: Option<String>,
     pub target_status: super::entity::profile::Status,
@@ -503,6 +506,7 @@ pub async fn report_queue(
     let mut ids: Vec<i64> = reports
         .iter()
         .flat_map(|r| [r.reporter_id, r.target_id])
+        .flatten()
         .collect();
     ids.sort_unstable();
     ids.dedup();
@@ -516,16 +520,18 @@ pub async fn report_queue(
         .collect();
     let mut entries = Vec::with_capacity(reports.len());
     for report in reports {
-        let (Some(reporter), Some(target)) = (
-            profiles.get(&report.reporter_id),
-            profiles.get(&report.target_id),
-        ) else {
+        let Some((target_id, target)) = report
+            .target_id
+            .and_then(|id| profiles.get(&id).map(|p| (id, p)))
+        else {
             return Err(StorageError::Unreadable(
                 "reports: a profile is missing".into(),
             ));
         };
+        let reporter = report.reporter_id.and_then(|id| profiles.get(&id));
         entries.push(ReportEntry {
-            reporter_nickname: reporter.nickname.clone(),
+            reporter_nickname: reporter.and_then(|r| r.nickname.clone()),
+            target_id,
             target_nickname: target.nickname.clone(),
             target_status: target.status,
             target_version: target.version,

@@ -95,9 +95,11 @@ pub async fn register(
         match profiles::register(&state.db, &user, submission, state.now()).await {
             Ok(registration) => {
                 // Whoever blocked them before they left still has them blocked, and the other
-                // way round (a retry finds nothing left to restore).
+                // way round; the open reports about them are back in the reviewers' queue (a
+                // retry finds nothing left to restore).
                 if let Some(row) = profiles::find_row(&state.db, user.id).await? {
                     departures::restore_blocks(&state.db, &departed, row.id, state.now()).await?;
+                    departures::restore_reports(&state.db, &departed, row.id).await?;
                 }
                 SubmitOutcome::Done(registration)
             }
@@ -151,9 +153,10 @@ pub async fn resubmit(
 }
 
 /// Deletes the user's account at once, in one transaction: what is kept is recorded under a hash
-/// of their LINE user id (a suspension; the blocks between them and others), their matches end
+/// of their LINE user id (a suspension; the blocks between them and others; the open reports
+/// about them, while the ones they filed stay without their name), their matches end
 /// for the other side too, and every row that is theirs goes (sessions, pending pushes, profile,
-/// lists, likes, matches and messages, reports, codes, the user). Their stored files are queued
+/// lists, likes, matches and messages, codes, the user). Their stored files are queued
 /// and removed after the commit (`cleanup::remove_departed_files`, resumed by the next
 /// housekeeping run if this process dies first). With the member's LINE access token, LINE is
 /// asked to revoke their authorisation of the app.
@@ -173,6 +176,7 @@ pub async fn delete_account(
     departures::record(&txn, &hash, suspended, now).await?;
     if let Some(profile) = &profile {
         departures::keep_blocks(&txn, profile.id, &hash, now).await?;
+        departures::keep_reports(&txn, profile.id, &hash).await?;
         end_all_relations(&txn, profile.id, now, &mut after).await?;
         after.pool_changed();
     }

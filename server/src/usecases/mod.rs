@@ -6,6 +6,7 @@
 //! one use-case, applies its outcome and maps errors.
 
 pub mod chat;
+pub mod export;
 pub mod matchmaking;
 pub mod membership;
 pub mod review;
@@ -38,6 +39,8 @@ pub struct AfterCommit {
     files_queued: bool,
     /// A leaving member's LINE access token, whose authorisation LINE is asked to revoke.
     deauthorize: Option<String>,
+    /// A data export to prepare.
+    export: Option<i64>,
 }
 
 impl AfterCommit {
@@ -77,6 +80,11 @@ impl AfterCommit {
     pub fn files_queued(&mut self) {
         self.files_queued = true;
     }
+
+    /// A copy of a member's data was asked for: it is prepared in the background.
+    pub fn export_requested(&mut self, export_id: i64) {
+        self.export = Some(export_id);
+    }
 }
 
 /// A use-case's result and what must follow its commit.
@@ -105,6 +113,7 @@ impl<T> Outcome<T> {
             pool_changed,
             files_queued,
             deauthorize,
+            export,
         } = self.after;
         if pushes {
             state.push.wake();
@@ -125,6 +134,14 @@ impl<T> Outcome<T> {
             tokio::spawn(async move {
                 if let Err(err) = crate::cleanup::remove_departed_files(&db, &files).await {
                     tracing::warn!(error = ?err, "removing deleted accounts' files failed");
+                }
+            });
+        }
+        if let Some(export_id) = export {
+            let (db, files, now) = (state.db.clone(), state.files.clone(), state.now());
+            tokio::spawn(async move {
+                if let Err(err) = crate::data_export::prepare(&db, &files, export_id, now).await {
+                    tracing::warn!(error = ?err, "a data export failed");
                 }
             });
         }

@@ -97,6 +97,19 @@ async fn a_deleted_account_leaves_only_the_documented_records(backend: Backend) 
     assert_eq!(r.status(), 200);
     let avatar = app.upload_ok(&kai.user.token, jpeg(40, 40)).await;
     assert_eq!(app.set_avatar(&kai.user.token, &avatar).await.status(), 200);
+    // A copy of his data asked for.
+    assert_eq!(
+        send(
+            &app,
+            Method::POST,
+            "/api/user/data-export",
+            &kai.user.token,
+            None
+        )
+        .await
+        .status(),
+        202
+    );
     let mut second = kai.user.clone();
     app.sign_in_again(&mut second).await;
     let kai_user = user_id_of(&app, kai.id).await;
@@ -191,6 +204,7 @@ async fn a_deleted_account_leaves_only_the_documented_records(backend: Backend) 
         format!("SELECT COUNT(*) AS n FROM reports WHERE reporter_id = {p} OR target_id = {p}"),
         format!("SELECT COUNT(*) AS n FROM push_outbox WHERE line_user_id = '{line}'"),
         format!("SELECT COUNT(*) AS n FROM email_codes WHERE user_id = {u}"),
+        format!("SELECT COUNT(*) AS n FROM data_exports WHERE user_id = {u}"),
         format!("SELECT COUNT(*) AS n FROM line_friendships WHERE line_user_id = '{line}'"),
     ];
     for check in &checks {
@@ -219,6 +233,23 @@ async fn a_deleted_account_leaves_only_the_documented_records(backend: Backend) 
         count(&app, &format!("SELECT COUNT(*) AS n FROM kept_blocks WHERE departed_hash = '{hash}' AND member_id = {}", ren.id)).await,
         2
     );
+    // The two reports stay for the reviewer: Kai's about Ren without Kai's name, Ren's about Kai
+    // out of the queue, waiting under the hash for a return.
+    assert_eq!(
+        count(&app, &format!("SELECT COUNT(*) AS n FROM reports WHERE reporter_id IS NULL AND target_id = {} AND status = 'OPEN'", ren.id)).await,
+        1
+    );
+    assert_eq!(
+        count(&app, &format!("SELECT COUNT(*) AS n FROM reports WHERE reporter_id = {} AND target_id IS NULL AND target_departed = '{hash}'", ren.id)).await,
+        1
+    );
+    let reviewer = crate::review::make_reviewer(&app).await;
+    let queue = ok_json(app.get("/api/review/reports", Some(&reviewer.token)).await).await;
+    let items = queue["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{queue}");
+    assert_eq!(items[0]["reporter"], json!(null));
+    assert_eq!(items[0]["target"]["profileId"], json!(ren.id));
+    assert_eq!(items[0]["conversation"], json!([]));
     // Mei and Ren are untouched.
     assert_eq!(
         app.get("/api/user/my-info", Some(&mei.user.token))
@@ -250,15 +281,31 @@ async fn a_deleted_account_leaves_only_the_documented_records(backend: Backend) 
     assert_error(r, 401, "E001").await;
 }
 
-async fn a_blocked_member_who_leaves_and_returns_is_still_blocked(backend: Backend) {
+async fn a_blocked_and_reported_member_who_leaves_and_returns_is_still_blocked_and_reported(
+    backend: Backend,
+) {
     let app = spawn_app(backend).await;
     let (ren, _) = approved(&app, 1, true).await;
     let (mut kai, _) = approved(&app, 2, false).await;
+    // Ren reports Kai, which blocks Kai too.
     let now = app.clock().now_secs();
     kizuna_server::storage::matchmaking::insert_block(&app.db, ren.id, kai.id, now)
         .await
         .unwrap();
+    kizuna_server::storage::matchmaking::insert_report(
+        &app.db,
+        ren.id,
+        kai.id,
+        &["SPAM"],
+        "asked for money",
+        now,
+    )
+    .await
+    .unwrap();
     assert_eq!(delete_account(&app, &kai.user.token).await.status(), 204);
+    let reviewer = crate::review::make_reviewer(&app).await;
+    let queue = ok_json(app.get("/api/review/reports", Some(&reviewer.token)).await).await;
+    assert_eq!(queue["items"], json!([]), "away: out of the queue");
 
     let r = register_again(&app, &mut kai.user).await;
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
@@ -279,6 +326,13 @@ async fn a_blocked_member_who_leaves_and_returns_is_still_blocked(backend: Backe
         count(&app, "SELECT COUNT(*) AS n FROM kept_blocks").await,
         0
     );
+    // Ren's report is back in the queue, about the new profile.
+    let queue = ok_json(app.get("/api/review/reports", Some(&reviewer.token)).await).await;
+    let items = queue["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{queue}");
+    assert_eq!(items[0]["target"]["profileId"], json!(new_id));
+    assert_eq!(items[0]["reporter"]["profileId"], json!(ren.id));
+    assert_eq!(items[0]["text"], json!("asked for money"));
     let fresh = Member { id: new_id, ..kai };
     set_status(&app, &fresh, "APPROVED").await;
     let list = ok_json(app.get("/api/introductions", Some(&ren.user.token)).await).await;
@@ -373,7 +427,7 @@ async fn a_file_removal_cut_short_is_finished_by_the_next_run(backend: Backend) 
 
 on_both_backends!(
     a_deleted_account_leaves_only_the_documented_records,
-    a_blocked_member_who_leaves_and_returns_is_still_blocked,
+    a_blocked_and_reported_member_who_leaves_and_returns_is_still_blocked_and_reported,
     a_member_who_left_while_suspended_cannot_register_again,
     a_file_removal_cut_short_is_finished_by_the_next_run,
     line_is_asked_to_revoke_the_leaving_members_authorisation,

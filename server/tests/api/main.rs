@@ -7,6 +7,7 @@ mod access;
 mod bad_input;
 mod chat;
 mod email_code;
+mod export;
 mod files;
 mod helpers;
 mod identity;

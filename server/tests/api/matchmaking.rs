@@ -24,17 +24,17 @@ pub(crate) struct Member {
 
 /// Personal details of a member that no other member may ever read.
 pub(crate) struct Secrets {
-    name: String,
-    birthday: &'static str,
-    address: String,
-    latitude: f64,
-    longitude: f64,
-    email: String,
-    income: &'static str,
-    employer: &'static str,
+    pub(crate) name: String,
+    pub(crate) birthday: &'static str,
+    pub(crate) address: String,
+    pub(crate) latitude: f64,
+    pub(crate) longitude: f64,
+    pub(crate) email: String,
+    pub(crate) income: &'static str,
+    pub(crate) employer: &'static str,
 }
 
-fn secrets_of(n: usize, female: bool) -> Secrets {
+pub(crate) fn secrets_of(n: usize, female: bool) -> Secrets {
     Secrets {
         name: format!("Secret Fullname{n}"),
         birthday: if female { "1994-07-21" } else { "1990-02-11" },
@@ -268,7 +268,7 @@ async fn never_an_unapproved_suspended_blocked_or_reported_member_is_introduced(
     assert_eq!(queue.len(), 1);
     assert_eq!(
         (queue[0].reporter_id, queue[0].target_id),
-        (mei.id, chen.id)
+        (Some(mei.id), Some(chen.id))
     );
     assert_eq!(queue[0].reasons, "HARASSMENT,SPAM");
 

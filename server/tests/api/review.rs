@@ -38,7 +38,7 @@ async fn call(api: &Api, method: Method, path: &str, token: &str, body: Option<V
     req.send().await.unwrap()
 }
 
-async fn make_reviewer(api: &Api) -> User {
+pub(crate) async fn make_reviewer(api: &Api) -> User {
     let user = api.new_user().await;
     api.mock_post("/__mock/reviewers", json!({"userId": user.line_id}))
         .await;

@@ -15,14 +15,19 @@ pub enum Status {
     Dismissed,
 }
 
-/// A member's report of another, for the reviewer console's report queue.
+/// A member's report of another, for the reviewer console's report queue. Either side may have
+/// left (docs/design.md, "Deleting an account"): a reporter who left is NULL, the report stays
+/// without naming them; an open report about a member who left has no target but the hash of
+/// their LINE user id, and waits for their return.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
 #[sea_orm(table_name = "reports")]
 pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i64,
-    pub reporter_id: i64,
-    pub target_id: i64,
+    pub reporter_id: Option<i64>,
+    pub target_id: Option<i64>,
+    /// `departures::line_hash` of the reported member who left, while they are away.
+    pub target_departed: Option<String>,
     /// kizuna-core report reason codes, comma-separated.
     pub reasons: String,
     pub text: String,

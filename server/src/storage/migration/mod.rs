@@ -9,6 +9,8 @@ mod m20261124_000001_matchmaking;
 mod m20261125_000001_chat;
 mod m20261125_000002_job_runs;
 mod m20261126_000001_departures;
+mod m20261126_000002_kept_reports;
+mod m20261126_000003_data_exports;
 
 pub struct Migrator;
 
@@ -23,6 +25,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000001_chat::Migration),
             Box::new(m20261125_000002_job_runs::Migration),
             Box::new(m20261126_000001_departures::Migration),
+            Box::new(m20261126_000002_kept_reports::Migration),
+            Box::new(m20261126_000003_data_exports::Migration),
         ]
     }
 }

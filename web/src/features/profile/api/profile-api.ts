@@ -1,7 +1,7 @@
 import { api } from '@/lib/api-client';
 import { getMyInfo, getReviewStatus, uploadTempFile } from '@/lib/user-api';
 import { clearSession, type UserInfo } from '@/lib/auth';
-import type { AvatarBody, DeleteAccountBody } from '@/lib/api/types';
+import type { AvatarBody, DataExport, DataExportRequested, DeleteAccountBody } from '@/lib/api/types';
 import { getLineAccessToken } from '@/lib/liff';
 import { imageUrl, ipxUrl } from '@/lib/image-url';
 
@@ -78,3 +78,14 @@ export async function deleteAccount(): Promise<void> {
   await api.request('/user/account', { method: 'DELETE', body, showToast: false });
   clearSession();
 }
+
+/** A copy of the member's data (an object, so that tests can stand in for the server). */
+export const dataExportApi = {
+  /** POST /user/data-export: asks for a copy of everything the service holds about the member.
+   *  The answer's `downloadUrl` is given only once; it works for 10 minutes once the copy is ready. */
+  request: (): Promise<DataExportRequested> =>
+    api.post<DataExportRequested>('/user/data-export', undefined, { showToast: false }),
+  /** GET /user/data-export: where the latest copy stands (null when none was asked for today). */
+  status: async (): Promise<DataExport | null> =>
+    (await api.get<DataExport | undefined>('/user/data-export', { showToast: false })) ?? null,
+};

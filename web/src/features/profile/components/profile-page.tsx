@@ -16,6 +16,7 @@ import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
 import { MorningPushToggle } from '@/features/profile/components/morning-push-toggle';
 import { SignOutCard } from '@/features/profile/components/sign-out-card';
 import { DeleteAccountCard } from '@/features/profile/components/delete-account-card';
+import { DataExportCard } from '@/features/profile/components/data-export-card';
 import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -135,6 +136,7 @@ export default function ProfilePage() {
       )}
       {approved ? <MorningPushToggle /> : null}
       <SignOutCard />
+      <DataExportCard />
       <DeleteAccountCard />
       {approved ? <BottomNav current="profile" /> : null}
     </section>

@@ -69,6 +69,12 @@ describe('a report in the console', () => {
     expect(onOpenProfile).toHaveBeenCalledWith(2);
   });
 
+  it('keeps the report of a reporter who deleted their account without naming them', async () => {
+    const { q } = await render(report({ reporter: undefined }));
+    expect(q('report-reporter')!.textContent).toBe('reported by a member who has left');
+    expect(q('report-target')!.textContent).toBe('Kai');
+  });
+
   it('shows the pair’s conversation, each line named, oldest first', async () => {
     const { q } = await render(report({ conversation: [
       { from: 'reported', text: 'Can you lend me 20,000?', sentAt: 1_764_000_100 },

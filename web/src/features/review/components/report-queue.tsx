@@ -70,7 +70,8 @@ export function ReportCard({
   const [conflict, setConflict] = useState<{ text: string; cause: string } | null>(null);
 
   const target = memberName(item.target);
-  const reporter = memberName(item.reporter);
+  // A reporter who deleted their account is not named; their report stays.
+  const reporter = item.reporter ? memberName(item.reporter) : t('console.reports.reporterLeft');
   const reasons = reasonLabels(t, hasMessage, codes?.report, item.reasons);
   const conversation = conversationOf(item);
   // Until the reviewer picks, the reason the report suggests (the catalogue may load later).

@@ -1,0 +1,232 @@
+//! Preparing a copy of a member's data: one zip of `data.json` (their account, profile as
+//! submitted, review decisions with reasons, introductions, likes and passes, matches with both
+//! sides' messages, blocks, the reports they filed) and their own stored files. Another member
+//! appears only as their member id and nickname, which the member saw anyway; nothing of a
+//! reviewer (who decided, their notes) is in it. Requests and downloads are
+//! `usecases::export`'s; this runs after a request's commit and from the housekeeping task.
+
+use std::io::Write;
+
+use anyhow::Context;
+use kizuna_core::{date::Date, rules};
+use sea_orm::DatabaseConnection;
+use serde_json::{Value, json};
+
+use crate::{
+    images::FileStore,
+    storage::exports::{self, MemberData, OtherData},
+};
+
+/// Prepares one requested archive and stores it (READY), or marks it FAILED. Run after the
+/// request's commit, and again by the housekeeping task for a request whose process died.
+pub async fn prepare(
+    db: &DatabaseConnection,
+    files: &FileStore,
+    export_id: i64,
+    now: i64,
+) -> anyhow::Result<()> {
+    let Some(export) = exports::find(db, export_id).await? else {
+        return Ok(());
+    };
+    if export.status != exports::PREPARING {
+        return Ok(());
+    }
+    match build(db, files, export.user_id, now).await {
+        Ok(Some(archive)) => {
+            let size = archive.len();
+            if exports::finish(db, export_id, archive, now).await? {
+                tracing::info!(export = export_id, bytes = size, "data export ready");
+            }
+            Ok(())
+        }
+        // The user left meanwhile: their request went with them.
+        Ok(None) => Ok(()),
+        Err(err) => {
+            exports::fail(db, export_id).await?;
+            Err(err.context("preparing a data export"))
+        }
+    }
+}
+
+/// The zip of everything the user has: `data.json` and their files under `files/`.
+async fn build(
+    db: &DatabaseConnection,
+    files: &FileStore,
+    user_id: i64,
+    now: i64,
+) -> anyhow::Result<Option<Vec<u8>>> {
+    let Some(data) = exports::gather(db, user_id).await? else {
+        return Ok(None);
+    };
+    let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut listed = Vec::new();
+    for file in &data.files {
+        let name = format!(
+            "files/{}-{}.{}",
+            file.purpose.to_lowercase(),
+            file.id,
+            extension(&file.content_type)
+        );
+        match tokio::fs::read(files.path(&file.id)).await {
+            Ok(bytes) => {
+                listed.push(json!({
+                    "path": name, "purpose": file.purpose, "contentType": file.content_type,
+                    "uploadedAt": file.created_at,
+                }));
+                entries.push((name, bytes));
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                listed.push(json!({
+                    "path": Value::Null, "purpose": file.purpose, "uploadedAt": file.created_at,
+                    "missing": true,
+                }));
+            }
+            Err(err) => return Err(err).context("reading a stored file"),
+        }
+    }
+    let document = document(&data, listed, now)?;
+    let json = serde_json::to_vec_pretty(&document).context("writing data.json")?;
+    let archive = tokio::task::spawn_blocking(move || zip(json, entries))
+        .await
+        .context("the zip task")??;
+    Ok(Some(archive))
+}
+
+fn extension(content_type: &str) -> &'static str {
+    match content_type {
+        "image/jpeg" => "jpg",
+        "image/png" => "png",
+        "image/webp" => "webp",
+        _ => "bin",
+    }
+}
+
+fn zip(json: Vec<u8>, entries: Vec<(String, Vec<u8>)>) -> anyhow::Result<Vec<u8>> {
+    use zip::{CompressionMethod, write::SimpleFileOptions};
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    zip.start_file(
+        "data.json",
+        SimpleFileOptions::default().compression_method(CompressionMethod::Deflated),
+    )?;
+    zip.write_all(&json)?;
+    // Photos are compressed already: stored as they are.
+    for (name, bytes) in entries {
+        zip.start_file(
+            name,
+            SimpleFileOptions::default().compression_method(CompressionMethod::Stored),
+        )?;
+        zip.write_all(&bytes)?;
+    }
+    Ok(zip.finish()?.into_inner())
+}
+
+fn other(member: &OtherData) -> Value {
+    json!({"memberId": member.member_id, "nickname": member.nickname})
+}
+
+fn day(days: i32) -> Value {
+    Date::from_days_since_epoch(i64::from(days))
+        .map(|d| Value::String(d.to_string()))
+        .unwrap_or(Value::Null)
+}
+
+fn document(data: &MemberData, files: Vec<Value>, now: i64) -> anyhow::Result<Value> {
+    let profile = match &data.profile {
+        Some(p) => {
+            let submitted: Value =
+                serde_json::from_str(&p.payload).context("decoding a stored profile")?;
+            json!({
+                "profileId": p.id,
+                "status": kizuna_core::review::ReviewStatus::from(p.status).as_str(),
+                "statusReason": p.status_reason,
+                "version": p.version,
+                "createdAt": p.created_at,
+                "updatedAt": p.updated_at,
+                "asSubmitted": submitted,
+            })
+        }
+        None => Value::Null,
+    };
+    let conversations: Vec<Value> = data
+        .matches
+        .iter()
+        .map(|m| {
+            let messages: Vec<Value> = data
+                .messages
+                .iter()
+                .filter(|msg| msg.match_id == m.match_id)
+                .map(|msg| {
+                    json!({
+                        "from": if msg.mine { "me" } else { "them" },
+                        "text": msg.text,
+                        "sentAt": msg.sent_at,
+                    })
+                })
+                .collect();
+            json!({
+                "matchId": m.match_id,
+                "with": other(&m.member),
+                "matchedAt": m.created_at,
+                "endedAt": m.ended_at,
+                "messages": messages,
+            })
+        })
+        .collect();
+    Ok(json!({
+        "about": "Everything Kizuna holds about you. Times are Unix seconds (UTC); days are \
+                  Asia/Taipei dates. Other members appear only by member id and nickname.",
+        "exportedAt": now,
+        "account": {
+            "lineUserId": data.account.line_user_id,
+            "lineDisplayName": data.account.display_name,
+            "createdAt": data.account.created_at,
+            "language": data.account.locale,
+        },
+        "profile": profile,
+        "reviewDecisions": data.decisions.iter().map(|d| json!({
+            "from": d.from_status, "to": d.to_status,
+            "reasons": d.reasons.as_deref().map(|r| r.split(',').collect::<Vec<_>>()),
+            "reason": d.reason, "at": d.at,
+        })).collect::<Vec<_>>(),
+        "introductions": data.introductions.iter().map(|i| json!({
+            "day": day(i.day), "member": other(&i.member),
+        })).collect::<Vec<_>>(),
+        "likesAndPasses": data.reactions.iter().map(|r| json!({
+            "kind": r.kind, "at": r.at, "member": other(&r.member),
+        })).collect::<Vec<_>>(),
+        "matches": conversations,
+        "blocks": data.blocks.iter().map(|b| json!({
+            "at": b.at, "member": other(&b.member),
+        })).collect::<Vec<_>>(),
+        "reportsFiled": data.reports.iter().map(|r| json!({
+            "reasons": r.reasons.split(',').collect::<Vec<_>>(), "text": r.text,
+            "status": r.status, "at": r.at, "member": r.member.as_ref().map(other),
+        })).collect::<Vec<_>>(),
+        "files": files,
+    }))
+}
+
+/// Prepares requests whose process died before it finished them (requested over a minute ago
+/// and still PREPARING). Answers how many were taken up.
+pub async fn resume_stalled(
+    db: &DatabaseConnection,
+    files: &FileStore,
+    now: i64,
+) -> anyhow::Result<usize> {
+    let stalled = exports::stalled(db, now - 60).await?;
+    for export in &stalled {
+        prepare(db, files, export.id, now).await?;
+    }
+    Ok(stalled.len())
+}
+
+/// Clears archives whose link expired and forgets requests older than the daily window.
+pub async fn sweep(db: &DatabaseConnection, now: i64) -> anyhow::Result<()> {
+    exports::sweep(
+        db,
+        now - rules::DATA_EXPORT_LINK_SECS,
+        now - rules::DATA_EXPORT_WINDOW_SECS,
+    )
+    .await?;
+    Ok(())
+}
