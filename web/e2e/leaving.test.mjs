@@ -1,0 +1,67 @@
+// Issue 22 end to end: a member who deletes their account while matched. The other member's open
+// chat says it ended, live; the leaver's photo URLs answer E003 to them; the leaver is gone from
+// their matches. (A blocked member who leaves and registers again staying blocked is proven by the
+// server test `leaving::a_blocked_and_reported_member_who_leaves_and_returns…`, which can move the
+// server's clock to a new day's list; this browser run cannot.)
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { KizunaServer, launchBrowser } from './harness.mjs';
+import { approveAll, fetchFromPage, register } from './members.mjs';
+
+describe('Leaving while matched (issue 22)', () => {
+  const server = new KizunaServer();
+  let browser;
+
+  before(async () => {
+    await server.start();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server.dispose();
+  });
+
+  it('the other member’s open chat shows the ended notice, and the leaver’s photos answer E003', async () => {
+    const mei = await register(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
+    const kai = await register(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
+    assert.equal(await approveAll(server), 2);
+    const card = (m, name) => m.page.getByTestId('introduction').filter({ has: m.page.getByTestId('member-nickname').filter({ hasText: name }) });
+    for (const m of [mei, kai]) {
+      await m.page.goto(`${m.base}/today`);
+      await m.page.getByTestId('introductions').waitFor();
+    }
+    await card(mei, 'Kai').getByTestId('like').click();
+    await card(mei, 'Kai').getByTestId('liked').waitFor();
+    await card(kai, 'Mei').getByTestId('like').click();
+    await kai.page.getByRole('heading', { name: "It's a match!" }).waitFor();
+
+    // Kai notes Mei's photo URLs from her profile, then keeps their chat open.
+    await kai.page.goto(`${kai.base}/matches`);
+    const meiMatch = kai.page.getByTestId('match').filter({ hasText: 'Mei' });
+    const matchId = await meiMatch.getAttribute('data-match-id');
+    await meiMatch.getByTestId('view-profile').click();
+    await kai.page.getByTestId('member-profile').waitFor();
+    const srcs = await kai.page.locator('[data-testid="member-profile"] img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src')));
+    const photos = srcs.map((s) => `/api/file/fetch/${s.split('/api/file/fetch/')[1]}`);
+    assert.ok(photos.length >= 1);
+    for (const u of photos) assert.equal((await fetchFromPage(kai.page, u)).status, 200, u);
+    await kai.page.goto(`${kai.base}/chat?match=${matchId}`);
+    await kai.page.getByTestId('chat-form').waitFor();
+
+    // Mei deletes her account from /profile.
+    await mei.page.goto(`${mei.base}/profile`);
+    await mei.page.getByTestId('delete-account').click();
+    await mei.page.getByTestId('delete-account-confirm').click();
+    await mei.page.waitForURL(/\/signed-out\?left=1$/);
+
+    // Kai's open chat is told at once; Mei's photos and her match are gone for him.
+    await kai.page.getByTestId('chat-ended').waitFor();
+    assert.equal(await kai.page.getByTestId('chat-form').count(), 0);
+    for (const u of photos) assert.deepEqual(await fetchFromPage(kai.page, u), { status: 404, code: 'E003' }, u);
+    await kai.page.goto(`${kai.base}/matches`);
+    await kai.page.getByTestId('matches-empty').waitFor();
+    await mei.context.close();
+    await kai.context.close();
+  });
+});
