@@ -33,6 +33,9 @@ pub struct Ties {
     pub matched: bool,
     /// Either blocked the other (a report blocks too).
     pub blocked: bool,
+    /// The other member paused: out of everyone's introductions until they resume; their
+    /// matches go on.
+    pub paused: bool,
 }
 
 /// What a stored file is to people other than its owner.
@@ -53,20 +56,25 @@ pub fn may_use_service(status: Option<ReviewStatus>) -> bool {
 
 /// Whether the viewer may see the other member's profile and photos: an approved viewer, an
 /// approved member who is not themselves, neither having blocked the other, and either in an
-/// active match with them or among their introductions without a pass.
+/// active match with them or among their introductions without a pass (and not paused).
 pub fn may_see_profile(viewer: Standing, ties: &Ties) -> bool {
     viewer.approved
         && !ties.oneself
         && ties.approved
         && !ties.blocked
-        && (ties.live_match || (ties.introduced && !ties.passed))
+        && (ties.live_match || (ties.introduced && !ties.passed && !ties.paused))
 }
 
 /// Whether an introduction of the other member still stands in the viewer's list (and may be
-/// liked or passed): approved, not blocked either way. A pass does not take them out of the
-/// day's list.
+/// liked or passed): approved, not paused, not blocked either way. A pass does not take them out
+/// of the day's list.
 pub fn stands_in_list(viewer: Standing, ties: &Ties) -> bool {
-    viewer.approved && !ties.oneself && ties.introduced && ties.approved && !ties.blocked
+    viewer.approved
+        && !ties.oneself
+        && ties.introduced
+        && ties.approved
+        && !ties.paused
+        && !ties.blocked
 }
 
 /// Whether the viewer may read and write the chat of their match with the other member: the
@@ -125,6 +133,24 @@ mod tests {
         assert!(!may_see_profile(MEMBER, &ties));
         assert!(stands_in_list(MEMBER, &ties));
         assert!(may_name(MEMBER, &ties));
+    }
+
+    #[test]
+    fn a_paused_member_leaves_every_list_but_their_matches_go_on() {
+        let ties = Ties {
+            paused: true,
+            ..introduced()
+        };
+        assert!(!stands_in_list(MEMBER, &ties));
+        assert!(!may_see_profile(MEMBER, &ties));
+        assert!(may_name(MEMBER, &ties));
+        let matched = Ties {
+            live_match: true,
+            matched: true,
+            ..ties
+        };
+        assert!(may_see_profile(MEMBER, &matched));
+        assert!(may_chat(MEMBER, &matched));
     }
 
     #[test]

@@ -42,7 +42,8 @@ impl Clock {
         Date::taipei_day(self.now_secs()).expect("a representable date")
     }
 
-    /// Moves this clock (and every copy of it) forward by `secs`; tests only.
+    /// Moves this clock (and every copy of it) forward by `secs`: tests, and the mock platform's
+    /// `/__mock/clock` for end-to-end runs (never in production).
     pub fn advance(&self, secs: i64) {
         self.offset_secs.fetch_add(secs, Ordering::Relaxed);
     }

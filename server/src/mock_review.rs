@@ -6,6 +6,12 @@
 //! |---|---|
 //! | POST /__mock/reviewers {userId} | puts the LINE user on the reviewers list: {userId, reviewer: true, since} |
 //! | DELETE /__mock/reviewers {userId} | takes them off: {userId, reviewer: false} |
+//!
+//! And /__mock/clock, so that an end-to-end run can see tomorrow (the next day's introductions):
+//!
+//! | call | answer |
+//! |---|---|
+//! | POST /__mock/clock {advanceSecs} | moves the server's clock forward (0 to 30 days): {now} |
 
 use kizuna_core::line::LineUserId;
 use poem::{
@@ -31,6 +37,41 @@ struct ReviewerBody {
 
 pub fn routes() -> impl poem::Endpoint {
     Route::new().at("/", post(add).delete(remove))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AdvanceBody {
+    advance_secs: i64,
+}
+
+/// The longest step /__mock/clock takes at once.
+const MAX_ADVANCE_SECS: i64 = 30 * 24 * 3600;
+
+pub fn clock_routes() -> impl poem::Endpoint {
+    Route::new().at("/", post(advance))
+}
+
+#[handler]
+async fn advance(state: Data<&State>, body: poem::Result<Json<AdvanceBody>>) -> Response {
+    match body {
+        Ok(Json(AdvanceBody { advance_secs }))
+            if (0..=MAX_ADVANCE_SECS).contains(&advance_secs) =>
+        {
+            state.settings.clock.advance(advance_secs);
+            // Lists made from now on read a pool of the new day.
+            state.pool.invalidate().await;
+            Json(json!({ "now": state.now() })).into_response()
+        }
+        _ => error_response(
+            StatusCode::BAD_REQUEST,
+            &ErrorBody {
+                code: "E002".into(),
+                cause: "expected {advanceSecs}: 0 to 30 days in seconds".into(),
+                fields: None,
+            },
+        ),
+    }
 }
 
 fn line_user(body: poem::Result<Json<ReviewerBody>>) -> Option<LineUserId> {

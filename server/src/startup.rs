@@ -278,6 +278,7 @@ fn build_routes(
     if let Some(mock) = mock {
         app = app.nest("/__mock/line", mock.routes());
         app = app.nest("/__mock/reviewers", crate::mock_review::routes());
+        app = app.nest("/__mock/clock", crate::mock_review::clock_routes());
     }
     if let Some(outbox) = mail_outbox {
         app = app.at("/__mock/mail", outbox.endpoint());

@@ -1,12 +1,12 @@
 // Issue 22 end to end: a member who deletes their account while matched. The other member's open
 // chat says it ended, live; the leaver's photo URLs answer E003 to them; the leaver is gone from
-// their matches. (A blocked member who leaves and registers again staying blocked is proven by the
-// server test `leaving::a_blocked_and_reported_member_who_leaves_and_returns…`, which can move the
-// server's clock to a new day's list; this browser run cannot.)
+// their matches. A member who was blocked, leaves and registers again is still never introduced to
+// the person who blocked them (the next day's list, through the mock platform's /__mock/clock).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser } from './harness.mjs';
 import { approveAll, fetchFromPage, register } from './members.mjs';
+import { completeForm } from './register-flow.mjs';
 
 describe('Leaving while matched (issue 22)', () => {
   const server = new KizunaServer();
@@ -63,5 +63,46 @@ describe('Leaving while matched (issue 22)', () => {
     await kai.page.getByTestId('matches-empty').waitFor();
     await mei.context.close();
     await kai.context.close();
+  });
+
+  it('a blocked member who leaves and registers again is still never introduced to the one who blocked them', async () => {
+    const ren = await register(browser, server, { nickname: 'Ren', name: 'Wu Ren', gender: 'FEMALE', matchGender: 'MALE' });
+    const jun = await register(browser, server, { nickname: 'Jun', name: 'Lee Jun', gender: 'MALE', matchGender: 'FEMALE' });
+    await approveAll(server);
+    const card = (name) => ren.page.getByTestId('introduction').filter({ has: ren.page.getByTestId('member-nickname').filter({ hasText: name }) });
+
+    // Ren blocks Jun from his profile.
+    await ren.page.goto(`${ren.base}/today`);
+    await card('Jun').getByTestId('view-profile').click();
+    await ren.page.getByTestId('member-profile').waitFor();
+    await ren.page.getByTestId('block').click();
+    await ren.page.getByTestId('block-confirm').click();
+    await ren.page.waitForURL(/\/(today|matches)$/);
+
+    // Jun deletes his account, signs in again and registers afresh; a reviewer approves him.
+    await jun.page.goto(`${jun.base}/profile`);
+    await jun.page.getByTestId('delete-account').click();
+    await jun.page.getByTestId('delete-account-confirm').click();
+    await jun.page.waitForURL(/\/signed-out\?left=1$/);
+    await jun.page.getByTestId('sign-in-again').click();
+    await jun.page.waitForURL(/\/register$/);
+    await completeForm(jun.page, { verify: 'EMPLOYEE_ID', basics: { nickname: 'Jun', name: 'Lee Jun', gender: 'MALE', matchGender: 'FEMALE' } });
+    await jun.page.getByTestId('submit').click();
+    await jun.page.waitForURL(/\/profile$/, { timeout: 30_000 });
+    // Tom joins meanwhile: new to Ren, as the new Jun is.
+    const tom = await register(browser, server, { nickname: 'Tom', name: 'Lin Tom', gender: 'MALE', matchGender: 'FEMALE' });
+    assert.equal(await approveAll(server), 2);
+
+    // The next day's list: Tom, never Jun.
+    const moved = await server.json('/__mock/clock', { method: 'POST', body: JSON.stringify({ advanceSecs: 24 * 3600 }) });
+    assert.equal(moved.status, 200);
+    await ren.page.goto(`${ren.base}/today`);
+    await card('Tom').waitFor();
+    assert.equal(await card('Jun').count(), 0);
+    // And Jun's list of that day does not have Ren.
+    await jun.page.goto(`${jun.base}/today`);
+    await jun.page.getByTestId('introductions').or(jun.page.getByTestId('today-empty')).first().waitFor();
+    assert.equal(await jun.page.getByTestId('introduction').filter({ hasText: 'Ren' }).count(), 0);
+    for (const m of [ren, jun, tom]) await m.context.close();
   });
 });

@@ -58,7 +58,7 @@ pub fn rank(
 }
 
 /// A member's list for today: the stored one, or a new one made now (and stored, so asking
-/// again answers the same). None when the member is not APPROVED.
+/// again answers the same). None when the member is not APPROVED or is paused.
 pub async fn todays_list(
     db: &sea_orm::DatabaseConnection,
     cache: &PoolCache,
@@ -107,8 +107,8 @@ pub async fn todays_list(
 }
 
 /// The core's [`DailyPick`] over the ranking, a round at a time, with the round's appearance
-/// counts and current review status read from the database: the in-memory pool may be stale, the
-/// list never is.
+/// counts, current review status and pauses read from the database: the in-memory pool may be
+/// stale, the list never is.
 async fn pick_checked(
     db: &impl ConnectionTrait,
     ranked: &[Ranked],
@@ -129,11 +129,12 @@ async fn pick_checked(
             .all(db)
             .await
             .map_err(|e| anyhow::Error::new(e).context("checking candidates' status"))?;
+        let paused = storage::pauses::paused_among(db, &ids).await?;
         let mut counter =
             AppearanceCounter::from_counts(store::appearances(db, today, &ids).await?);
         pick.offer(
             ids.iter()
-                .filter(|id| approved.contains(id))
+                .filter(|id| approved.contains(id) && !paused.contains(id))
                 .map(|id| *id as u64),
             &mut counter,
         );

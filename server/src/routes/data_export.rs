@@ -35,10 +35,13 @@ pub struct DataExport {
     /// Unix seconds.
     pub requested_at: i64,
     /// Unix seconds, once ready.
+    #[oai(nullable)]
     pub ready_at: Option<i64>,
     /// Unix seconds: when the download link stops working, once ready.
+    #[oai(nullable)]
     pub expires_at: Option<i64>,
     /// The archive's size in bytes, once ready.
+    #[oai(nullable)]
     pub size_bytes: Option<i64>,
 }
 

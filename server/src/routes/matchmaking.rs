@@ -91,8 +91,13 @@ pub struct Introduction {
 pub struct Introductions {
     /// The Asia/Taipei day of the list (YYYY-MM-DD).
     pub day: String,
-    /// Best first; at most 5. Someone blocked or no longer approved since drops out.
+    /// Best first; at most 5. Someone blocked, paused or no longer approved since drops out.
+    /// Empty while the caller is paused.
     pub introductions: Vec<Introduction>,
+    /// Since when the caller is paused (Unix seconds): no introductions until they resume
+    /// (`PUT /user/pause`).
+    #[oai(nullable)]
+    pub paused_since: Option<i64>,
 }
 
 #[derive(Debug, Object)]
@@ -225,7 +230,10 @@ impl IntroductionsApi {
         caller: Session,
     ) -> Result<IntroductionsResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
-        let list = matchmaking::todays_list(&state, &viewer).await?;
+        let (list, paused_since) = match matchmaking::todays_list(&state, &viewer).await? {
+            matchmaking::TodaysList::Entries(list) => (list, None),
+            matchmaking::TodaysList::Paused { since } => (Vec::new(), Some(since)),
+        };
         Ok(IntroductionsResponse::Ok(Json(Introductions {
             day: state.settings.clock.taipei_today().to_string(),
             introductions: list
@@ -235,6 +243,7 @@ impl IntroductionsApi {
                     reaction: entry.reaction,
                 })
                 .collect(),
+            paused_since,
         })))
     }
 
@@ -453,5 +462,76 @@ impl NotificationsApi {
         let body = body.0.read()?;
         store::set_introduction_push(&state.db, auth.user.id, body.introductions).await?;
         Ok(NotificationsResponse::Ok(Json(body)))
+    }
+}
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PauseBody {
+    /// True: take a break; false: come back.
+    pub paused: bool,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PauseState {
+    pub paused: bool,
+    /// Since when (Unix seconds), while paused.
+    #[oai(nullable)]
+    pub paused_since: Option<i64>,
+}
+
+#[derive(ApiResponse)]
+pub enum PauseResponse {
+    /// Whether the caller is taking a break.
+    #[oai(status = 200)]
+    Ok(Json<PauseState>),
+}
+
+#[derive(Default)]
+pub struct PauseApi;
+
+#[OpenApi(tag = "ApiTags::Matchmaking")]
+impl PauseApi {
+    /// Whether I am taking a break
+    #[oai(path = "/user/pause", method = "get")]
+    async fn get(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+    ) -> Result<PauseResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        let me = viewer.approved_member()?;
+        let since = crate::storage::pauses::paused_since(&state.db, me).await?;
+        Ok(PauseResponse::Ok(Json(PauseState {
+            paused: since.is_some(),
+            paused_since: since,
+        })))
+    }
+
+    /// Take a break, or come back
+    ///
+    /// `paused: true` takes the caller out of everyone's introductions at once (today's lists
+    /// made for others drop them too) and stops their own lists and introduction pushes; their
+    /// matches and chats go on. `paused: false` brings them back from their next list (and into
+    /// lists made from then on). Approved members only (403 E004).
+    #[oai(path = "/user/pause", method = "put")]
+    async fn put(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        body: Json<JsonBody<PauseBody>>,
+    ) -> Result<PauseResponse, ApiError> {
+        let body = body.0.read()?;
+        let viewer = Viewer::from(&caller.0);
+        let since = crate::usecases::membership::set_paused(&state, &viewer, body.paused)
+            .await?
+            .apply(&state)
+            .await;
+        Ok(PauseResponse::Ok(Json(PauseState {
+            paused: since.is_some(),
+            paused_since: since,
+        })))
     }
 }

@@ -96,6 +96,7 @@ pub type Apis = (
         matchmaking::BlocksApi,
         matchmaking::ReportsApi,
         matchmaking::NotificationsApi,
+        matchmaking::PauseApi,
     ),
     chat::ChatApi,
 );

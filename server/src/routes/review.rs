@@ -259,6 +259,7 @@ pub struct ReportItem {
     pub report_id: i64,
     /// Null when the reporter has since deleted their account: the report stays without naming
     /// them.
+    #[oai(nullable)]
     pub reporter: Option<ReportedMember>,
     pub target: ReportedMember,
     /// The reported member's review status now.

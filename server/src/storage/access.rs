@@ -37,7 +37,7 @@ pub async fn ties(
     let text = format!(
         "SELECT p.id AS id, p.status AS status, \
          {introduced} AS introduced, {passed} AS passed, {live} AS live_match, \
-         {matched} AS matched, {blocked} AS blocked \
+         {matched} AS matched, {blocked} AS blocked, {paused} AS paused \
          FROM profiles p WHERE p.id IN ({ids})",
         introduced = flag(
             "SELECT 1 FROM introductions i WHERE i.viewer_id = $1 AND i.target_id = p.id".into()
@@ -59,6 +59,7 @@ pub async fn ties(
             "SELECT 1 FROM blocks b WHERE {}",
             pair("b", "blocker_id", "blocked_id")
         )),
+        paused = flag("SELECT 1 FROM pauses ps WHERE ps.profile_id = p.id".into()),
         ids = placeholders.join(", "),
     );
     let mut values: Vec<sea_orm::Value> = vec![viewer.into(), reaction::PASS.into()];
@@ -88,6 +89,7 @@ pub async fn ties(
                     live_match: flag("live_match")?,
                     matched: flag("matched")?,
                     blocked: flag("blocked")?,
+                    paused: flag("paused")?,
                 },
             ))
         })

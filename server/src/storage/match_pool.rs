@@ -248,6 +248,7 @@ fn select_approved(backend: DbBackend, one: bool) -> Statement {
         "SELECT mp.*, u.last_active_at AS last_active_at FROM match_pool mp \
          JOIN profiles p ON p.id = mp.profile_id AND p.status = '{}' \
          AND p.submission_hash = mp.source_hash \
+         AND NOT EXISTS (SELECT 1 FROM pauses ps WHERE ps.profile_id = p.id) \
          JOIN users u ON u.id = p.user_id",
         Status::Approved.to_value()
     );
@@ -275,7 +276,7 @@ fn decode(row: &sea_orm::QueryResult) -> Result<PoolRow, StorageError> {
     })
 }
 
-/// Every APPROVED member's current snapshot (call [`refresh_stale`] first).
+/// Every APPROVED member's current snapshot, paused ones left out (call [`refresh_stale`] first).
 pub async fn approved(db: &impl ConnectionTrait) -> Result<Vec<PoolRow>, StorageError> {
     let rows = db
         .query_all_raw(select_approved(db.get_database_backend(), false))
@@ -284,7 +285,8 @@ pub async fn approved(db: &impl ConnectionTrait) -> Result<Vec<PoolRow>, Storage
     rows.iter().map(decode).collect()
 }
 
-/// One APPROVED member's current snapshot, refreshed when stale; None when not APPROVED.
+/// One APPROVED member's current snapshot, refreshed when stale; None when not APPROVED or
+/// paused.
 pub async fn approved_one(
     db: &impl ConnectionTrait,
     profile_id: i64,

@@ -16,6 +16,7 @@ pub mod locale;
 pub mod match_pool;
 pub mod matchmaking;
 pub mod migration;
+pub mod pauses;
 pub mod profiles;
 pub mod push_outbox;
 pub mod queries;

@@ -35,6 +35,15 @@ pub struct ListEntry {
     pub reaction: Option<String>,
 }
 
+/// What /today shows: the day's introductions, or that the member is taking a break.
+pub enum TodaysList {
+    Entries(Vec<ListEntry>),
+    /// Paused since (Unix seconds): no list until they resume.
+    Paused {
+        since: i64,
+    },
+}
+
 /// One active match as the viewer sees it.
 pub struct MatchEntry {
     pub pair: pair_match::Model,
@@ -70,12 +79,16 @@ async fn public_profiles(
 }
 
 /// Today's list (made now when the daily job has not made it yet), best first, without the
-/// members who no longer stand in it.
-pub async fn todays_list(state: &AppState, viewer: &Viewer) -> Result<Vec<ListEntry>, ApiError> {
+/// members who no longer stand in it. A paused member gets none: `Err(Paused)` is not an error
+/// to them, so it is answered as [`TodaysList::Paused`].
+pub async fn todays_list(state: &AppState, viewer: &Viewer) -> Result<TodaysList, ApiError> {
     let me = viewer.approved_member()?;
     let now = state.now();
     let today = state.settings.clock.taipei_today();
     store::touch_active(&state.db, viewer.user_id, now).await?;
+    if let Some(since) = crate::storage::pauses::paused_since(&state.db, me).await? {
+        return Ok(TodaysList::Paused { since });
+    }
     let list = matchmaking::todays_list(&state.db, &state.pool, me, today, now)
         .await?
         .ok_or_else(|| {
@@ -91,16 +104,18 @@ pub async fn todays_list(state: &AppState, viewer: &Viewer) -> Result<Vec<ListEn
         .collect();
     let mut reactions = store::reactions_on(&state.db, me, &standing).await?;
     let mut shown = public_profiles(&state.db, me, &standing, today).await?;
-    Ok(standing
-        .into_iter()
-        .filter_map(|id| {
-            Some(ListEntry {
-                member: id,
-                profile: shown.remove(&id)?,
-                reaction: reactions.remove(&id).map(|r| r.kind),
+    Ok(TodaysList::Entries(
+        standing
+            .into_iter()
+            .filter_map(|id| {
+                Some(ListEntry {
+                    member: id,
+                    profile: shown.remove(&id)?,
+                    reaction: reactions.remove(&id).map(|r| r.kind),
+                })
             })
-        })
-        .collect())
+            .collect(),
+    ))
 }
 
 /// The member's profile as the viewer may see it; 404 E003 for anyone they may not see.

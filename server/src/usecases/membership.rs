@@ -194,6 +194,26 @@ pub async fn delete_account(
     Ok(Outcome::new((), after))
 }
 
+/// Takes an approved member out of everyone's introductions (and stops their own lists) or
+/// brings them back; their matches go on either way. Answers since when they are paused.
+pub async fn set_paused(
+    state: &AppState,
+    viewer: &crate::access::Viewer,
+    paused: bool,
+) -> Result<Outcome<Option<i64>>, ApiError> {
+    let me = viewer.approved_member()?;
+    let since = if paused {
+        Some(storage::pauses::pause(&state.db, me, state.now()).await?)
+    } else {
+        storage::pauses::resume(&state.db, me).await?;
+        None
+    };
+    tracing::info!(member = me, paused, "pause changed");
+    let mut after = AfterCommit::default();
+    after.pool_changed();
+    Ok(Outcome::new(since, after))
+}
+
 /// Ends one session (sign out of this device).
 pub async fn sign_out(state: &AppState, token_hash: &str) -> Result<(), ApiError> {
     storage::sessions::revoke(&state.db, token_hash, state.now()).await?;

@@ -46,6 +46,8 @@ enum Relation {
     ReportedByOther,
     OtherSuspended,
     OtherNotApproved,
+    OtherPaused,
+    MatchedOtherPaused,
     ViewerNotApproved,
     ViewerIsAReviewer,
 }
@@ -53,7 +55,7 @@ enum Relation {
 const QUESTIONS: [&str; 6] = ["profile", "list", "photo", "proof", "chat", "name"];
 
 /// Today's answers, a row per relation (a passed member still stands in today's list).
-const TABLE: [(Relation, [Answer; 6]); 15] = [
+const TABLE: [(Relation, [Answer; 6]); 17] = [
     (Relation::Strangers, [No, No, No, No, No, No]),
     (Relation::Introduced, [Yes, Yes, Yes, No, No, Yes]),
     (Relation::IntroducedYesterday, [Yes, No, Yes, No, No, Yes]),
@@ -67,6 +69,8 @@ const TABLE: [(Relation, [Answer; 6]); 15] = [
     (Relation::ReportedByOther, [No, No, No, No, No, Yes]),
     (Relation::OtherSuspended, [No, No, No, No, No, Yes]),
     (Relation::OtherNotApproved, [No, No, No, No, No, Yes]),
+    (Relation::OtherPaused, [No, No, No, No, No, Yes]),
+    (Relation::MatchedOtherPaused, [Yes, No, Yes, No, Yes, Yes]),
     (
         Relation::ViewerNotApproved,
         [Refused, Refused, No, No, Refused, Refused],
@@ -139,7 +143,10 @@ async fn arrange(app: &TestApp, n: usize, relation: Relation) -> (Caller, Member
         Relation::Liked => store::set_reaction(db, v, o, "LIKE", today, now)
             .await
             .unwrap(),
-        Relation::Matched | Relation::MatchEnded | Relation::OtherSuspended => {
+        Relation::Matched
+        | Relation::MatchEnded
+        | Relation::OtherSuspended
+        | Relation::MatchedOtherPaused => {
             store::set_reaction(db, v, o, "LIKE", today, now)
                 .await
                 .unwrap();
@@ -152,6 +159,11 @@ async fn arrange(app: &TestApp, n: usize, relation: Relation) -> (Caller, Member
             }
             if let Relation::OtherSuspended = relation {
                 set_status(app, &other, "SUSPENDED").await;
+            }
+            if let Relation::MatchedOtherPaused = relation {
+                kizuna_server::storage::pauses::pause(db, o, now)
+                    .await
+                    .unwrap();
             }
         }
         Relation::BlockedByViewer => store::insert_block(db, v, o, now).await.unwrap(),
@@ -169,6 +181,11 @@ async fn arrange(app: &TestApp, n: usize, relation: Relation) -> (Caller, Member
             store::insert_block(db, o, v, now).await.unwrap();
         }
         Relation::OtherNotApproved => set_status(app, &other, "PENDING").await,
+        Relation::OtherPaused => {
+            kizuna_server::storage::pauses::pause(db, o, now)
+                .await
+                .unwrap();
+        }
         _ => {}
     }
     (

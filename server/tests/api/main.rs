@@ -15,6 +15,7 @@ mod leaving;
 mod matchmaking;
 mod misc;
 mod outage;
+mod pausing;
 mod process;
 mod profile;
 mod push;

@@ -340,7 +340,61 @@ async fn the_log_holds_no_secrets_and_no_profile_text() {
     std::fs::remove_dir_all(&data_dir).ok();
 }
 
+/// A deleted account's files, with the process killed (SIGKILL) the moment the deletion answered,
+/// whatever its removal had done by then: the next process finishes the removal at start.
+async fn a_deletion_cut_short_by_kill_9_is_finished_by_the_next_process(backend: Backend) {
+    let data_dir = scratch_dir();
+    let (url, _db) = scratch_database(backend).await;
+    let url_in_force = url
+        .clone()
+        .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
+    let mut server = Server::start(&data_dir, url.as_deref(), "info").await;
+    let api = Api::new(server.base.clone());
+    let user = api.new_user().await;
+    let mut files = Vec::new();
+    for _ in 0..20 {
+        files.push(api.upload_ok(&user.token, jpeg(320, 240)).await);
+    }
+    let store = kizuna_server::images::FileStore::new(&data_dir).unwrap();
+    assert!(files.iter().all(|f| store.path(f).exists()));
+    let r = api
+        .client
+        .delete(api.url("/api/user/account"))
+        .bearer_auth(&user.token)
+        .json(&json!({"lineAccessToken": null}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    // std's kill is SIGKILL: no shutdown, no finishing of anything spawned.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let left = files.iter().filter(|f| store.path(f).exists()).count();
+    eprintln!("the killed process left {left} of {} files", files.len());
+    assert_eq!(table_count(&url_in_force, "users").await, Some(0));
+
+    let _next = Server::start(&data_dir, url.as_deref(), "info").await;
+    let started = Instant::now();
+    while files.iter().any(|f| store.path(f).exists()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "the next process did not remove the deleted account's files"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let started = Instant::now();
+    while table_count(&url_in_force, "file_removals").await != Some(0) {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "removals still queued"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    std::fs::remove_dir_all(&data_dir).ok();
+}
+
 crate::on_both_backends!(
     migrate_creates_the_schema_and_can_run_again,
     a_shutdown_lets_requests_in_flight_finish,
+    a_deletion_cut_short_by_kill_9_is_finished_by_the_next_process,
 );

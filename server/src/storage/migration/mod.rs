@@ -11,6 +11,7 @@ mod m20261125_000002_job_runs;
 mod m20261126_000001_departures;
 mod m20261126_000002_kept_reports;
 mod m20261126_000003_data_exports;
+mod m20261126_000004_pauses;
 
 pub struct Migrator;
 
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000001_departures::Migration),
             Box::new(m20261126_000002_kept_reports::Migration),
             Box::new(m20261126_000003_data_exports::Migration),
+            Box::new(m20261126_000004_pauses::Migration),
         ]
     }
 }

@@ -5374,6 +5374,274 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether I am taking a break */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Whether the caller is taking a break. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["PauseState"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Take a break, or come back
+         * @description `paused: true` takes the caller out of everyone's introductions at once (today's lists
+         *     made for others drop them too) and stops their own lists and introduction pushes; their
+         *     matches and chats go on. `paused: false` brings them back from their next list (and into
+         *     lists made from then on). Approved members only (403 E004).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["PauseBody"];
+                };
+            };
+            responses: {
+                /** @description Whether the caller is taking a break. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["PauseState"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/review-status/{userId}": {
         parameters: {
             query?: never;
@@ -5930,12 +6198,12 @@ export interface components {
              * Format: int64
              * @description Unix seconds: when the download link stops working, once ready.
              */
-            expiresAt?: number;
+            expiresAt?: number | null;
             /**
              * Format: int64
              * @description Unix seconds, once ready.
              */
-            readyAt?: number;
+            readyAt?: number | null;
             /**
              * Format: int64
              * @description Unix seconds.
@@ -5945,7 +6213,7 @@ export interface components {
              * Format: int64
              * @description The archive's size in bytes, once ready.
              */
-            sizeBytes?: number;
+            sizeBytes?: number | null;
             status: components["schemas"]["ExportState"];
         };
         /** DataExportRequested */
@@ -5959,12 +6227,12 @@ export interface components {
              * Format: int64
              * @description Unix seconds: when the download link stops working, once ready.
              */
-            expiresAt?: number;
+            expiresAt?: number | null;
             /**
              * Format: int64
              * @description Unix seconds, once ready.
              */
-            readyAt?: number;
+            readyAt?: number | null;
             /**
              * Format: int64
              * @description Unix seconds.
@@ -5974,7 +6242,7 @@ export interface components {
              * Format: int64
              * @description The archive's size in bytes, once ready.
              */
-            sizeBytes?: number;
+            sizeBytes?: number | null;
             status: components["schemas"]["ExportState"];
         };
         /**
@@ -6123,8 +6391,17 @@ export interface components {
         Introductions: {
             /** @description The Asia/Taipei day of the list (YYYY-MM-DD). */
             day: string;
-            /** @description Best first; at most 5. Someone blocked or no longer approved since drops out. */
+            /**
+             * @description Best first; at most 5. Someone blocked, paused or no longer approved since drops out.
+             *     Empty while the caller is paused.
+             */
             introductions: components["schemas"]["Introduction"][];
+            /**
+             * Format: int64
+             * @description Since when the caller is paused (Unix seconds): no introductions until they resume
+             *     (`PUT /user/pause`).
+             */
+            pausedSince?: number | null;
         };
         /** LastMessage */
         LastMessage: {
@@ -6297,6 +6574,20 @@ export interface components {
             /** @description The morning LINE push "N new introductions today". */
             introductions: boolean;
         };
+        /** PauseBody */
+        PauseBody: {
+            /** @description True: take a break; false: come back. */
+            paused: boolean;
+        };
+        /** PauseState */
+        PauseState: {
+            paused: boolean;
+            /**
+             * Format: int64
+             * @description Since when (Unix seconds), while paused.
+             */
+            pausedSince?: number | null;
+        };
         /** ProfileCreated */
         ProfileCreated: {
             /**
@@ -6410,7 +6701,7 @@ export interface components {
              * @description Null when the reporter has since deleted their account: the report stays without naming
              *     them.
              */
-            reporter?: components["schemas"]["ReportedMember"] & unknown;
+            reporter?: (components["schemas"]["ReportedMember"] & unknown) | null;
             /** @description The suspension reason code each report reason suggests, in the same order, distinct. */
             suggestedSuspension: string[];
             target: components["schemas"]["ReportedMember"];

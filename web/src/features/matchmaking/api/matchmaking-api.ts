@@ -27,6 +27,8 @@ export const matchmakingApi = {
   introductions: () => api.get<Introductions>('/introductions', quiet),
   like: (memberId: number) => api.post<Liked>(`/introductions/${memberId}/like`, undefined, quiet),
   pass: (memberId: number) => api.post<void>(`/introductions/${memberId}/pass`, undefined, quiet),
+  /** PUT /user/pause {paused: false}: back from a break (taking one is /profile's switch). */
+  resume: () => api.put<Schemas['PauseState']>('/user/pause', { paused: false } satisfies Schemas['PauseBody'], quiet),
   member: (memberId: number) => api.get<MemberView>(`/members/${memberId}`, quiet),
   matches: () => api.get<MatchItem[]>('/matches', quiet),
   unmatch: (matchId: number) => api.request<void>(`/matches/${matchId}`, { ...quiet, method: 'DELETE' }),

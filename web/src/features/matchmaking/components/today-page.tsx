@@ -20,6 +20,20 @@ export default function TodayPage() {
   const [state, reload, set] = useLoad(matchmakingApi.introductions, 'today');
   const [matched, setMatched] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  const [resuming, setResuming] = useState(false);
+
+  const resume = async () => {
+    setResuming(true);
+    try {
+      await matchmakingApi.resume();
+      reload();
+    } catch (err) {
+      logger.warn(`resume failed: ${describeError(err)}`);
+      toast.error(t('match.loadFailed'));
+    } finally {
+      setResuming(false);
+    }
+  };
 
   const react = async (intro: Introduction, kind: 'LIKE' | 'PASS') => {
     if (state.kind !== 'ok') return;
@@ -55,6 +69,14 @@ export default function TodayPage() {
       <h1 id="today-title">{t('match.today.title')}</h1>
       {state.kind !== 'ok' ? (
         <LoadStatus state={state} onRetry={reload} />
+      ) : state.value.pausedSince ? (
+        <div className="card mm-paused" data-testid="today-paused">
+          <h2>{t('match.today.pausedTitle')}</h2>
+          <p className="muted">{t('match.today.paused')}</p>
+          <button type="button" className="btn btn-primary" onClick={() => void resume()} disabled={resuming} data-testid="resume">
+            {resuming ? t('common.processing') : t('match.today.resume')}
+          </button>
+        </div>
       ) : state.value.introductions.length === 0 ? (
         <p className="card muted" data-testid="today-empty">{t('match.today.empty')}</p>
       ) : (

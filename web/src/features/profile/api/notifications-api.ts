@@ -11,3 +11,11 @@ export const notificationsApi = {
   get: () => api.get<NotificationSettings>('/user/notifications', quiet),
   put: (settings: NotificationSettings) => api.put<NotificationSettings>('/user/notifications', settings, quiet),
 };
+
+/** GET/PUT /user/pause: taking a break from introductions (issue 21). */
+export type PauseState = Schemas['PauseState'];
+
+export const pauseApi = {
+  get: () => api.get<PauseState>('/user/pause', quiet),
+  put: (paused: boolean) => api.put<PauseState>('/user/pause', { paused } satisfies Schemas['PauseBody'], quiet),
+};

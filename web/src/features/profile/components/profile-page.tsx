@@ -17,6 +17,7 @@ import { MorningPushToggle } from '@/features/profile/components/morning-push-to
 import { SignOutCard } from '@/features/profile/components/sign-out-card';
 import { DeleteAccountCard } from '@/features/profile/components/delete-account-card';
 import { DataExportCard } from '@/features/profile/components/data-export-card';
+import { PauseToggle } from '@/features/profile/components/pause-toggle';
 import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -134,6 +135,7 @@ export default function ProfilePage() {
           ) : null}
         </div>
       )}
+      {approved ? <PauseToggle /> : null}
       {approved ? <MorningPushToggle /> : null}
       <SignOutCard />
       <DataExportCard />
