@@ -277,7 +277,7 @@ describe('Report queue and morning push (issue 15)', () => {
     await page.locator('[data-testid="morning-push"][data-state="off"]').waitFor();
     assert.equal(await toggle.isChecked(), false);
     const auth = await bearer(server, m.ana.user.userId);
-    assert.deepEqual((await server.json('/api/user/notifications', { headers: auth })).body, { introductions: false });
+    assert.deepEqual((await server.json('/api/user/notifications', { headers: auth })).body, { introductions: false, matches: true, messages: true });
 
     // the network fails: the switch moves, moves back, and says so
     await page.route('**/api/user/notifications', (route) => (route.request().method() === 'PUT' ? route.abort('failed') : route.continue()));
@@ -286,7 +286,7 @@ describe('Report queue and morning push (issue 15)', () => {
     await page.locator('[data-testid="morning-push"][data-state="off"]').waitFor();
     assert.equal(await toggle.isChecked(), false);
     await page.unroute('**/api/user/notifications');
-    assert.deepEqual((await server.json('/api/user/notifications', { headers: auth })).body, { introductions: false });
+    assert.deepEqual((await server.json('/api/user/notifications', { headers: auth })).body, { introductions: false, matches: true, messages: true });
 
     // a member who is not APPROVED has no such switch (Kai, suspended)
     await m.kai.page.goto(`${m.kai.base}/profile`);

@@ -163,6 +163,31 @@ pub struct Reported {
 pub struct NotificationSettings {
     /// The morning LINE push "N new introductions today".
     pub introductions: bool,
+    /// The LINE push "You have a new match".
+    pub matches: bool,
+    /// The LINE push "New message from …" while away from the chat.
+    pub messages: bool,
+}
+
+/// The push settings to change; the ones left out stay as they are.
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NotificationChange {
+    pub introductions: Option<bool>,
+    pub matches: Option<bool>,
+    pub messages: Option<bool>,
+}
+
+async fn notification_settings(
+    db: &impl sea_orm::ConnectionTrait,
+    user_id: i64,
+) -> Result<NotificationSettings, ApiError> {
+    Ok(NotificationSettings {
+        introductions: store::push_wanted(db, user_id, store::PushKind::Introductions).await?,
+        matches: store::push_wanted(db, user_id, store::PushKind::Matches).await?,
+        messages: store::push_wanted(db, user_id, store::PushKind::Messages).await?,
+    })
 }
 
 #[derive(ApiResponse)]
@@ -442,26 +467,36 @@ impl NotificationsApi {
         caller: Session,
     ) -> Result<NotificationsResponse, ApiError> {
         let auth = caller.0;
-        let on = store::introduction_push(&state.db, auth.user.id).await?;
-        Ok(NotificationsResponse::Ok(Json(NotificationSettings {
-            introductions: on,
-        })))
+        Ok(NotificationsResponse::Ok(Json(
+            notification_settings(&state.db, auth.user.id).await?,
+        )))
     }
 
     /// Change the caller's push settings
     ///
-    /// `introductions: false` turns the morning "new introductions" push off.
+    /// Each kind on its own: `introductions` (the morning "new introductions" push), `matches`
+    /// ("a new match"), `messages` ("a new message" while away). Kinds left out stay as they are.
     #[oai(path = "/user/notifications", method = "put")]
     async fn put(
         &self,
         state: poem::web::Data<&State>,
         caller: Session,
-        body: Json<JsonBody<NotificationSettings>>,
+        body: Json<JsonBody<NotificationChange>>,
     ) -> Result<NotificationsResponse, ApiError> {
         let auth = caller.0;
         let body = body.0.read()?;
-        store::set_introduction_push(&state.db, auth.user.id, body.introductions).await?;
-        Ok(NotificationsResponse::Ok(Json(body)))
+        for (kind, on) in [
+            (store::PushKind::Introductions, body.introductions),
+            (store::PushKind::Matches, body.matches),
+            (store::PushKind::Messages, body.messages),
+        ] {
+            if let Some(on) = on {
+                store::set_push_wanted(&state.db, auth.user.id, kind, on).await?;
+            }
+        }
+        Ok(NotificationsResponse::Ok(Json(
+            notification_settings(&state.db, auth.user.id).await?,
+        )))
     }
 }
 

@@ -73,42 +73,63 @@ pub async fn touch_active(
     Ok(())
 }
 
-/// Whether the member wants the morning push about new introductions.
-pub async fn introduction_push(
+/// A kind of LINE push a member may switch off, and its column on `users`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PushKind {
+    /// The morning "N new introductions today".
+    Introductions,
+    /// "You have a new match".
+    Matches,
+    /// "New message from …" while the member is away from the chat.
+    Messages,
+}
+
+impl PushKind {
+    fn column(self) -> &'static str {
+        match self {
+            PushKind::Introductions => "introduction_push",
+            PushKind::Matches => "match_push",
+            PushKind::Messages => "message_push",
+        }
+    }
+}
+
+/// Whether the user wants pushes of `kind` (on unless they switched it off).
+pub async fn push_wanted(
     db: &impl ConnectionTrait,
     user_id: i64,
+    kind: PushKind,
 ) -> Result<bool, StorageError> {
     let stmt = Query::select()
-        .column(Alias::new("introduction_push"))
+        .column(Alias::new(kind.column()))
         .from(user::Entity)
         .and_where(Expr::col(user::Column::Id).eq(user_id))
         .to_owned();
     let row = db
         .query_one(&stmt)
         .await
-        .context("reading the push setting")?;
+        .context("reading a push setting")?;
     Ok(match row {
         Some(row) => row
-            .try_get::<bool>("", "introduction_push")
-            .context("decoding the push setting")?,
+            .try_get::<bool>("", kind.column())
+            .context("decoding a push setting")?,
         None => true,
     })
 }
 
-/// Turns the morning push on or off.
-pub async fn set_introduction_push(
+/// Switches pushes of `kind` on or off.
+pub async fn set_push_wanted(
     db: &impl ConnectionTrait,
     user_id: i64,
+    kind: PushKind,
     on: bool,
 ) -> Result<(), StorageError> {
     let stmt = Query::update()
         .table(user::Entity)
-        .value(Alias::new("introduction_push"), on)
+        .value(Alias::new(kind.column()), on)
         .and_where(Expr::col(user::Column::Id).eq(user_id))
         .to_owned();
-    db.execute(&stmt)
-        .await
-        .context("storing the push setting")?;
+    db.execute(&stmt).await.context("storing a push setting")?;
     Ok(())
 }
 

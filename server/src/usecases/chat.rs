@@ -118,7 +118,7 @@ pub async fn send(
     let mut after = AfterCommit::default();
     if !chat::present(&txn, live.other, now).await?
         && chat::claim_push(&txn, live.id, live.other, now, CHAT_PUSH_INTERVAL_SECS).await?
-        && let Some((to, locale)) = push_target(&txn, live.other).await?
+        && let Some((to, locale)) = push_target(&txn, live.other, store::PushKind::Messages).await?
     {
         let nickname = store::member(&txn, me)
             .await?

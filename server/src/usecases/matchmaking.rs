@@ -228,7 +228,7 @@ pub async fn like(
         match_id = Some(id);
         let url = liff_url(&state.settings.line.liff_id);
         for member in [me, target] {
-            if let Some((to, locale)) = push_target(&txn, member).await? {
+            if let Some((to, locale)) = push_target(&txn, member, store::PushKind::Matches).await? {
                 let messages = push_messages(locale, &PushText::NewMatch, Some(&url));
                 push::enqueue(&txn, &to, &messages).await?;
                 after.pushed();

@@ -154,6 +154,7 @@ impl<T> Outcome<T> {
 pub(crate) async fn push_target(
     db: &impl ConnectionTrait,
     member: i64,
+    kind: store::PushKind,
 ) -> Result<Option<(LineUserId, Locale)>, StorageError> {
     let Some(row) = store::member(db, member).await? else {
         return Ok(None);
@@ -165,6 +166,9 @@ pub(crate) async fn push_target(
     else {
         return Ok(None);
     };
+    if !store::push_wanted(db, owner.id, kind).await? {
+        return Ok(None);
+    }
     let language = locale::locale_of_user(db, owner.id).await?;
     Ok(LineUserId::parse(&owner.line_user_id).map(|id| (id, language)))
 }

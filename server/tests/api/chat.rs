@@ -873,6 +873,100 @@ async fn a_message_push_only_without_an_open_page_and_once_in_ten_minutes(backen
     }
 }
 
+async fn set_pushes(app: &TestApp, m: &Member, body: Value) -> Response {
+    send(
+        app,
+        Method::PUT,
+        "/api/user/notifications",
+        &m.user.token,
+        Some(body),
+    )
+    .await
+}
+
+/// The pushes to a member that are not about a chat message (here: the match push).
+async fn other_pushes(app: &TestApp, to: &Member) -> usize {
+    let rows = app
+        .db
+        .query_all_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            format!(
+                "SELECT messages FROM push_outbox WHERE line_user_id = '{}'",
+                to.user.line_id
+            ),
+        ))
+        .await
+        .unwrap();
+    rows.iter()
+        .map(|r| r.try_get::<String>("", "messages").unwrap())
+        .filter(|m| !m.contains("/chat?match="))
+        .count()
+}
+
+/// Each push kind switched off on its own (issue 21 §5): Kai turns off match pushes, Mei
+/// message pushes; the others still come.
+async fn each_push_kind_can_be_switched_off_on_its_own(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let settings = ok_json(set_pushes(&app, &kai, json!({"matches": false})).await).await;
+    assert_eq!(
+        settings,
+        json!({"introductions": true, "matches": false, "messages": true})
+    );
+    let settings = ok_json(set_pushes(&app, &mei, json!({"messages": false})).await).await;
+    assert_eq!(
+        settings,
+        json!({"introductions": true, "matches": true, "messages": false})
+    );
+    assert_eq!(
+        ok_json(
+            app.get("/api/user/notifications", Some(&mei.user.token))
+                .await
+        )
+        .await,
+        settings
+    );
+    let before = (
+        other_pushes(&app, &mei).await,
+        other_pushes(&app, &kai).await,
+    );
+    introductions(&app, &mei).await;
+    introductions(&app, &kai).await;
+    ok_json(like(&app, &mei, kai.id).await).await;
+    let liked = ok_json(like(&app, &kai, mei.id).await).await;
+    let id = liked["matchId"].as_i64().unwrap();
+    assert_eq!(other_pushes(&app, &mei).await, before.0 + 1, "Mei is told");
+    assert_eq!(
+        other_pushes(&app, &kai).await,
+        before.1,
+        "Kai switched it off"
+    );
+
+    // Messages while away: Kai is pushed, Mei is not.
+    ok_json(post(&app, &mei, id, &client_id(1), "hi Kai").await).await;
+    ok_json(post(&app, &kai, id, &client_id(2), "hi Mei").await).await;
+    assert_eq!(chat_pushes(&app, &kai).await.len(), 1);
+    assert!(chat_pushes(&app, &mei).await.is_empty());
+
+    // Unknown or wrongly typed fields are refused and change nothing.
+    for bad in [json!({"matches": "no"}), json!({"calls": false})] {
+        assert_eq!(
+            set_pushes(&app, &kai, bad.clone()).await.status(),
+            400,
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        ok_json(
+            app.get("/api/user/notifications", Some(&kai.user.token))
+                .await
+        )
+        .await,
+        json!({"introductions": true, "matches": false, "messages": true})
+    );
+}
+
 async fn a_reviewer_sees_the_reported_pairs_conversation(backend: Backend) {
     let app = spawn_app(backend).await;
     let (mei, kai, id) = matched_pair(&app, 0).await;
@@ -940,4 +1034,5 @@ on_both_backends!(
     the_events_stream_brings_messages_and_reads_live,
     a_message_push_only_without_an_open_page_and_once_in_ten_minutes,
     a_reviewer_sees_the_reported_pairs_conversation,
+    each_push_kind_can_be_switched_off_on_its_own,
 );

@@ -305,6 +305,11 @@ async fn never_an_unapproved_suspended_blocked_or_reported_member_is_introduced(
 
 async fn the_list_is_fixed_for_the_taipei_day_and_new_the_next_day(backend: Backend) {
     let app = spawn_app(backend).await;
+    // Start at 01:00 in Taipei, so that "an hour later" below is the same day whenever the test
+    // runs (between 23:00 and 24:00 Taipei it otherwise crosses midnight).
+    let into_day =
+        (app.clock().now_secs() + kizuna_core::rules::TAIPEI_UTC_OFFSET_SECS).rem_euclid(86_400);
+    app.clock().advance(86_400 - into_day + 3600);
     let (mei, _) = approved(&app, 0, true).await;
     let mut men = Vec::new();
     for n in 1..=7 {
@@ -620,11 +625,12 @@ async fn the_daily_job_makes_every_list_and_one_morning_push_each(backend: Backe
         Some(json!({"introductions": false})),
     )
     .await;
-    assert_eq!(ok_json(r).await, json!({"introductions": false}));
+    let off = json!({"introductions": false, "matches": true, "messages": true});
+    assert_eq!(ok_json(r).await, off);
     let r = app
         .get("/api/user/notifications", Some(&quiet.user.token))
         .await;
-    assert_eq!(ok_json(r).await, json!({"introductions": false}));
+    assert_eq!(ok_json(r).await, off);
     // Kai already asked today: the job keeps his list.
     let kais = listed_ids(&introductions(&app, &kai).await);
 

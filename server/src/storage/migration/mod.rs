@@ -12,6 +12,7 @@ mod m20261126_000001_departures;
 mod m20261126_000002_kept_reports;
 mod m20261126_000003_data_exports;
 mod m20261126_000004_pauses;
+mod m20261126_000005_push_kinds;
 
 pub struct Migrator;
 
@@ -29,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000002_kept_reports::Migration),
             Box::new(m20261126_000003_data_exports::Migration),
             Box::new(m20261126_000004_pauses::Migration),
+            Box::new(m20261126_000005_push_kinds::Migration),
         ]
     }
 }

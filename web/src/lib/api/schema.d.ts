@@ -5240,7 +5240,8 @@ export interface paths {
         };
         /**
          * Change the caller's push settings
-         * @description `introductions: false` turns the morning "new introductions" push off.
+         * @description Each kind on its own: `introductions` (the morning "new introductions" push), `matches`
+         *     ("a new match"), `messages` ("a new message" while away). Kinds left out stay as they are.
          */
         put: {
             parameters: {
@@ -5251,7 +5252,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json; charset=utf-8": components["schemas"]["NotificationSettings"];
+                    "application/json; charset=utf-8": components["schemas"]["NotificationChange"];
                 };
             };
             responses: {
@@ -6569,10 +6570,23 @@ export interface components {
             /** @description The caller's LINE user id. */
             userId: string;
         };
+        /**
+         * NotificationChange
+         * @description The push settings to change; the ones left out stay as they are.
+         */
+        NotificationChange: {
+            introductions?: boolean;
+            matches?: boolean;
+            messages?: boolean;
+        };
         /** NotificationSettings */
         NotificationSettings: {
             /** @description The morning LINE push "N new introductions today". */
             introductions: boolean;
+            /** @description The LINE push "You have a new match". */
+            matches: boolean;
+            /** @description The LINE push "New message from …" while away from the chat. */
+            messages: boolean;
         };
         /** PauseBody */
         PauseBody: {

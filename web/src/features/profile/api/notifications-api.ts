@@ -1,15 +1,17 @@
 import { api } from '@/lib/api-client';
 import type { Schemas } from '@/lib/api/types';
 
-/** GET/PUT /user/notifications: the member's push settings (issue 15). */
+/** GET/PUT /user/notifications: the member's push settings, one switch per kind (issues 15, 21). */
 export type NotificationSettings = Schemas['NotificationSettings'];
+export type PushKind = keyof NotificationSettings;
 
 // The toggle shows its own error toast after rolling back; the client's would be a second one.
 const quiet = { showToast: false } as const;
 
 export const notificationsApi = {
   get: () => api.get<NotificationSettings>('/user/notifications', quiet),
-  put: (settings: NotificationSettings) => api.put<NotificationSettings>('/user/notifications', settings, quiet),
+  /** Changes the kinds named; the others stay as they are. */
+  put: (change: Schemas['NotificationChange']) => api.put<NotificationSettings>('/user/notifications', change, quiet),
 };
 
 /** GET/PUT /user/pause: taking a break from introductions (issue 21). */

@@ -4,7 +4,7 @@ import { act } from 'react';
 import { completeLocale, setLocale } from '@/lib/i18n';
 import { setLogShipper } from '@/lib/logger';
 import { resetToasts, toastStore } from '@/lib/toast';
-import { notificationsApi } from '@/features/profile/api/notifications-api';
+import { notificationsApi, type NotificationSettings } from '@/features/profile/api/notifications-api';
 import { MorningPushToggle } from '@/features/profile/components/morning-push-toggle';
 
 async function render() {
@@ -29,21 +29,21 @@ describe('the morning push toggle', () => {
   });
 
   it('shows the stored setting and turns it off at once, saved', async () => {
-    vi.spyOn(notificationsApi, 'get').mockResolvedValue({ introductions: true });
-    let answer!: (v: { introductions: boolean }) => void;
+    vi.spyOn(notificationsApi, 'get').mockResolvedValue({ introductions: true, matches: true, messages: true });
+    let answer!: (v: NotificationSettings) => void;
     const put = vi.spyOn(notificationsApi, 'put').mockImplementation(() => new Promise((r) => (answer = r)));
     const box = await render();
     expect(box.checked).toBe(true);
     await act(async () => box.click());
     expect(box.checked).toBe(false);
     expect(put).toHaveBeenCalledWith({ introductions: false });
-    await act(async () => answer({ introductions: false }));
+    await act(async () => answer({ introductions: false, matches: true, messages: true }));
     expect(box.checked).toBe(false);
     expect(toastStore.get().toasts).toHaveLength(0);
   });
 
   it('moves back with an error toast when the save fails', async () => {
-    vi.spyOn(notificationsApi, 'get').mockResolvedValue({ introductions: true });
+    vi.spyOn(notificationsApi, 'get').mockResolvedValue({ introductions: true, matches: true, messages: true });
     let fail!: (e: Error) => void;
     vi.spyOn(notificationsApi, 'put').mockImplementation(() => new Promise((_, rej) => (fail = rej)));
     const box = await render();

@@ -13,7 +13,7 @@ import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
 import { BottomNav } from '@/components/bottom-nav';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
-import { MorningPushToggle } from '@/features/profile/components/morning-push-toggle';
+import { MorningPushToggle, PushToggle } from '@/features/profile/components/morning-push-toggle';
 import { SignOutCard } from '@/features/profile/components/sign-out-card';
 import { DeleteAccountCard } from '@/features/profile/components/delete-account-card';
 import { DataExportCard } from '@/features/profile/components/data-export-card';
@@ -137,6 +137,8 @@ export default function ProfilePage() {
       )}
       {approved ? <PauseToggle /> : null}
       {approved ? <MorningPushToggle /> : null}
+      {approved ? <PushToggle kind="matches" /> : null}
+      {approved ? <PushToggle kind="messages" /> : null}
       <SignOutCard />
       <DataExportCard />
       <DeleteAccountCard />
