@@ -118,3 +118,8 @@ web-budget: web-build
 bench-match +runs="postgres:100000 sqlite:100000 postgres:1000000":
     cargo build --release -p kizuna-server --example bench_match
     for run in {{runs}}; do {{target_dir}}/release/examples/bench_match "${run%%:*}" "${run##*:}"; done
+
+# What one rate-limit check costs (not part of `just test`; PostgreSQL on 127.0.0.1:5432): shared
+# through PostgreSQL and in the process's memory, one at a time (p50/p99) and 32 at once.
+bench-limits checks="20000":
+    cargo run --release -p kizuna-server --example bench_limits -- {{checks}}

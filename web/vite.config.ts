@@ -142,6 +142,12 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     cssCodeSplit: true,
     rolldownOptions: {
+      // SWR and lucide-react mark their modules "use client" for React Server Components, which
+      // this app has none of.
+      onLog(level, log, handler) {
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE' && /node_modules[\\/](swr|lucide-react)[\\/]/.test(log.id ?? '')) return;
+        handler(level, log);
+      },
       output: {
         codeSplitting: {
           groups: [
@@ -184,6 +190,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
   },
 });

@@ -77,6 +77,25 @@ pub fn stands_in_list(viewer: Standing, ties: &Ties) -> bool {
         && !ties.blocked
 }
 
+/// Whether an introduction is shown on the viewer's list of the day: it stands in the list and
+/// the viewer has not passed them (a pass takes the card away; an undo brings it back).
+pub fn shown_in_list(viewer: Standing, ties: &Ties) -> bool {
+    stands_in_list(viewer, ties) && !ties.passed
+}
+
+/// Whether the viewer is shown that the other member liked them (the "Liked you" list, their
+/// card and profile, with the like's comment): only someone already among the viewer's
+/// introductions whom they may see, and not yet a match. A like makes nobody visible.
+pub fn sees_like_from(viewer: Standing, ties: &Ties) -> bool {
+    ties.introduced && !ties.matched && may_see_profile(viewer, ties)
+}
+
+/// Whether the viewer's own like of the other member shows in their "Likes you sent": while they
+/// may see that member and the like has not become a match (matches have their own list).
+pub fn sees_own_like(viewer: Standing, ties: &Ties) -> bool {
+    !ties.matched && may_see_profile(viewer, ties)
+}
+
 /// Whether the viewer may read and write the chat of their match with the other member: the
 /// match is live, the other is still approved and neither blocked the other.
 pub fn may_chat(viewer: Standing, ties: &Ties) -> bool {
@@ -125,14 +144,64 @@ mod tests {
     }
 
     #[test]
-    fn a_pass_hides_the_profile_but_leaves_the_days_list_alone() {
+    fn a_pass_hides_the_profile_and_the_card_but_may_still_be_undone() {
         let ties = Ties {
             passed: true,
             ..introduced()
         };
         assert!(!may_see_profile(MEMBER, &ties));
+        assert!(!shown_in_list(MEMBER, &ties));
         assert!(stands_in_list(MEMBER, &ties));
         assert!(may_name(MEMBER, &ties));
+        assert!(shown_in_list(MEMBER, &introduced()));
+    }
+
+    #[test]
+    fn a_like_is_shown_only_from_someone_already_introduced_and_not_yet_matched() {
+        assert!(sees_like_from(MEMBER, &introduced()));
+        assert!(sees_own_like(MEMBER, &introduced()));
+        let stranger = Ties {
+            approved: true,
+            ..Ties::default()
+        };
+        assert!(!sees_like_from(MEMBER, &stranger));
+        let matched = Ties {
+            live_match: true,
+            matched: true,
+            ..introduced()
+        };
+        assert!(!sees_like_from(MEMBER, &matched));
+        assert!(!sees_own_like(MEMBER, &matched));
+        // A live match without an introduction on the viewer's side shows no like either.
+        let only_matched = Ties {
+            approved: true,
+            live_match: true,
+            matched: true,
+            ..Ties::default()
+        };
+        assert!(!sees_like_from(MEMBER, &only_matched));
+        for hidden in [
+            Ties {
+                passed: true,
+                ..introduced()
+            },
+            Ties {
+                blocked: true,
+                ..introduced()
+            },
+            Ties {
+                paused: true,
+                ..introduced()
+            },
+            Ties {
+                approved: false,
+                ..introduced()
+            },
+        ] {
+            assert!(!sees_like_from(MEMBER, &hidden), "{hidden:?}");
+            assert!(!sees_own_like(MEMBER, &hidden), "{hidden:?}");
+        }
+        assert!(!sees_like_from(Standing::default(), &introduced()));
     }
 
     #[test]

@@ -122,6 +122,7 @@ pub mod email_code;
 pub mod error_code;
 pub mod files;
 pub mod geo;
+pub mod like;
 pub mod line;
 pub mod locale;
 pub mod matching;

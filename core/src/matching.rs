@@ -1133,9 +1133,26 @@ pub struct PublicProfile {
     pub occupation_type: OccupationType,
     /// Job title (the `occupation` field).
     pub occupation: String,
-    /// The employer was identified from a work e-mail confirmed with a code (the employer's
-    /// name itself stays private).
+    /// A reviewer checked the member's proof of employment and approved them (every APPROVED
+    /// member, however they proved it; the employer's name and the proof stay private).
     pub verified_employer: bool,
+    /// Height in centimetres.
+    pub height: u32,
+    /// Highest completed education.
+    pub education: Education,
+    /// Marital history.
+    pub marriage_record: MarriageRecord,
+    /// Children, and whether they live with the member (the plans are `fertility_plan_tag_ids`).
+    pub has_children: HasChildren,
+    /// Smoking.
+    pub smoke: Smoke,
+    /// Drinking.
+    pub drink: Drink,
+    /// Tattoo visibility.
+    pub tattoo: Tattoo,
+    /// Myers–Briggs type, if the member shares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mbti: Option<Mbti>,
     /// Personality tag ids.
     pub personality_tag_ids: Vec<u32>,
     /// Exercise tag ids.
@@ -1165,7 +1182,7 @@ pub struct PublicProfile {
 
 impl PublicProfile {
     /// Every wire field a public profile can carry.
-    pub const FIELDS: [&'static str; 18] = [
+    pub const FIELDS: [&'static str; 26] = [
         "nickname",
         "age",
         "city",
@@ -1173,6 +1190,14 @@ impl PublicProfile {
         "occupationType",
         "occupation",
         "verifiedEmployer",
+        "height",
+        "education",
+        "marriageRecord",
+        "hasChildren",
+        "smoke",
+        "drink",
+        "tattoo",
+        "mbti",
         "personalityTagIds",
         "exerciseTagIds",
         "hobbyTagIds",
@@ -1186,9 +1211,14 @@ impl PublicProfile {
         "photoNameList",
     ];
 
-    /// What another member sees of `profile` on `today`, `band` away
-    /// ([`MatchProfile::band`] or [`DistanceBand::between`]).
-    pub fn new(profile: &ValidProfile, today: Date, band: DistanceBand) -> PublicProfile {
+    /// What another member sees of `profile`, whose review stands at `status`, on `today`,
+    /// `band` away ([`MatchProfile::band`] or [`DistanceBand::between`]).
+    pub fn new(
+        profile: &ValidProfile,
+        status: ReviewStatus,
+        today: Date,
+        band: DistanceBand,
+    ) -> PublicProfile {
         PublicProfile {
             nickname: profile.nickname.clone(),
             age: profile.birthday.age_on(today).unwrap_or(0),
@@ -1196,7 +1226,15 @@ impl PublicProfile {
             distance_band: band,
             occupation_type: profile.occupation_type,
             occupation: profile.occupation.clone(),
-            verified_employer: profile.verification.employer_id.is_some(),
+            verified_employer: status == ReviewStatus::Approved,
+            height: profile.height_cm,
+            education: profile.education,
+            marriage_record: profile.marriage_record,
+            has_children: profile.has_children,
+            smoke: profile.smoke,
+            drink: profile.drink,
+            tattoo: profile.tattoo,
+            mbti: profile.mbti,
             personality_tag_ids: profile.tags.personality.clone(),
             exercise_tag_ids: profile.tags.exercise.clone(),
             hobby_tag_ids: profile.tags.hobby.clone(),
@@ -1863,9 +1901,22 @@ mod tests {
     #[test]
     fn a_public_profile_shows_only_what_another_member_may_see() {
         let profile = valid_profile();
-        let public = PublicProfile::new(&profile, today(), DistanceBand::From5To20Km);
+        let public = PublicProfile::new(
+            &profile,
+            ReviewStatus::Approved,
+            today(),
+            DistanceBand::From5To20Km,
+        );
         assert_eq!(public.age, 31);
         assert!(public.verified_employer);
+        assert_eq!(public.height, profile.height_cm);
+        assert_eq!(public.education, profile.education);
+        assert_eq!(public.marriage_record, profile.marriage_record);
+        assert_eq!(public.has_children, profile.has_children);
+        assert_eq!(public.smoke, profile.smoke);
+        assert_eq!(public.drink, profile.drink);
+        assert_eq!(public.tattoo, profile.tattoo);
+        assert_eq!(public.mbti, Some(Mbti::Intj));
         let json = serde_json::to_value(&public).unwrap();
         let keys: Vec<&str> = json
             .as_object()
@@ -1892,8 +1943,26 @@ mod tests {
             "COMPANY_EMAIL",
             "Led the payments",
             "A friend told me",
+            "NTU",
         ] {
             assert!(!text.contains(private), "{private} leaked: {text}");
+        }
+    }
+
+    #[test]
+    fn every_approved_member_carries_the_verified_badge_however_they_proved_their_work() {
+        let mut profile = valid_profile();
+        profile.verification.employer_id = None;
+        let shown = |status| {
+            PublicProfile::new(&profile, status, today(), DistanceBand::Under5Km).verified_employer
+        };
+        assert!(shown(ReviewStatus::Approved));
+        for status in [
+            ReviewStatus::Pending,
+            ReviewStatus::Rejected,
+            ReviewStatus::Suspended,
+        ] {
+            assert!(!shown(status), "{status:?}");
         }
     }
 
@@ -1902,6 +1971,7 @@ mod tests {
         let profile = valid_profile();
         let mut json = serde_json::to_value(PublicProfile::new(
             &profile,
+            ReviewStatus::Approved,
             today(),
             DistanceBand::Under5Km,
         ))

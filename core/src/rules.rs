@@ -606,6 +606,7 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
         ("chatMessage", text(CHAT_MESSAGE)),
         ("clientMessageId", CLIENT_MESSAGE_ID),
         ("reportText", text(REPORT_TEXT)),
+        ("likeComment", text(LIKE_COMMENT)),
         (
             "emailCode",
             RangeRule {
@@ -742,6 +743,15 @@ pub const CHAT_MESSAGES_PER_MINUTE: u32 = 30;
 pub const CHAT_STREAMS_PER_MEMBER: u32 = 5;
 /// At most one "new message" push per match within this many seconds.
 pub const CHAT_PUSH_INTERVAL_SECS: i64 = 10 * 60;
+/// A like's comment on one photo or Q&A answer: short, as a first line is.
+pub const LIKE_COMMENT: TextRule = TextRule {
+    required: true,
+    min: 1,
+    max: 140,
+    multiline: true,
+};
+/// How long a pass may be taken back (the web's Undo toast shows as long), in seconds.
+pub const PASS_UNDO_SECS: i64 = 10;
 /// The optional text of a report.
 pub const REPORT_TEXT: TextRule = optional(1000, true);
 /// Messages one call for a match's history may ask for.

@@ -301,7 +301,7 @@ async fn main() {
     generate(&db, members, today, now).await;
 
     // On demand: the pool in memory (as a serving process keeps it), one member's list.
-    let cache = PoolCache::new(Duration::from_secs(24 * 3600));
+    let cache = PoolCache::new(Duration::from_secs(24 * 3600), 0);
     let (rss_before, _) = rss_mb();
     let started = Instant::now();
     let pool = cache.get(&db).await.unwrap();

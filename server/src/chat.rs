@@ -1,22 +1,25 @@
-//! Live chat delivery: one in-process hub per server, and on PostgreSQL a LISTEN/NOTIFY relay so
-//! that a message posted to one process reaches the events streams open on every other.
+//! Chat delivery: one in-process hub per server, a LISTEN/NOTIFY relay on PostgreSQL so that a
+//! change made through one process reaches the events streams open on every other, and each
+//! member's numbered events in the database (`storage::chat_events`) so that nothing is lost.
 //!
-//! The hub keeps one broadcast channel per member with an open stream (`GET /chat/events`).
-//! Whoever changes a chat (a message stored, a read marker moved, a match ended) calls
-//! [`ChatHub::publish`] after the commit: the event goes to this process's streams at once and,
-//! on PostgreSQL, out as a `NOTIFY kizuna_chat` whose payload holds only ids (and this process's
-//! origin id, so it does not deliver its own events twice). Every process LISTENs on that
-//! channel with one pooled connection, reads the rows the ids name and delivers them to its
-//! own streams. SQLite is one process by nature: there the hub alone delivers.
+//! Whoever changes a chat (a message stored, a read marker moved, a match ended) writes the
+//! change's events in its transaction, one per member it is for, each with the member's next
+//! number, and calls [`ChatHub::publish`] after the commit: the event goes to this process's
+//! streams at once and, on PostgreSQL, out as a `NOTIFY kizuna_chat` whose payload holds only ids
+//! and numbers (and this process's origin, so it does not deliver its own events twice). Every
+//! process LISTENs on that channel (`crate::relay`), reads the rows the ids name and delivers them
+//! to its own streams. SQLite is one process by nature: there the hub alone delivers.
 //!
-//! Delivery is live, not durable: an event published while a stream is reconnecting, or while
-//! the relay's connection is being re-established, is not replayed. The database holds the truth;
-//! the web page refetches the newest messages whenever its stream (re)opens.
+//! Live delivery may miss an event (a stream reconnecting, the relay's connection being
+//! re-established, a process killed between its commit and its publish): the numbers make that
+//! visible and repairable. A stream sends each event with its number as the SSE `id`; a stream
+//! that sees a number beyond the next one, falls behind its backlog or is told that the relay
+//! reconnected ([`ChatHub::resync`]) reads what it missed from the database; a stream that
+//! reconnects with `Last-Event-ID` starts with the events after it.
 
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
-    time::Duration,
 };
 
 use anyhow::Context;
@@ -25,48 +28,55 @@ use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
-use crate::storage::{chat as store, entity::chat_message};
+use crate::storage::{chat as store, chat_events::Kind, entity::chat_message};
 
 /// The PostgreSQL notification channel of the relay.
 pub const CHANNEL: &str = "kizuna_chat";
 
-/// Events a member's stream has not taken yet before it starts losing the oldest.
+/// Events a member's stream has not taken yet before it starts losing the oldest (it then reads
+/// them from the database).
 const BACKLOG: usize = 256;
 
-/// What changed in a chat, with the two members it concerns.
-#[derive(Clone, Debug)]
-pub enum ChatEvent {
+/// What changed in a chat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum What {
     /// A message was stored (for both members: the sender's other pages show it too).
-    Message {
-        match_id: i64,
-        low: i64,
-        high: i64,
-        message: chat_message::Model,
-    },
-    /// `reader` read up to `up_to` (for the other member).
-    Read {
-        match_id: i64,
-        reader: i64,
-        other: i64,
-        up_to: i64,
-    },
-    /// The match ended: unmatch, block, report or suspension (for both).
-    Ended { match_id: i64, low: i64, high: i64 },
+    Message(chat_message::Model),
+    /// The other member read up to this message.
+    Read { up_to: i64 },
+    /// The match ended: unmatch, block, report, suspension or a deleted account (for both).
+    Ended,
 }
 
-impl ChatEvent {
-    fn recipients(&self) -> Vec<i64> {
+impl What {
+    /// The kind and reference of its stored events.
+    pub fn stored(&self) -> (Kind, i64) {
         match self {
-            ChatEvent::Message { low, high, .. } | ChatEvent::Ended { low, high, .. } => {
-                vec![*low, *high]
-            }
-            ChatEvent::Read { other, .. } => vec![*other],
+            What::Message(m) => (Kind::Message, m.id),
+            What::Read { up_to } => (Kind::Read, *up_to),
+            What::Ended => (Kind::Ended, 0),
         }
     }
 }
 
-/// A NOTIFY payload: ids only (a payload is limited to 8000 bytes, and a message's text has
-/// no business in the database's notification queue).
+/// A committed change of a match's chat, for the members in `to`, each with the event's number
+/// in that member's events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatEvent {
+    pub match_id: i64,
+    pub what: What,
+    pub to: Vec<(i64, i64)>,
+}
+
+impl ChatEvent {
+    /// This event's number in `member`'s events.
+    pub fn seq_for(&self, member: i64) -> Option<i64> {
+        self.to.iter().find(|(m, _)| *m == member).map(|(_, s)| *s)
+    }
+}
+
+/// A NOTIFY payload: ids and numbers only (a payload is limited to 8000 bytes, and a message's
+/// text has no business in the database's notification queue).
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
 struct Relayed {
     /// The publishing process.
@@ -75,12 +85,11 @@ struct Relayed {
     k: String,
     /// The match.
     m: i64,
-    /// The message (message) or the reader (read).
+    /// The message (message) or the marker (read).
     #[serde(default)]
     i: i64,
-    /// The read marker (read).
-    #[serde(default)]
-    u: i64,
+    /// The members and their event numbers.
+    s: Vec<(i64, i64)>,
 }
 
 pub struct ChatHub {
@@ -88,6 +97,9 @@ pub struct ChatHub {
     origin: String,
     members: Mutex<HashMap<i64, broadcast::Sender<Arc<ChatEvent>>>>,
     closing: watch::Sender<bool>,
+    /// Bumped when events may have been missed (the relay reconnected): streams read the
+    /// database for what they have not seen.
+    resyncs: watch::Sender<u64>,
 }
 
 impl ChatHub {
@@ -96,13 +108,15 @@ impl ChatHub {
             origin: uuid::Uuid::new_v4().simple().to_string(),
             members: Mutex::new(HashMap::new()),
             closing: watch::Sender::new(false),
+            resyncs: watch::Sender::new(0),
         })
     }
 
     /// The events of `member`'s chats from now on, until the subscription is dropped; None when
     /// the member already holds `CHAT_STREAMS_PER_MEMBER` subscriptions on this process (counted
     /// under the hub's lock, so racing opens cannot pass the cap together; a dropped
-    /// subscription frees its slot).
+    /// subscription frees its slot). The cap across processes is the presence rows'
+    /// (`storage::chat::open_presence`).
     pub fn subscribe(self: &Arc<Self>, member: i64) -> Option<Subscription> {
         let mut members = self.members.lock().expect("the chat hub's lock");
         let tx = members
@@ -127,8 +141,8 @@ impl ChatHub {
     fn deliver(&self, event: ChatEvent) {
         let event = Arc::new(event);
         let members = self.members.lock().expect("the chat hub's lock");
-        for member in event.recipients() {
-            if let Some(tx) = members.get(&member) {
+        for (member, _) in &event.to {
+            if let Some(tx) = members.get(member) {
                 // No receiver left is not an error: the stream just closed.
                 let _ = tx.send(event.clone());
             }
@@ -136,38 +150,20 @@ impl ChatHub {
     }
 
     /// Delivers a committed change to the streams of this process and, on PostgreSQL, to every
-    /// other process. A failed NOTIFY is logged, never the caller's failure: the change is
-    /// stored, and pages catch up when they next load.
+    /// other process. A failed NOTIFY is logged, never the caller's failure: the events are
+    /// stored, and streams read them when they notice the gap.
     pub async fn publish(&self, db: &DatabaseConnection, event: ChatEvent) {
-        let relayed = match &event {
-            ChatEvent::Message {
-                match_id, message, ..
-            } => Relayed {
-                o: self.origin.clone(),
-                k: "message".into(),
-                m: *match_id,
-                i: message.id,
-                u: 0,
-            },
-            ChatEvent::Read {
-                match_id,
-                reader,
-                up_to,
-                ..
-            } => Relayed {
-                o: self.origin.clone(),
-                k: "read".into(),
-                m: *match_id,
-                i: *reader,
-                u: *up_to,
-            },
-            ChatEvent::Ended { match_id, .. } => Relayed {
-                o: self.origin.clone(),
-                k: "ended".into(),
-                m: *match_id,
-                i: 0,
-                u: 0,
-            },
+        let (kind, id) = match &event.what {
+            What::Message(m) => ("message", m.id),
+            What::Read { up_to } => ("read", *up_to),
+            What::Ended => ("ended", 0),
+        };
+        let relayed = Relayed {
+            o: self.origin.clone(),
+            k: kind.into(),
+            m: event.match_id,
+            i: id,
+            s: event.to.clone(),
         };
         self.deliver(event);
         if db.get_database_backend() != DbBackend::Postgres {
@@ -196,93 +192,44 @@ impl ChatHub {
         self.closing.subscribe()
     }
 
-    /// On PostgreSQL, LISTENs for other processes' events and delivers them here; answers once
-    /// the LISTEN is in place (so nothing published after start-up is missed). Nothing to do on
-    /// SQLite.
-    pub async fn start_relay(
-        self: &Arc<Self>,
-        db: &DatabaseConnection,
-    ) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
-        if db.get_database_backend() != DbBackend::Postgres {
-            return Ok(None);
-        }
-        let mut listener =
-            sea_orm::sqlx::postgres::PgListener::connect_with(db.get_postgres_connection_pool())
-                .await
-                .context("connecting the chat relay")?;
-        listener
-            .listen(CHANNEL)
-            .await
-            .context("listening for chat events")?;
-        let hub = self.clone();
-        let db = db.clone();
-        Ok(Some(tokio::spawn(async move {
-            let mut backoff = Duration::from_millis(500);
-            loop {
-                match listener.try_recv().await {
-                    Ok(Some(note)) => {
-                        backoff = Duration::from_millis(500);
-                        if let Err(err) = hub.relay(&db, note.payload()).await {
-                            tracing::warn!(error = ?err, "chat relay: an event was not delivered");
-                        }
-                    }
-                    // The connection was lost and has been re-established (LISTEN included);
-                    // what was notified in between is lost (see the module's doc).
-                    Ok(None) => tracing::warn!("chat relay: reconnected to the database"),
-                    Err(sea_orm::sqlx::Error::PoolClosed) => break,
-                    Err(err) => {
-                        tracing::warn!(error = %err, "chat relay: the database is unreachable");
-                        tokio::time::sleep(backoff).await;
-                        backoff = (backoff * 2).min(Duration::from_secs(30));
-                    }
-                }
-            }
-        })))
+    /// Tells every stream of this process to read what it may have missed from the database.
+    pub fn resync(&self) {
+        self.resyncs.send_modify(|n| *n += 1);
+    }
+
+    /// Changes when the streams should read the database ([`resync`](Self::resync)).
+    pub fn resyncs(&self) -> watch::Receiver<u64> {
+        self.resyncs.subscribe()
     }
 
     /// Delivers another process's event to this process's streams.
-    async fn relay(&self, db: &DatabaseConnection, payload: &str) -> anyhow::Result<()> {
+    pub(crate) async fn relay(&self, db: &DatabaseConnection, payload: &str) -> anyhow::Result<()> {
         let relayed: Relayed = serde_json::from_str(payload).context("reading a chat event")?;
         if relayed.o == self.origin {
             return Ok(());
         }
-        if self.members.lock().expect("the chat hub's lock").is_empty() {
-            // Nobody listens on this process: no need to read anything.
-            return Ok(());
-        }
-        let Some(m) = store::match_row(db, relayed.m).await? else {
-            return Ok(());
-        };
-        let event = match relayed.k.as_str() {
-            "message" => {
-                let Some(message) = store::message(db, relayed.i).await? else {
-                    return Ok(());
-                };
-                ChatEvent::Message {
-                    match_id: m.id,
-                    low: m.low_id,
-                    high: m.high_id,
-                    message,
-                }
+        {
+            let members = self.members.lock().expect("the chat hub's lock");
+            if !relayed.s.iter().any(|(m, _)| members.contains_key(m)) {
+                // Nobody it is for listens on this process: no need to read anything.
+                return Ok(());
             }
-            "read" => ChatEvent::Read {
-                match_id: m.id,
-                reader: relayed.i,
-                other: if relayed.i == m.low_id {
-                    m.high_id
-                } else {
-                    m.low_id
-                },
-                up_to: relayed.u,
+        }
+        let what = match relayed.k.as_str() {
+            "message" => match store::message(db, relayed.i).await? {
+                Some(message) => What::Message(message),
+                // Gone already (its sender deleted their account): nothing to show.
+                None => return Ok(()),
             },
-            "ended" => ChatEvent::Ended {
-                match_id: m.id,
-                low: m.low_id,
-                high: m.high_id,
-            },
+            "read" => What::Read { up_to: relayed.i },
+            "ended" => What::Ended,
             other => anyhow::bail!("unknown chat event kind {other}"),
         };
-        self.deliver(event);
+        self.deliver(ChatEvent {
+            match_id: relayed.m,
+            what,
+            to: relayed.s,
+        });
         Ok(())
     }
 }
@@ -319,6 +266,8 @@ impl Drop for Subscription {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     fn message(id: i64, sender: i64) -> chat_message::Model {
@@ -333,38 +282,31 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_event_reaches_the_streams_of_the_members_it_concerns_only() {
+    async fn an_event_reaches_the_streams_of_the_members_it_is_for_only() {
         let hub = ChatHub::new();
         let mut a = hub.subscribe(1).unwrap();
         let mut a2 = hub.subscribe(1).unwrap();
         let mut b = hub.subscribe(2).unwrap();
         let mut c = hub.subscribe(3).unwrap();
-        hub.deliver(ChatEvent::Message {
+        hub.deliver(ChatEvent {
             match_id: 7,
-            low: 1,
-            high: 2,
-            message: message(10, 1),
+            what: What::Message(message(10, 1)),
+            to: vec![(1, 4), (2, 9)],
         });
-        hub.deliver(ChatEvent::Read {
+        hub.deliver(ChatEvent {
             match_id: 7,
-            reader: 2,
-            other: 1,
-            up_to: 10,
+            what: What::Read { up_to: 10 },
+            to: vec![(1, 5)],
         });
         for s in [&mut a, &mut a2] {
-            assert!(matches!(
-                *s.recv().await.unwrap(),
-                ChatEvent::Message { .. }
-            ));
-            assert!(matches!(
-                *s.recv().await.unwrap(),
-                ChatEvent::Read { up_to: 10, .. }
-            ));
+            let first = s.recv().await.unwrap();
+            assert!(matches!(first.what, What::Message(_)));
+            assert_eq!(first.seq_for(1), Some(4));
+            let second = s.recv().await.unwrap();
+            assert_eq!(second.what, What::Read { up_to: 10 });
+            assert_eq!(second.seq_for(1), Some(5));
         }
-        assert!(matches!(
-            *b.recv().await.unwrap(),
-            ChatEvent::Message { .. }
-        ));
+        assert_eq!(b.recv().await.unwrap().seq_for(2), Some(9));
         // The reader is not told about their own read, nor anyone else about anything.
         let nothing = tokio::time::timeout(Duration::from_millis(50), b.recv()).await;
         assert!(nothing.is_err());
@@ -404,10 +346,10 @@ mod tests {
             k: "message".into(),
             m: i64::MAX,
             i: i64::MAX,
-            u: 0,
+            s: vec![(i64::MAX, i64::MAX), (i64::MAX - 1, i64::MAX)],
         };
         let text = serde_json::to_string(&r).unwrap();
-        assert!(text.len() < 200, "{text}");
+        assert!(text.len() < 300, "{text}");
         assert_eq!(serde_json::from_str::<Relayed>(&text).unwrap(), r);
     }
 }

@@ -55,6 +55,8 @@ pub async fn sweep(db: &DatabaseConnection, files: &FileStore, now: i64) -> anyh
     crate::storage::push_outbox::sweep(db, now).await?;
     crate::storage::line_events::sweep(db, now).await?;
     crate::storage::email_codes::sweep(db, now).await?;
+    // Chat events past their replay time (a stream away longer is told to reload).
+    crate::storage::chat_events::sweep(db, now).await?;
     Ok(removed)
 }
 

@@ -16,7 +16,7 @@
 //! image decodes, default = number of CPUs), KIZUNA_IPX_PREVIEWS (default true: the image proxy
 //! decodes the upload-time preview when it suffices), KIZUNA_DB_POOL (pool size, 1 to 1000;
 //! SQLite 8, PostgreSQL 32), KIZUNA_POOL_TTL_SECS (how long the in-memory match pool serves
-//! before a reload, 1 to 86400, default 60).
+//! before a whole reload, 1 to 86400, default 3600; changes arrive member by member meanwhile).
 //!
 //! Mail (work e-mail codes): KIZUNA_SMTP_URL (lettre's connection URL, see `crate::mail`: e.g.
 //! `smtp://host:25`, `smtp://user:pass@host:587?tls=required`, `smtps://user:pass@host:465`;
@@ -64,7 +64,8 @@ pub struct Settings {
     pub chat: ChatSettings,
     /// KIZUNA_DB_POOL: database connections at most (None: SQLite 8, PostgreSQL 32).
     pub db_pool: Option<u32>,
-    /// KIZUNA_POOL_TTL_SECS: how long the in-memory match pool serves before it is reloaded (60 s).
+    /// KIZUNA_POOL_TTL_SECS: how long the in-memory match pool serves before it is reloaded whole
+    /// (3600 s); every change of a member's standing reaches it meanwhile, announced.
     pub pool_ttl: std::time::Duration,
 }
 
@@ -235,7 +236,7 @@ impl Settings {
                         "KIZUNA_POOL_TTL_SECS must be a number of seconds from 1 to 86400"
                     ),
                 },
-                None => std::time::Duration::from_secs(60),
+                None => std::time::Duration::from_secs(3600),
             },
             introductions: match var("KIZUNA_INTRODUCTIONS_AT") {
                 Some(v) => crate::matchmaking::schedule::Schedule::parse(&v)?,

@@ -193,6 +193,10 @@ fn document(data: &MemberData, files: Vec<Value>, now: i64) -> anyhow::Result<Va
         })).collect::<Vec<_>>(),
         "likesAndPasses": data.reactions.iter().map(|r| json!({
             "kind": r.kind, "at": r.at, "member": other(&r.member),
+            "comment": r.comment.as_ref().map(|text| json!({
+                "text": text,
+                "on": r.comment_answer.as_deref().unwrap_or(if r.comment_on_photo { "PHOTO" } else { "" }),
+            })),
         })).collect::<Vec<_>>(),
         "matches": conversations,
         "blocks": data.blocks.iter().map(|b| json!({

@@ -1,11 +1,28 @@
-//! Per-key request allowances (a session's user, a client address) on `governor`'s keyed GCRA
-//! limiter: `n` requests at once, refilled at `n` a minute.
+//! Keyed allowances (a member, a session's user, a client address): `burst` requests at once,
+//! refilled evenly over `period` (GCRA). One API for every limit of the server:
 //!
-//! Keys live only while they differ from a fresh one, that is for at most a minute after their
-//! last request: [`spawn_housekeeping`] drops the others every minute, so a flood of made-up keys
-//! costs memory for a minute, never for good, and no request ever waits on a scan.
+//! ```ignore
+//! let limiter = state.limits.per_minute("chat", 30);      // once, at start
+//! limiter.check(&format!("member:{id}")).await?;          // Err(wait) when used up
+//! ```
+//!
+//! Where the allowances live is [`Limits`]' business, not the caller's. On PostgreSQL they are
+//! shared by every process on the database: one row per key in the UNLOGGED table
+//! `rate_allowances` (key, theoretical arrival time in ms), taken in one upsert against the
+//! database's clock, so two processes hand out one allowance, not two, and the machines' clocks
+//! do not matter. On SQLite there is one process (a second one refuses to start), and the
+//! allowances live in memory (`governor`'s keyed GCRA limiter). While PostgreSQL cannot be
+//! reached a check falls back to this process's own memory, so a limit still holds per process.
+//!
+//! Keys live only while they differ from a fresh one: the housekeeping task drops the others every
+//! minute (memory, and rows whose time has passed), so a flood of made-up keys costs something
+//! for a minute, never for good, and no request ever waits on a scan.
 
-use std::{num::NonZeroU32, sync::Arc, time::Duration};
+use std::{
+    num::NonZeroU32,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use governor::{
     Quota,
@@ -13,8 +30,199 @@ use governor::{
     middleware::NoOpMiddleware,
     state::keyed::DefaultKeyedStateStore,
 };
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
 
-pub struct RateLimiter<C: Clock = DefaultClock> {
+/// The PostgreSQL table of shared allowances (migration `m20261127_000001_shared_limits`).
+const TABLE: &str = "rate_allowances";
+
+/// Where the allowances of every limiter of this process live.
+#[derive(Clone)]
+pub struct Limits {
+    shared: Option<DatabaseConnection>,
+    limiters: Arc<Mutex<Vec<Arc<RateLimiter>>>>,
+}
+
+impl Limits {
+    /// Shared through the database when it is PostgreSQL, in this process's memory otherwise.
+    pub fn for_database(db: &DatabaseConnection) -> Limits {
+        Limits {
+            shared: (db.get_database_backend() == DbBackend::Postgres).then(|| db.clone()),
+            limiters: Arc::default(),
+        }
+    }
+
+    /// In this process's memory only (tests; tools without a database).
+    pub fn in_process() -> Limits {
+        Limits {
+            shared: None,
+            limiters: Arc::default(),
+        }
+    }
+
+    /// Whether the allowances are shared by every process on the database.
+    pub fn is_shared(&self) -> bool {
+        self.shared.is_some()
+    }
+
+    /// `per_minute` requests at once for each key, refilled at `per_minute` a minute. `name`
+    /// keeps this limit's keys apart from every other's (one name per limit).
+    pub fn per_minute(&self, name: &'static str, per_minute: u32) -> Arc<RateLimiter> {
+        self.per_period(name, per_minute, Duration::from_secs(60))
+    }
+
+    /// `burst` requests at once for each key, refilled evenly over `period`.
+    pub fn per_period(&self, name: &'static str, burst: u32, period: Duration) -> Arc<RateLimiter> {
+        let burst = burst.max(1);
+        let period = period.max(Duration::from_millis(burst as u64));
+        let limiter = Arc::new(RateLimiter {
+            name,
+            shared: self.shared.clone().map(|db| Shared {
+                db,
+                interval_ms: (period.as_millis() / burst as u128).max(1) as i64,
+                burst,
+            }),
+            local: Local::new(quota(burst, period), DefaultClock::default()),
+        });
+        self.limiters
+            .lock()
+            .expect("the limits' lock")
+            .push(limiter.clone());
+        limiter
+    }
+
+    /// Forgets, every `every` until the process stops, every key whose allowance is whole again:
+    /// in memory, and on PostgreSQL the rows whose time has passed.
+    pub fn spawn_housekeeping(&self, every: Duration) -> tokio::task::JoinHandle<()> {
+        let limits = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                limits.forget_whole().await;
+            }
+        })
+    }
+
+    async fn forget_whole(&self) {
+        let limiters = self.limiters.lock().expect("the limits' lock").clone();
+        for limiter in &limiters {
+            limiter.local.retain_recent();
+        }
+        if let Some(db) = &self.shared {
+            let forgot = db
+                .execute_raw(Statement::from_string(
+                    DbBackend::Postgres,
+                    format!(
+                        "DELETE FROM {TABLE} \
+                         WHERE tat_ms < (extract(epoch FROM clock_timestamp()) * 1000)::bigint"
+                    ),
+                ))
+                .await;
+            if let Err(err) = forgot {
+                tracing::warn!(error = %err, "rate limits: old allowances not forgotten");
+            }
+        }
+    }
+}
+
+/// One limit: an allowance per key.
+pub struct RateLimiter {
+    name: &'static str,
+    shared: Option<Shared>,
+    /// The allowances when they are not shared, and while the database cannot be reached.
+    local: Local,
+}
+
+struct Shared {
+    db: DatabaseConnection,
+    /// One request comes back every `interval_ms`.
+    interval_ms: i64,
+    burst: u32,
+}
+
+impl RateLimiter {
+    /// Takes one request of `key`'s allowance; when it is used up, how long until the next one
+    /// (for `Retry-After`).
+    pub async fn check(&self, key: &str) -> Result<(), Duration> {
+        let Some(shared) = &self.shared else {
+            return self.local.check(key);
+        };
+        match shared.take(&format!("{}:{key}", self.name)).await {
+            Ok(answer) => answer,
+            Err(err) => {
+                tracing::warn!(
+                    limit = self.name,
+                    error = %err,
+                    "rate limits: the database is unreachable; limiting in this process"
+                );
+                self.local.check(key)
+            }
+        }
+    }
+
+    /// Takes one request of `key`'s allowance; false when it is used up.
+    pub async fn allow(&self, key: &str) -> bool {
+        self.check(key).await.is_ok()
+    }
+
+    /// How many keys this process remembers in memory.
+    pub fn len(&self) -> usize {
+        self.local.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.local.is_empty()
+    }
+}
+
+impl Shared {
+    /// GCRA in one statement: the key's theoretical arrival time (TAT) moves one interval
+    /// forward when it is at most `burst - 1` intervals ahead of now (or the key is new);
+    /// otherwise nothing changes and the answer is how long until it would be allowed. The row
+    /// lock of the upsert serialises racing checks of one key, on every process.
+    async fn take(&self, key: &str) -> Result<Result<(), Duration>, sea_orm::DbErr> {
+        let tolerance_ms = self.interval_ms * (self.burst as i64 - 1);
+        let row = self
+            .db
+            .query_one_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                format!(
+                    "WITH clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms), \
+                     taken AS ( \
+                       INSERT INTO {TABLE} AS a (key, tat_ms) SELECT $1, now_ms + $2 FROM clock \
+                       ON CONFLICT (key) DO UPDATE SET tat_ms = GREATEST(a.tat_ms, EXCLUDED.tat_ms - $2) + $2 \
+                       WHERE GREATEST(a.tat_ms, EXCLUDED.tat_ms - $2) - (EXCLUDED.tat_ms - $2) <= $3 \
+                       RETURNING 0::bigint AS wait_ms) \
+                     SELECT wait_ms FROM taken \
+                     UNION ALL \
+                     SELECT GREATEST(a.tat_ms - clock.now_ms - $3, 1) FROM {TABLE} a, clock \
+                     WHERE a.key = $1 AND NOT EXISTS (SELECT 1 FROM taken)"
+                ),
+                [key.into(), self.interval_ms.into(), tolerance_ms.into()],
+            ))
+            .await?;
+        let wait_ms = match row {
+            Some(row) => row.try_get::<i64>("", "wait_ms")?,
+            // Refused, and the row that refused us is newer than this statement's snapshot.
+            None => self.interval_ms,
+        };
+        Ok(if wait_ms <= 0 {
+            Ok(())
+        } else {
+            Err(Duration::from_millis(wait_ms as u64))
+        })
+    }
+}
+
+fn quota(burst: u32, period: Duration) -> Quota {
+    let burst = NonZeroU32::new(burst.max(1)).expect("at least 1");
+    Quota::with_period(period / burst.get())
+        .expect("a period longer than zero")
+        .allow_burst(burst)
+}
+
+/// The in-memory allowances (`governor`'s keyed GCRA), on any clock (tests drive a fake one).
+struct Local<C: Clock = DefaultClock> {
     inner: governor::RateLimiter<
         String,
         DefaultKeyedStateStore<String>,
@@ -23,74 +231,31 @@ pub struct RateLimiter<C: Clock = DefaultClock> {
     >,
 }
 
-fn quota(per_minute: u32) -> Quota {
-    Quota::per_minute(NonZeroU32::new(per_minute.max(1)).expect("at least 1"))
-}
-
-impl RateLimiter {
-    /// `per_minute` requests at once for each key, refilled at `per_minute` a minute.
-    pub fn per_minute(per_minute: u32) -> RateLimiter {
-        RateLimiter {
-            inner: governor::RateLimiter::keyed(quota(per_minute)),
-        }
-    }
-}
-
-impl<C: Clock> RateLimiter<C> {
-    /// The same on another clock (tests drive a fake one).
-    pub fn with_clock(per_minute: u32, clock: C) -> RateLimiter<C> {
-        RateLimiter {
-            inner: governor::RateLimiter::new(
-                quota(per_minute),
-                DefaultKeyedStateStore::default(),
-                clock,
-            ),
+impl<C: Clock> Local<C> {
+    fn new(quota: Quota, clock: C) -> Local<C> {
+        Local {
+            inner: governor::RateLimiter::new(quota, DefaultKeyedStateStore::default(), clock),
         }
     }
 
-    /// Takes one request of `key`'s allowance; false when it is used up.
-    pub fn allow(&self, key: &str) -> bool {
-        self.inner.check_key(&key.to_string()).is_ok()
-    }
-
-    /// Takes one request of `key`'s allowance; when it is used up, how long until the next one
-    /// (for `Retry-After`).
-    pub fn check(&self, key: &str) -> Result<(), Duration> {
+    fn check(&self, key: &str) -> Result<(), Duration> {
         self.inner
             .check_key(&key.to_string())
             .map_err(|not_until| not_until.wait_time_from(self.inner.clock().now()))
     }
 
-    /// Forgets every key whose allowance is whole again.
-    pub fn retain_recent(&self) {
+    fn retain_recent(&self) {
         self.inner.retain_recent();
         self.inner.shrink_to_fit();
     }
 
-    /// How many keys are remembered.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.inner.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.inner.is_empty()
     }
-}
-
-/// Runs `retain_recent` on each limiter every `every` until the process stops.
-pub fn spawn_housekeeping(
-    limiters: Vec<Arc<RateLimiter>>,
-    every: Duration,
-) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(every);
-        loop {
-            tick.tick().await;
-            for limiter in &limiters {
-                limiter.retain_recent();
-            }
-        }
-    })
 }
 
 #[cfg(test)]
@@ -99,20 +264,24 @@ mod tests {
 
     use super::*;
 
+    fn per_minute(n: u32, clock: &FakeRelativeClock) -> Local<FakeRelativeClock> {
+        Local::new(quota(n, Duration::from_secs(60)), clock.clone())
+    }
+
     #[test]
     fn a_key_gets_its_allowance_at_once_and_then_is_refused() {
-        let limiter = RateLimiter::with_clock(30, FakeRelativeClock::default());
+        let limiter = per_minute(30, &FakeRelativeClock::default());
         for i in 0..30 {
-            assert!(limiter.allow("u:1"), "request {i}");
+            assert!(limiter.check("u:1").is_ok(), "request {i}");
         }
-        assert!(!limiter.allow("u:1"));
-        assert!(!limiter.allow("u:1"));
+        assert!(limiter.check("u:1").is_err());
+        assert!(limiter.check("u:1").is_err());
     }
 
     #[test]
     fn a_refusal_says_how_long_to_wait() {
         let clock = FakeRelativeClock::default();
-        let limiter = RateLimiter::with_clock(30, clock.clone());
+        let limiter = per_minute(30, &clock);
         for _ in 0..30 {
             assert_eq!(limiter.check("m:1"), Ok(()));
         }
@@ -126,41 +295,54 @@ mod tests {
 
     #[test]
     fn each_key_has_its_own_allowance() {
-        let limiter = RateLimiter::with_clock(2, FakeRelativeClock::default());
-        assert!(limiter.allow("u:1") && limiter.allow("u:1"));
-        assert!(!limiter.allow("u:1"));
-        assert!(limiter.allow("u:2"));
-        assert!(limiter.allow("ip:127.0.0.1"));
+        let limiter = per_minute(2, &FakeRelativeClock::default());
+        assert!(limiter.check("u:1").is_ok() && limiter.check("u:1").is_ok());
+        assert!(limiter.check("u:1").is_err());
+        assert!(limiter.check("u:2").is_ok());
+        assert!(limiter.check("ip:127.0.0.1").is_ok());
     }
 
     #[test]
     fn the_allowance_refills_at_the_rate_per_minute() {
         let clock = FakeRelativeClock::default();
-        let limiter = RateLimiter::with_clock(30, clock.clone());
+        let limiter = per_minute(30, &clock);
         for _ in 0..30 {
-            assert!(limiter.allow("u:1"));
+            assert!(limiter.check("u:1").is_ok());
         }
-        assert!(!limiter.allow("u:1"));
+        assert!(limiter.check("u:1").is_err());
         // 30 a minute: one more every two seconds.
         clock.advance(Duration::from_millis(1900));
-        assert!(!limiter.allow("u:1"));
+        assert!(limiter.check("u:1").is_err());
         clock.advance(Duration::from_millis(100));
-        assert!(limiter.allow("u:1"));
-        assert!(!limiter.allow("u:1"));
+        assert!(limiter.check("u:1").is_ok());
+        assert!(limiter.check("u:1").is_err());
         // A whole minute gives the whole allowance back, and no more.
         clock.advance(Duration::from_secs(120));
         for _ in 0..30 {
-            assert!(limiter.allow("u:1"));
+            assert!(limiter.check("u:1").is_ok());
         }
-        assert!(!limiter.allow("u:1"));
+        assert!(limiter.check("u:1").is_err());
+    }
+
+    #[test]
+    fn a_longer_period_refills_evenly_over_it() {
+        let clock = FakeRelativeClock::default();
+        // 5 a day: one back every 4.8 hours.
+        let limiter = Local::new(quota(5, Duration::from_secs(86_400)), clock.clone());
+        for _ in 0..5 {
+            assert!(limiter.check("a").is_ok());
+        }
+        assert_eq!(limiter.check("a"), Err(Duration::from_secs(17_280)));
+        clock.advance(Duration::from_secs(17_280));
+        assert!(limiter.check("a").is_ok());
     }
 
     #[test]
     fn keys_are_forgotten_once_their_allowance_is_whole_again() {
         let clock = FakeRelativeClock::default();
-        let limiter = RateLimiter::with_clock(30, clock.clone());
+        let limiter = per_minute(30, &clock);
         for i in 0..20_000 {
-            assert!(limiter.allow(&format!("ip:{i}")));
+            assert!(limiter.check(&format!("ip:{i}")).is_ok());
         }
         assert_eq!(limiter.len(), 20_000);
         // Still counting within the minute: nothing may be forgotten yet.
@@ -171,7 +353,7 @@ mod tests {
         // thirty a minute comes back after two seconds).
         clock.advance(Duration::from_secs(4));
         for _ in 0..10 {
-            assert!(limiter.allow("u:busy"));
+            assert!(limiter.check("u:busy").is_ok());
         }
         limiter.retain_recent();
         assert_eq!(limiter.len(), 1);
@@ -184,18 +366,28 @@ mod tests {
     fn a_key_whose_allowance_is_not_whole_yet_is_remembered() {
         let clock = FakeRelativeClock::default();
         // Two a minute: one comes back every thirty seconds.
-        let limiter = RateLimiter::with_clock(2, clock.clone());
-        assert!(limiter.allow("ip:x") && limiter.allow("ip:x"));
-        assert!(!limiter.allow("ip:x"));
+        let limiter = per_minute(2, &clock);
+        assert!(limiter.check("ip:x").is_ok() && limiter.check("ip:x").is_ok());
+        assert!(limiter.check("ip:x").is_err());
         clock.advance(Duration::from_secs(31));
         limiter.retain_recent();
-        assert!(limiter.allow("ip:x"));
+        assert!(limiter.check("ip:x").is_ok());
         assert!(
-            !limiter.allow("ip:x"),
+            limiter.check("ip:x").is_err(),
             "forgetting the key early would have handed out a whole new allowance"
         );
         clock.advance(Duration::from_secs(120));
         limiter.retain_recent();
         assert!(limiter.is_empty());
+    }
+
+    #[tokio::test]
+    async fn limits_in_process_check_through_memory() {
+        let limits = Limits::in_process();
+        assert!(!limits.is_shared());
+        let limiter = limits.per_minute("t", 2);
+        assert!(limiter.allow("k").await && limiter.allow("k").await);
+        assert!(!limiter.allow("k").await);
+        assert!(limiter.allow("other").await);
     }
 }

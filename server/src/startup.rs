@@ -21,11 +21,12 @@ use crate::{
     error::{ApiError, error_response},
     identity::{LineVerifier, SessionStore},
     images::{FileStore, workers::ImageWorkers},
+    instance::Instance,
     line::push::{PushQueue, PushWorker},
     mail::{Mailer, MockOutbox},
     middleware::ApiPlumbing,
     mock_line::MockLine,
-    rate_limit::{self, RateLimiter},
+    rate_limit::Limits,
     routes::{self, AppState, State},
     static_site::StaticSite,
     storage,
@@ -40,7 +41,11 @@ pub struct Application {
     /// The mock mail outbox at /__mock/mail (only beside the mock LINE platform).
     mail_outbox: Option<MockOutbox>,
     push_worker: PushWorker,
-    chat_relay: Option<tokio::task::JoinHandle<()>>,
+    /// Other processes' announcements (`relay`) and the pool's updater that applies them.
+    relay: Option<tokio::task::JoinHandle<()>>,
+    pool_updater: tokio::task::JoinHandle<()>,
+    /// Marks this process alive (PostgreSQL) or holds the SQLite file (`instance`) until it stops.
+    instance: Instance,
 }
 
 impl Application {
@@ -58,6 +63,8 @@ impl Application {
         std::fs::create_dir_all(&settings.data_dir)
             .with_context(|| format!("creating the data dir {}", settings.data_dir.display()))?;
         let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
+        // Before anything is written: a second process on one SQLite file stops here.
+        let instance = Instance::start(&db, &settings.database_url()).await?;
         storage::migrate(&db).await?;
         let files = FileStore::new(&settings.data_dir)?;
 
@@ -107,30 +114,33 @@ impl Application {
             push.clone(),
         )?;
         let chat = crate::chat::ChatHub::new();
-        let chat_relay = chat.start_relay(&db).await?;
+        let pool = crate::matchmaking::PoolCache::new(settings.pool_ttl, instance.id());
+        let relay = crate::relay::start(&db, chat.clone(), pool.clone()).await?;
+        let pool_updater = pool.spawn_updater(db.clone());
         tracing::info!(%addr, line_api = %api_base, mock = settings.line.mock, "kizuna-server ready");
 
         let deauthorizer = crate::line::deauthorize::Deauthorizer::new(
             &api_base,
             &settings.line.login_channel_token,
         )?;
+        let limits = Limits::for_database(&db);
         let state = Arc::new(AppState {
             deauthorizer,
             verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
             sessions: SessionStore::new(db.clone(), settings.clock.clone()),
             image_workers: ImageWorkers::new(settings.image_workers)?,
-            log_limiter: Arc::new(RateLimiter::per_minute(30)),
-            log_lookup_limiter: Arc::new(RateLimiter::per_minute(120)),
+            log_limiter: limits.per_minute("log", 30),
+            log_lookup_limiter: limits.per_minute("log-lookup", 120),
+            chat_limiter: limits.per_minute("chat", kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE),
+            limits,
             push,
             mailer,
             files,
             db,
-            pool: crate::matchmaking::PoolCache::new(settings.pool_ttl),
+            pool,
+            process: instance.id(),
             settings,
             chat,
-            chat_limiter: Arc::new(RateLimiter::per_minute(
-                kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE,
-            )),
         });
         Ok(Application {
             addr,
@@ -139,7 +149,9 @@ impl Application {
             mock,
             mail_outbox,
             push_worker,
-            chat_relay,
+            relay,
+            pool_updater,
+            instance,
         })
     }
 
@@ -180,14 +192,10 @@ impl Application {
             self.state.files.clone(),
             Duration::from_secs(600),
         );
-        let housekeeping = rate_limit::spawn_housekeeping(
-            vec![
-                self.state.log_limiter.clone(),
-                self.state.log_lookup_limiter.clone(),
-                self.state.chat_limiter.clone(),
-            ],
-            Duration::from_secs(60),
-        );
+        let housekeeping = self
+            .state
+            .limits
+            .spawn_housekeeping(Duration::from_secs(60));
         let pushes = self.push_worker.clone().spawn();
         let chat = self.state.chat.clone();
         // Open events streams never finish by themselves: they end first, so that the requests
@@ -212,14 +220,16 @@ impl Application {
         housekeeping.abort();
         // At least once: a push in flight is sent again (same retry key) after its lease.
         pushes.abort();
-        if let Some(relay) = self.chat_relay {
+        if let Some(relay) = self.relay {
             relay.abort();
         }
+        self.pool_updater.abort();
         // A run cut short gives its claim back, for the next process to run at once.
         if let Some(introductions) = introductions {
             introductions.stop().await;
         }
         self.state.db.clone().close().await.ok();
+        drop(self.instance);
         result.context("serving HTTP")
     }
 }

@@ -11,18 +11,24 @@ use crate::{
     images::{FileStore, workers::ImageWorkers},
     line::push::PushQueue,
     mail::Mailer,
-    rate_limit::RateLimiter,
+    rate_limit::{Limits, RateLimiter},
 };
 
 /// Everything a handler needs, shared by reference.
 pub struct AppState {
     pub settings: Settings,
     pub db: DatabaseConnection,
+    /// This process's id among the processes on the database (`instance`): what it writes about
+    /// itself (a chat stream's presence) counts only while it lives.
+    pub process: i32,
     pub sessions: SessionStore,
     pub verifier: LineVerifier,
     pub files: FileStore,
     /// The CPU-bound image work (uploads and the proxy), KIZUNA_IMAGE_WORKERS at once.
     pub image_workers: ImageWorkers,
+    /// Where every rate limit keeps its allowances (shared by all processes on PostgreSQL); new
+    /// limits are made from it (`limits.per_minute(name, n)`).
+    pub limits: Limits,
     /// Client log lines: 30 a minute per user (or address).
     pub log_limiter: Arc<RateLimiter>,
     /// Session look-ups the logger makes for one address: 120 a minute.

@@ -159,8 +159,9 @@ describe('Matchmaking and chat (issue 15)', () => {
       assert.equal(await m.page.getByTestId('chat-message').count(), 4);
     }
 
-    // Mei's matches list shows her last message as hers
-    await mei.page.locator('[data-testid="bottom-nav"] a[data-tab="matches"]').click();
+    // Mei's matches list (back from the conversation, which has no tab bar) shows her last
+    // message as hers
+    await mei.page.getByTestId('chat-back').click();
     await mei.page.waitForURL(/\/matches$/);
     assert.match(await mei.page.getByTestId('match-last-message').innerText(), /^\s*You: Bring the map\?/);
   });

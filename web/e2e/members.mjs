@@ -1,7 +1,7 @@
 // Members for the end-to-end tests that need several: registered through the real form in the
 // browser, approved by a reviewer through the API, and what the mock LINE platform pushed to them.
 import assert from 'node:assert/strict';
-import { openAs } from './harness.mjs';
+import { openAs, pngBytes } from './harness.mjs';
 import { completeForm } from './register-flow.mjs';
 
 export async function pushesTo(server, userId) {
@@ -19,26 +19,39 @@ export async function waitFor(check, what, ms = 15_000) {
   }
 }
 
-/** A member fills the register form in the browser and submits; returns on /profile (PENDING). */
-export async function register(browser, server, basics) {
-  const user = await server.mockUser({ displayName: basics.nickname });
+/** A member fills the register form in the browser and submits; returns on /profile (PENDING).
+ *  `basics` are the first step's fields (fillBasics' defaults otherwise); `form` the rest of
+ *  completeForm's options (the proof of employment is an employee id card unless it says). */
+export async function register(browser, server, basics = {}, form = {}) {
+  const user = await server.mockUser({ displayName: basics.nickname ?? 'Member' });
   const session = await openAs(browser, server, user.userId);
   await session.page.goto(`${session.base}/`);
   await session.page.waitForURL(/\/register$/);
-  await completeForm(session.page, { verify: 'EMPLOYEE_ID', basics });
+  await completeForm(session.page, { verify: 'EMPLOYEE_ID', ...form, basics });
   await session.page.getByTestId('submit').click();
   await session.page.waitForURL(/\/profile$/, { timeout: 30_000 });
   await session.page.locator('[data-testid="review-status"][data-status="PENDING"]').waitFor();
   return { user, ...session };
 }
 
-/** A reviewer (made one through the mock's reviewer list) approves every pending profile. */
-export async function approveAll(server) {
-  const reviewer = await server.mockUser({ displayName: 'Reviewer' });
-  await server.json('/__mock/reviewers', { method: 'POST', body: JSON.stringify({ userId: reviewer.userId }) });
-  const token = await server.idToken(reviewer.userId);
-  const login = await server.json('/api/user/login', { method: 'POST', headers: { 'X-Line-Id-Token': token }, body: JSON.stringify({ account: reviewer.userId, password: reviewer.userId }) });
-  const auth = { Authorization: `Bearer ${login.body.token}` };
+/** A session token for API calls as `userId` (the app's own login), as request headers. */
+export async function bearer(server, userId) {
+  const token = await server.idToken(userId);
+  const login = await server.json('/api/user/login', { method: 'POST', headers: { 'X-Line-Id-Token': token }, body: JSON.stringify({ account: userId, password: userId }) });
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  return { Authorization: `Bearer ${login.body.token}` };
+}
+
+/** A new reviewer (put on the mock's reviewer list), working through the API as a laptop would. */
+export async function reviewer(server, displayName = 'Reviewer') {
+  const user = await server.mockUser({ displayName });
+  await server.json('/__mock/reviewers', { method: 'POST', body: JSON.stringify({ userId: user.userId }) });
+  return bearer(server, user.userId);
+}
+
+/** A reviewer (`auth`, or a new one) approves every pending profile; answers how many. */
+export async function approveAll(server, auth) {
+  auth ??= await reviewer(server);
   const queue = await server.json('/api/review/queue', { headers: auth });
   assert.equal(queue.status, 200);
   for (const item of queue.body.items) {
@@ -63,4 +76,46 @@ export async function fetchFromPage(page, url) {
     }
     return { status: res.status, code };
   }, url);
+}
+
+/** Distinct colours for a member's photos, so that the viewer's pages differ. */
+const PHOTO_COLOURS = [
+  [190, 90, 110],
+  [60, 120, 170],
+  [90, 150, 90],
+  [200, 150, 60],
+];
+
+/** A member registered through the API (what the register form sends, without driving it: the
+ *  form has tests of its own), PENDING until a reviewer approves. `photos` of them (portrait PNGs),
+ *  an employee-id proof; everything else as a typical member fills it in. */
+export async function registerByApi(server, { nickname, name = `${nickname} Secretname`, gender = 'FEMALE', matchGender = 'MALE', photos = 2, birthday = '1994-07-21', height = 165, locale = 'en-US', mbti = 'ENFP' }) {
+  const user = await server.mockUser({ displayName: nickname });
+  const idToken = await server.idToken(user.userId);
+  const auth = await bearer(server, user.userId);
+  const upload = async (bytes) => {
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'image/png' }), 'photo.png');
+    const res = await fetch(`${server.base}/api/file/tempUpload`, { method: 'POST', headers: auth, body: form });
+    const body = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(body));
+    return body.fileName;
+  };
+  const names = [];
+  for (let i = 0; i < photos; i++) names.push(await upload(pngBytes(360, 480, PHOTO_COLOURS[i % PHOTO_COLOURS.length])));
+  const proof = await upload(pngBytes(64, 64));
+  const payload = {
+    account: user.userId, password: user.userId, nickname, name, gender, matchGender,
+    occupationType: 'SOFTWARE_ENGINEERING', occupation: 'Product designer', height, incomeRange: 'INCOME_150_200',
+    birthday, school: 'Secret University', education: 'MASTER', marriageRecord: 0, hasChildren: 0, smoke: 0, tattoo: 'NONE', drink: 1,
+    aboutMe: `I'm ${nickname}. Weekends are for hiking, sourdough and long coffee walks along the river.`,
+    personalityTagIds: [101, 104], exerciseTagIds: [204], hobbyTagIds: [301, 310], marriageTypeTagIds: [402], fertilityPlanTagIds: [502], petTagIds: [602],
+    datingQuestion: 'Mountains or the sea, and why?', dailyLife: 'Design reviews, then climbing twice a week.', surprisePoint: 'I can juggle five balls.',
+    city: 'TPE', address: 'No. 7 Secret Lane', latitude: 25.0412, longitude: 121.5321, recommendDistanceKm: 30, mbti,
+    verifyMethod: 'EMPLOYEE_ID', verifyTempFileName: proof, verifyDescription: 'Badge photo',
+    photoNameList: names, valueItem: [],
+  };
+  const res = await fetch(`${server.base}/api/user-profile`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Line-Id-Token': idToken, 'Accept-Language': locale }, body: JSON.stringify(payload) });
+  assert.equal(res.status, 200, await res.text());
+  return { user, nickname, photos: names, auth };
 }

@@ -8,65 +8,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
-import { completeForm } from './register-flow.mjs';
+import { approveAll, bearer, pushesTo, register, reviewer as newReviewer, waitFor } from './members.mjs';
 import { readFileSync } from 'node:fs';
 
 /** The app's catalogues: a label is expected as it is written there. */
 // Each built catalogue: the app's messages and the texts shared with the server (core/data/texts).
 const readJson = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
 const labels = Object.fromEntries(['en', 'zh-TW', 'ja'].map((l) => [l, { ...readJson(`../src/lib/i18n/locales/${l}.json`), ...readJson(`../../core/data/texts/${l}.json`) }]));
-
-async function pushesTo(server, userId) {
-  const { body } = await server.json('/__mock/line/messages');
-  return body.filter((m) => m.to === userId);
-}
-
-async function waitFor(check, what, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** A member fills the register form in the browser and submits; returns on /profile (PENDING). */
-async function register(browser, server, basics) {
-  const user = await server.mockUser({ displayName: basics.nickname });
-  const session = await openAs(browser, server, user.userId);
-  await session.page.goto(`${session.base}/`);
-  await session.page.waitForURL(/\/register$/);
-  await completeForm(session.page, { verify: 'EMPLOYEE_ID', basics });
-  await session.page.getByTestId('submit').click();
-  await session.page.waitForURL(/\/profile$/, { timeout: 30_000 });
-  await session.page.locator('[data-testid="review-status"][data-status="PENDING"]').waitFor();
-  return { user, ...session };
-}
-
-/** A session token for API calls as `userId` (the app's own login). */
-async function bearer(server, userId) {
-  const token = await server.idToken(userId);
-  const login = await server.json('/api/user/login', { method: 'POST', headers: { 'X-Line-Id-Token': token }, body: JSON.stringify({ account: userId, password: userId }) });
-  assert.equal(login.status, 200, JSON.stringify(login.body));
-  return { Authorization: `Bearer ${login.body.token}` };
-}
-
-/** Another reviewer, working through the API as a second laptop would. */
-async function otherReviewer(server) {
-  const user = await server.mockUser({ displayName: 'Second Reviewer' });
-  await server.json('/__mock/reviewers', { method: 'POST', body: JSON.stringify({ userId: user.userId }) });
-  return bearer(server, user.userId);
-}
-
-async function approveAll(server, auth) {
-  const queue = await server.json('/api/review/queue', { headers: auth });
-  for (const item of queue.body.items) {
-    const decided = await server.json(`/api/review/profiles/${item.profileId}/decision`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'APPROVE', version: item.version }) });
-    assert.equal(decided.status, 200, JSON.stringify(decided.body));
-  }
-  return queue.body.items.length;
-}
 
 const card = (m, name) => m.page.getByTestId('introduction').filter({ has: m.page.getByTestId('member-nickname').filter({ hasText: name }) });
 
@@ -106,7 +54,7 @@ describe('Report queue and morning push (issue 15)', () => {
     await session.page.getByTestId('dev-reviewer').filter({ hasText: 'Yes' }).waitFor();
     reviewer = { user, ...session };
     reviewerAuth = await bearer(server, user.userId);
-    second = await otherReviewer(server);
+    second = await newReviewer(server, 'Second Reviewer');
   });
 
   after(async () => {

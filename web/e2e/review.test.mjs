@@ -5,43 +5,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
 import { readFileSync } from 'node:fs';
-import { codeFromOutbox, completeForm, fillBasics, fillWork, next, waitForStep, workEmail } from './register-flow.mjs';
+import { pushesTo, register, waitFor } from './members.mjs';
+import { codeFromOutbox, fillBasics, fillWork, next, waitForStep, workEmail } from './register-flow.mjs';
 
 /** The English catalogue the console shows: a label is expected as it is written there. */
 const en = JSON.parse(readFileSync(new URL('../src/lib/i18n/locales/en.json', import.meta.url), 'utf8'));
 
-/** Every push the mock platform recorded for one LINE user. */
-async function pushesTo(server, userId) {
-  const { body } = await server.json('/__mock/line/messages');
-  return body.filter((m) => m.to === userId);
-}
-
 /** Picks a decision action the way a person does: the chip's label. */
 async function chooseAction(page, name) {
   await page.locator('[data-testid="decision-form"] label.chip', { hasText: name }).click();
-}
-
-async function waitFor(check, what, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** A member fills every step and submits; returns on /profile showing PENDING. */
-async function register(browser, server, opts) {
-  const user = await server.mockUser({ displayName: 'Member' });
-  const session = await openAs(browser, server, user.userId);
-  await session.page.goto(`${session.base}/`);
-  await session.page.waitForURL(/\/register$/);
-  await completeForm(session.page, opts);
-  await session.page.getByTestId('submit').click();
-  await session.page.waitForURL(/\/profile$/, { timeout: 30_000 });
-  await session.page.locator('[data-testid="review-status"][data-status="PENDING"]').waitFor();
-  return { user, ...session };
 }
 
 /** The queue entry of the newest PENDING profile: the member who submitted last waited least, so
@@ -87,7 +59,7 @@ describe('Review (issue 14)', () => {
 
   it('a work e-mail member is claimed and approved by a reviewer; /profile shows APPROVED and exactly one push went out', async () => {
     const email = workEmail();
-    const member = await register(browser, server, { verify: 'COMPANY_EMAIL', email });
+    const member = await register(browser, server, {}, { verify: 'COMPANY_EMAIL', email });
     const { page } = reviewer;
     await page.goto(`${reviewer.base}/review`);
     await page.getByRole('heading', { name: 'Review console' }).waitFor();
@@ -132,7 +104,7 @@ describe('Review (issue 14)', () => {
   });
 
   it('a rejected member sees the reasons, edits and resubmits, and the reviewer sees the change', async () => {
-    const member = await register(browser, server, { verify: 'EMPLOYEE_ID' });
+    const member = await register(browser, server);
     const { page } = reviewer;
     const id = await openNewest(page);
     await chooseAction(page, 'Reject');
@@ -196,7 +168,7 @@ describe('Review (issue 14)', () => {
   });
 
   it('a decision on a profile that changed since it was opened shows the 409', async () => {
-    const member = await register(browser, server, { verify: 'EMPLOYEE_ID' });
+    const member = await register(browser, server);
     const { page } = reviewer;
     const id = await openNewest(page);
     // a second reviewer decides it meanwhile (through the API, as another laptop would)

@@ -15,8 +15,10 @@ use kizuna_core::{
     rules::{RangeRule, RuleCode, TextRule},
     url::HttpsUrl,
 };
+use poem::FromRequest;
 use poem_openapi::{
-    registry::{MetaSchema, MetaSchemaRef, Registry},
+    ApiExtractor, ApiExtractorType, ExtractParamOptions,
+    registry::{MetaMediaType, MetaRequest, MetaSchema, MetaSchemaRef, Registry},
     types::{ParseFromJSON, ParseResult, ToJSON, Type},
 };
 use serde_json::{Value, json};
@@ -73,6 +75,69 @@ impl<T: Type> ParseFromJSON for JsonBody<T> {
             value: value.unwrap_or_default(),
             schema: PhantomData,
         })
+    }
+}
+
+/// A JSON body the caller may leave out (no body at all, as before it existed); when there is
+/// one it must be `application/json`. The document marks the request body as not required.
+pub struct OptionalJsonBody<T>(pub Option<JsonBody<T>>);
+
+impl<T: serde::de::DeserializeOwned> OptionalJsonBody<T> {
+    /// The body as a `T` (None without a body), or 400 E002 naming what is wrong with it.
+    pub fn read(self) -> Result<Option<T>, ApiError> {
+        self.0.map(JsonBody::read).transpose()
+    }
+}
+
+impl<'a, T: Type> ApiExtractor<'a> for OptionalJsonBody<T> {
+    const TYPES: &'static [ApiExtractorType] = &[ApiExtractorType::RequestObject];
+    type ParamType = ();
+    type ParamRawType = ();
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+
+    fn request_meta() -> Option<MetaRequest> {
+        Some(MetaRequest {
+            description: None,
+            content: vec![MetaMediaType {
+                content_type: "application/json; charset=utf-8",
+                schema: T::schema_ref(),
+            }],
+            required: false,
+        })
+    }
+
+    async fn from_request(
+        request: &'a poem::Request,
+        body: &mut poem::RequestBody,
+        _param_opts: ExtractParamOptions<Self::ParamType>,
+    ) -> poem::Result<Self> {
+        let data = <Vec<u8> as FromRequest>::from_request(request, body).await?;
+        if data.is_empty() {
+            return Ok(OptionalJsonBody(None));
+        }
+        let json = request
+            .content_type()
+            .and_then(|t| t.split(';').next())
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Err(poem::Error::from_string(
+                "the body must be application/json",
+                poem::http::StatusCode::BAD_REQUEST,
+            ));
+        }
+        let value = serde_json::from_slice(&data).map_err(|err| {
+            poem::Error::from_string(
+                format!("malformed JSON: {err}"),
+                poem::http::StatusCode::BAD_REQUEST,
+            )
+        })?;
+        Ok(OptionalJsonBody(Some(JsonBody {
+            value,
+            schema: PhantomData,
+        })))
     }
 }
 

@@ -9,10 +9,11 @@
 //! candidates is full: a list costs about the same at a million members as at a thousand.
 //! Everything the scan reads comes from `match_pool` in one query; relations (blocks, reports,
 //! likes, passes, matches, open introductions) come from the database, for one member on demand
-//! or for everyone once per job. The in-memory pool may be a little stale (it is reloaded after
-//! `KIZUNA_POOL_TTL_SECS`, 60 by default, and whenever this process changes it); the picks are
-//! checked against the database before they are stored, so a member who is no longer APPROVED is
-//! never introduced.
+//! or for everyone once per job. The in-memory pool follows every change of a member's standing
+//! member by member, announced between processes (`pool::PoolCache::changed`), and is reloaded
+//! whole only after `KIZUNA_POOL_TTL_SECS` (3600 by default, a safety net); the picks are checked
+//! against the database before they are stored, so a member who is no longer APPROVED is never
+//! introduced.
 
 pub mod job;
 pub mod pool;

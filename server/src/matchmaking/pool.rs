@@ -2,6 +2,7 @@
 //! the cache that keeps one copy per process.
 
 use std::{
+    collections::HashSet,
     sync::Arc,
     time::{Duration, Instant},
 };
@@ -14,8 +15,9 @@ use kizuna_core::{
     review::ReviewStatus,
     rules,
 };
-use sea_orm::DatabaseConnection;
-use tokio::sync::Mutex;
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Mutex, Notify};
 
 use crate::storage::{
     StorageError,
@@ -334,6 +336,20 @@ impl Pool {
         rings.chain(beyond)
     }
 
+    /// This pool with the `changed` members as they are now: those in `now` (still in the pool)
+    /// take their old entry's place or join, every other changed id leaves. The same pool as
+    /// [`Pool::new`] makes of the same members (the order depends only on them).
+    pub fn with_changes(&self, changed: &HashSet<u64>, now: Vec<MatchProfile>) -> Pool {
+        let mut members: Vec<MatchProfile> = self
+            .members
+            .iter()
+            .filter(|m| !changed.contains(&m.id()))
+            .copied()
+            .collect();
+        members.extend(now.into_iter().filter(|m| changed.contains(&m.id())));
+        Pool::new(members)
+    }
+
     /// Bytes the pool takes: the profiles and the index.
     pub fn bytes(&self) -> usize {
         self.members.capacity() * std::mem::size_of::<MatchProfile>()
@@ -378,25 +394,56 @@ struct Cached {
     loaded: Instant,
 }
 
-/// One pool per process. Past its time to live the pool is reloaded in the background while
-/// requests go on with the old one (at a million members a load takes seconds; the picks are
-/// checked against the database anyway); with no pool at all (first use, or [`invalidate`]d)
-/// the caller waits for the load.
+/// The PostgreSQL notification channel on which a process announces the members whose standing
+/// in matchmaking it changed (approved, suspended, reinstated, paused, back, deleted, edited).
+pub const CHANNEL: &str = "kizuna_pool";
+
+/// A pool announcement: the announcing process and the member ids (ids only: every process
+/// reads the rows itself).
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct Announced {
+    o: i32,
+    i: Vec<i64>,
+}
+
+/// Member ids a NOTIFY payload (at most 8000 bytes) carries; more are announced in several.
+const IDS_PER_NOTIFY: usize = 500;
+
+/// One pool per process, kept up to date member by member: whoever changes a member's standing
+/// calls [`changed`] after the commit, which applies the change here (reading only that
+/// member's row) and, on PostgreSQL, announces the ids to every other process (`NOTIFY
+/// kizuna_pool`), whose updater applies them the same way within moments. No decision reloads
+/// the whole pool. Past its time to live (`KIZUNA_POOL_TTL_SECS`, a safety net) the pool is
+/// reloaded in the background while requests go on with the old one; with no pool at all (first
+/// use, or [`invalidate`]d) the caller waits for the load.
 ///
+/// [`changed`]: PoolCache::changed
 /// [`invalidate`]: PoolCache::invalidate
+#[derive(Clone)]
 pub struct PoolCache {
     ttl: Duration,
     slot: Arc<std::sync::Mutex<Option<Cached>>>,
-    /// Held while a load runs: one load at a time.
+    /// Held while a load or a change runs: one at a time, so none is lost.
     loading: Arc<Mutex<()>>,
+    /// Ids announced by other processes, not applied yet.
+    pending: Arc<std::sync::Mutex<HashSet<i64>>>,
+    wake: Arc<Notify>,
+    /// This process in announcements.
+    origin: i32,
+    /// Whole loads so far (tests and logs: a decision must not cause one).
+    loads: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl PoolCache {
-    pub fn new(ttl: Duration) -> PoolCache {
+    pub fn new(ttl: Duration, origin: i32) -> PoolCache {
         PoolCache {
             ttl,
             slot: Arc::new(std::sync::Mutex::new(None)),
             loading: Arc::new(Mutex::new(())),
+            pending: Arc::default(),
+            wake: Arc::new(Notify::new()),
+            origin,
+            loads: Arc::default(),
         }
     }
 
@@ -413,10 +460,10 @@ impl PoolCache {
             Some((pool, true)) => return Ok(pool),
             Some((pool, false)) => {
                 if let Ok(guard) = self.loading.clone().try_lock_owned() {
-                    let (db, slot) = (db.clone(), self.slot.clone());
+                    let (db, slot, loads) = (db.clone(), self.slot.clone(), self.loads.clone());
                     tokio::spawn(async move {
-                        match load_logged(&db).await {
-                            Ok(pool) => store(&slot, pool),
+                        match load_logged(&db, &loads).await {
+                            Ok(pool) => store(&slot, pool, Instant::now()),
                             Err(err) => tracing::error!(error = ?err, "reloading the match pool"),
                         }
                         drop(guard);
@@ -430,27 +477,150 @@ impl PoolCache {
         if let Some((pool, _)) = self.current() {
             return Ok(pool);
         }
-        let pool = load_logged(db).await?;
-        store(&self.slot, pool.clone());
+        let pool = load_logged(db, &self.loads).await?;
+        store(&self.slot, pool.clone(), Instant::now());
         Ok(pool)
     }
 
-    /// Drops the pool: the next list waits for a new one (a profile was approved, suspended
-    /// or edited, and this process should see it at once).
+    /// How many times the whole pool was loaded by this process.
+    pub fn loads(&self) -> u64 {
+        self.loads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Drops the pool: the next list waits for a new one (the mock clock moved to another day).
     pub async fn invalidate(&self) {
         let _guard = self.loading.lock().await;
         *self.slot.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
+
+    /// Marks the pool stale, so the next list starts a reload in the background (the relay
+    /// reconnected: announcements may have been missed meanwhile).
+    pub fn expire(&self) {
+        let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cached) = slot.as_mut() {
+            cached.loaded = Instant::now()
+                .checked_sub(self.ttl)
+                .unwrap_or(cached.loaded);
+        }
+    }
+
+    /// These members' standing changed (committed): applied to this process's pool now and, on
+    /// PostgreSQL, announced to every other process. A failed announcement is logged, never the
+    /// caller's failure (the others catch up at their next reload).
+    pub async fn changed(&self, db: &DatabaseConnection, ids: &[i64]) {
+        if ids.is_empty() {
+            return;
+        }
+        if let Err(err) = self.apply(db, ids).await {
+            tracing::warn!(error = ?err, "match pool: a change was not applied; reloading");
+            self.expire();
+        }
+        if db.get_database_backend() != DbBackend::Postgres {
+            return;
+        }
+        for chunk in ids.chunks(IDS_PER_NOTIFY) {
+            let payload = serde_json::to_string(&Announced {
+                o: self.origin,
+                i: chunk.to_vec(),
+            })
+            .unwrap_or_default();
+            let notified = db
+                .execute_raw(Statement::from_sql_and_values(
+                    DbBackend::Postgres,
+                    "SELECT pg_notify($1, $2)",
+                    [CHANNEL.into(), payload.into()],
+                ))
+                .await;
+            if let Err(err) = notified {
+                tracing::warn!(error = %err, "match pool: NOTIFY failed");
+            }
+        }
+    }
+
+    /// Another process's announcement (a NOTIFY payload): queued for the updater.
+    pub fn announced(&self, payload: &str) -> anyhow::Result<()> {
+        let announced: Announced = serde_json::from_str(payload)
+            .map_err(|e| anyhow::anyhow!("a pool announcement: {e}"))?;
+        if announced.o == self.origin {
+            return Ok(());
+        }
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(announced.i);
+        self.wake.notify_one();
+        Ok(())
+    }
+
+    /// Applies announced ids as they come, all that arrived meanwhile in one go.
+    pub fn spawn_updater(&self, db: DatabaseConnection) -> tokio::task::JoinHandle<()> {
+        let cache = self.clone();
+        tokio::spawn(async move {
+            loop {
+                cache.wake.notified().await;
+                let ids: Vec<i64> =
+                    std::mem::take(&mut *cache.pending.lock().unwrap_or_else(|e| e.into_inner()))
+                        .into_iter()
+                        .collect();
+                if ids.is_empty() {
+                    continue;
+                }
+                if let Err(err) = cache.apply(&db, &ids).await {
+                    tracing::warn!(error = ?err, "match pool: announced changes not applied; reloading");
+                    cache.expire();
+                }
+            }
+        })
+    }
+
+    /// Reads these members' rows (still APPROVED and not paused, or gone) and puts them into the
+    /// pool in memory. Nothing to do before the first load, which reads everything.
+    async fn apply(&self, db: &DatabaseConnection, ids: &[i64]) -> Result<(), StorageError> {
+        let _guard = self.loading.lock().await;
+        let Some(loaded) = self
+            .slot
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .map(|c| (c.pool.clone(), c.loaded))
+        else {
+            return Ok(());
+        };
+        let started = Instant::now();
+        let mut now = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(row) = match_pool::approved_one(db, *id).await? {
+                now.push(match_pool::to_profile(
+                    &row.row,
+                    ReviewStatus::Approved,
+                    active_day(row.last_active_at),
+                )?);
+            }
+        }
+        let changed: HashSet<u64> = ids.iter().map(|id| *id as u64).collect();
+        let (old, loaded_at) = loaded;
+        let pool = tokio::task::spawn_blocking(move || old.with_changes(&changed, now))
+            .await
+            .map_err(|e| anyhow::Error::new(e).context("applying pool changes"))?;
+        store(&self.slot, Arc::new(pool), loaded_at);
+        tracing::debug!(
+            members = ids.len(),
+            ms = started.elapsed().as_millis() as u64,
+            "match pool: changes applied"
+        );
+        Ok(())
+    }
 }
 
-fn store(slot: &std::sync::Mutex<Option<Cached>>, pool: Arc<Pool>) {
-    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Cached {
-        pool,
-        loaded: Instant::now(),
-    });
+fn store(slot: &std::sync::Mutex<Option<Cached>>, pool: Arc<Pool>, loaded: Instant) {
+    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Cached { pool, loaded });
 }
 
-async fn load_logged(db: &DatabaseConnection) -> Result<Arc<Pool>, StorageError> {
+async fn load_logged(
+    db: &DatabaseConnection,
+    loads: &std::sync::atomic::AtomicU64,
+) -> Result<Arc<Pool>, StorageError> {
+    loads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let started = Instant::now();
     let pool = Arc::new(load(db).await?);
     tracing::info!(
@@ -512,6 +682,50 @@ mod tests {
             tags: TagSet::default(),
             last_active: today(),
         })
+    }
+
+    #[test]
+    fn a_pool_with_changes_is_the_pool_of_the_members_as_they_are_now() {
+        let taipei = (25.03, 121.56);
+        let before: Vec<MatchProfile> = (1..=40)
+            .map(|id| {
+                let gender = if id % 2 == 0 {
+                    Gender::Male
+                } else {
+                    Gender::Female
+                };
+                let at = (taipei.0 + id as f64 * 0.01, taipei.1 - id as f64 * 0.01);
+                member(id, gender, MatchGender::Any, at, 30)
+            })
+            .collect();
+        let pool = Pool::new(before.clone());
+        // 3 leaves (suspended), 4 moves to Tainan, 99 joins (approved), 5 is announced unchanged.
+        let moved = member(4, Gender::Male, MatchGender::Any, (22.99, 120.21), 30);
+        let joined = member(99, Gender::NonBinary, MatchGender::Any, taipei, 0);
+        let unchanged = before[4];
+        let changed: HashSet<u64> = [3, 4, 5, 99].into();
+        let updated = pool.with_changes(&changed, vec![moved, joined, unchanged]);
+
+        let mut expected: Vec<MatchProfile> = before
+            .into_iter()
+            .filter(|m| m.id() != 3 && m.id() != 4)
+            .collect();
+        expected.extend([moved, joined]);
+        let rebuilt = Pool::new(expected);
+        assert_eq!(updated.members(), rebuilt.members());
+        assert!(updated.get(3).is_none());
+        assert_eq!(updated.get(4), Some(&moved));
+        assert_eq!(updated.get(99), Some(&joined));
+        let viewer = member(1000, Gender::Male, MatchGender::Any, taipei, 0);
+        let walk = |p: &Pool| {
+            p.nearest(&viewer, today())
+                .map(|m| m.id())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(walk(&updated), walk(&rebuilt));
+        // A profile offered for an id nobody announced is not let in.
+        let stray = member(500, Gender::Male, MatchGender::Any, taipei, 0);
+        assert!(pool.with_changes(&changed, vec![stray]).get(500).is_none());
     }
 
     /// The walk before the bound: every position of every ring out to the last.

@@ -16,7 +16,7 @@ use kizuna_core::{
 use poem::{Body, IntoResponse, Response};
 use poem_openapi::{
     ApiResponse, Object, OpenApi,
-    param::{Path, Query},
+    param::{Header, Path, Query},
     payload::Json,
     registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
     types::{ToJSON, Type},
@@ -25,14 +25,18 @@ use poem_openapi::{
 use super::{ApiTags, State, page_size};
 use crate::{
     access::Viewer,
-    chat::{ChatEvent, Subscription},
+    chat::{Subscription, What},
     error::ApiError,
     extract::{
         auth::{Session, SessionOrCookie},
         body::JsonBody,
         path_id,
     },
-    storage::{chat, entity::chat_message},
+    storage::{
+        chat,
+        chat_events::{self, Kind},
+        entity::chat_message,
+    },
     usecases::chat::{self as chats, Sent},
 };
 
@@ -156,9 +160,11 @@ impl ApiResponse for ChatEvents {
     fn meta() -> MetaResponses {
         MetaResponses {
             responses: vec![MetaResponse {
-                description: "Server-sent events: `event: message` (MessageEvent), `event: read` \
-                              (ReadEvent), `event: ended` (EndedEvent), and a `: keep-alive` \
-                              comment every 15 s.",
+                description: "Server-sent events, each with its number in the caller's events \
+                              as its `id`: `event: message` (MessageEvent), `event: read` \
+                              (ReadEvent), `event: ended` (EndedEvent), `event: reset` (what was \
+                              missed can no longer be replayed: load the newest page again), and \
+                              a `: keep-alive` comment every 15 s.",
                 status: Some(200),
                 status_range: None,
                 content: vec![MetaMediaType {
@@ -288,36 +294,50 @@ impl ChatApi {
     ///
     /// A server-sent events stream over all the caller's matches: `message` (a new message,
     /// the caller's own included), `read` (the other member read up to a message) and `ended`
-    /// (the match ended). A `: keep-alive` comment comes every 15 s. While it is open the
-    /// caller gets no LINE push about new messages. Authenticated by the bearer session or the
-    /// `kizuna_token` cookie (what `EventSource` sends). Live only: after a reconnect, load the
-    /// newest page again. At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member on one
-    /// server process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
+    /// (the match ended), each with its number in the caller's events as the SSE `id`. A
+    /// stream that reconnects with `Last-Event-ID` (EventSource sends it by itself) first gets
+    /// every event after that number, in order, none twice; when they can no longer be replayed
+    /// (kept a day) it gets `reset`: load the newest page again. A `: keep-alive` comment comes
+    /// every 15 s. While it is open the caller gets no LINE push about new messages.
+    /// Authenticated by the bearer session or the `kizuna_token` cookie (what `EventSource`
+    /// sends). At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member, across every server
+    /// process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
     #[oai(path = "/chat/events", method = "get")]
     async fn events(
         &self,
         state: poem::web::Data<&State>,
         caller: SessionOrCookie,
+        /// The number of the last event this client took (sent by EventSource on a reconnect).
+        #[oai(name = "Last-Event-ID")]
+        last_event_id: Header<Option<String>>,
     ) -> Result<ChatEvents, ApiError> {
         let me = Viewer::from(&caller.0).approved_member()?;
+        // A stream whose client vanished without closing is noticed at its next keep-alive,
+        // so a slot may be free by then.
+        let refused = || ApiError::Throttled {
+            cause: format!(
+                "at most {CHAT_STREAMS_PER_MEMBER} chat event streams open at once; close one"
+            ),
+            retry_after: Some(state.settings.chat.keep_alive.as_secs().max(1)),
+        };
         // Subscribed before the presence row and the answer: whatever is published once the
         // client sees the stream open reaches it.
         let Some(subscription) = state.chat.subscribe(me) else {
-            // A stream whose client vanished without closing is noticed at its next keep-alive,
-            // so a slot may be free by then.
-            return Err(ApiError::Throttled {
-                cause: format!(
-                    "at most {CHAT_STREAMS_PER_MEMBER} chat event streams open at once; close one"
-                ),
-                retry_after: Some(state.settings.chat.keep_alive.as_secs().max(1)),
-            });
+            return Err(refused());
         };
-        let presence = Presence::open(&state, me).await?;
+        // The cap across every process: the live streams of the member's presence rows.
+        let Some(presence) = Presence::open(&state, me).await? else {
+            return Err(refused());
+        };
+        // Read after subscribing: every event numbered after `head` reaches the subscription.
+        let (head, oldest) = chat_events::bounds(&state.db, me).await?;
+        let start = Start::new(last_event_id.0.as_deref(), head, oldest);
         Ok(ChatEvents(event_stream(
             (*state).clone(),
             me,
             subscription,
             presence,
+            start,
         )))
     }
 }
@@ -329,15 +349,25 @@ struct Presence {
 }
 
 impl Presence {
-    async fn open(state: &State, member: i64) -> Result<Presence, ApiError> {
+    /// None when the member already holds `CHAT_STREAMS_PER_MEMBER` live streams.
+    async fn open(state: &State, member: i64) -> Result<Option<Presence>, ApiError> {
         let stream_id = uuid::Uuid::new_v4().hyphenated().to_string();
         let now = state.now();
         let ttl = state.settings.chat.presence_ttl_secs();
-        chat::open_presence(&state.db, &stream_id, member, now, now + ttl).await?;
-        Ok(Presence {
+        let opened = chat::open_presence(
+            &state.db,
+            &stream_id,
+            member,
+            state.process,
+            now,
+            now + ttl,
+            CHAT_STREAMS_PER_MEMBER,
+        )
+        .await?;
+        Ok(opened.then(|| Presence {
             state: state.clone(),
             stream_id,
-        })
+        }))
     }
 
     async fn refresh(&self) {
@@ -363,47 +393,132 @@ impl Drop for Presence {
     }
 }
 
-/// One event in the SSE wire format, for `member`.
-fn format_event(event: &ChatEvent, member: i64) -> String {
-    let (kind, data) = match event {
-        ChatEvent::Message {
-            match_id, message, ..
-        } => (
+/// Where a stream starts, from the client's `Last-Event-ID` and the member's event numbers.
+#[derive(Debug, PartialEq)]
+struct Start {
+    /// The last number the client has; the stream sends what comes after.
+    after: i64,
+    /// Read the events after `after` from the database first.
+    replay: bool,
+    /// What the client missed can no longer be replayed (or it named a number it cannot
+    /// have): it is told to load the newest page again.
+    reset: bool,
+}
+
+impl Start {
+    fn new(last_event_id: Option<&str>, head: i64, oldest: Option<i64>) -> Start {
+        let Some(sent) = last_event_id else {
+            // A first open: the page loads the newest messages itself.
+            return Start {
+                after: head,
+                replay: false,
+                reset: false,
+            };
+        };
+        match sent.trim().parse::<i64>() {
+            Ok(last) if last == head => Start {
+                after: head,
+                replay: false,
+                reset: false,
+            },
+            Ok(last) if (0..head).contains(&last) && oldest.is_some_and(|o| o <= last + 1) => {
+                Start {
+                    after: last,
+                    replay: true,
+                    reset: false,
+                }
+            }
+            _ => Start {
+                after: head,
+                replay: false,
+                reset: true,
+            },
+        }
+    }
+}
+
+/// One event in the SSE wire format, for `member`, numbered `seq`.
+fn format_event(match_id: i64, what: &What, member: i64, seq: i64) -> String {
+    let (kind, data) = match what {
+        What::Message(message) => (
             "message",
             MessageEvent {
-                match_id: *match_id,
+                match_id,
                 message: ChatMessage::new(message, member),
             }
             .to_json_string(),
         ),
-        ChatEvent::Read {
-            match_id, up_to, ..
-        } => (
+        What::Read { up_to } => (
             "read",
             ReadEvent {
-                match_id: *match_id,
+                match_id,
                 up_to: *up_to,
             }
             .to_json_string(),
         ),
-        ChatEvent::Ended { match_id, .. } => (
-            "ended",
-            EndedEvent {
-                match_id: *match_id,
-            }
-            .to_json_string(),
-        ),
+        What::Ended => ("ended", EndedEvent { match_id }.to_json_string()),
     };
-    format!("event: {kind}\ndata: {data}\n\n")
+    format!("id: {seq}\nevent: {kind}\ndata: {data}\n\n")
 }
 
+/// A stored event as its stream sends it; a message that is gone (its sender deleted their
+/// account) only moves the client's last event id on.
+fn format_stored(event: &chat_events::Stored, member: i64) -> String {
+    let what = match (event.kind, &event.message) {
+        (Kind::Message, Some(message)) => What::Message(message.clone()),
+        (Kind::Message, None) => return format!("id: {}\n\n", event.seq),
+        (Kind::Read, _) => What::Read {
+            up_to: event.ref_id,
+        },
+        (Kind::Ended, _) => What::Ended,
+    };
+    format_event(event.match_id, &what, member, event.seq)
+}
+
+/// Events read from the database per statement while catching up.
+const CATCH_UP_BATCH: u64 = 200;
+
 struct Open {
+    state: State,
     member: i64,
     subscription: Subscription,
     presence: Presence,
     tick: tokio::time::Interval,
     closing: tokio::sync::watch::Receiver<bool>,
-    started: bool,
+    resyncs: tokio::sync::watch::Receiver<u64>,
+    /// The number of the last event sent.
+    last: i64,
+    /// Blocks to send before anything else (the first one, what was read from the database).
+    queued: std::collections::VecDeque<String>,
+    /// A catch-up failed (the database was unreachable): try again at the next chance.
+    behind: bool,
+}
+
+impl Open {
+    /// Queues every event after `last` from the database. On a failure the stream goes on and
+    /// tries again at its next event, resync or keep-alive: it never sends out of order.
+    async fn catch_up(&mut self) {
+        loop {
+            match chat_events::after(&self.state.db, self.member, self.last, CATCH_UP_BATCH).await {
+                Ok(events) => {
+                    self.behind = false;
+                    let full = events.len() as u64 == CATCH_UP_BATCH;
+                    for event in &events {
+                        self.queued.push_back(format_stored(event, self.member));
+                        self.last = event.seq;
+                    }
+                    if !full {
+                        return;
+                    }
+                }
+                Err(err) => {
+                    tracing::warn!(error = ?err, "chat stream: missed events not read yet");
+                    self.behind = true;
+                    return;
+                }
+            }
+        }
+    }
 }
 
 fn event_stream(
@@ -411,44 +526,64 @@ fn event_stream(
     member: i64,
     subscription: Subscription,
     presence: Presence,
+    start: Start,
 ) -> Response {
     let keep_alive = state
         .settings
         .chat
         .keep_alive
         .max(Duration::from_millis(100));
+    // The reconnection delay for EventSource, the last event id, and a first chunk so that the
+    // client knows at once that the stream is live.
+    let mut queued = std::collections::VecDeque::new();
+    queued.push_back(format!("retry: 3000\nid: {}\n: connected\n\n", start.after));
+    if start.reset {
+        queued.push_back("event: reset\ndata: {}\n\n".to_string());
+    }
     let open = Open {
         member,
         subscription,
         presence,
         tick: tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive),
         closing: state.chat.closing(),
-        started: false,
+        resyncs: state.chat.resyncs(),
+        state,
+        last: start.after,
+        queued,
+        behind: start.replay,
     };
     let events = stream::unfold(open, |mut open| async move {
-        if !open.started {
-            open.started = true;
-            // The reconnection delay for EventSource, and a first chunk so that the client
-            // knows at once that the stream is live.
-            return Some((
-                Ok::<_, std::io::Error>("retry: 3000\n: connected\n\n".to_string()),
-                open,
-            ));
-        }
         loop {
+            if let Some(block) = open.queued.pop_front() {
+                return Some((Ok::<_, std::io::Error>(block), open));
+            }
             if *open.closing.borrow() {
                 return None;
             }
+            if open.behind {
+                open.catch_up().await;
+                if !open.queued.is_empty() {
+                    continue;
+                }
+            }
             tokio::select! {
                 _ = open.closing.changed() => return None,
+                _ = open.resyncs.changed() => open.catch_up().await,
                 event = open.subscription.recv() => match event {
-                    Ok(event) => {
-                        let text = format_event(&event, open.member);
-                        return Some((Ok(text), open));
-                    }
-                    // Fell behind by more than the backlog: the page reloads what it missed
-                    // when it next loads; the stream goes on.
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Ok(event) => match event.seq_for(open.member) {
+                        Some(seq) if seq <= open.last => {}
+                        Some(seq) if seq == open.last + 1 => {
+                            open.last = seq;
+                            let text = format_event(event.match_id, &event.what, open.member, seq);
+                            return Some((Ok(text), open));
+                        }
+                        // An earlier event has not come (another process's, still on its way,
+                        // or lost with it): the database has it, in order.
+                        Some(_) => open.catch_up().await,
+                        None => {}
+                    },
+                    // Fell behind by more than the backlog: the database has what was dropped.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => open.catch_up().await,
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                 },
                 _ = open.tick.tick() => {
@@ -463,4 +598,45 @@ fn event_stream(
         .header("X-Accel-Buffering", "no")
         .header("Cache-Control", "no-store")
         .body(Body::from_bytes_stream(events))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(after: i64, replay: bool, reset: bool) -> Start {
+        Start {
+            after,
+            replay,
+            reset,
+        }
+    }
+
+    #[test]
+    fn a_first_open_starts_after_the_newest_event() {
+        assert_eq!(Start::new(None, 12, Some(3)), start(12, false, false));
+        assert_eq!(Start::new(None, 0, None), start(0, false, false));
+    }
+
+    #[test]
+    fn a_reconnect_replays_what_came_after_its_last_event() {
+        assert_eq!(Start::new(Some("7"), 12, Some(3)), start(7, true, false));
+        // The first kept event is the one right after: nothing lost.
+        assert_eq!(Start::new(Some("2"), 12, Some(3)), start(2, true, false));
+        assert_eq!(Start::new(Some("0"), 12, Some(1)), start(0, true, false));
+        // Up to date: nothing to read.
+        assert_eq!(Start::new(Some("12"), 12, Some(3)), start(12, false, false));
+    }
+
+    #[test]
+    fn a_reconnect_that_can_no_longer_be_replayed_is_told_to_reload() {
+        // Events 3 and later are kept; the client missed 2.
+        assert_eq!(Start::new(Some("1"), 12, Some(3)), start(12, false, true));
+        // Everything swept.
+        assert_eq!(Start::new(Some("4"), 12, None), start(12, false, true));
+        // A number the member never had, or none at all.
+        assert_eq!(Start::new(Some("13"), 12, Some(3)), start(12, false, true));
+        assert_eq!(Start::new(Some("-1"), 12, Some(1)), start(12, false, true));
+        assert_eq!(Start::new(Some("x"), 12, Some(1)), start(12, false, true));
+    }
 }

@@ -64,14 +64,14 @@ fn client_address(req: &Request) -> String {
 async fn allowed(state: &State, req: &Request, token: Option<String>) -> bool {
     let address = client_address(req);
     let Some(token) = token else {
-        return state.log_limiter.allow(&address);
+        return state.log_limiter.allow(&address).await;
     };
-    if !state.log_lookup_limiter.allow(&address) {
+    if !state.log_lookup_limiter.allow(&address).await {
         return false;
     }
     match state.sessions.peek_user(&token).await {
-        Some(user) => state.log_limiter.allow(&format!("u:{user}")),
-        None => state.log_limiter.allow(&address),
+        Some(user) => state.log_limiter.allow(&format!("u:{user}")).await,
+        None => state.log_limiter.allow(&address).await,
     }
 }
 

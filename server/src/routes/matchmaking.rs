@@ -2,9 +2,10 @@
 //! member's profile, likes and passes, matches, blocks, reports, and the morning-push setting.
 //!
 //! Another member is only ever shown through kizuna-core's `PublicProfile` (nickname, age, city,
-//! distance band, occupation, the verified-employer badge, tags, about-me and Q&A, photo file
-//! names): the core type cannot hold a name, birthday, address, coordinates, e-mail, income,
-//! employer name or the verification. Members are named by their profile id; one who is not
+//! distance band, occupation, the verified badge, height, education, marriage record, children,
+//! smoking, drinking, tattoo, MBTI, tags, about-me and Q&A, photo file names): the core type
+//! cannot hold a name, birthday, address, coordinates, e-mail, income, school, employer name or
+//! the verification. Members are named by their profile id; one who is not
 //! among the caller's introductions or matches, or who blocked or was blocked, is E003 like an
 //! unknown id.
 
@@ -15,8 +16,12 @@ use super::{ApiTags, State};
 use crate::{
     access::Viewer,
     error::ApiError,
-    extract::{auth::Session, body::JsonBody, path_id},
-    storage::matchmaking as store,
+    extract::{
+        auth::Session,
+        body::{JsonBody, OptionalJsonBody},
+        path_id,
+    },
+    storage::{entity::reaction, matchmaking as store},
     usecases::matchmaking,
 };
 
@@ -36,8 +41,25 @@ pub struct MemberView {
     pub occupation_type: String,
     /// The job title.
     pub occupation: String,
-    /// The employer was verified (its name stays private).
+    /// A reviewer checked the member's proof of employment and approved them: true for every
+    /// APPROVED member (the employer's name and the proof stay private).
     pub verified_employer: bool,
+    /// Height in centimetres.
+    pub height: u32,
+    /// HIGH_SCHOOL, ASSOCIATE, BACHELOR, MASTER or DOCTORATE.
+    pub education: String,
+    /// 0 never married, 1 divorced, 2 widowed.
+    pub marriage_record: u8,
+    /// 0 none, 1 living together, 2 living apart (the plans are `fertilityPlanTagIds`).
+    pub has_children: u8,
+    /// 0 never, 1 quit, 2 socially, 3 regularly.
+    pub smoke: u8,
+    /// 0 never, 1 socially, 2 regularly.
+    pub drink: u8,
+    /// NONE, HIDDEN or VISIBLE.
+    pub tattoo: String,
+    /// The Myers–Briggs type (ISTJ … ENTJ) when the member shares it.
+    pub mbti: Option<String>,
     pub personality_tag_ids: Vec<u32>,
     pub exercise_tag_ids: Vec<u32>,
     pub hobby_tag_ids: Vec<u32>,
@@ -63,6 +85,14 @@ impl MemberView {
             occupation_type: p.occupation_type.as_str().to_string(),
             occupation: p.occupation,
             verified_employer: p.verified_employer,
+            height: p.height,
+            education: p.education.as_str().to_string(),
+            marriage_record: p.marriage_record.code(),
+            has_children: p.has_children.code(),
+            smoke: p.smoke.code(),
+            drink: p.drink.code(),
+            tattoo: p.tattoo.as_str().to_string(),
+            mbti: p.mbti.map(|m| m.as_str().to_string()),
             personality_tag_ids: p.personality_tag_ids,
             exercise_tag_ids: p.exercise_tag_ids,
             hobby_tag_ids: p.hobby_tag_ids,
@@ -78,12 +108,109 @@ impl MemberView {
     }
 }
 
+/// A like as its receiver or sender sees it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LikeView {
+    /// Unix seconds.
+    pub liked_at: i64,
+    /// The like's comment, if it carried one.
+    #[oai(nullable)]
+    pub comment: Option<LikeCommentView>,
+}
+
+/// A like's comment: its text, about one photo (`photoName`) or one Q&A answer (`answer`) of the
+/// member liked.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LikeCommentView {
+    pub text: String,
+    /// A file name of the liked member's `photoNameList`.
+    #[oai(nullable)]
+    pub photo_name: Option<String>,
+    /// DATING_QUESTION, DAILY_LIFE or SURPRISE_POINT.
+    #[oai(nullable)]
+    pub answer: Option<String>,
+}
+
+impl LikeView {
+    fn new(like: reaction::Model) -> LikeView {
+        LikeView {
+            liked_at: like.created_at,
+            comment: like.comment.map(|text| LikeCommentView {
+                text,
+                photo_name: like.comment_photo,
+                answer: like.comment_answer,
+            }),
+        }
+    }
+}
+
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct Introduction {
     pub member: MemberView,
-    /// The caller's answer so far: LIKE, PASS or null.
+    /// The caller's answer so far: LIKE or null (a passed member leaves the list).
     pub reaction: Option<String>,
+    /// The member liked the caller (with the like's comment, if any).
+    #[oai(nullable)]
+    pub their_like: Option<LikeView>,
+}
+
+/// Another member's profile page: what the caller may see of them and where the two stand.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MemberProfile {
+    pub member: MemberView,
+    /// The caller's answer: LIKE, PASS or null.
+    #[oai(nullable)]
+    pub reaction: Option<String>,
+    /// The member liked the caller (shown only for someone among the caller's introductions and
+    /// not yet a match).
+    #[oai(nullable)]
+    pub their_like: Option<LikeView>,
+    /// Their live match, if they have one (the chat is `/chat?match=…`).
+    #[oai(nullable)]
+    pub match_id: Option<i64>,
+}
+
+/// One like in the caller's likes lists.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LikeItem {
+    pub member: MemberView,
+    pub like: LikeView,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Likes {
+    /// The caller's likes not (yet) answered by a match, newest first, at most 100.
+    pub sent: Vec<LikeItem>,
+    /// Likes of the caller from members among the caller's introductions (a like makes nobody
+    /// visible who was not), not yet a match, newest first, at most 100.
+    pub received: Vec<LikeItem>,
+}
+
+/// A like's optional comment on one of the member's photos or Q&A answers.
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LikeBody {
+    pub comment: Option<LikeCommentBody>,
+}
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LikeCommentBody {
+    /// 1 to 140 characters after trimming (`rules::LIKE_COMMENT`).
+    pub text: String,
+    /// One of the member's photos (a file name of their `photoNameList`); or `answer`.
+    pub photo_name: Option<String>,
+    /// One of the member's Q&A answers: DATING_QUESTION, DAILY_LIFE or SURPRISE_POINT; or
+    /// `photoName`.
+    pub answer: Option<String>,
 }
 
 #[derive(Debug, Object)]
@@ -119,6 +246,8 @@ pub struct MatchItem {
     pub last_message: Option<LastMessage>,
     /// Messages from the other member after the caller's read marker.
     pub unread: u32,
+    /// The caller has not opened the conversation yet (`PUT /matches/{matchId}/read` opens it).
+    pub is_new: bool,
 }
 
 #[derive(Debug, Object)]
@@ -213,9 +342,16 @@ pub enum DoneResponse {
 
 #[derive(ApiResponse)]
 pub enum MemberResponse {
-    /// What the caller may see of the member.
+    /// What the caller may see of the member, and where the two stand.
     #[oai(status = 200)]
-    Ok(Json<MemberView>),
+    Ok(Json<MemberProfile>),
+}
+
+#[derive(ApiResponse)]
+pub enum LikesResponse {
+    /// The likes the caller sent and received.
+    #[oai(status = 200)]
+    Ok(Json<Likes>),
 }
 
 #[derive(ApiResponse)]
@@ -266,6 +402,7 @@ impl IntroductionsApi {
                 .map(|entry| Introduction {
                     member: MemberView::new(entry.member, entry.profile),
                     reaction: entry.reaction,
+                    their_like: entry.their_like.map(LikeView::new),
                 })
                 .collect(),
             paused_since,
@@ -274,20 +411,31 @@ impl IntroductionsApi {
 
     /// Like an introduction
     ///
+    /// The body is optional: a comment of 1 to 140 characters on one of the member's photos or
+    /// Q&A answers (422 E002 with `fields` when refused), which the member sees with the like.
     /// A like back makes a match, and both members get a LINE push. Liking again answers the
-    /// same; liking someone the caller passed is E005; anyone not among the caller's
-    /// introductions is E003.
+    /// same (the first comment stays); liking someone the caller passed is E005; anyone not
+    /// among the caller's introductions is E003.
     #[oai(path = "/introductions/:memberId/like", method = "post")]
     async fn like(
         &self,
         state: poem::web::Data<&State>,
         caller: Session,
         #[oai(name = "memberId")] member: Path<String>,
+        body: OptionalJsonBody<LikeBody>,
     ) -> Result<LikeResponse, ApiError> {
+        let body = body.read()?;
         let viewer = Viewer::from(&caller.0);
         viewer.approved_member()?;
         let target = path_id(&member.0)?;
-        let liked = matchmaking::like(&state, &viewer, target)
+        let comment = body
+            .and_then(|b| b.comment)
+            .map(|c| matchmaking::CommentInput {
+                text: c.text,
+                photo_name: c.photo_name,
+                answer: c.answer,
+            });
+        let liked = matchmaking::like(&state, &viewer, target, comment)
             .await?
             .apply(&state)
             .await;
@@ -317,6 +465,55 @@ impl IntroductionsApi {
             .await;
         Ok(DoneResponse::Done)
     }
+
+    /// Take back a pass
+    ///
+    /// Within 10 seconds of the pass (`rules::PASS_UNDO_SECS`) the member is back in the list,
+    /// on every device of the caller. Without a pass nothing changes; an older pass is E005;
+    /// anyone not among the caller's introductions is E003.
+    #[oai(path = "/introductions/:memberId/pass", method = "delete")]
+    async fn undo_pass(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        #[oai(name = "memberId")] member: Path<String>,
+    ) -> Result<DoneResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let target = path_id(&member.0)?;
+        matchmaking::undo_pass(&state, &viewer, target)
+            .await?
+            .apply(&state)
+            .await;
+        Ok(DoneResponse::Done)
+    }
+
+    /// The caller's likes
+    ///
+    /// "Likes you sent" and "Liked you", each with the like's comment. "Liked you" only shows
+    /// members already among the caller's introductions: a like makes nobody visible.
+    #[oai(path = "/likes", method = "get")]
+    async fn likes(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+    ) -> Result<LikesResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        let (sent, received) = matchmaking::likes(&state, &viewer).await?;
+        let items = |entries: Vec<matchmaking::LikeEntry>| {
+            entries
+                .into_iter()
+                .map(|e| LikeItem {
+                    member: MemberView::new(e.member, e.profile),
+                    like: LikeView::new(e.like),
+                })
+                .collect()
+        };
+        Ok(LikesResponse::Ok(Json(Likes {
+            sent: items(sent),
+            received: items(received),
+        })))
+    }
 }
 
 #[derive(Default)]
@@ -327,7 +524,8 @@ impl MembersApi {
     /// Another member's profile
     ///
     /// Only a member among the caller's introductions (not passed) or active matches, neither
-    /// having blocked the other; E003 for anyone else.
+    /// having blocked the other; E003 for anyone else. With the caller's answer to them, their
+    /// like of the caller (while not a match) and the pair's live match.
     #[oai(path = "/members/:memberId", method = "get")]
     async fn member(
         &self,
@@ -338,8 +536,13 @@ impl MembersApi {
         let viewer = Viewer::from(&caller.0);
         viewer.approved_member()?;
         let target = path_id(&member.0)?;
-        let profile = matchmaking::member(&state, &viewer, target).await?;
-        Ok(MemberResponse::Ok(Json(MemberView::new(target, profile))))
+        let page = matchmaking::member(&state, &viewer, target).await?;
+        Ok(MemberResponse::Ok(Json(MemberProfile {
+            member: MemberView::new(target, page.profile),
+            reaction: page.reaction,
+            their_like: page.their_like.map(LikeView::new),
+            match_id: page.match_id,
+        })))
     }
 }
 
@@ -370,6 +573,7 @@ impl MatchesApi {
                     mine: m.sender_id == me,
                 }),
                 unread: entry.unread,
+                is_new: entry.is_new,
             })
             .collect();
         Ok(MatchesResponse::Ok(Json(items)))

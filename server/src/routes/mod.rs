@@ -226,6 +226,16 @@ fn core_limits() -> Vec<(LimitAt, &'static str, Value)> {
             json!(rules::CHAT_MESSAGE.max),
         ),
         (
+            Property("LikeCommentBody", "text"),
+            "minLength",
+            json!(rules::LIKE_COMMENT.min),
+        ),
+        (
+            Property("LikeCommentBody", "text"),
+            "maxLength",
+            json!(rules::LIKE_COMMENT.max),
+        ),
+        (
             Property("SendBody", "clientMessageId"),
             "minLength",
             json!(rules::CLIENT_MESSAGE_ID.min),

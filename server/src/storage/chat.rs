@@ -1,16 +1,19 @@
-//! Chat's tables: `chat_messages`, `chat_marks` (each member's read marker and push throttle per
-//! match) and `chat_presence` (open events streams, for every process on the database).
+//! Chat's tables: `chat_messages`, `chat_marks` (each member's read marker, push throttle and
+//! when they first opened the conversation, per match) and `chat_presence` (open events streams, for every process on the database).
 //!
 //! Who may chat is `crate::access::chat`'s decision, not this module's.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use anyhow::Context;
 use sea_orm::{
     ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
     sea_query::{Expr, Func, OnConflict, Query},
 };
+
+use crate::instance::alive_sql;
 
 use super::{
     StorageError,
@@ -257,6 +260,57 @@ pub async fn mark_read(
     Ok((done.rows_affected() == 1).then_some(up_to))
 }
 
+/// Records that `member` opened the match's conversation (the first time counts): the match is
+/// no longer new to them.
+pub async fn mark_opened(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+    member: i64,
+    now: i64,
+) -> Result<(), StorageError> {
+    let stmt = sql(
+        db.get_database_backend(),
+        "INSERT INTO chat_marks (match_id, member_id, read_up_to, pushed_at, opened_at) \
+         VALUES ($1, $2, 0, NULL, $3) \
+         ON CONFLICT (match_id, member_id) DO UPDATE SET opened_at = excluded.opened_at \
+         WHERE chat_marks.opened_at IS NULL",
+        vec![match_id.into(), member.into(), now.into()],
+    );
+    db.execute_raw(stmt)
+        .await
+        .context("marking a conversation opened")?;
+    Ok(())
+}
+
+/// Which of `matches` `member` has opened (one statement).
+pub async fn opened(
+    db: &impl ConnectionTrait,
+    matches: &[i64],
+    member: i64,
+) -> Result<HashSet<i64>, StorageError> {
+    if matches.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let ids: Vec<String> = (0..matches.len()).map(|n| format!("${}", n + 2)).collect();
+    let mut values: Vec<sea_orm::Value> = vec![member.into()];
+    values.extend(matches.iter().map(|id| sea_orm::Value::from(*id)));
+    let stmt = sql(
+        db.get_database_backend(),
+        &format!(
+            "SELECT match_id FROM chat_marks WHERE member_id = $1 AND opened_at IS NOT NULL \
+             AND match_id IN ({})",
+            ids.join(", ")
+        ),
+        values,
+    );
+    db.query_all_raw(stmt)
+        .await
+        .context("reading opened conversations")?
+        .iter()
+        .map(|row| Ok(row.try_get("", "match_id").context("decoding a match id")?))
+        .collect()
+}
+
 /// Takes the right to push `recipient` about a new message in this match: true when their last
 /// such push is older than `interval_secs` (or there was none), and records `now` as the last.
 /// One statement, so two racing messages cannot both take it.
@@ -302,31 +356,75 @@ pub async fn conversation(
 // ---------------------------------------------------------------------------------------------
 // Presence
 
-/// Records an open events stream of `member` until `expires_at` (and forgets streams that
-/// expired long ago: a process that died never deleted its rows).
+/// Records an open events stream of `member`, held by process `process`, until `expires_at`,
+/// unless the member already holds `cap` live streams on any process (answers false, writes
+/// nothing). Streams count while their row has not expired and their process is alive
+/// (`crate::instance`). Racing opens of one member take turns (an advisory lock per member on
+/// PostgreSQL; SQLite's `BEGIN IMMEDIATE` queues every writer), so they cannot pass the cap
+/// together. Forgets streams that expired long ago on the way.
 pub async fn open_presence(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     stream_id: &str,
     member: i64,
+    process: i32,
     now: i64,
     expires_at: i64,
-) -> Result<(), StorageError> {
+    cap: u32,
+) -> Result<bool, StorageError> {
     let backend = db.get_database_backend();
-    db.execute_raw(sql(
+    let txn = super::begin_write(db)
+        .await
+        .context("starting to record a stream")?;
+    if backend == DbBackend::Postgres {
+        txn.execute_raw(sql(
+            backend,
+            "SELECT pg_advisory_xact_lock(hashtextextended('chat-streams:' || $1::text, 0))",
+            vec![member.into()],
+        ))
+        .await
+        .context("taking the member's stream lock")?;
+    }
+    txn.execute_raw(sql(
         backend,
         "DELETE FROM chat_presence WHERE expires_at < $1",
         vec![(now - 3600).into()],
     ))
     .await
     .context("forgetting old streams")?;
-    db.execute_raw(sql(
+    let open = txn
+        .query_one_raw(sql(
+            backend,
+            &format!(
+                "SELECT COUNT(*) AS n FROM chat_presence p \
+                 WHERE p.member_id = $1 AND p.expires_at > $2 AND {}",
+                alive_sql(backend, process, "p.process_id")
+            ),
+            vec![member.into(), now.into()],
+        ))
+        .await
+        .context("counting open streams")?
+        .map(|row| row.try_get::<i64>("", "n"))
+        .transpose()
+        .context("decoding a count")?
+        .unwrap_or(0);
+    if open >= i64::from(cap) {
+        return Ok(false);
+    }
+    txn.execute_raw(sql(
         backend,
-        "INSERT INTO chat_presence (stream_id, member_id, expires_at) VALUES ($1, $2, $3)",
-        vec![stream_id.into(), member.into(), expires_at.into()],
+        "INSERT INTO chat_presence (stream_id, member_id, expires_at, process_id) \
+         VALUES ($1, $2, $3, $4)",
+        vec![
+            stream_id.into(),
+            member.into(),
+            expires_at.into(),
+            process.into(),
+        ],
     ))
     .await
     .context("recording an open stream")?;
-    Ok(())
+    txn.commit().await.context("recording an open stream")?;
+    Ok(true)
 }
 
 /// Keeps an open stream's row alive.
@@ -360,15 +458,22 @@ pub async fn close_presence(
     Ok(())
 }
 
-/// Whether `member` has an events stream open on any process.
+/// Whether `member` has an events stream open on any process that is alive (`process` is the
+/// caller's own, alive by definition).
 pub async fn present(
     db: &impl ConnectionTrait,
     member: i64,
+    process: i32,
     now: i64,
 ) -> Result<bool, StorageError> {
+    let backend = db.get_database_backend();
     let stmt = sql(
-        db.get_database_backend(),
-        "SELECT 1 AS ok FROM chat_presence WHERE member_id = $1 AND expires_at > $2 LIMIT 1",
+        backend,
+        &format!(
+            "SELECT 1 AS ok FROM chat_presence p WHERE p.member_id = $1 AND p.expires_at > $2 \
+             AND {} LIMIT 1",
+            alive_sql(backend, process, "p.process_id")
+        ),
         vec![member.into(), now.into()],
     );
     Ok(db

@@ -277,6 +277,11 @@ pub struct ReactionData {
     pub kind: String,
     pub at: i64,
     pub member: OtherData,
+    /// A like's comment, and which Q&A answer it was about (a photo is not named: it is the
+    /// other member's file).
+    pub comment: Option<String>,
+    pub comment_answer: Option<String>,
+    pub comment_on_photo: bool,
 }
 
 pub struct MatchData {
@@ -428,7 +433,8 @@ pub async fn gather(
     .collect::<Result<_, StorageError>>()?;
     data.reactions = rows(
         db,
-        "SELECT r.kind, r.created_at, r.target_id AS other_id, p.nickname AS other_nickname \
+        "SELECT r.kind, r.created_at, r.comment, r.comment_answer, r.comment_photo, \
+         r.target_id AS other_id, p.nickname AS other_nickname \
          FROM reactions r JOIN profiles p ON p.id = r.target_id \
          WHERE r.viewer_id = $1 ORDER BY r.created_at",
         vec![me.into()],
@@ -441,6 +447,9 @@ pub async fn gather(
             kind: get(r, "kind")?,
             at: get(r, "created_at")?,
             member: other(r)?,
+            comment: get(r, "comment")?,
+            comment_answer: get(r, "comment_answer")?,
+            comment_on_photo: get::<Option<String>>(r, "comment_photo")?.is_some(),
         })
     })
     .collect::<Result<_, StorageError>>()?;

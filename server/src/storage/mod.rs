@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod chat;
+pub mod chat_events;
 pub mod departures;
 pub mod email_codes;
 pub mod entity;

@@ -11,7 +11,7 @@ use kizuna_core::{
 use super::{AfterCommit, Outcome, push_target};
 use crate::{
     access::{self, Viewer},
-    chat::ChatEvent,
+    chat::{ChatEvent, What},
     error::ApiError,
     line::{
         messages::{PushText, liff_url, push_messages},
@@ -21,6 +21,7 @@ use crate::{
     storage::{
         self,
         chat::{self, LiveMatch},
+        chat_events,
         entity::chat_message,
         matchmaking as store,
     },
@@ -81,9 +82,16 @@ fn stored_before(row: chat_message::Model, text: &ChatText) -> Result<Sent, ApiE
     }
 }
 
+/// How long after it was stored a retried message is published again: a retry comes seconds
+/// after the send whose answer was lost (its process may have died before publishing).
+const REPUBLISH_WITHIN_SECS: i64 = 60;
+
 /// Sends a message into the viewer's live match. A retry (or a racing copy) of a stored message
-/// stores nothing and is answered before the rate limit. The other member gets a LINE push when
-/// no page of theirs is open, at most one per match every `CHAT_PUSH_INTERVAL_SECS`.
+/// stores nothing and is answered before the rate limit; a retry of a recent one publishes its
+/// stored events again (within the member's message allowance), since the process that stored
+/// it may have died before it published them (streams take each event once, by its number). The
+/// other member gets a LINE push when no page of theirs is open, at most one per match every
+/// `CHAT_PUSH_INTERVAL_SECS`.
 pub async fn send(
     state: &AppState,
     viewer: &Viewer,
@@ -93,9 +101,24 @@ pub async fn send(
 ) -> Result<Outcome<Sent>, ApiError> {
     let me = viewer.approved_member()?;
     if let Some(row) = chat::find_message(&state.db, live.id, me, client_id.as_str()).await? {
-        return Ok(Outcome::only(stored_before(row, text)?));
+        let sent = stored_before(row, text)?;
+        let mut after = AfterCommit::default();
+        if let Sent::Stored(row) = &sent
+            && row.sent_at >= state.now() - REPUBLISH_WITHIN_SECS
+            && state.chat_limiter.allow(&format!("member:{me}")).await
+        {
+            let to = chat_events::of_message(&state.db, row.id).await?;
+            if !to.is_empty() {
+                after.tell(ChatEvent {
+                    match_id: live.id,
+                    what: What::Message(row.clone()),
+                    to,
+                });
+            }
+        }
+        return Ok(Outcome::new(sent, after));
     }
-    if let Err(wait) = state.chat_limiter.check(&format!("member:{me}")) {
+    if let Err(wait) = state.chat_limiter.check(&format!("member:{me}")).await {
         return Err(ApiError::Throttled {
             cause: "too many messages; wait a moment".into(),
             retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
@@ -116,7 +139,7 @@ pub async fn send(
         return Ok(Outcome::only(stored_before(row, text)?));
     }
     let mut after = AfterCommit::default();
-    if !chat::present(&txn, live.other, now).await?
+    if !chat::present(&txn, live.other, state.process, now).await?
         && chat::claim_push(&txn, live.id, live.other, now, CHAT_PUSH_INTERVAL_SECS).await?
         && let Some((to, locale)) = push_target(&txn, live.other, store::PushKind::Messages).await?
     {
@@ -139,18 +162,24 @@ pub async fn send(
         push::enqueue(&txn, &to, &messages).await?;
         after.pushed();
     }
+    super::record_chat(
+        &txn,
+        vec![(
+            live.id,
+            What::Message(row.clone()),
+            vec![live.low, live.high],
+        )],
+        now,
+        &mut after,
+    )
+    .await?;
     txn.commit().await.context("committing a message")?;
-    after.tell(ChatEvent::Message {
-        match_id: live.id,
-        low: live.low,
-        high: live.high,
-        message: row.clone(),
-    });
     Ok(Outcome::new(Sent::Created(row), after))
 }
 
 /// Moves the viewer's read marker forward to `up_to` (never back, never past the newest
-/// message); the other member's open page is told when it moved.
+/// message); the other member's open page is told when it moved. Any mark, 0 too, records that
+/// the viewer opened the conversation: the match is no longer new to them.
 pub async fn mark_read(
     state: &AppState,
     viewer: &Viewer,
@@ -159,14 +188,20 @@ pub async fn mark_read(
 ) -> Result<Outcome<()>, ApiError> {
     let live = live(state, viewer, match_id).await?;
     let me = viewer.approved_member()?;
+    chat::mark_opened(&state.db, live.id, me, state.now()).await?;
     let mut after = AfterCommit::default();
-    if let Some(up_to) = chat::mark_read(&state.db, live.id, me, up_to).await? {
-        after.tell(ChatEvent::Read {
-            match_id: live.id,
-            reader: me,
-            other: live.other,
-            up_to,
-        });
+    let txn = storage::begin_write(&state.db)
+        .await
+        .context("starting a read mark")?;
+    if let Some(up_to) = chat::mark_read(&txn, live.id, me, up_to).await? {
+        super::record_chat(
+            &txn,
+            vec![(live.id, What::Read { up_to }, vec![live.other])],
+            state.now(),
+            &mut after,
+        )
+        .await?;
     }
+    txn.commit().await.context("committing a read mark")?;
     Ok(Outcome::new((), after))
 }

@@ -5,7 +5,13 @@
 use std::collections::HashMap;
 
 use anyhow::Context;
-use kizuna_core::{access, date::Date, matching::PublicProfile, report::Report};
+use kizuna_core::{
+    access,
+    date::Date,
+    like::{self, LikeComment},
+    matching::PublicProfile,
+    report::Report,
+};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder,
 };
@@ -13,6 +19,7 @@ use sea_orm::{
 use super::{AfterCommit, Outcome, push_target};
 use crate::{
     access::Viewer,
+    chat::What,
     error::ApiError,
     line::{
         messages::{PushText, liff_url, push_messages},
@@ -27,12 +34,44 @@ use crate::{
     },
 };
 
+/// Likes a list shows, at most: the newest first. A member gets at most a few introductions a
+/// day, so this is months of likes.
+pub const LIKES_LISTED: u64 = 100;
+
 /// One entry of today's list as the viewer sees it.
 pub struct ListEntry {
     pub member: i64,
     pub profile: PublicProfile,
-    /// The viewer's answer so far: LIKE, PASS or None.
+    /// The viewer's answer so far: LIKE or None (a passed member leaves the list).
     pub reaction: Option<String>,
+    /// The member's like of the viewer, with its comment, if they liked them.
+    pub their_like: Option<reaction::Model>,
+}
+
+/// Another member's profile as the viewer sees it, with where the two stand.
+pub struct MemberPage {
+    pub profile: PublicProfile,
+    /// The viewer's answer to them: LIKE, PASS or None.
+    pub reaction: Option<String>,
+    /// Their like of the viewer, when the viewer may be shown it (`access::sees_like_from`).
+    pub their_like: Option<reaction::Model>,
+    /// Their live match, if they have one.
+    pub match_id: Option<i64>,
+}
+
+/// A like in "Likes you sent" or "Liked you".
+pub struct LikeEntry {
+    pub member: i64,
+    pub profile: PublicProfile,
+    pub like: reaction::Model,
+}
+
+/// What a like carries when the caller sends a comment: read by kizuna-core's `LikeComment`
+/// against the liked member's public profile.
+pub struct CommentInput {
+    pub text: String,
+    pub photo_name: Option<String>,
+    pub answer: Option<String>,
 }
 
 /// What /today shows: the day's introductions, or that the member is taking a break.
@@ -52,6 +91,8 @@ pub struct MatchEntry {
     pub last_message: Option<chat_message::Model>,
     /// Messages from the other member after the viewer's read marker.
     pub unread: u32,
+    /// The viewer has not opened the conversation yet.
+    pub is_new: bool,
 }
 
 /// What a like came to.
@@ -73,7 +114,10 @@ async fn public_profiles(
         .iter()
         .filter_map(|(id, stored)| {
             let band = bands.get(id).copied()?;
-            Some((*id, PublicProfile::new(&stored.profile, today, band)))
+            Some((
+                *id,
+                PublicProfile::new(&stored.profile, stored.status, today, band),
+            ))
         })
         .collect())
 }
@@ -95,44 +139,110 @@ pub async fn todays_list(state: &AppState, viewer: &Viewer) -> Result<TodaysList
             ApiError::Forbidden("only approved members take part in matchmaking".into())
         })?;
     let ties = crate::access::ties(&state.db, viewer, &list).await?;
-    let standing: Vec<i64> = list
+    let shown_ids: Vec<i64> = list
         .into_iter()
         .filter(|id| {
             ties.get(id)
-                .is_some_and(|t| access::stands_in_list(viewer.standing, t))
+                .is_some_and(|t| access::shown_in_list(viewer.standing, t))
         })
         .collect();
-    let mut reactions = store::reactions_on(&state.db, me, &standing).await?;
-    let mut shown = public_profiles(&state.db, me, &standing, today).await?;
+    let mut reactions = store::reactions_on(&state.db, me, &shown_ids).await?;
+    let mut likes = store::likes_from(&state.db, me, &shown_ids).await?;
+    let mut shown = public_profiles(&state.db, me, &shown_ids, today).await?;
     Ok(TodaysList::Entries(
-        standing
+        shown_ids
             .into_iter()
             .filter_map(|id| {
+                let their_like = likes.remove(&id).filter(|_| {
+                    ties.get(&id)
+                        .is_some_and(|t| access::sees_like_from(viewer.standing, t))
+                });
                 Some(ListEntry {
                     member: id,
                     profile: shown.remove(&id)?,
                     reaction: reactions.remove(&id).map(|r| r.kind),
+                    their_like,
                 })
             })
             .collect(),
     ))
 }
 
-/// The member's profile as the viewer may see it; 404 E003 for anyone they may not see.
+/// The member's profile as the viewer may see it, with the viewer's answer, their like and the
+/// pair's live match; 404 E003 for anyone they may not see.
 pub async fn member(
     state: &AppState,
     viewer: &Viewer,
     target: i64,
-) -> Result<PublicProfile, ApiError> {
+) -> Result<MemberPage, ApiError> {
     let me = viewer.approved_member()?;
-    if !crate::access::may_see_profile(&state.db, viewer, target).await? {
-        return Err(ApiError::NotFound);
-    }
-    let today = state.settings.clock.taipei_today();
-    public_profiles(&state.db, me, &[target], today)
+    let ties = crate::access::ties(&state.db, viewer, &[target])
         .await?
         .remove(&target)
-        .ok_or(ApiError::NotFound)
+        .filter(|t| access::may_see_profile(viewer.standing, t))
+        .ok_or(ApiError::NotFound)?;
+    let today = state.settings.clock.taipei_today();
+    let profile = public_profiles(&state.db, me, &[target], today)
+        .await?
+        .remove(&target)
+        .ok_or(ApiError::NotFound)?;
+    let reaction = store::reaction_of(&state.db, me, target).await?;
+    let their_like = if access::sees_like_from(viewer.standing, &ties) {
+        store::likes_from(&state.db, me, &[target])
+            .await?
+            .remove(&target)
+    } else {
+        None
+    };
+    let match_id = if ties.live_match {
+        store::pair(&state.db, me, target).await?.map(|m| m.id)
+    } else {
+        None
+    };
+    Ok(MemberPage {
+        profile,
+        reaction: reaction.map(|r| r.kind),
+        their_like,
+        match_id,
+    })
+}
+
+/// "Likes you sent" (the viewer's likes not yet answered by a match) and "Liked you" (likes from
+/// members already among the viewer's introductions, `access::sees_like_from`: a like makes
+/// nobody visible), newest first, at most [`LIKES_LISTED`] each, in a constant number of
+/// statements.
+pub async fn likes(
+    state: &AppState,
+    viewer: &Viewer,
+) -> Result<(Vec<LikeEntry>, Vec<LikeEntry>), ApiError> {
+    let me = viewer.approved_member()?;
+    let today = state.settings.clock.taipei_today();
+    let sent = store::likes_sent(&state.db, me, LIKES_LISTED).await?;
+    let received = store::likes_received(&state.db, me, LIKES_LISTED).await?;
+    let mut others: Vec<i64> = sent.iter().map(|r| r.target_id).collect();
+    others.extend(received.iter().map(|r| r.viewer_id));
+    let ties = crate::access::ties(&state.db, viewer, &others).await?;
+    let shown = public_profiles(&state.db, me, &others, today).await?;
+    let entries = |rows: Vec<reaction::Model>,
+                   other: fn(&reaction::Model) -> i64,
+                   rule: fn(access::Standing, &access::Ties) -> bool| {
+        rows.into_iter()
+            .filter_map(|like| {
+                let member = other(&like);
+                if !ties.get(&member).is_some_and(|t| rule(viewer.standing, t)) {
+                    return None;
+                }
+                Some(LikeEntry {
+                    member,
+                    profile: shown.get(&member)?.clone(),
+                    like,
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let sent = entries(sent, |r| r.target_id, access::sees_own_like);
+    let received = entries(received, |r| r.viewer_id, access::sees_like_from);
+    Ok((sent, received))
 }
 
 /// The viewer's active matches, newest first, with the conversation's newest message and the
@@ -155,6 +265,7 @@ pub async fn matches(state: &AppState, viewer: &Viewer) -> Result<Vec<MatchEntry
     let mut shown = public_profiles(&state.db, me, &members, today).await?;
     let mut last = chat::last_messages(&state.db, &ids).await?;
     let unread = chat::unread_counts(&state.db, &ids, me).await?;
+    let opened = chat::opened(&state.db, &ids, me).await?;
     Ok(visible
         .into_iter()
         .filter_map(|(pair, other)| {
@@ -163,6 +274,7 @@ pub async fn matches(state: &AppState, viewer: &Viewer) -> Result<Vec<MatchEntry
                 profile: shown.remove(&other)?,
                 last_message: last.remove(&pair.id),
                 unread: unread.get(&pair.id).copied().unwrap_or(0),
+                is_new: !opened.contains(&pair.id),
                 pair,
             })
         })
@@ -192,16 +304,38 @@ async fn listed(state: &AppState, viewer: &Viewer, target: i64) -> Result<i64, A
     Ok(me)
 }
 
-/// Likes an introduction: a like back makes the match, and both members get a LINE push. A
-/// second like answers the same; liking someone the viewer passed is 409 E005.
+/// Likes an introduction, with an optional comment on one of their photos or Q&A answers
+/// (422 E002 when kizuna-core's `LikeComment` refuses it): a like back makes the match, and both
+/// members get a LINE push. A second like answers the same and keeps the first comment; liking
+/// someone the viewer passed is 409 E005.
 pub async fn like(
     state: &AppState,
     viewer: &Viewer,
     target: i64,
+    comment: Option<CommentInput>,
 ) -> Result<Outcome<Liked>, ApiError> {
     let me = listed(state, viewer, target).await?;
     let now = state.now();
     let today = state.settings.clock.taipei_today();
+    let comment = match comment {
+        None => None,
+        Some(input) => {
+            let profile = public_profiles(&state.db, me, &[target], today)
+                .await?
+                .remove(&target)
+                .ok_or(ApiError::NotFound)?;
+            let parsed = LikeComment::parse(
+                &input.text,
+                input.photo_name.as_deref(),
+                input.answer.as_deref(),
+                &profile,
+            )
+            .map_err(|fields| {
+                ApiError::validation("the like's comment failed validation", &fields)
+            })?;
+            Some(parsed)
+        }
+    };
     let txn = storage::begin_write(&state.db)
         .await
         .context("starting a like")?;
@@ -218,7 +352,16 @@ pub async fn like(
         }
         None => {}
     }
-    store::set_reaction(&txn, me, target, reaction::LIKE, today, now).await?;
+    store::set_reaction(
+        &txn,
+        me,
+        target,
+        reaction::LIKE,
+        comment.as_ref(),
+        today,
+        now,
+    )
+    .await?;
     let liked_back = store::reaction_of(&txn, target, me)
         .await?
         .is_some_and(|r| r.kind == reaction::LIKE);
@@ -255,8 +398,36 @@ pub async fn pass(state: &AppState, viewer: &Viewer, target: i64) -> Result<Outc
         None => {}
     }
     let today = state.settings.clock.taipei_today();
-    store::set_reaction(&txn, me, target, reaction::PASS, today, state.now()).await?;
+    store::set_reaction(&txn, me, target, reaction::PASS, None, today, state.now()).await?;
     txn.commit().await.context("committing a pass")?;
+    Ok(Outcome::only(()))
+}
+
+/// Takes back a pass made within the last `rules::PASS_UNDO_SECS` (kizuna-core's
+/// `like::pass_undoable`): the member is back in the list and may be liked. Without a pass
+/// nothing changes; a pass older than the window is 409 E005.
+pub async fn undo_pass(
+    state: &AppState,
+    viewer: &Viewer,
+    target: i64,
+) -> Result<Outcome<()>, ApiError> {
+    let me = listed(state, viewer, target).await?;
+    let txn = storage::begin_write(&state.db)
+        .await
+        .context("starting an undo")?;
+    lock_pair(&txn, me, target).await?;
+    match store::reaction_of(&txn, me, target).await? {
+        Some(r) if r.kind == reaction::PASS => {
+            if !like::pass_undoable(r.created_at, state.now()) {
+                return Err(ApiError::Conflict(
+                    "the pass is too old to be taken back".into(),
+                ));
+            }
+        }
+        _ => return Ok(Outcome::only(())),
+    }
+    store::delete_pass(&txn, me, target).await?;
+    txn.commit().await.context("committing an undo")?;
     Ok(Outcome::only(()))
 }
 
@@ -274,7 +445,13 @@ async fn end_relation(
         .filter(|m| m.ended_at.is_none())
     {
         store::end_match(txn, me, other, me, now).await?;
-        after.ended(&live);
+        super::record_chat(
+            txn,
+            vec![(live.id, What::Ended, vec![live.low_id, live.high_id])],
+            now,
+            after,
+        )
+        .await?;
     }
     Ok(())
 }
@@ -376,9 +553,11 @@ pub(crate) async fn end_all_relations(
     now: i64,
     after: &mut AfterCommit,
 ) -> Result<(), StorageError> {
-    for (live, _) in store::active_matches(txn, member).await? {
-        after.ended(&live);
-    }
+    let ended: Vec<_> = store::active_matches(txn, member)
+        .await?
+        .into_iter()
+        .map(|(live, _)| (live.id, What::Ended, vec![live.low_id, live.high_id]))
+        .collect();
     store::end_all_matches(txn, member, now).await?;
-    Ok(())
+    super::record_chat(txn, ended, now, after).await
 }

@@ -178,7 +178,7 @@ pub async fn delete_account(
         departures::keep_blocks(&txn, profile.id, &hash, now).await?;
         departures::keep_reports(&txn, profile.id, &hash).await?;
         end_all_relations(&txn, profile.id, now, &mut after).await?;
-        after.pool_changed();
+        after.pool_changed(profile.id);
     }
     if departures::queue_files(&txn, user.id, now).await? > 0 {
         after.files_queued();
@@ -210,7 +210,7 @@ pub async fn set_paused(
     };
     tracing::info!(member = me, paused, "pause changed");
     let mut after = AfterCommit::default();
-    after.pool_changed();
+    after.pool_changed(me);
     Ok(Outcome::new(since, after))
 }
 

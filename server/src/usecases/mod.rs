@@ -1,7 +1,7 @@
 //! The use-cases: one module per family of what members and reviewers do. A use-case takes the
 //! already checked caller and input, runs its transaction through storage (table access only),
 //! and answers its result together with what must happen once that transaction committed
-//! ([`AfterCommit`]: wake the push worker, tell open chat pages, drop the matchmaking pool).
+//! ([`AfterCommit`]: wake the push worker, tell open chat pages, update every process's matchmaking pool).
 //! [`Outcome::apply`] does those things, in one place; a route extracts the caller, parses, calls
 //! one use-case, applies its outcome and maps errors.
 
@@ -16,12 +16,13 @@ use kizuna_core::line::LineUserId;
 use sea_orm::{ConnectionTrait, EntityTrait};
 
 use crate::{
-    chat::ChatEvent,
+    chat::{ChatEvent, What},
     locale::Locale,
     state::AppState,
     storage::{
         StorageError,
-        entity::{pair_match, user},
+        chat_events::{self, NewEvent},
+        entity::user,
         locale, matchmaking as store,
     },
 };
@@ -33,8 +34,8 @@ pub struct AfterCommit {
     pushes: bool,
     /// For the members' open chat pages.
     events: Vec<ChatEvent>,
-    /// A member's standing in matchmaking changed.
-    pool_changed: bool,
+    /// Members whose standing in matchmaking changed.
+    pool_changed: Vec<i64>,
     /// Files of a deleted account were queued for removal.
     files_queued: bool,
     /// A leaving member's LINE access token, whose authorisation LINE is asked to revoke.
@@ -50,23 +51,15 @@ impl AfterCommit {
         self.pushes = true;
     }
 
-    /// The match ended (unmatch, block, report, suspension): both members' open pages are told.
-    pub fn ended(&mut self, m: &pair_match::Model) {
-        self.events.push(ChatEvent::Ended {
-            match_id: m.id,
-            low: m.low_id,
-            high: m.high_id,
-        });
-    }
-
-    /// A chat event for the open pages of the match's members.
+    /// A chat event (stored) for the open pages of the members it is for.
     pub fn tell(&mut self, event: ChatEvent) {
         self.events.push(event);
     }
 
-    /// Someone's standing in matchmaking changed: the next list reads a fresh pool.
-    pub fn pool_changed(&mut self) {
-        self.pool_changed = true;
+    /// This member's standing in matchmaking changed (approved, suspended, paused, deleted,
+    /// edited): every process's pool takes the change (`matchmaking::PoolCache::changed`).
+    pub fn pool_changed(&mut self, member: i64) {
+        self.pool_changed.push(member);
     }
 
     /// LINE is asked to revoke this access token's authorisation (best effort: a failure is
@@ -121,9 +114,7 @@ impl<T> Outcome<T> {
         for event in events {
             state.chat.publish(&state.db, event).await;
         }
-        if pool_changed {
-            state.pool.invalidate().await;
-        }
+        state.pool.changed(&state.db, &pool_changed).await;
         if let Some(token) = deauthorize
             && let Err(err) = state.deauthorizer.revoke(&token).await
         {
@@ -147,6 +138,36 @@ impl<T> Outcome<T> {
         }
         self.value
     }
+}
+
+/// Stores the events of chat changes in the caller's transaction (each member's next numbers,
+/// `storage::chat_events`) and has them told to the open pages after the commit: `changes` are
+/// (match, what changed, the members it is for). Call it as the transaction's last write.
+pub(crate) async fn record_chat(
+    txn: &impl ConnectionTrait,
+    changes: Vec<(i64, What, Vec<i64>)>,
+    now: i64,
+    after: &mut AfterCommit,
+) -> Result<(), StorageError> {
+    let mut new = Vec::new();
+    for (match_id, what, members) in &changes {
+        let (kind, ref_id) = what.stored();
+        new.extend(members.iter().map(|member| NewEvent {
+            member: *member,
+            kind,
+            match_id: *match_id,
+            ref_id,
+        }));
+    }
+    let mut seqs = chat_events::record(txn, &new, now).await?.into_iter();
+    for (match_id, what, members) in changes {
+        let to = members
+            .into_iter()
+            .map(|member| (member, seqs.next().expect("one number per event")))
+            .collect();
+        after.tell(ChatEvent { match_id, what, to });
+    }
+    Ok(())
 }
 
 /// The LINE user and language of a member, for a push; None when the member has no readable

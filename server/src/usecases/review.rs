@@ -80,7 +80,7 @@ pub async fn decide(
     .await?;
     after.pushed();
     txn.commit().await.context("committing a decision")?;
-    after.pool_changed();
+    after.pool_changed(deciding.profile_id);
     tracing::info!(
         profile = deciding.profile_id,
         reviewer = deciding.reviewer,

@@ -54,12 +54,12 @@ enum Relation {
 
 const QUESTIONS: [&str; 6] = ["profile", "list", "photo", "proof", "chat", "name"];
 
-/// Today's answers, a row per relation (a passed member still stands in today's list).
+/// Today's answers, a row per relation (a passed member leaves today's list: issue 23 §4).
 const TABLE: [(Relation, [Answer; 6]); 17] = [
     (Relation::Strangers, [No, No, No, No, No, No]),
     (Relation::Introduced, [Yes, Yes, Yes, No, No, Yes]),
     (Relation::IntroducedYesterday, [Yes, No, Yes, No, No, Yes]),
-    (Relation::Passed, [No, Yes, No, No, No, Yes]),
+    (Relation::Passed, [No, No, No, No, No, Yes]),
     (Relation::Liked, [Yes, Yes, Yes, No, No, Yes]),
     (Relation::Matched, [Yes, Yes, Yes, No, Yes, Yes]),
     (Relation::MatchEnded, [Yes, Yes, Yes, No, No, Yes]),
@@ -137,20 +137,20 @@ async fn arrange(app: &TestApp, n: usize, relation: Relation) -> (Caller, Member
     }
     let mut match_id = None;
     match relation {
-        Relation::Passed => store::set_reaction(db, v, o, "PASS", today, now)
+        Relation::Passed => store::set_reaction(db, v, o, "PASS", None, today, now)
             .await
             .unwrap(),
-        Relation::Liked => store::set_reaction(db, v, o, "LIKE", today, now)
+        Relation::Liked => store::set_reaction(db, v, o, "LIKE", None, today, now)
             .await
             .unwrap(),
         Relation::Matched
         | Relation::MatchEnded
         | Relation::OtherSuspended
         | Relation::MatchedOtherPaused => {
-            store::set_reaction(db, v, o, "LIKE", today, now)
+            store::set_reaction(db, v, o, "LIKE", None, today, now)
                 .await
                 .unwrap();
-            store::set_reaction(db, o, v, "LIKE", today, now)
+            store::set_reaction(db, o, v, "LIKE", None, today, now)
                 .await
                 .unwrap();
             match_id = store::create_match(db, v, o, now).await.unwrap();

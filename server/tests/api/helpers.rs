@@ -475,7 +475,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 26] = [
+const TABLES: [&str; 28] = [
     "users",
     "sessions",
     "files",
@@ -502,6 +502,8 @@ const TABLES: [&str; 26] = [
     "chat_messages",
     "chat_marks",
     "chat_presence",
+    "chat_events",
+    "chat_event_heads",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

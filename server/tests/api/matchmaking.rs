@@ -960,7 +960,40 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
             .await,
         );
     }
-    answers.push(ok_json(like(&app, &mei, kai.id).await).await);
+    // A like with a comment, as its receiver and sender see it (card, profile, likes lists).
+    let comment = json!({"comment": {"text": "Which trail?", "answer": "DATING_QUESTION"}});
+    answers.push(
+        ok_json(
+            send(
+                &app,
+                reqwest::Method::POST,
+                &format!("/api/introductions/{}/like", kai.id),
+                &mei.user.token,
+                Some(comment),
+            )
+            .await,
+        )
+        .await,
+    );
+    answers.push(introductions(&app, &kai).await);
+    for (viewer, target) in [(&kai, &mei), (&mei, &kai)] {
+        answers.push(
+            ok_json(
+                app.get(
+                    &format!("/api/members/{}", target.id),
+                    Some(&viewer.user.token),
+                )
+                .await,
+            )
+            .await,
+        );
+        answers.push(ok_json(app.get("/api/likes", Some(&viewer.user.token)).await).await);
+    }
+    assert!(
+        answers
+            .iter()
+            .any(|a| a["received"][0]["like"]["comment"]["text"] == "Which trail?")
+    );
     answers.push(ok_json(like(&app, &kai, mei.id).await).await);
     // Chat: the messages, both pages, the events each side's stream got, the match lists
     // with their last message.
@@ -1002,6 +1035,20 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(text.contains("Nick1") && text.contains("Nick0") && text.contains("distanceBand"));
+    // What members chose and filter on is shown (issue 23 §6); the private fields below are not.
+    for shown in [
+        "\"height\":176",
+        "\"education\":\"MASTER\"",
+        "\"marriageRecord\":0",
+        "\"hasChildren\":0",
+        "\"smoke\":0",
+        "\"drink\":1",
+        "\"tattoo\":\"NONE\"",
+        "\"mbti\":\"INTJ\"",
+        "\"verifiedEmployer\":true",
+    ] {
+        assert!(text.contains(shown), "{shown} missing: {text}");
+    }
     for s in [&mei_secrets, &kai_secrets, &bo_secrets] {
         for secret in [
             s.name.clone(),

@@ -236,7 +236,11 @@ async fn a_commit_wakes_the_worker_and_polling_finds_the_rest(backend: Backend) 
     assert_eq!(recorded_for(&app.pushes().await, &to).len(), 2);
 }
 
-async fn two_servers_on_one_database_send_each_push_once(backend: Backend) {
+/// Several processes share a PostgreSQL database (a second one on a SQLite file refuses to start:
+/// `several::a_second_process_on_one_sqlite_file_refuses_to_start`).
+#[tokio::test]
+async fn two_servers_on_one_database_send_each_push_once_postgres() {
+    let backend = Backend::Postgres;
     let first = spawn_app(backend).await;
     let url = first.database_url.clone();
     let second = spawn_app_with(backend, |s| s.database_url = Some(url)).await;
@@ -413,7 +417,6 @@ crate::on_both_backends!(
     an_unfollowed_member_is_not_pushed,
     refused_pushes_fail_and_failing_ones_expire,
     a_commit_wakes_the_worker_and_polling_finds_the_rest,
-    two_servers_on_one_database_send_each_push_once,
     pushes_speak_the_members_language,
     a_killed_server_neither_loses_nor_doubles_a_push,
 );

@@ -1,47 +1,31 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRoot } from 'react-dom/client';
-import { act } from 'react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
 import { ErrorPage, isCrawler } from '@/app/error-page';
-import { setLocale } from '@/lib/i18n';
-import { setLogShipper } from '@/lib/logger';
-
-async function renderPage(status: number, message?: string) {
-  const host = document.createElement('div');
-  document.body.append(host);
-  await act(async () => createRoot(host).render(<ErrorPage status={status} message={message} />));
-  return host;
-}
+import { englishScreens } from '@/test/render';
 
 describe('error pages', () => {
-  beforeAll(async () => {
-    await setLocale('en');
-    setLogShipper(() => {});
-  });
-  afterEach(() => {
-    document.body.innerHTML = '';
-    vi.restoreAllMocks();
+  beforeAll(englishScreens);
+
+  it('404 says Page Not Found with the path message', () => {
+    render(<ErrorPage status={404} message="Page not found: /x" />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Page Not Found');
+    expect(screen.getByText('Page not found: /x')).toBeDefined();
   });
 
-  it('404 says Page Not Found with the path message', async () => {
-    const host = await renderPage(404, 'Page not found: /x');
-    expect(host.querySelector('h1')?.textContent).toBe('Page Not Found');
-    expect(host.textContent).toContain('Page not found: /x');
-  });
-
-  it('anything else says Internal Server Error', async () => {
+  it('anything else says Internal Server Error', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const host = await renderPage(500);
-    expect(host.querySelector('h1')?.textContent).toBe('Internal Server Error');
+    render(<ErrorPage status={500} />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Internal Server Error');
   });
 
-  it('crawlers and link-preview bots get no page, the error is logged', async () => {
+  it('crawlers and link-preview bots get no page, the error is logged', () => {
     expect(isCrawler('Mozilla/5.0 (compatible; Googlebot/2.1)')).toBe(true);
     expect(isCrawler('facebookexternalhit/1.1')).toBe(true);
     expect(isCrawler('Mozilla/5.0 (iPhone) Line/13.10.0')).toBe(false);
     vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Slackbot-LinkExpanding 1.0');
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const host = await renderPage(404, 'Page not found: /y');
-    expect(host.innerHTML).toBe('');
+    const { container } = render(<ErrorPage status={404} message="Page not found: /y" />);
+    expect(container.innerHTML).toBe('');
     expect(error).toHaveBeenCalled();
   });
 });

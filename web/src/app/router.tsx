@@ -2,7 +2,7 @@ import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { createStore, useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
-import { apiBase } from '@/lib/config';
+import { api } from '@/lib/api-client';
 import { getMyInfo, getReviewStatus, login } from '@/lib/user-api';
 import { describeError, logger } from '@/lib/logger';
 import { completeLocale, t } from '@/lib/i18n';
@@ -34,13 +34,9 @@ const LATER_MESSAGES_AFTER_MS = 3000;
 
 async function fetchRouteRule(path: string): Promise<RouteRuleBody | null> {
   try {
-    const res = await fetch(`${apiBase()}/route-rules?path=${encodeURIComponent(path)}`, {
-      headers: { Accept: 'application/json' },
-    });
-    if (!res.ok) return null;
-    return (await res.json()) as RouteRuleBody;
+    return await api.get('/route-rules', { query: { path }, public: true, showToast: false });
   } catch (err) {
-    logger.warn(`route rules unavailable: ${String(err)}`);
+    logger.warn(`route rules unavailable: ${describeError(err)}`);
     return null;
   }
 }

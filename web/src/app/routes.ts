@@ -16,6 +16,7 @@ export const routes: RouteDef[] = [
   { name: 'register', path: '/register', component: lazyWithReload(() => import('@/features/register/components/register-page')) },
   { name: 'review', path: '/review', component: lazyWithReload(() => import('@/features/review/components/review-page')) },
   { name: 'today', path: '/today', component: lazyWithReload(() => import('@/features/matchmaking/components/today-page')) },
+  { name: 'likes', path: '/likes', component: lazyWithReload(() => import('@/features/matchmaking/components/likes-page')) },
   { name: 'matches', path: '/matches', component: lazyWithReload(() => import('@/features/matchmaking/components/matches-page')) },
   // The member is named by the query (`/member?id=12`): routes take no parameters.
   { name: 'member', path: '/member', component: lazyWithReload(() => import('@/features/matchmaking/components/member-page')) },

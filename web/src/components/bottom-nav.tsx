@@ -1,19 +1,27 @@
-import type { MouseEvent } from 'react';
+import type { ComponentType, MouseEvent } from 'react';
+import { CircleUser, Heart, MessageCircle, Sun } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
+import { useMatchesBadge } from '@/lib/matches-badge';
 import '@/components/bottom-nav.css';
 
-/** The bottom navigation of APPROVED members (issue 15): Today, Matches, Profile. */
-export type BottomTab = 'today' | 'matches' | 'profile';
+/** The bottom navigation of APPROVED members: Today, Likes, Matches, Profile, as inline SVG icons
+ *  (no icon font to download, nothing the Content-Security-Policy has to allow). */
+export type BottomTab = 'today' | 'likes' | 'matches' | 'profile';
 
-const TABS: readonly { tab: BottomTab; path: string; icon: string }[] = [
-  { tab: 'today', path: '/today', icon: '☀' },
-  { tab: 'matches', path: '/matches', icon: '♥' },
-  { tab: 'profile', path: '/profile', icon: '☺' },
+const TABS: readonly { tab: BottomTab; path: string; Icon: ComponentType<{ className?: string }> }[] = [
+  { tab: 'today', path: '/today', Icon: Sun },
+  { tab: 'likes', path: '/likes', Icon: Heart },
+  { tab: 'matches', path: '/matches', Icon: MessageCircle },
+  { tab: 'profile', path: '/profile', Icon: CircleUser },
 ];
 
-export function BottomNav({ current }: { current: BottomTab | null }) {
+/** `badges`: a count shown on a tab; the Matches tab counts the matches with something new or
+ *  unread by itself unless the screen gives it (the matches screen, which has the list). */
+export function BottomNav({ current, badges = {} }: { current: BottomTab | null; badges?: Partial<Record<BottomTab, number>> }) {
   const t = useT();
+  const fetched = useMatchesBadge(badges.matches !== undefined);
+  const counts: Partial<Record<BottomTab, number>> = { matches: fetched, ...badges };
   const go = (e: MouseEvent<HTMLAnchorElement>, path: string) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();
@@ -21,12 +29,25 @@ export function BottomNav({ current }: { current: BottomTab | null }) {
   };
   return (
     <nav className="bottom-nav" aria-label={t('match.nav.label')} data-testid="bottom-nav">
-      {TABS.map(({ tab, path, icon }) => (
-        <a key={tab} href={path} data-tab={tab} aria-current={current === tab ? 'page' : undefined} onClick={(e) => go(e, path)}>
-          <span aria-hidden="true">{icon}</span>
-          {t(`match.nav.${tab}`)}
-        </a>
-      ))}
+      {TABS.map(({ tab, path, Icon }) => {
+        const count = counts[tab] ?? 0;
+        return (
+          <a key={tab} href={path} data-tab={tab} aria-current={current === tab ? 'page' : undefined} onClick={(e) => go(e, path)}>
+            <span className="bottom-nav-icon">
+              <Icon className="bottom-nav-svg" />
+              {count > 0 ? (
+                <span className="bottom-nav-badge" data-testid={`nav-badge-${tab}`}>
+                  {count > 99 ? '99+' : count}
+                </span>
+              ) : null}
+            </span>
+            <span className="bottom-nav-label">
+              {t(`match.nav.${tab}`)}
+              {count > 0 ? <span className="sr-only">{t('match.nav.badge', { n: count })}</span> : null}
+            </span>
+          </a>
+        );
+      })}
     </nav>
   );
 }

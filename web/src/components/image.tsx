@@ -9,7 +9,9 @@ export interface ImageProps {
   /** Rendered CSS width in px (the largest the layout shows). */
   width: number;
   height: number;
-  fit?: 'cover' | 'contain';
+  /** How the proxy fits the photo to width × height: `cover` crops, `contain` letterboxes,
+   *  `inside` keeps the photo whole without padding (drawn contained on the page). */
+  fit?: 'cover' | 'contain' | 'inside';
   className?: string;
   sizes?: string;
   loading?: 'lazy' | 'eager';
@@ -18,11 +20,12 @@ export interface ImageProps {
 
 export function Image({ src, alt, width, height, fit = 'cover', className, sizes, loading = 'lazy', style }: ImageProps) {
   const [loaded, setLoaded] = useState(false);
+  const objectFit = fit === 'cover' ? 'cover' : 'contain';
   const url = imageUrl(src);
   const passthrough = url !== null && /^(https?:|blob:|data:)/.test(url) && !url.startsWith(location.origin);
   if (url === null) return null;
   if (passthrough) {
-    return <img className={className} src={url} alt={alt} width={width} height={height} loading={loading} style={{ objectFit: fit, ...style }} />;
+    return <img className={className} src={url} alt={alt} width={width} height={height} loading={loading} style={{ objectFit, ...style }} />;
   }
   const widths = new Set<number>();
   for (const d of IMAGE_DENSITIES) widths.add(width * d);
@@ -47,7 +50,7 @@ export function Image({ src, alt, width, height, fit = 'cover', className, sizes
       decoding="async"
       onLoad={() => setLoaded(true)}
       style={{
-        objectFit: fit,
+        objectFit,
         ...(loaded ? {} : { backgroundImage: `url("${placeholder}")`, backgroundSize: 'cover', filter: 'blur(3px)' }),
         ...style,
       }}

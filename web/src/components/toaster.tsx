@@ -15,7 +15,7 @@ export function Toaster() {
     if (!el || typeof ResizeObserver === 'undefined') return;
     const root = document.documentElement;
     const observer = new ResizeObserver(() => {
-      const list = el.querySelector('ol');
+      const list = el.querySelector('.toaster-list');
       const height = list && list.childElementCount ? list.getBoundingClientRect().bottom : 0;
       root.style.setProperty('--toaster-h', `${Math.ceil(height)}px`);
     });
@@ -27,33 +27,34 @@ export function Toaster() {
   }, []);
   return (
     <section ref={area} className="toaster" aria-label={t('common.notifications')} aria-live="polite">
-      <ol>
+      {/* Not a list: each toast is a status (or alert) of its own, which a list item cannot be. */}
+      <div className="toaster-list">
         {toasts.map((toast) => (
           <ToastItem key={toast.id} toast={toast} />
         ))}
-      </ol>
+      </div>
     </section>
   );
 }
 
 function ToastItem({ toast }: { toast: Toast }) {
   const t = useT();
-  const ref = useRef<HTMLLIElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   const start = useRef<{ x: number; y: number; id: number } | null>(null);
 
-  const onPointerDown = (e: PointerEvent<HTMLLIElement>) => {
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if ((e.target as HTMLElement).closest('button')) return;
     start.current = { x: e.clientX, y: e.clientY, id: e.pointerId };
     pauseToast(toast.id);
   };
-  const onPointerMove = (e: PointerEvent<HTMLLIElement>) => {
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     if (!start.current || !ref.current) return;
     const dx = e.clientX - start.current.x;
     const dy = Math.min(0, e.clientY - start.current.y);
     const d = Math.abs(dx) > Math.abs(dy) ? `translateX(${dx}px)` : `translateY(${dy}px)`;
     ref.current.style.transform = d;
   };
-  const onPointerUp = (e: PointerEvent<HTMLLIElement>) => {
+  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
     if (!start.current || !ref.current) return;
     const dx = e.clientX - start.current.x;
     const dy = e.clientY - start.current.y;
@@ -67,7 +68,7 @@ function ToastItem({ toast }: { toast: Toast }) {
   };
 
   return (
-    <li
+    <div
       ref={ref}
       className={`toast toast-${toast.color}${toast.open ? '' : ' toast-closing'}`}
       role={toast.color === 'error' ? 'alert' : 'status'}
@@ -98,6 +99,6 @@ function ToastItem({ toast }: { toast: Toast }) {
       <button type="button" className="toast-close" aria-label={t('common.close')} onClick={() => closeToast(toast.id)}>
         ×
       </button>
-    </li>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import type { Schemas } from '@/lib/api/types';
 import {
   api,
   ApiError,
@@ -23,6 +24,7 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
 }
 
 const fetchMock = vi.fn<typeof fetch>();
+const LOGIN = { account: 'U1', password: 'U1' };
 const shown = () => toastStore.get().toasts.filter((t) => t.open).map((t) => [t.color, t.title]);
 
 describe('api client', () => {
@@ -51,7 +53,7 @@ describe('api client', () => {
     setToken('tok-1');
     setIdTokenProvider(() => 'id.token.jwt');
     fetchMock.mockResolvedValue(jsonResponse(200, { token: 'x' }));
-    await api.post('/user/login', { account: 'U1', password: 'U1' }, { public: true, lineIdToken: true });
+    await api.post('/user/login', { body: { account: 'U1', password: 'U1' }, public: true, lineIdToken: true });
     const headers = fetchMock.mock.calls[0]![1]!.headers as Record<string, string>;
     expect(headers.Authorization).toBeUndefined();
     expect(headers['X-Line-Id-Token']).toBe('id.token.jwt');
@@ -67,12 +69,12 @@ describe('api client', () => {
   it('E001A/E001B: one red toast per code and the token cleared', async () => {
     setToken('tok');
     fetchMock.mockImplementation(async () => jsonResponse(401, { code: 'E001A', cause: 'Session invalid' }));
-    await expect(api.get('/a')).rejects.toMatchObject({ code: 'E001A', status: 401 });
-    await expect(api.get('/b')).rejects.toBeInstanceOf(ApiError);
+    await expect(api.get('/user/my-info')).rejects.toMatchObject({ code: 'E001A', status: 401 });
+    await expect(api.get('/matches')).rejects.toBeInstanceOf(ApiError);
     expect(getToken()).toBeNull();
     expect(shown()).toEqual([['error', 'Session invalid']]);
     fetchMock.mockImplementation(async () => jsonResponse(401, { code: 'E001B', cause: 'Session expired' }));
-    await expect(api.get('/c')).rejects.toMatchObject({ code: 'E001B' });
+    await expect(api.get('/introductions')).rejects.toMatchObject({ code: 'E001B' });
     expect(shown()).toEqual([
       ['error', 'Session invalid'],
       ['error', 'Session expired'],
@@ -82,13 +84,13 @@ describe('api client', () => {
   it('an auth error on a public call keeps the stored token', async () => {
     setToken('tok');
     fetchMock.mockResolvedValue(jsonResponse(401, { code: 'E001B', cause: 'expired' }));
-    await expect(api.post('/user/login', {}, { public: true })).rejects.toMatchObject({ code: 'E001B' });
+    await expect(api.post('/user/login', { body: LOGIN, public: true })).rejects.toMatchObject({ code: 'E001B' });
     expect(getToken()).toBe('tok');
   });
 
   it('other errors toast the cause unless showToast is false', async () => {
     fetchMock.mockImplementation(async () => jsonResponse(409, { code: 'E005', cause: 'Profile exists' }));
-    await expect(api.post('/user-profile', {})).rejects.toMatchObject({ code: 'E005', causeText: 'Profile exists' });
+    await expect(api.post('/user/logout')).rejects.toMatchObject({ code: 'E005', causeText: 'Profile exists' });
     expect(shown()).toEqual([['error', 'Profile exists']]);
     await expect(api.get('/user/my-info', { showToast: false })).rejects.toMatchObject({ code: 'E005' });
     expect(shown()).toHaveLength(1);
@@ -98,11 +100,11 @@ describe('api client', () => {
     fetchMock.mockResolvedValueOnce(
       jsonResponse(422, { code: 'E002', cause: 'Invalid', fields: { nickname: ['required'] } }),
     );
-    await expect(api.post('/user-profile', {}, { showToast: false })).rejects.toMatchObject({
+    await expect(api.post('/user/logout', { showToast: false })).rejects.toMatchObject({
       fields: { nickname: ['required'] },
     });
     fetchMock.mockResolvedValueOnce(new Response('oops', { status: 502, statusText: 'Bad Gateway' }));
-    await expect(api.get('/x')).rejects.toMatchObject({ code: 'HTTP502', causeText: 'Bad Gateway' });
+    await expect(api.get('/matches')).rejects.toMatchObject({ code: 'HTTP502', causeText: 'Bad Gateway' });
   });
 
   it('a stale ID token (E004) on an identity call is refreshed once and the call retried', async () => {
@@ -116,14 +118,45 @@ describe('api client', () => {
       const sent = (init!.headers as Record<string, string>)['X-Line-Id-Token'];
       return sent === 'new.jwt' ? jsonResponse(200, { token: 's' }) : jsonResponse(403, { code: 'E004', cause: 'Invalid ID_TOKEN' });
     });
-    await expect(api.post('/user/login', {}, { public: true, lineIdToken: true })).resolves.toEqual({ token: 's' });
+    await expect(api.post('/user/login', { body: LOGIN, public: true, lineIdToken: true })).resolves.toEqual({ token: 's' });
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(shown()).toEqual([]);
   });
 
+  it('fills the path and leaves unset query values out', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse(200, { messages: [], hasMore: false }));
+    await api.get('/matches/{matchId}/messages', { path: { matchId: 7 }, query: { limit: 30, before: undefined } });
+    await api.get('/route-rules', { query: { path: '/a b?c' } });
+    await api.get('/user/review-status/{userId}', { path: { userId: 'U/1' } });
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/api/matches/7/messages?limit=30',
+      '/api/route-rules?path=%2Fa+b%3Fc',
+      '/api/user/review-status/U%2F1',
+    ]);
+  });
+
+  it('types each call by its path in the OpenAPI document', () => {
+    // Compile-time checks (tsc runs over the tests): answers, parameters and bodies are the
+    // document's, and an unknown path or field does not compile.
+    expectTypeOf(api.get<'/members/{memberId}'>).returns.resolves.toEqualTypeOf<Schemas['MemberProfile']>();
+    expectTypeOf(api.post<'/blocks'>).returns.resolves.toEqualTypeOf<undefined>();
+    expectTypeOf(api.get<'/matches'>).returns.resolves.toEqualTypeOf<Schemas['MatchItem'][]>();
+    const never = () => {
+      // @ts-expect-error not a path of the document
+      void api.get('/members');
+      // @ts-expect-error the path parameter is required
+      void api.get('/members/{memberId}');
+      // @ts-expect-error a body field the document does not have
+      void api.put('/user/pause', { body: { pause: true } });
+      // @ts-expect-error GET /introductions has no such answer field
+      void api.get('/introductions').then((list) => list.items);
+    };
+    expect(typeof never).toBe('function');
+  });
+
   it('a network failure is an ApiError with the NETWORK code', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    await expect(api.get('/x', { showToast: false })).rejects.toMatchObject({ code: NETWORK_ERROR, status: 0 });
+    await expect(api.get('/matches', { showToast: false })).rejects.toMatchObject({ code: NETWORK_ERROR, status: 0 });
     expect(shown()).toHaveLength(0);
   });
 
@@ -141,7 +174,7 @@ describe('api client', () => {
     it('retries quietly, honouring Retry-After, and answers once the server is back', async () => {
       let calls = 0;
       fetchMock.mockImplementation(async () => (++calls <= 2 ? unavailable('2') : jsonResponse(200, { ok: true })));
-      await expect(api.post('/user/login', { account: 'U1' })).resolves.toEqual({ ok: true });
+      await expect(api.post('/user/login', { body: LOGIN })).resolves.toEqual({ ok: true });
       expect(fetchMock).toHaveBeenCalledTimes(3);
       expect(waits).toEqual([2000, 2000]);
       // Every attempt sends the same request.
@@ -170,7 +203,7 @@ describe('api client', () => {
 
     it('other failures are not retried', async () => {
       fetchMock.mockImplementation(async () => jsonResponse(500, { code: 'E500', cause: 'boom' }));
-      await expect(api.get('/a', { showToast: false })).rejects.toMatchObject({ code: 'E500' });
+      await expect(api.get('/matches', { showToast: false })).rejects.toMatchObject({ code: 'E500' });
       expect(fetchMock).toHaveBeenCalledTimes(1);
       expect(waits).toEqual([]);
     });

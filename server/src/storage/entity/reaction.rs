@@ -15,6 +15,11 @@ pub struct Model {
     /// The Asia/Taipei day of the reaction, as days since 1970-01-01.
     pub day: i32,
     pub created_at: i64,
+    /// A like's comment (kizuna-core's `LikeComment`), about `comment_photo` (a file name of the
+    /// target's photos) or `comment_answer` (a `QaAnswer` wire value).
+    pub comment: Option<String>,
+    pub comment_photo: Option<String>,
+    pub comment_answer: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -13,6 +13,10 @@ mod m20261126_000002_kept_reports;
 mod m20261126_000003_data_exports;
 mod m20261126_000004_pauses;
 mod m20261126_000005_push_kinds;
+mod m20261127_000001_shared_limits;
+mod m20261127_000002_presence_process;
+mod m20261127_000003_like_comments;
+mod m20261127_000004_chat_events;
 
 pub struct Migrator;
 
@@ -31,6 +35,10 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000003_data_exports::Migration),
             Box::new(m20261126_000004_pauses::Migration),
             Box::new(m20261126_000005_push_kinds::Migration),
+            Box::new(m20261127_000001_shared_limits::Migration),
+            Box::new(m20261127_000002_presence_process::Migration),
+            Box::new(m20261127_000003_like_comments::Migration),
+            Box::new(m20261127_000004_chat_events::Migration),
         ]
     }
 }

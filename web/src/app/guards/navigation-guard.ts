@@ -1,10 +1,10 @@
 import type { ReviewStatus } from '@/lib/app-state';
 
 /** The navigation guard of spec §2, as a pure decision over injected calls. */
-export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'matches' | 'member' | 'chat' | 'signed-out' | 'not-found';
+export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'likes' | 'matches' | 'member' | 'chat' | 'signed-out' | 'not-found';
 
 /** Matchmaking screens (issue 15): only APPROVED members take part, everyone else goes to /profile. */
-export const MATCHMAKING_ROUTES: readonly RouteName[] = ['today', 'matches', 'member', 'chat'];
+export const MATCHMAKING_ROUTES: readonly RouteName[] = ['today', 'likes', 'matches', 'member', 'chat'];
 
 export type GuardResult =
   | { kind: 'proceed' }

@@ -199,22 +199,28 @@ export interface paths {
          * The caller's live chat events
          * @description A server-sent events stream over all the caller's matches: `message` (a new message,
          *     the caller's own included), `read` (the other member read up to a message) and `ended`
-         *     (the match ended). A `: keep-alive` comment comes every 15 s. While it is open the
-         *     caller gets no LINE push about new messages. Authenticated by the bearer session or the
-         *     `kizuna_token` cookie (what `EventSource` sends). Live only: after a reconnect, load the
-         *     newest page again. At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member on one
-         *     server process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
+         *     (the match ended), each with its number in the caller's events as the SSE `id`. A
+         *     stream that reconnects with `Last-Event-ID` (EventSource sends it by itself) first gets
+         *     every event after that number, in order, none twice; when they can no longer be replayed
+         *     (kept a day) it gets `reset`: load the newest page again. A `: keep-alive` comment comes
+         *     every 15 s. While it is open the caller gets no LINE push about new messages.
+         *     Authenticated by the bearer session or the `kizuna_token` cookie (what `EventSource`
+         *     sends). At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member, across every server
+         *     process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
          */
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The number of the last event this client took (sent by EventSource on a reconnect). */
+                    "Last-Event-ID"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody?: never;
             responses: {
-                /** @description Server-sent events: `event: message` (MessageEvent), `event: read` (ReadEvent), `event: ended` (EndedEvent), and a `: keep-alive` comment every 15 s. */
+                /** @description Server-sent events, each with its number in the caller's events as its `id`: `event: message` (MessageEvent), `event: read` (ReadEvent), `event: ended` (EndedEvent), `event: reset` (what was missed can no longer be replayed: load the newest page again), and a `: keep-alive` comment every 15 s. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -974,9 +980,11 @@ export interface paths {
         put?: never;
         /**
          * Like an introduction
-         * @description A like back makes a match, and both members get a LINE push. Liking again answers the
-         *     same; liking someone the caller passed is E005; anyone not among the caller's
-         *     introductions is E003.
+         * @description The body is optional: a comment of 1 to 140 characters on one of the member's photos or
+         *     Q&A answers (422 E002 with `fields` when refused), which the member sees with the like.
+         *     A like back makes a match, and both members get a LINE push. Liking again answers the
+         *     same (the first comment stays); liking someone the caller passed is E005; anyone not
+         *     among the caller's introductions is E003.
          */
         post: {
             parameters: {
@@ -987,7 +995,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["LikeBody"];
+                };
+            };
             responses: {
                 /** @description Liked (a second like changes nothing); `matched` when the other had liked back. */
                 200: {
@@ -1242,6 +1254,273 @@ export interface paths {
                 };
             };
         };
+        /**
+         * Take back a pass
+         * @description Within 10 seconds of the pass (`rules::PASS_UNDO_SECS`) the member is back in the list,
+         *     on every device of the caller. Without a pass nothing changes; an older pass is E005;
+         *     anyone not among the caller's introductions is E003.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    memberId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done (doing it again changes nothing). */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/likes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's likes
+         * @description "Likes you sent" and "Liked you", each with the like's comment. "Liked you" only shows
+         *     members already among the caller's introductions: a like makes nobody visible.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The likes the caller sent and received. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["Likes"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2261,7 +2540,8 @@ export interface paths {
         /**
          * Another member's profile
          * @description Only a member among the caller's introductions (not passed) or active matches, neither
-         *     having blocked the other; E003 for anyone else.
+         *     having blocked the other; E003 for anyone else. With the caller's answer to them, their
+         *     like of the caller (while not a match) and the pair's live match.
          */
         get: {
             parameters: {
@@ -2274,13 +2554,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description What the caller may see of the member. */
+                /** @description What the caller may see of the member, and where the two stand. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json; charset=utf-8": components["schemas"]["MemberView"];
+                        "application/json; charset=utf-8": components["schemas"]["MemberProfile"];
                     };
                 };
                 /** @description E002: malformed body or parameters. */
@@ -6385,8 +6665,10 @@ export interface components {
         /** Introduction */
         Introduction: {
             member: components["schemas"]["MemberView"];
-            /** @description The caller's answer so far: LIKE, PASS or null. */
+            /** @description The caller's answer so far: LIKE or null (a passed member leaves the list). */
             reaction?: string;
+            /** @description The member liked the caller (with the like's comment, if any). */
+            theirLike?: (components["schemas"]["LikeView"] & unknown) | null;
         };
         /** Introductions */
         Introductions: {
@@ -6415,12 +6697,74 @@ export interface components {
             sentAt: number;
             text: string;
         };
+        /**
+         * LikeBody
+         * @description A like's optional comment on one of the member's photos or Q&A answers.
+         */
+        LikeBody: {
+            comment?: components["schemas"]["LikeCommentBody"];
+        };
+        /** LikeCommentBody */
+        LikeCommentBody: {
+            /**
+             * @description One of the member's Q&A answers: DATING_QUESTION, DAILY_LIFE or SURPRISE_POINT; or
+             *     `photoName`.
+             */
+            answer?: string;
+            /** @description One of the member's photos (a file name of their `photoNameList`); or `answer`. */
+            photoName?: string;
+            /** @description 1 to 140 characters after trimming (`rules::LIKE_COMMENT`). */
+            text: string;
+        };
+        /**
+         * LikeCommentView
+         * @description A like's comment: its text, about one photo (`photoName`) or one Q&A answer (`answer`) of the
+         *     member liked.
+         */
+        LikeCommentView: {
+            /** @description DATING_QUESTION, DAILY_LIFE or SURPRISE_POINT. */
+            answer?: string | null;
+            /** @description A file name of the liked member's `photoNameList`. */
+            photoName?: string | null;
+            text: string;
+        };
+        /**
+         * LikeItem
+         * @description One like in the caller's likes lists.
+         */
+        LikeItem: {
+            like: components["schemas"]["LikeView"];
+            member: components["schemas"]["MemberView"];
+        };
+        /**
+         * LikeView
+         * @description A like as its receiver or sender sees it.
+         */
+        LikeView: {
+            /** @description The like's comment, if it carried one. */
+            comment?: (components["schemas"]["LikeCommentView"] & unknown) | null;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            likedAt: number;
+        };
         /** Liked */
         Liked: {
             /** Format: int64 */
             matchId?: number;
             /** @description The like made (or had made) a match. */
             matched: boolean;
+        };
+        /** Likes */
+        Likes: {
+            /**
+             * @description Likes of the caller from members among the caller's introductions (a like makes nobody
+             *     visible who was not), not yet a match, newest first, at most 100.
+             */
+            received: components["schemas"]["LikeItem"][];
+            /** @description The caller's likes not (yet) answered by a match, newest first, at most 100. */
+            sent: components["schemas"]["LikeItem"][];
         };
         /** @description LINE's webhook body, signed in `x-line-signature` (base64 HMAC-SHA256 of the raw body with the channel secret). */
         LineWebhook: {
@@ -6467,6 +6811,8 @@ export interface components {
         };
         /** MatchItem */
         MatchItem: {
+            /** @description The caller has not opened the conversation yet (`PUT /matches/{matchId}/read` opens it). */
+            isNew: boolean;
             /** @description The conversation's newest message (null before the first). */
             lastMessage?: components["schemas"]["LastMessage"] & unknown;
             /** Format: int64 */
@@ -6482,6 +6828,25 @@ export interface components {
              * @description Messages from the other member after the caller's read marker.
              */
             unread: number;
+        };
+        /**
+         * MemberProfile
+         * @description Another member's profile page: what the caller may see of them and where the two stand.
+         */
+        MemberProfile: {
+            /**
+             * Format: int64
+             * @description Their live match, if they have one (the chat is `/chat?match=…`).
+             */
+            matchId?: number | null;
+            member: components["schemas"]["MemberView"];
+            /** @description The caller's answer: LIKE, PASS or null. */
+            reaction?: string | null;
+            /**
+             * @description The member liked the caller (shown only for someone among the caller's introductions and
+             *     not yet a match).
+             */
+            theirLike?: (components["schemas"]["LikeView"] & unknown) | null;
         };
         /**
          * MemberView
@@ -6500,10 +6865,34 @@ export interface components {
             datingQuestion?: string;
             /** @description UNDER_5_KM, FROM_5_TO_20_KM, FROM_20_TO_50_KM or OVER_50_KM (never a finer distance). */
             distanceBand: string;
+            /**
+             * Format: uint8
+             * @description 0 never, 1 socially, 2 regularly.
+             */
+            drink: number;
+            /** @description HIGH_SCHOOL, ASSOCIATE, BACHELOR, MASTER or DOCTORATE. */
+            education: string;
             exerciseTagIds: number[];
             fertilityPlanTagIds: number[];
+            /**
+             * Format: uint8
+             * @description 0 none, 1 living together, 2 living apart (the plans are `fertilityPlanTagIds`).
+             */
+            hasChildren: number;
+            /**
+             * Format: uint32
+             * @description Height in centimetres.
+             */
+            height: number;
             hobbyTagIds: number[];
+            /**
+             * Format: uint8
+             * @description 0 never married, 1 divorced, 2 widowed.
+             */
+            marriageRecord: number;
             marriageTypeTagIds: number[];
+            /** @description The Myers–Briggs type (ISTJ … ENTJ) when the member shares it. */
+            mbti?: string;
             /**
              * Format: int64
              * @description The member's id (their profile id).
@@ -6517,8 +6906,18 @@ export interface components {
             petTagIds: number[];
             /** @description Photo file names for `/api/file/fetch/{name}` and the image proxy, in order. */
             photoNameList: string[];
+            /**
+             * Format: uint8
+             * @description 0 never, 1 quit, 2 socially, 3 regularly.
+             */
+            smoke: number;
             surprisePoint?: string;
-            /** @description The employer was verified (its name stays private). */
+            /** @description NONE, HIDDEN or VISIBLE. */
+            tattoo: string;
+            /**
+             * @description A reviewer checked the member's proof of employment and approved them: true for every
+             *     APPROVED member (the employer's name and the proof stay private).
+             */
             verifiedEmployer: boolean;
         };
         /**

@@ -11,8 +11,6 @@ export type MessagePage = Schemas['MessagePage'];
 export type MessageEvent = Schemas['MessageEvent'];
 export type ReadEvent = Schemas['ReadEvent'];
 export type EndedEvent = Schemas['EndedEvent'];
-type SendBody = Schemas['SendBody'];
-type ReadBody = Schemas['ReadBody'];
 
 const quiet = { showToast: false } as const;
 
@@ -21,10 +19,10 @@ export const PAGE_SIZE = 30;
 
 export const chatApi = {
   messages: (matchId: number, before?: number) =>
-    api.get<MessagePage>(`/matches/${matchId}/messages?limit=${PAGE_SIZE}${before ? `&before=${before}` : ''}`, quiet),
+    api.get('/matches/{matchId}/messages', { ...quiet, path: { matchId }, query: { limit: PAGE_SIZE, before: before || undefined } }),
   send: (matchId: number, clientMessageId: string, text: string) =>
-    api.post<ChatMessage>(`/matches/${matchId}/messages`, { clientMessageId, text } satisfies SendBody, quiet),
-  read: (matchId: number, upTo: number) => api.put<void>(`/matches/${matchId}/read`, { upTo } satisfies ReadBody, quiet),
+    api.post('/matches/{matchId}/messages', { ...quiet, path: { matchId }, body: { clientMessageId, text } }),
+  read: (matchId: number, upTo: number) => api.put('/matches/{matchId}/read', { ...quiet, path: { matchId }, body: { upTo } }),
   /** The events stream; authenticated by the session cookie, which EventSource sends. */
   events: () => new EventSource(`${apiBase()}/chat/events`),
 };

@@ -12,28 +12,39 @@ export type MemberView = Schemas['MemberView'];
 export type Introduction = Schemas['Introduction'];
 export type Introductions = Schemas['Introductions'];
 export type Liked = Schemas['Liked'];
+/** A member's profile page: the member, the caller's answer, their like, the pair's live match. */
+export type MemberProfile = Schemas['MemberProfile'];
+/** A like as its receiver or sender sees it: when, and its comment on one photo or answer. */
+export type LikeView = Schemas['LikeView'];
+export type LikeItem = Schemas['LikeItem'];
+/** "Likes you sent" and "Liked you" (only members already among the caller's introductions). */
+export type Likes = Schemas['Likes'];
+/** A like's comment as sent: its text about one photo (`photoName`) or one Q&A answer (`answer`). */
+export type LikeComment = Schemas['LikeCommentBody'];
 export type LastMessage = Schemas['LastMessage'];
 /** A live match: the conversation's newest message (null before the first) and the count of the
  *  other member's messages the caller has not read. */
 export type MatchItem = Schemas['MatchItem'];
 export type CodeEntry = Schemas['CodeEntryBody'];
-type CodeCatalogues = Schemas['CodeCataloguesBody'];
-type ReportBody = Schemas['ReportBody'];
-type BlockBody = Schemas['BlockBody'];
 
 const quiet = { showToast: false } as const;
 
 export const matchmakingApi = {
-  introductions: () => api.get<Introductions>('/introductions', quiet),
-  like: (memberId: number) => api.post<Liked>(`/introductions/${memberId}/like`, undefined, quiet),
-  pass: (memberId: number) => api.post<void>(`/introductions/${memberId}/pass`, undefined, quiet),
+  introductions: () => api.get('/introductions', quiet),
+  /** A like, with a comment on one of the member's photos or answers when there is one. */
+  like: (memberId: number, comment?: LikeComment) =>
+    api.post('/introductions/{memberId}/like', { ...quiet, path: { memberId }, ...(comment ? { body: { comment } } : {}) }),
+  pass: (memberId: number) => api.post('/introductions/{memberId}/pass', { ...quiet, path: { memberId } }),
+  /** Takes a pass back (within 10 s on the server's clock; 409 E005 after). */
+  undoPass: (memberId: number) => api.delete('/introductions/{memberId}/pass', { ...quiet, path: { memberId } }),
+  likes: () => api.get('/likes', quiet),
   /** PUT /user/pause {paused: false}: back from a break (taking one is /profile's switch). */
-  resume: () => api.put<Schemas['PauseState']>('/user/pause', { paused: false } satisfies Schemas['PauseBody'], quiet),
-  member: (memberId: number) => api.get<MemberView>(`/members/${memberId}`, quiet),
-  matches: () => api.get<MatchItem[]>('/matches', quiet),
-  unmatch: (matchId: number) => api.request<void>(`/matches/${matchId}`, { ...quiet, method: 'DELETE' }),
-  block: (memberId: number) => api.post<void>('/blocks', { memberId } satisfies BlockBody, quiet),
+  resume: () => api.put('/user/pause', { ...quiet, body: { paused: false } }),
+  member: (memberId: number) => api.get('/members/{memberId}', { ...quiet, path: { memberId } }),
+  matches: () => api.get('/matches', quiet),
+  unmatch: (matchId: number) => api.delete('/matches/{matchId}', { ...quiet, path: { matchId } }),
+  block: (memberId: number) => api.post('/blocks', { ...quiet, body: { memberId } }),
   report: (memberId: number, reasons: string[], text?: string) =>
-    api.post<Schemas['Reported']>('/reports', (text ? { memberId, reasons, text } : { memberId, reasons }) satisfies ReportBody, quiet),
-  reportReasons: () => api.get<CodeCatalogues>('/catalogue/codes', { ...quiet, public: true }).then((c) => c.report),
+    api.post('/reports', { ...quiet, body: text ? { memberId, reasons, text } : { memberId, reasons } }),
+  reportReasons: () => api.get('/catalogue/codes', { ...quiet, public: true }).then((c) => c.report),
 };

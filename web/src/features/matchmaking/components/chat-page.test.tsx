@@ -1,8 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRoot } from 'react-dom/client';
-import { act } from 'react';
-import { completeLocale, setLocale } from '@/lib/i18n';
-import { setLogShipper } from '@/lib/logger';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import { englishScreens, renderScreen } from '@/test/render';
 import { chatApi, type ChatMessage, type MessagePage } from '@/features/matchmaking/api/chat-api';
 import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
 import ChatPage from '@/features/matchmaking/components/chat-page';
@@ -13,50 +11,50 @@ const pages: Record<number, MessagePage> = {
   1: { messages: [msg(20, 'from A one'), msg(21, 'from A two')], hasMore: false },
   2: { messages: [msg(5, 'from B')], hasMore: false },
 };
+type Matches = Awaited<ReturnType<typeof matchmakingApi.matches>>;
 
 /** The events stream as the page uses it, never opening (jsdom has no EventSource). */
 function quietStream() {
   return { onopen: null, addEventListener: () => {}, close: () => {} } as unknown as EventSource;
 }
 
+const shownTexts = () => screen.queryAllByTestId('chat-message').map((e) => e.querySelector('.chat-text')!.textContent);
+
+/** A stream whose events the test sends by name. */
+function drivenStream() {
+  const listeners = new Map<string, (e: Event) => void>();
+  const stream = {
+    onopen: null as ((e: Event) => void) | null,
+    addEventListener: (name: string, listener: (e: Event) => void) => listeners.set(name, listener),
+    close: () => {},
+  };
+  const send = (name: string, data = '') => listeners.get(name)?.(new globalThis.MessageEvent(name, { data }));
+  return { stream, source: stream as unknown as EventSource, send };
+}
+
 describe('the chat page', () => {
-  beforeAll(async () => {
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    await setLocale('en');
-    await completeLocale();
-    setLogShipper(() => {});
-  });
-  afterEach(() => {
-    document.body.innerHTML = '';
-    history.replaceState(null, '', '/');
-    vi.restoreAllMocks();
-  });
+  beforeAll(englishScreens);
 
   it('going from one match’s chat to another’s shows only the other’s messages and marks them read', async () => {
     vi.spyOn(chatApi, 'messages').mockImplementation(async (matchId: number) => pages[matchId]!);
     const read = vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
     vi.spyOn(chatApi, 'events').mockImplementation(quietStream);
     vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([
-      { matchId: 1, member: { nickname: 'Kai' } },
-      { matchId: 2, member: { nickname: 'Ren' } },
-    ] as unknown as Awaited<ReturnType<typeof matchmakingApi.matches>>);
-    const host = document.createElement('div');
-    document.body.append(host);
-    const root = createRoot(host);
-    const texts = () => [...host.querySelectorAll('[data-testid="chat-message"] .chat-text')].map((e) => e.textContent);
+      { matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } },
+      { matchId: 2, member: { memberId: 12, nickname: 'Ren', photoNameList: [] } },
+    ] as unknown as Matches);
 
     history.pushState(null, '', '/chat?match=1');
-    await act(async () => root.render(<ChatPage />));
-    expect(texts()).toEqual(['from A one', 'from A two']);
-    expect(read).toHaveBeenLastCalledWith(1, 21);
+    const { rerender } = renderScreen(<ChatPage />);
+    await waitFor(() => expect(shownTexts()).toEqual(['from A one', 'from A two']));
+    await waitFor(() => expect(read).toHaveBeenLastCalledWith(1, 21));
 
     // The shell re-renders the same route (keyed by path) for the new query.
     history.pushState(null, '', '/chat?match=2');
-    await act(async () => root.render(<ChatPage />));
-    expect(texts()).toEqual(['from B']);
-    expect(host.querySelector('[data-testid="chat-title"]')?.textContent).toContain('Ren');
-    expect(read).toHaveBeenLastCalledWith(2, 5);
-    await act(async () => root.unmount());
+    rerender(<ChatPage />);
+    await waitFor(() => expect(shownTexts()).toEqual(['from B']));
+    await waitFor(() => expect(screen.getByTestId('chat-title').textContent).toContain('Ren'));
+    await waitFor(() => expect(read).toHaveBeenLastCalledWith(2, 5));
   });
 
   it('the stream’s first open loads the newest page again: a message stored before the server subscribed shows', async () => {
@@ -65,16 +63,37 @@ describe('the chat page', () => {
     vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
     const stream = quietStream();
     vi.spyOn(chatApi, 'events').mockReturnValue(stream);
-    vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { nickname: 'Kai' } }] as unknown as Awaited<ReturnType<typeof matchmakingApi.matches>>);
-    const host = document.createElement('div');
-    document.body.append(host);
-    const root = createRoot(host);
+    vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
     history.pushState(null, '', '/chat?match=1');
-    await act(async () => root.render(<ChatPage />));
+    renderScreen(<ChatPage />);
+    await waitFor(() => expect(shownTexts()).toEqual(['before the page']));
     // Stored after the first GET, before the server subscribed the stream: no event brings it.
     stored.push(msg(21, 'in between'));
     await act(async () => stream.onopen!(new Event('open')));
-    expect([...host.querySelectorAll('[data-testid="chat-message"] .chat-text')].map((e) => e.textContent)).toEqual(['before the page', 'in between']);
-    await act(async () => root.unmount());
+    expect(shownTexts()).toEqual(['before the page', 'in between']);
+  });
+
+  it('a reconnect loads nothing again (the server replays what was missed); a reset from the server does', async () => {
+    const stored = [msg(20, 'before the page')];
+    const messages = vi.spyOn(chatApi, 'messages').mockImplementation(async () => ({ messages: [...stored], hasMore: false }));
+    vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
+    const { stream, source, send } = drivenStream();
+    vi.spyOn(chatApi, 'events').mockReturnValue(source);
+    vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
+    history.pushState(null, '', '/chat?match=1');
+    renderScreen(<ChatPage />);
+    await waitFor(() => expect(shownTexts()).toEqual(['before the page']));
+    await act(async () => stream.onopen!(new Event('open')));
+    expect(messages).toHaveBeenCalledTimes(2);
+    // The connection drops and comes back: the replayed event brings the message, no page load.
+    await act(async () => stream.onopen!(new Event('open')));
+    await act(async () => send('message', JSON.stringify({ matchId: 1, message: msg(21, 'replayed') })));
+    expect(messages).toHaveBeenCalledTimes(2);
+    expect(shownTexts()).toEqual(['before the page', 'replayed']);
+    // The server can no longer replay (too long away): it says so and the page loads the newest.
+    stored.push(msg(21, 'replayed'), msg(22, 'while away'));
+    await act(async () => send('reset'));
+    expect(messages).toHaveBeenCalledTimes(3);
+    await waitFor(() => expect(shownTexts()).toEqual(['before the page', 'replayed', 'while away']));
   });
 });

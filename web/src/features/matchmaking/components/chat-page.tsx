@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { useT } from '@/lib/i18n';
+import { queryKeys, update, useQuery } from '@/lib/query';
 import { navigate } from '@/lib/navigation';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
-import { BottomNav } from '@/components/bottom-nav';
-import { chatApi, type EndedEvent, type MessageEvent, type ReadEvent } from '@/features/matchmaking/api/chat-api';
-import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
+import { chatApi, type ChatMessage, type EndedEvent, type MessageEvent, type ReadEvent } from '@/features/matchmaking/api/chat-api';
+import { matchmakingApi, type MatchItem } from '@/features/matchmaking/api/matchmaking-api';
+import { ChatHeader } from '@/features/matchmaking/components/chat-header';
+import { chatRows, dayLabel } from '@/features/matchmaking/lib/chat-days';
 import {
   EMPTY_CHAT,
   chatReducer,
@@ -24,6 +26,13 @@ type Load = 'loading' | 'ready' | 'forbidden' | 'failed';
 /** Unix seconds: the time shown under a message until the server's own arrives. */
 function nowSecs() {
   return Math.floor(Date.now() / 1000);
+}
+
+/** The match list (kept for /matches) shows this conversation's newest message, read. */
+function showAsLast(matchId: number, message: ChatMessage) {
+  update<MatchItem[]>(queryKeys.matches, (list) =>
+    list.map((m) => (m.matchId === matchId ? { ...m, lastMessage: { text: message.text, sentAt: message.sentAt, mine: message.mine }, unread: 0 } : m)),
+  );
 }
 
 /** 404 from a chat call: the match is not (or no longer) the caller's; 403: not APPROVED. */
@@ -49,14 +58,14 @@ function Conversation({ matchId }: { matchId: number | null }) {
   // Without a match id there is nothing to load: the page says the chat is not available.
   const [chat, dispatch] = useReducer(chatReducer, matchId === null ? { ...EMPTY_CHAT, ended: true } : EMPTY_CHAT);
   const [load, setLoad] = useState<Load>(matchId === null ? 'ready' : 'loading');
-  const [name, setName] = useState('');
   const [draft, setDraft] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
   const keepBottom = useRef(true);
   const heightBeforeOlder = useRef<number | null>(null);
-  const readSent = useRef(0);
+  // -1: nothing sent yet (the first mark opens the match on the server).
+  const readSent = useRef(-1);
   const texts = useRef(new Map<string, string>());
 
   const loadNewest = useCallback(() => {
@@ -77,35 +86,32 @@ function Conversation({ matchId }: { matchId: number | null }) {
     );
   }, [matchId]);
 
-  // The other member's nickname (the match list has it; an ended match is not in it).
-  useEffect(() => {
-    if (matchId === null) return;
-    let alive = true;
-    matchmakingApi.matches().then(
-      (list) => {
-        const found = list.find((m) => m.matchId === matchId);
-        if (!alive) return;
-        if (found) setName(found.member.nickname);
-        else dispatch({ type: 'ended' });
-      },
-      (err: unknown) => logger.warn(`chat: matches failed: ${describeError(err)}`),
-    );
-    return () => {
-      alive = false;
-    };
-  }, [matchId]);
+  // The other member, from the match list (an ended match is not in it; its messages answer
+  // 404, which ends the page).
+  const [matches] = useQuery(queryKeys.matches, matchmakingApi.matches);
+  const match = (matches.kind === 'ok' ? matches.value.find((m) => m.matchId === matchId) : undefined) ?? null;
+  const name = match?.member.nickname ?? '';
 
-  // The events stream. Events are live only, so every open loads the newest page again, the first
-  // one too: a message stored between the first load and the server's subscribe arrives by no
-  // event. The first load does not wait for the stream (a page without one still works).
+  // The events stream. Its first open loads the newest page again: a message stored between the
+  // first load and the server's subscribe arrives by no event. A reconnect does not: EventSource
+  // sends the last event id it saw and the server replays what was missed, or sends `reset` when
+  // it no longer can. The first load does not wait for the stream (a page without one still works).
   useEffect(() => {
     if (matchId === null) return;
     void loadNewest();
     const source = chatApi.events();
-    source.onopen = () => void loadNewest();
+    let opened = false;
+    source.onopen = () => {
+      if (opened) return;
+      opened = true;
+      void loadNewest();
+    };
+    source.addEventListener('reset', () => void loadNewest());
     source.addEventListener('message', (e) => {
       const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as MessageEvent;
-      if (data.matchId === matchId) dispatch({ type: 'incoming', message: data.message });
+      if (data.matchId !== matchId) return;
+      dispatch({ type: 'incoming', message: data.message });
+      showAsLast(matchId, data.message);
     });
     source.addEventListener('read', (e) => {
       const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as ReadEvent;
@@ -123,13 +129,19 @@ function Conversation({ matchId }: { matchId: number | null }) {
   useEffect(() => {
     if (matchId === null || chat.ended || load !== 'ready') return;
     const mark = () => {
-      if (document.visibilityState !== 'visible' || newest <= readSent.current) return;
+      // The first mark, 0 for an empty conversation too, tells the server it was opened (the
+      // match is no longer new); later ones only when something newer is on screen.
+      if (document.visibilityState !== 'visible' || (newest <= readSent.current && readSent.current >= 0)) return;
       const upTo = newest;
       readSent.current = upTo;
-      chatApi.read(matchId, upTo).catch((err: unknown) => {
-        if (isGone(err)) dispatch({ type: 'ended' });
-        else readSent.current = 0;
-      });
+      chatApi.read(matchId, upTo).then(
+        // The match list (kept for /matches and the tab's count) sees it opened and read.
+        () => update<MatchItem[]>(queryKeys.matches, (list) => list.map((m) => (m.matchId === matchId ? { ...m, isNew: false, unread: 0 } : m))),
+        (err: unknown) => {
+          if (isGone(err)) dispatch({ type: 'ended' });
+          else readSent.current = -1;
+        },
+      );
     };
     mark();
     document.addEventListener('visibilitychange', mark);
@@ -148,6 +160,28 @@ function Conversation({ matchId }: { matchId: number | null }) {
       list.scrollTop = list.scrollHeight;
     }
   }, [chat.entries]);
+
+  // The page fills the visual viewport, which shrinks when the keyboard opens: the input stays in
+  // view above it and the messages keep their bottom in view.
+  const pageRef = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const viewport = window.visualViewport;
+    const el = pageRef.current;
+    if (!viewport || !el) return;
+    const fit = () => {
+      el.style.setProperty('--chat-h', `${viewport.height}px`);
+      el.style.setProperty('--chat-top', `${viewport.offsetTop}px`);
+      const list = listRef.current;
+      if (list && keepBottom.current) list.scrollTop = list.scrollHeight;
+    };
+    fit();
+    viewport.addEventListener('resize', fit);
+    viewport.addEventListener('scroll', fit);
+    return () => {
+      viewport.removeEventListener('resize', fit);
+      viewport.removeEventListener('scroll', fit);
+    };
+  }, []);
 
   const loadOlder = async () => {
     const before = oldestId(chat);
@@ -173,6 +207,7 @@ function Conversation({ matchId }: { matchId: number | null }) {
     try {
       const message = await chatApi.send(matchId, clientMessageId, text);
       dispatch({ type: 'sent', message });
+      showAsLast(matchId, message);
       texts.current.delete(clientMessageId);
       setNotice(null);
     } catch (err) {
@@ -206,23 +241,14 @@ function Conversation({ matchId }: { matchId: number | null }) {
   };
 
   const readUnder = lastReadOfMine(chat);
-  const timeFormat = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'short', timeStyle: 'short' });
+  const lang = document.documentElement.lang || undefined;
+  const timeFormat = new Intl.DateTimeFormat(lang, { timeStyle: 'short' });
+  const now = new Date();
+  const rows = chatRows(chat.entries, (secs) => dayLabel(secs, now, lang, { today: t('match.chat.today'), yesterday: t('match.chat.yesterday') }));
 
   return (
-    <section className="page mm-page chat-page with-bottom-nav" aria-labelledby="chat-title">
-      <header className="chat-head">
-        <a
-          className="btn btn-small"
-          href="/matches"
-          onClick={(e) => {
-            e.preventDefault();
-            void navigate('/matches');
-          }}
-        >
-          ← {t('match.matches.title')}
-        </a>
-        <h1 id="chat-title" data-testid="chat-title">{name ? t('match.chat.title', { name }) : t('match.chat.titlePlain')}</h1>
-      </header>
+    <section className="page mm-page chat-page" aria-labelledby="chat-title" ref={pageRef}>
+      <ChatHeader match={match} ended={chat.ended} onEnded={() => dispatch({ type: 'ended' })} />
       {load === 'loading' ? (
         <Spinner />
       ) : load === 'forbidden' ? (
@@ -253,44 +279,54 @@ function Conversation({ matchId }: { matchId: number | null }) {
             {chat.entries.length === 0 && !chat.ended ? (
               <li className="muted chat-empty" data-testid="chat-empty">{t('match.chat.empty', { name: name || '…' })}</li>
             ) : null}
-            {chat.entries.map((entry) => (
-              <li
-                key={entry.clientMessageId + (entry.mine ? '' : `:${entry.messageId}`)}
-                className={`chat-message ${entry.mine ? 'mine' : 'theirs'} ${entry.delivery}`}
-                data-testid="chat-message"
-                data-mine={entry.mine}
-                data-delivery={entry.delivery}
-                data-message-id={entry.messageId ?? undefined}
-              >
-                <p className="chat-text">{entry.text}</p>
-                <p className="chat-meta">
-                  {entry.delivery === 'sending' ? (
-                    <span data-testid="chat-pending">{t('match.chat.sending')}</span>
-                  ) : entry.delivery === 'failed' ? (
-                    <>
-                      <span className="chat-failed">{t('match.chat.notSent')}</span>{' '}
-                      {!chat.ended ? (
-                        <button type="button" className="btn btn-small" data-testid="chat-retry" onClick={() => retry(entry)}>
-                          {t('common.retry')}
-                        </button>
-                      ) : null}
-                    </>
-                  ) : (
-                    <time dateTime={new Date(entry.sentAt * 1000).toISOString()}>{timeFormat.format(new Date(entry.sentAt * 1000))}</time>
-                  )}
-                  {entry.messageId !== null && entry.messageId === readUnder ? (
-                    <span className="chat-read" data-testid="chat-read">
-                      {' · '}
-                      {t('match.chat.read')}
-                    </span>
-                  ) : null}
-                </p>
-              </li>
-            ))}
+            {rows.map((row) => {
+              if (row.kind === 'day') {
+                return (
+                  <li key={`day-${row.key}`} className="chat-day" data-testid="chat-day">
+                    <time dateTime={row.key}>{row.label}</time>
+                  </li>
+                );
+              }
+              const entry = row.entry;
+              return (
+                <li
+                  key={entry.clientMessageId + (entry.mine ? '' : `:${entry.messageId}`)}
+                  className={`chat-message ${entry.mine ? 'mine' : 'theirs'} ${entry.delivery}`}
+                  data-testid="chat-message"
+                  data-mine={entry.mine}
+                  data-delivery={entry.delivery}
+                  data-message-id={entry.messageId ?? undefined}
+                >
+                  <p className="chat-text">{entry.text}</p>
+                  <p className="chat-meta">
+                    {entry.delivery === 'sending' ? (
+                      <span data-testid="chat-pending">{t('match.chat.sending')}</span>
+                    ) : entry.delivery === 'failed' ? (
+                      <>
+                        <span className="chat-failed">{t('match.chat.notSent')}</span>{' '}
+                        {!chat.ended ? (
+                          <button type="button" className="btn btn-small" data-testid="chat-retry" onClick={() => retry(entry)}>
+                            {t('common.retry')}
+                          </button>
+                        ) : null}
+                      </>
+                    ) : (
+                      <time data-testid="chat-time" dateTime={new Date(entry.sentAt * 1000).toISOString()}>{timeFormat.format(new Date(entry.sentAt * 1000))}</time>
+                    )}
+                    {entry.messageId !== null && entry.messageId === readUnder ? (
+                      <span className="chat-read" data-testid="chat-read">
+                        {' · '}
+                        {t('match.chat.read')}
+                      </span>
+                    ) : null}
+                  </p>
+                </li>
+              );
+            })}
           </ol>
           {chat.ended ? (
             <div className="card chat-ended" role="status" data-testid="chat-ended">
-              <p>{t('match.chat.ended')}</p>
+              <p>{t(chat.entries.length ? 'match.chat.ended' : 'match.chat.endedEmpty')}</p>
               <button type="button" className="btn" onClick={() => void navigate('/matches')}>{t('match.matches.title')}</button>
             </div>
           ) : (
@@ -315,7 +351,6 @@ function Conversation({ matchId }: { matchId: number | null }) {
           )}
         </>
       )}
-      <BottomNav current="matches" />
     </section>
   );
 }

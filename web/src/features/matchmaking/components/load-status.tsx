@@ -1,9 +1,9 @@
 import { useT } from '@/lib/i18n';
 import { Spinner } from '@/components/spinner';
-import type { LoadState } from '@/features/matchmaking/components/use-load';
+import type { QueryState } from '@/lib/query';
 
 /** What a matchmaking page shows while its data is not there. */
-export function LoadStatus({ state, onRetry }: { state: LoadState<unknown>; onRetry: () => void }) {
+export function LoadStatus({ state, onRetry }: { state: QueryState<unknown>; onRetry: () => void }) {
   const t = useT();
   switch (state.kind) {
     case 'loading':

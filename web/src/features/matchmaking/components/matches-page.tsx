@@ -1,69 +1,58 @@
-import { useState } from 'react';
 import { useT } from '@/lib/i18n';
+import { queryKeys, useQuery } from '@/lib/query';
 import { navigate } from '@/lib/navigation';
-import { toast } from '@/lib/toast';
-import { describeError, logger } from '@/lib/logger';
 import { BottomNav } from '@/components/bottom-nav';
-import { matchmakingApi, type MatchItem } from '@/features/matchmaking/api/matchmaking-api';
-import { MemberSummary } from '@/features/matchmaking/components/member-summary';
-import { Dialog } from '@/features/matchmaking/components/dialog';
+import { Image } from '@/components/image';
+import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
-import { useCatalogues } from '@/features/matchmaking/components/use-catalogues';
-import { useLoad } from '@/features/matchmaking/components/use-load';
+import { matchesBadge } from '@/lib/matches-badge';
 import '@/features/matchmaking/components/matchmaking.css';
 
-/** /matches: the caller's active matches, newest first, each with its profile, the last message
- *  and the unread count, a link to its chat, and Unmatch. */
+/** /matches: the caller's active matches, newest first; a row opens the conversation (where the
+ *  profile, report, block and unmatch are). A match is marked new until its chat is opened, and
+ *  the unread count shows on the row and on the tab. */
 export default function MatchesPage() {
   const t = useT();
-  const cat = useCatalogues();
-  const [state, reload, set] = useLoad(matchmakingApi.matches, 'matches');
-  const [ending, setEnding] = useState<MatchItem | null>(null);
-  const [busy, setBusy] = useState(false);
-  const dateFormat = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium' });
-
-  const unmatch = async (m: MatchItem) => {
-    setBusy(true);
-    try {
-      await matchmakingApi.unmatch(m.matchId);
-      if (state.kind === 'ok') set(state.value.filter((x) => x.matchId !== m.matchId));
-      toast.success(t('match.unmatched', { name: m.member.nickname }));
-      setEnding(null);
-    } catch (err) {
-      logger.warn(`unmatch failed: ${describeError(err)}`);
-      toast.error(t('match.loadFailed'));
-      reload();
-    } finally {
-      setBusy(false);
-    }
+  const [state, reload] = useQuery(queryKeys.matches, matchmakingApi.matches);
+  const lang = document.documentElement.lang || undefined;
+  const timeFormat = new Intl.DateTimeFormat(lang, { timeStyle: 'short' });
+  const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'short' });
+  // Today's activity by its time, older by its date, as messaging apps show it.
+  const when = (secs: number) => {
+    const at = new Date(secs * 1000);
+    return (at.toDateString() === new Date().toDateString() ? timeFormat : dateFormat).format(at);
   };
 
   return (
     <section className="page mm-page with-bottom-nav" aria-labelledby="matches-title">
-      <h1 id="matches-title">{t('match.matches.title')}</h1>
+      <header className="mm-head">
+        <h1 id="matches-title">{t('match.matches.title')}</h1>
+      </header>
       {state.kind !== 'ok' ? (
         <LoadStatus state={state} onRetry={reload} />
       ) : state.value.length === 0 ? (
         <p className="card muted" data-testid="matches-empty">{t('match.matches.empty')}</p>
       ) : (
-        <ul className="mm-list" data-testid="matches">
-          {state.value.map((m) => (
-            <li key={m.matchId} className="card mm-card" data-testid="match" data-match-id={m.matchId} data-member-id={m.member.memberId}>
-              <MemberSummary member={m.member} cat={cat} photoWidth={72} />
-              <p className="muted">{t('match.matchedOn', { date: dateFormat.format(new Date(m.matchedAt * 1000)) })}</p>
-              <p className="mm-last" data-testid="match-last-message">
-                {m.unread > 0 ? (
-                  <span className="mm-unread" data-testid="match-unread" aria-label={t('match.chat.unread', { n: m.unread })}>{m.unread}</span>
-                ) : null}{' '}
-                {m.lastMessage
-                  ? m.lastMessage.mine
-                    ? t('match.chat.you', { text: m.lastMessage.text })
-                    : m.lastMessage.text
-                  : <span className="muted">{t('match.chat.noMessages')}</span>}
-              </p>
-              <div className="mm-actions">
+        <ul className="match-list" data-testid="matches">
+          {state.value.map((m) => {
+            const photo = m.member.photoNameList[0];
+            const last = m.lastMessage;
+            return (
+              <li key={m.matchId} className={`match-row${m.unread > 0 ? ' unread' : ''}`} data-testid="match" data-match-id={m.matchId} data-member-id={m.member.memberId} data-new={m.isNew}>
                 <a
-                  className="btn btn-small btn-primary"
+                  className="match-avatar"
+                  href={`/member?id=${m.member.memberId}`}
+                  data-testid="view-profile"
+                  aria-label={t('match.viewProfileOf', { name: m.member.nickname })}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    void navigate(`/member?id=${m.member.memberId}`);
+                  }}
+                >
+                  {photo ? <Image src={photo} alt="" width={56} height={56} /> : <span className="mm-no-photo" />}
+                </a>
+                <a
+                  className="match-open"
                   href={`/chat?match=${m.matchId}`}
                   data-testid="open-chat"
                   onClick={(e) => {
@@ -71,37 +60,28 @@ export default function MatchesPage() {
                     void navigate(`/chat?match=${m.matchId}`);
                   }}
                 >
-                  {t('match.chat.open')}
+                  <span className="match-row-text">
+                    <span className="match-name">
+                      <span data-testid="member-nickname">{m.member.nickname}</span>
+                      {m.isNew ? <span className="new-badge" data-testid="match-new">{t('match.new')}</span> : null}
+                    </span>
+                    <span className="mm-last" data-testid="match-last-message">
+                      {last ? (last.mine ? t('match.chat.you', { text: last.text }) : last.text) : t('match.chat.sayHelloTo', { name: m.member.nickname })}
+                    </span>
+                  </span>
+                  <span className="match-row-side">
+                    <small className="muted">{when(last?.sentAt ?? m.matchedAt)}</small>
+                    {m.unread > 0 ? (
+                      <span className="mm-unread" data-testid="match-unread" aria-label={t('match.chat.unread', { n: m.unread })}>{m.unread}</span>
+                    ) : null}
+                  </span>
                 </a>
-                <a
-                  className="btn btn-small"
-                  href={`/member?id=${m.member.memberId}`}
-                  data-testid="view-profile"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    void navigate(`/member?id=${m.member.memberId}`);
-                  }}
-                >
-                  {t('match.view')}
-                </a>
-                <button type="button" className="btn btn-small btn-danger" data-testid="unmatch" onClick={() => setEnding(m)}>
-                  {t('match.unmatch')}
-                </button>
-              </div>
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ul>
       )}
-      <Dialog open={ending !== null} title={t('match.unmatch')} onClose={() => setEnding(null)} testId="unmatch-dialog">
-        <p>{t('match.unmatchConfirm', { name: ending?.member.nickname ?? '' })}</p>
-        <div className="mm-dialog-actions">
-          <button type="button" className="btn" onClick={() => setEnding(null)}>{t('match.cancel')}</button>
-          <button type="button" className="btn btn-primary" data-testid="unmatch-confirm" disabled={busy} onClick={() => ending && void unmatch(ending)}>
-            {t('match.unmatch')}
-          </button>
-        </div>
-      </Dialog>
-      <BottomNav current="matches" />
+      <BottomNav current="matches" badges={{ matches: state.kind === 'ok' ? matchesBadge(state.value) : 0 }} />
     </section>
   );
 }

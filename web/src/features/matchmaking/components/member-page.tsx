@@ -1,80 +1,117 @@
+import { useState } from 'react';
+import { ChevronLeft } from 'lucide-react';
 import { useT } from '@/lib/i18n';
+import { useCatalogues } from '@/lib/wasm/use-catalogues';
+import { invalidate, queryKeys, update, useQuery } from '@/lib/query';
 import { navigate } from '@/lib/navigation';
+import { toast } from '@/lib/toast';
+import { describeError, logger } from '@/lib/logger';
+import { ApiError } from '@/lib/api-client';
 import { BottomNav } from '@/components/bottom-nav';
-import { Image } from '@/components/image';
-import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
-import { MemberSummary } from '@/features/matchmaking/components/member-summary';
+import { matchmakingApi, type Introductions, type LikeComment, type MemberProfile } from '@/features/matchmaking/api/matchmaking-api';
+import { ProfileBody } from '@/features/matchmaking/components/profile-body';
+import { PhotoViewer } from '@/features/matchmaking/components/photo-viewer';
+import { Reactions } from '@/features/matchmaking/components/reactions';
+import { LikeSheet, type LikedPart } from '@/features/matchmaking/components/like-sheet';
+import { TheirLike } from '@/features/matchmaking/components/their-like';
+import { ItsAMatch } from '@/features/matchmaking/components/its-a-match';
 import { SafetyActions } from '@/features/matchmaking/components/safety-actions';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
-import { useCatalogues } from '@/features/matchmaking/components/use-catalogues';
-import { useLoad } from '@/features/matchmaking/components/use-load';
-import { answers, memberIdFrom, tagLabels } from '@/features/matchmaking/lib/member-facts';
-import { ApiError } from '@/lib/api-client';
+import { memberIdFrom } from '@/features/matchmaking/lib/member-facts';
+import { rememberPass } from '@/features/matchmaking/lib/pass-undo';
 import '@/features/matchmaking/components/matchmaking.css';
 
-/** /member?id=…: what the API gives of one of the caller's introductions or matches, with Block
- *  and Report. Anyone else is E003 on the server, shown as "no longer available". */
+/** /member?id=…: one of the caller's introductions or matches as a dating profile (large photos
+ *  and a full-screen viewer, the answers, the basics), with Like and Pass one tap away, a like on
+ *  one photo or answer with a comment, and Block and Report. Anyone else is E003 on the server,
+ *  shown as "no longer available". */
 export default function MemberPage() {
   const t = useT();
   const cat = useCatalogues();
   // The shell re-renders the route on every guarded navigation, search changes included; reading
   // location here keeps wouter's useSearch (and its bytes) out of the first render's chunk.
   const id = memberIdFrom(location.search);
-  const [state, reload] = useLoad(() => (id === null ? Promise.reject(notFound()) : matchmakingApi.member(id)), String(id));
+  const [state, reload, set] = useQuery(id === null ? null : queryKeys.member(id), () => matchmakingApi.member(id!));
+  const [viewing, setViewing] = useState<number | null>(null);
+  const [liking, setLiking] = useState<LikedPart | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [matched, setMatched] = useState<{ name: string; matchId: number | null } | null>(null);
 
+  const like = async (page: MemberProfile, comment?: LikeComment) => {
+    setBusy(true);
+    try {
+      const liked = await matchmakingApi.like(page.member.memberId, comment);
+      setLiking(null);
+      set({ ...page, reaction: 'LIKE', matchId: liked.matchId ?? null });
+      if (liked.matched) setMatched({ name: page.member.nickname, matchId: liked.matchId ?? null });
+      for (const key of [queryKeys.introductions, queryKeys.likes, queryKeys.matches]) invalidate(key);
+    } catch (err) {
+      logger.warn(`like failed: ${describeError(err)}`);
+      toast.error(err instanceof ApiError && err.status === 422 ? t('match.likeSheet.invalid') : t('match.loadFailed'));
+      if (!(err instanceof ApiError && err.status === 422)) reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const pass = async (page: MemberProfile) => {
+    setBusy(true);
+    try {
+      await matchmakingApi.pass(page.member.memberId);
+      // /today offers the undo: the card has left the list there, as the server has it.
+      const gone = page.member.memberId;
+      update<Introductions>(queryKeys.introductions, (list) => ({ ...list, introductions: list.introductions.filter((i) => i.member.memberId !== gone) }));
+      invalidate(queryKeys.likes);
+      rememberPass(gone, page.member.nickname);
+      await navigate('/today', { replace: true });
+    } catch (err) {
+      logger.warn(`pass failed: ${describeError(err)}`);
+      toast.error(t('match.loadFailed'));
+      setBusy(false);
+    }
+  };
+
+  const page = state.kind === 'ok' ? state.value : null;
+  const member = page?.member;
   return (
-    <section className="page mm-page with-bottom-nav" aria-labelledby="member-title">
-      <h1 id="member-title" className="sr-only">{state.kind === 'ok' ? state.value.nickname : t('match.nav.profile')}</h1>
-      <button type="button" className="btn btn-small" onClick={() => history.back()}>
-        ← {t('common.back')}
-      </button>
-      {state.kind !== 'ok' ? (
+    <section className="page mm-page profile-page with-bottom-nav" aria-labelledby="member-title">
+      <header className="mm-head">
+        <button type="button" className="mm-icon-btn" onClick={() => history.back()} aria-label={t('match.back')} data-testid="back">
+          <ChevronLeft aria-hidden="true" />
+        </button>
+        <h1 id="member-title">{member ? member.nickname : t('match.nav.profile')}</h1>
+      </header>
+      {page === null || member === undefined ? (
         <LoadStatus state={state} onRetry={reload} />
       ) : (
-        <article className="card" data-testid="member-profile" data-member-id={state.value.memberId}>
-          <MemberSummary member={state.value} cat={cat} photoWidth={120} />
-          <h3>{t('field.aboutMe')}</h3>
-          <p className="about" data-testid="member-about">{state.value.aboutMe}</p>
-          {tagLabels(t, cat, state.value).length ? (
-            <>
-              <h3>{t('match.tags')}</h3>
-              <ul className="chips" data-testid="member-tags">
-                {tagLabels(t, cat, state.value).map((label) => (
-                  <li key={label} className="chip">{label}</li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-          {answers(state.value).length ? (
-            <>
-              <h3>{t('match.qa')}</h3>
-              <dl className="mm-qa">
-                {answers(state.value).map((a) => (
-                  <div key={a.key}>
-                    <dt>{t(a.key)}</dt>
-                    <dd>{a.text}</dd>
-                  </div>
-                ))}
-              </dl>
-            </>
-          ) : null}
-          {state.value.photoNameList.length > 1 ? (
-            <ul className="photo-grid" data-testid="member-photos">
-              {state.value.photoNameList.slice(1).map((p, i) => (
-                <li key={p}>
-                  <Image src={p} alt={t('match.photoAlt', { n: i + 2, name: state.value.nickname })} width={110} height={147} />
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <SafetyActions memberId={state.value.memberId} name={state.value.nickname} onDone={() => void navigate('/matches', { replace: true })} />
+        <article data-testid="member-profile" data-member-id={member.memberId} data-reaction={page.reaction ?? ''}>
+          <ProfileBody
+            member={member}
+            cat={cat}
+            onOpenPhoto={setViewing}
+            onLikePart={page.reaction == null && page.matchId == null ? setLiking : undefined}
+            top={page.theirLike != null ? <TheirLike like={page.theirLike} name={member.nickname} /> : null}
+          />
+          <SafetyActions memberId={member.memberId} name={member.nickname} onDone={() => void navigate('/matches', { replace: true })} />
+          <div className="action-dock">
+            <Reactions name={member.nickname} reaction={page.reaction} matchId={page.matchId} busy={busy} onLike={() => void like(page)} onPass={() => void pass(page)} />
+          </div>
+          <PhotoViewer photos={member.photoNameList} name={member.nickname} start={viewing} onClose={() => setViewing(null)} />
+          <LikeSheet
+            part={liking}
+            name={member.nickname}
+            busy={busy}
+            onClose={() => setLiking(null)}
+            onSend={(text) => {
+              if (!liking) return;
+              const on = 'photoName' in liking ? { photoName: liking.photoName } : { answer: liking.answer };
+              void like(page, text ? { text, ...on } : undefined);
+            }}
+          />
         </article>
       )}
+      <ItsAMatch match={matched} onClose={() => setMatched(null)} />
       <BottomNav current={null} />
     </section>
   );
-}
-
-function notFound() {
-  return new ApiError('E003', 'no such member', 404);
 }

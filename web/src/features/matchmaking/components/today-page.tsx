@@ -1,31 +1,46 @@
 import { useState } from 'react';
 import { useT } from '@/lib/i18n';
+import { useCatalogues } from '@/lib/wasm/use-catalogues';
+import { invalidate, queryKeys, useQuery } from '@/lib/query';
 import { navigate } from '@/lib/navigation';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { BottomNav } from '@/components/bottom-nav';
+import { Image } from '@/components/image';
 import { matchmakingApi, type Introduction, type Introductions } from '@/features/matchmaking/api/matchmaking-api';
-import { MemberSummary } from '@/features/matchmaking/components/member-summary';
-import { Dialog } from '@/features/matchmaking/components/dialog';
+import { ItsAMatch } from '@/features/matchmaking/components/its-a-match';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
-import { useCatalogues } from '@/features/matchmaking/components/use-catalogues';
-import { useLoad } from '@/features/matchmaking/components/use-load';
+import { Reactions } from '@/features/matchmaking/components/reactions';
+import { TheirLike } from '@/features/matchmaking/components/their-like';
+import { UndoBar } from '@/features/matchmaking/components/undo-bar';
+import { Verified } from '@/features/matchmaking/components/verified';
+import { ageAndCity, bandLabel, occupationTypeLabel } from '@/features/matchmaking/lib/member-facts';
+import { forgetPass, pendingPass, rememberPass, type PassUndo } from '@/features/matchmaking/lib/pass-undo';
 import '@/features/matchmaking/components/matchmaking.css';
 
-/** /today: today's introductions (the server's list, fixed for the Asia/Taipei day), Like and Pass,
- *  and "It's a match" when a like was answered. */
+/** The main photo's rendition on the widest layout; a phone takes what its screen needs. */
+const CARD_WIDTH = 560;
+const CARD_HEIGHT = 700;
+
+/** /today: today's introductions (the server's list, fixed for the Asia/Taipei day) as large
+ *  cards, Like and Pass side by side; a pass takes the card away with Undo for 10 seconds (the
+ *  server takes it back, so every tab agrees); "It's a match" when a like was answered. */
 export default function TodayPage() {
   const t = useT();
   const cat = useCatalogues();
-  const [state, reload, set] = useLoad(matchmakingApi.introductions, 'today');
-  const [matched, setMatched] = useState<string | null>(null);
+  const [state, reload, set] = useQuery(queryKeys.introductions, matchmakingApi.introductions);
+  const [matched, setMatched] = useState<{ name: string; matchId: number | null } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [resuming, setResuming] = useState(false);
+  // A pass made here or on the profile page a moment ago.
+  const [undo, setUndo] = useState<PassUndo | null>(pendingPass);
+  const [undoing, setUndoing] = useState(false);
 
   const resume = async () => {
     setResuming(true);
     try {
       await matchmakingApi.resume();
+      invalidate(queryKeys.pause);
       reload();
     } catch (err) {
       logger.warn(`resume failed: ${describeError(err)}`);
@@ -42,13 +57,17 @@ export default function TodayPage() {
     try {
       if (kind === 'LIKE') {
         const liked = await matchmakingApi.like(id);
-        if (liked.matched) setMatched(intro.member.nickname);
-        else toast.success(t('match.liked', { name: intro.member.nickname }));
+        if (liked.matched) {
+          setMatched({ name: intro.member.nickname, matchId: liked.matchId ?? null });
+          invalidate(queryKeys.matches);
+        }
       } else {
         await matchmakingApi.pass(id);
+        setUndo(rememberPass(id, intro.member.nickname));
       }
+      invalidate(queryKeys.likes);
       const list: Introductions = state.value;
-      // A passed member drops out of the list, as the server's next answer would have it.
+      // A passed member leaves the list, as the server's next answer has it.
       set({
         ...list,
         introductions: list.introductions
@@ -64,9 +83,30 @@ export default function TodayPage() {
     }
   };
 
+  const takeBack = async (pass: PassUndo) => {
+    setUndoing(true);
+    try {
+      await matchmakingApi.undoPass(pass.memberId);
+      forgetPass();
+      setUndo(null);
+      reload();
+      invalidate(queryKeys.likes);
+    } catch (err) {
+      logger.warn(`undo failed: ${describeError(err)}`);
+      toast.error(t('match.undoFailed'));
+      setUndo(null);
+    } finally {
+      setUndoing(false);
+    }
+  };
+
+  const open = (id: number) => void navigate(`/member?id=${id}`);
+
   return (
     <section className="page mm-page with-bottom-nav" aria-labelledby="today-title">
-      <h1 id="today-title">{t('match.today.title')}</h1>
+      <header className="mm-head">
+        <h1 id="today-title">{t('match.today.title')}</h1>
+      </header>
       {state.kind !== 'ok' ? (
         <LoadStatus state={state} onRetry={reload} />
       ) : state.value.pausedSince ? (
@@ -81,47 +121,61 @@ export default function TodayPage() {
         <p className="card muted" data-testid="today-empty">{t('match.today.empty')}</p>
       ) : (
         <ul className="mm-list" data-testid="introductions" data-day={state.value.day}>
-          {state.value.introductions.map((intro) => (
-            <li key={intro.member.memberId} className="card mm-card" data-testid="introduction" data-member-id={intro.member.memberId} data-reaction={intro.reaction ?? ''}>
-              <MemberSummary member={intro.member} cat={cat} />
-              <div className="mm-actions">
-                <a
-                  className="btn btn-small"
-                  href={`/member?id=${intro.member.memberId}`}
-                  data-testid="view-profile"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    void navigate(`/member?id=${intro.member.memberId}`);
-                  }}
-                >
-                  {t('match.view')}
-                </a>
-                {intro.reaction === 'LIKE' ? (
-                  <span className="badge" data-testid="liked">♥ {t('match.like')}</span>
-                ) : (
-                  <>
-                    <button type="button" className="btn btn-small" data-testid="pass" disabled={busy !== null} onClick={() => void react(intro, 'PASS')}>
-                      {t('match.pass')}
-                    </button>
-                    <button type="button" className="btn btn-small btn-primary" data-testid="like" disabled={busy !== null} onClick={() => void react(intro, 'LIKE')}>
-                      ♥ {t('match.like')}
-                    </button>
-                  </>
-                )}
-              </div>
-            </li>
-          ))}
+          {state.value.introductions.map((intro) => {
+            const m = intro.member;
+            const photo = m.photoNameList[0];
+            return (
+              <li key={m.memberId} data-testid="introduction" data-member-id={m.memberId} data-reaction={intro.reaction ?? ''}>
+                <article className="intro-card" aria-labelledby={`intro-${m.memberId}`}>
+                  <a
+                    className="intro-photo"
+                    href={`/member?id=${m.memberId}`}
+                    data-testid="view-profile"
+                    aria-label={t('match.viewProfileOf', { name: m.nickname })}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      open(m.memberId);
+                    }}
+                  >
+                    {photo ? (
+                      <Image src={photo} alt={t('match.photoAlt', { n: 1, name: m.nickname })} width={CARD_WIDTH} height={CARD_HEIGHT} sizes="(max-width: 560px) calc(100vw - 2rem), 528px" loading="eager" />
+                    ) : (
+                      <div className="mm-no-photo">{t('match.noPhoto')}</div>
+                    )}
+                    <div className="intro-shade">
+                      <h2 id={`intro-${m.memberId}`} data-testid="member-nickname">{m.nickname}</h2>
+                      <p data-testid="member-age-city">{ageAndCity(t, cat, m)}</p>
+                    </div>
+                  </a>
+                  <div className="intro-body">
+                    <p className="muted" data-testid="member-band">{bandLabel(t, m.distanceBand)}</p>
+                    <p>
+                      {occupationTypeLabel(t, m.occupationType)} · {m.occupation}
+                    </p>
+                    {m.verifiedEmployer ? <Verified name={m.nickname} /> : null}
+                    {intro.theirLike != null ? <TheirLike like={intro.theirLike} name={m.nickname} /> : null}
+                    <Reactions name={m.nickname} reaction={intro.reaction} busy={busy !== null} onLike={() => void react(intro, 'LIKE')} onPass={() => void react(intro, 'PASS')} />
+                  </div>
+                </article>
+              </li>
+            );
+          })}
         </ul>
       )}
-      <Dialog open={matched !== null} title={t('match.itsAMatch')} onClose={() => setMatched(null)} testId="its-a-match">
-        <p>{t('match.itsAMatchText', { name: matched ?? '' })}</p>
-        <div className="mm-dialog-actions">
-          <button type="button" className="btn" onClick={() => setMatched(null)}>{t('common.close')}</button>
-          <button type="button" className="btn btn-primary" data-testid="see-matches" onClick={() => { setMatched(null); void navigate('/matches'); }}>
-            {t('match.seeMatches')}
-          </button>
-        </div>
-      </Dialog>
+      {undo !== null ? (
+        <UndoBar
+          key={undo.memberId}
+          text={t('match.passedName', { name: undo.name })}
+          until={undo.until}
+          busy={undoing}
+          onUndo={() => void takeBack(undo)}
+          onExpire={() => {
+            forgetPass();
+            setUndo(null);
+          }}
+        />
+      ) : null}
+      <ItsAMatch match={matched} onClose={() => setMatched(null)} />
       <BottomNav current="today" />
     </section>
   );

@@ -5,7 +5,7 @@ import ja from '@/lib/i18n/locales/ja.json';
 import { translate, type TFunction } from '@/lib/i18n';
 import { loadCore } from '@/lib/wasm';
 import type { MemberView } from '@/features/matchmaking/api/matchmaking-api';
-import { ageAndCity, answers, bandLabel, memberIdFrom, occupationTypeLabel, reportProblem, tagLabels } from '@/features/matchmaking/lib/member-facts';
+import { ageAndCity, answers, bandLabel, facts, memberIdFrom, occupationTypeLabel, reportProblem, tagLabels } from '@/features/matchmaking/lib/member-facts';
 
 const tr =
   (messages: Record<string, string>): TFunction =>
@@ -21,11 +21,19 @@ const member: MemberView = {
   occupationType: 'SOFTWARE_ENGINEERING',
   occupation: 'Firmware engineer',
   verifiedEmployer: true,
+  height: 176,
+  education: 'MASTER',
+  marriageRecord: 0,
+  hasChildren: 0,
+  smoke: 0,
+  drink: 1,
+  tattoo: 'NONE',
+  mbti: 'INTJ',
   personalityTagIds: [103],
   exerciseTagIds: [],
   hobbyTagIds: [301, 99999],
   marriageTypeTagIds: [],
-  fertilityPlanTagIds: [],
+  fertilityPlanTagIds: [502],
   petTagIds: [],
   aboutMe: 'Hello',
   datingQuestion: 'Mountains or sea?',
@@ -68,9 +76,27 @@ describe('what a member sees of another', () => {
     expect(tagLabels(tr(en), null, member)).toEqual([]);
   });
 
+  it('shows what the member chose, in the reader’s language, and no MBTI when none was shared', async () => {
+    const cat = (await loadCore()).catalogues();
+    const shown = Object.fromEntries(facts(tr(en), cat, member).map((f) => [f.key, `${f.label}: ${f.value}`]));
+    expect(shown).toMatchObject({
+      height: 'Height: 176 cm',
+      education: "Education: Master's",
+      marriageRecord: 'Marital history: Never married',
+      hasChildren: 'Children: No children',
+      smoke: 'Smoking: Never',
+      drink: 'Drinking: Socially',
+      tattoo: 'Tattoos: None',
+      mbti: 'MBTI: INTJ',
+    });
+    expect(shown.plans).toMatch(/^Children plans: \S/);
+    expect(facts(tr(ja), cat, member).find((f) => f.key === 'education')?.value).toBe((ja as Record<string, string>)['choice.education.MASTER']);
+    expect(facts(tr(en), cat, { ...member, mbti: undefined }).map((f) => f.key)).not.toContain('mbti');
+  });
+
   it('labels the occupation type and keeps only the Q&A answers given', () => {
     expect(occupationTypeLabel(tr(en), 'SOFTWARE_ENGINEERING')).toBe((en as Record<string, string>)['choice.occupationType.SOFTWARE_ENGINEERING']);
-    expect(answers(member)).toEqual([{ key: 'field.datingQuestion', text: 'Mountains or sea?' }]);
+    expect(answers(member)).toEqual([{ key: 'field.datingQuestion', text: 'Mountains or sea?', code: 'DATING_QUESTION' }]);
   });
 
   it('reads the member id of /member?id=… only as a positive integer', () => {

@@ -8,11 +8,10 @@ const TAG_FIELDS: readonly [keyof MemberView & `${string}TagIds`, TagGroup][] = 
   ['hobbyTagIds', 'hobby'],
   ['exerciseTagIds', 'exercise'],
   ['marriageTypeTagIds', 'marriageType'],
-  ['fertilityPlanTagIds', 'fertilityPlan'],
   ['petTagIds', 'pet'],
 ];
 
-type Cat = Pick<Catalogues, 'tags' | 'cities'> | null;
+type Cat = Pick<Catalogues, 'tags' | 'cities' | 'choices'> | null;
 
 /** A label from the catalogue key when the messages have it, else the raw code (a code added on
  *  the server before the web knows it still shows something true). */
@@ -53,14 +52,45 @@ export function tagLabels(t: TFunction, cat: Cat, m: MemberView): string[] {
   return out;
 }
 
-/** The optional Q&A answers the member gave, with their question's label key. */
-export function answers(m: MemberView): { key: string; text: string }[] {
-  const qa: [string, string | null | undefined][] = [
-    ['field.datingQuestion', m.datingQuestion],
-    ['field.dailyLife', m.dailyLife],
-    ['field.surprisePoint', m.surprisePoint],
+/** A Q&A answer a like's comment may be about (the server's `QaAnswer`). */
+export type AnswerCode = 'DATING_QUESTION' | 'DAILY_LIFE' | 'SURPRISE_POINT';
+
+/** The optional Q&A answers the member gave, with their question's label key and wire code. */
+export function answers(m: MemberView): { key: string; text: string; code: AnswerCode }[] {
+  const qa: [string, string | null | undefined, AnswerCode][] = [
+    ['field.datingQuestion', m.datingQuestion, 'DATING_QUESTION'],
+    ['field.dailyLife', m.dailyLife, 'DAILY_LIFE'],
+    ['field.surprisePoint', m.surprisePoint, 'SURPRISE_POINT'],
   ];
-  return qa.filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== '').map(([key, text]) => ({ key, text }));
+  return qa.filter((e): e is [string, string, AnswerCode] => typeof e[1] === 'string' && e[1].trim() !== '').map(([key, text, code]) => ({ key, text, code }));
+}
+
+/** The question label key of an answer code. */
+export function answerKey(code: string): string {
+  return code === 'DATING_QUESTION' ? 'field.datingQuestion' : code === 'DAILY_LIFE' ? 'field.dailyLife' : 'field.surprisePoint';
+}
+
+/** What the member chose and others filter on, as label and value rows in the reader's language:
+ *  height, education, marriage record, children and plans, smoking, drinking, tattoo, MBTI. */
+export function facts(t: TFunction, cat: Cat, m: MemberView): { key: string; label: string; value: string }[] {
+  const choice = (list: { value: string | number; key: string }[] | undefined, value: string | number) =>
+    label(t, list?.find((o) => String(o.value) === String(value))?.key, String(value));
+  const plan = m.fertilityPlanTagIds
+    .map((id) => cat?.tags.fertilityPlan.find((x) => x.id === id))
+    .filter((tag) => tag !== undefined)
+    .map((tag) => label(t, tag.key, String(tag.id)));
+  const rows = [
+    { key: 'height', label: t('match.fact.height'), value: t('match.fact.cm', { n: m.height }) },
+    { key: 'education', label: t('field.education'), value: choice(cat?.choices.education, m.education) },
+    { key: 'marriageRecord', label: t('field.marriageRecord'), value: choice(cat?.choices.marriageRecord, m.marriageRecord) },
+    { key: 'hasChildren', label: t('field.hasChildren'), value: choice(cat?.choices.hasChildren, m.hasChildren) },
+    { key: 'plans', label: t('match.fact.plans'), value: plan.join(', ') },
+    { key: 'smoke', label: t('field.smoke'), value: choice(cat?.choices.smoke, m.smoke) },
+    { key: 'drink', label: t('field.drink'), value: choice(cat?.choices.drink, m.drink) },
+    { key: 'tattoo', label: t('field.tattoo'), value: choice(cat?.choices.tattoo, m.tattoo) },
+    { key: 'mbti', label: t('field.mbti'), value: m.mbti ?? '' },
+  ];
+  return rows.filter((r) => r.value !== '');
 }
 
 /** `?id=12` → 12; anything but a positive integer is no member. */

@@ -9,15 +9,15 @@ export type PushKind = keyof NotificationSettings;
 const quiet = { showToast: false } as const;
 
 export const notificationsApi = {
-  get: () => api.get<NotificationSettings>('/user/notifications', quiet),
+  get: () => api.get('/user/notifications', quiet),
   /** Changes the kinds named; the others stay as they are. */
-  put: (change: Schemas['NotificationChange']) => api.put<NotificationSettings>('/user/notifications', change, quiet),
+  put: (change: Schemas['NotificationChange']) => api.put('/user/notifications', { ...quiet, body: change }),
 };
 
 /** GET/PUT /user/pause: taking a break from introductions (issue 21). */
 export type PauseState = Schemas['PauseState'];
 
 export const pauseApi = {
-  get: () => api.get<PauseState>('/user/pause', quiet),
-  put: (paused: boolean) => api.put<PauseState>('/user/pause', { paused } satisfies Schemas['PauseBody'], quiet),
+  get: () => api.get('/user/pause', quiet),
+  put: (paused: boolean) => api.put('/user/pause', { ...quiet, body: { paused } }),
 };

@@ -1,11 +1,12 @@
 import { api } from '@/lib/api-client';
-import { getMyInfo, getReviewStatus, uploadTempFile } from '@/lib/user-api';
+import { getMyInfo } from '@/lib/user-api';
+import { uploadTempFile } from '@/lib/upload';
 import { clearSession, type UserInfo } from '@/lib/auth';
-import type { AvatarBody, DataExport, DataExportRequested, DeleteAccountBody } from '@/lib/api/types';
+import type { DataExport, DataExportRequested } from '@/lib/api/types';
 import { getLineAccessToken } from '@/lib/liff';
 import { imageUrl, ipxUrl } from '@/lib/image-url';
 
-export { getMyInfo, getReviewStatus };
+export { getMyInfo };
 
 /** "Edit and resubmit": the register form filled from the stored profile (the module the register
  *  page uses when a rejected member opens it directly). */
@@ -16,8 +17,7 @@ export async function startResubmission(): Promise<void> {
 /** PUT /user-profile/avatar {avatar}: the avatar is a temp upload claimed by this call. */
 export async function changeAvatar(file: Blob): Promise<void> {
   const fileName = await uploadTempFile(file, 'avatar.jpg');
-  const body: AvatarBody = { avatar: fileName };
-  await api.put('/user-profile/avatar', body);
+  await api.put('/user-profile/avatar', { body: { avatar: fileName } });
 }
 
 /** What the profile page shows, read from my-info (its generated type: a field renamed on the
@@ -33,7 +33,7 @@ export interface ProfileSummary {
   avatar?: string;
 }
 
-export function summarise(info: UserInfo | null): ProfileSummary {
+export function summarise(info: Pick<UserInfo, 'displayName' | 'avatar' | 'profile'> | null): ProfileSummary {
   const profile = info?.profile ?? undefined;
   return {
     nickname: profile?.nickname || undefined,
@@ -61,21 +61,20 @@ export const AVATAR_PX = 48;
 
 /** POST /user/logout: this device's session ends; the stored token and user info go with it. */
 export async function signOut(): Promise<void> {
-  await api.post('/user/logout', undefined, { showToast: false });
+  await api.post('/user/logout', { showToast: false });
   clearSession();
 }
 
 /** POST /user/logout-all: every session of the member ends, on every device. */
 export async function signOutEverywhere(): Promise<void> {
-  await api.post('/user/logout-all', undefined, { showToast: false });
+  await api.post('/user/logout-all', { showToast: false });
   clearSession();
 }
 
 /** DELETE /user/account: the account and everything in it go; the stored session goes too. The
  *  LINE access token goes with it so that LINE revokes the app's authorisation. */
 export async function deleteAccount(): Promise<void> {
-  const body: DeleteAccountBody = { lineAccessToken: (await getLineAccessToken()) ?? undefined };
-  await api.request('/user/account', { method: 'DELETE', body, showToast: false });
+  await api.delete('/user/account', { body: { lineAccessToken: (await getLineAccessToken()) ?? undefined }, showToast: false });
   clearSession();
 }
 
@@ -84,8 +83,8 @@ export const dataExportApi = {
   /** POST /user/data-export: asks for a copy of everything the service holds about the member.
    *  The answer's `downloadUrl` is given only once; it works for 10 minutes once the copy is ready. */
   request: (): Promise<DataExportRequested> =>
-    api.post<DataExportRequested>('/user/data-export', undefined, { showToast: false }),
+    api.post('/user/data-export', { showToast: false }),
   /** GET /user/data-export: where the latest copy stands (null when none was asked for today). */
   status: async (): Promise<DataExport | null> =>
-    (await api.get<DataExport | undefined>('/user/data-export', { showToast: false })) ?? null,
+    (await api.get('/user/data-export', { showToast: false })) ?? null,
 };

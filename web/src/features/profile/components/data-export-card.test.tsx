@@ -1,19 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRoot } from 'react-dom/client';
-import { act } from 'react';
-import { completeLocale, setLocale } from '@/lib/i18n';
+import { act, fireEvent, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { ApiError } from '@/lib/api-client';
-import { setLogShipper } from '@/lib/logger';
+import { englishScreens, renderScreen } from '@/test/render';
 import { dataExportApi } from '@/features/profile/api/profile-api';
 import { DataExportCard } from '@/features/profile/components/data-export-card';
-
-async function render() {
-  const host = document.createElement('div');
-  document.body.append(host);
-  await act(async () => createRoot(host).render(<DataExportCard />));
-  const q = (id: string) => host.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  return { host, q };
-}
 
 const asked = {
   status: 'PREPARING' as const,
@@ -22,17 +13,8 @@ const asked = {
 };
 
 describe('the data export card', () => {
-  beforeAll(async () => {
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    await setLocale('en');
-    await completeLocale();
-    setLogShipper(() => {});
-  });
-  afterEach(() => {
-    document.body.innerHTML = '';
-    vi.useRealTimers();
-    vi.restoreAllMocks();
-  });
+  beforeAll(englishScreens);
+  afterEach(() => vi.useRealTimers());
 
   it('asks, says it is preparing, and offers the link once the copy is ready', async () => {
     vi.useFakeTimers();
@@ -40,24 +22,25 @@ describe('the data export card', () => {
     const status = vi.spyOn(dataExportApi, 'status')
       .mockResolvedValueOnce({ status: 'PREPARING', requestedAt: asked.requestedAt })
       .mockResolvedValue({ status: 'READY', requestedAt: asked.requestedAt, readyAt: 1_764_000_002, sizeBytes: 2_500_000 });
-    const { q } = await render();
-    await act(async () => q('data-export')!.click());
-    expect(q('data-export-preparing')).not.toBeNull();
+    renderScreen(<DataExportCard />);
+    // Fake timers drive the polling; a plain click (user-event waits on real timers).
+    await act(async () => fireEvent.click(screen.getByTestId('data-export')));
+    expect(screen.getByTestId('data-export-preparing')).toBeDefined();
     await act(async () => vi.advanceTimersByTimeAsync(1000));
-    expect(q('data-export-download')).toBeNull();
+    expect(screen.queryByTestId('data-export-download')).toBeNull();
     await act(async () => vi.advanceTimersByTimeAsync(1000));
     expect(status).toHaveBeenCalledTimes(2);
-    const link = q('data-export-download') as HTMLAnchorElement;
+    const link = screen.getByTestId<HTMLAnchorElement>('data-export-download');
     expect(link.getAttribute('href')).toBe('/api/data-export/abc');
     expect(link.hasAttribute('download')).toBe(true);
-    expect(q('data-export-ready')!.textContent).toMatch(/^2\.5 MB · Your copy is ready/);
+    expect(screen.getByTestId('data-export-ready').textContent).toMatch(/^2\.5 MB · Your copy is ready/);
   });
 
   it('says so when the day’s three copies are used, and lets the member try again', async () => {
     vi.spyOn(dataExportApi, 'request').mockRejectedValue(new ApiError('E007', 'at most 3 copies', 429));
-    const { q, host } = await render();
-    await act(async () => q('data-export')!.click());
-    expect(host.querySelector('[role="alert"]')!.textContent).toBe('You have asked for 3 copies today. Please try again tomorrow.');
-    expect(q('data-export')).not.toBeNull();
+    renderScreen(<DataExportCard />);
+    await userEvent.click(screen.getByTestId('data-export'));
+    expect((await screen.findByRole('alert')).textContent).toBe('You have asked for 3 copies today. Please try again tomorrow.');
+    expect(screen.getByTestId('data-export')).toBeDefined();
   });
 });

@@ -1,53 +1,45 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRoot } from 'react-dom/client';
-import { act } from 'react';
-import { completeLocale, setLocale } from '@/lib/i18n';
-import { setLogShipper } from '@/lib/logger';
+import { beforeAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { resetToasts, toastStore } from '@/lib/toast';
+import { englishScreens, renderScreen } from '@/test/render';
 import { notificationsApi, type NotificationSettings } from '@/features/profile/api/notifications-api';
-import { MorningPushToggle } from '@/features/profile/components/morning-push-toggle';
+import { MorningPushToggle, PushToggle } from '@/features/profile/components/morning-push-toggle';
 
-async function render() {
-  const host = document.createElement('div');
-  document.body.append(host);
-  await act(async () => createRoot(host).render(<MorningPushToggle />));
-  return host.querySelector<HTMLInputElement>('[data-testid="morning-push"]')!;
+const ALL_ON: NotificationSettings = { introductions: true, matches: true, messages: true };
+
+async function morningSwitch() {
+  const box = screen.getByTestId<HTMLInputElement>('morning-push');
+  await waitFor(() => expect(box.dataset.state).not.toBe('loading'));
+  return box;
 }
 
-describe('the morning push toggle', () => {
-  beforeAll(async () => {
-    // React's act() warns unless the environment says it is a test.
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    await setLocale('en');
-    await completeLocale();
-    setLogShipper(() => {});
-  });
-  afterEach(() => {
-    document.body.innerHTML = '';
-    resetToasts();
-    vi.restoreAllMocks();
-  });
+describe('the push switches', () => {
+  beforeAll(englishScreens);
+  afterEach(resetToasts);
 
   it('shows the stored setting and turns it off at once, saved', async () => {
-    vi.spyOn(notificationsApi, 'get').mockResolvedValue({ introductions: true, matches: true, messages: true });
+    vi.spyOn(notificationsApi, 'get').mockResolvedValue(ALL_ON);
     let answer!: (v: NotificationSettings) => void;
     const put = vi.spyOn(notificationsApi, 'put').mockImplementation(() => new Promise((r) => (answer = r)));
-    const box = await render();
+    renderScreen(<MorningPushToggle />);
+    const box = await morningSwitch();
     expect(box.checked).toBe(true);
-    await act(async () => box.click());
+    await userEvent.click(box);
     expect(box.checked).toBe(false);
     expect(put).toHaveBeenCalledWith({ introductions: false });
-    await act(async () => answer({ introductions: false, matches: true, messages: true }));
+    await act(async () => answer({ ...ALL_ON, introductions: false }));
     expect(box.checked).toBe(false);
     expect(toastStore.get().toasts).toHaveLength(0);
   });
 
   it('moves back with an error toast when the save fails', async () => {
-    vi.spyOn(notificationsApi, 'get').mockResolvedValue({ introductions: true, matches: true, messages: true });
+    vi.spyOn(notificationsApi, 'get').mockResolvedValue(ALL_ON);
     let fail!: (e: Error) => void;
     vi.spyOn(notificationsApi, 'put').mockImplementation(() => new Promise((_, rej) => (fail = rej)));
-    const box = await render();
-    await act(async () => box.click());
+    renderScreen(<MorningPushToggle />);
+    const box = await morningSwitch();
+    await userEvent.click(box);
     expect(box.checked).toBe(false);
     await act(async () => fail(new Error('offline')));
     expect(box.checked).toBe(true);
@@ -57,10 +49,25 @@ describe('the morning push toggle', () => {
   it('stays disabled when the setting cannot be read', async () => {
     vi.spyOn(notificationsApi, 'get').mockRejectedValue(new Error('offline'));
     const put = vi.spyOn(notificationsApi, 'put');
-    const box = await render();
+    renderScreen(<MorningPushToggle />);
+    await screen.findByText(/could not be loaded/);
+    const box = screen.getByTestId<HTMLInputElement>('morning-push');
     expect(box.disabled).toBe(true);
-    expect(document.body.textContent).toMatch(/could not be loaded/);
-    await act(async () => box.click());
+    await userEvent.click(box);
     expect(put).not.toHaveBeenCalled();
+  });
+
+  it('the three switches ask for the settings once', async () => {
+    const get = vi.spyOn(notificationsApi, 'get').mockResolvedValue({ ...ALL_ON, messages: false });
+    renderScreen(
+      <>
+        <MorningPushToggle />
+        <PushToggle kind="matches" />
+        <PushToggle kind="messages" />
+      </>,
+    );
+    await waitFor(() => expect(screen.getByTestId('message-push').dataset.state).toBe('off'));
+    expect(screen.getByTestId('match-push').dataset.state).toBe('on');
+    expect(get).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { describeError, logger } from '@/lib/logger';
+import { queryKeys, useQuery } from '@/lib/query';
 import { notificationsApi, type PushKind } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
 
@@ -19,32 +19,23 @@ export function MorningPushToggle() {
 }
 
 /** One LINE push kind on or off. The switch moves at once and moves back, with a toast, if the
- *  save fails; it waits for one save before the next, so answers cannot arrive out of order. */
+ *  save fails; it waits for one save before the next, so answers cannot arrive out of order. The
+ *  three switches share one GET /user/notifications. */
 export function PushToggle({ kind }: { kind: PushKind }) {
   const t = useT();
   const labels = SWITCHES[kind];
-  const [on, setOn] = useState<boolean | null>(null);
+  const [settings, , setSettings] = useQuery(queryKeys.notifications, notificationsApi.get);
   const [saving, setSaving] = useState(false);
-  const [unavailable, setUnavailable] = useState(false);
-
-  useEffect(() => {
-    let alive = true;
-    notificationsApi
-      .get()
-      .then((s) => alive && setOn(s[kind]))
-      .catch((err: unknown) => {
-        logger.warn(`notification settings: ${describeError(err)}`);
-        if (alive) setUnavailable(true);
-      });
-    return () => {
-      alive = false;
-    };
-  }, [kind]);
+  const on = settings.kind === 'ok' ? settings.value[kind] : null;
+  const unavailable = settings.kind !== 'ok' && settings.kind !== 'loading';
 
   const change = async (next: boolean) => {
-    if (on === null || saving) return;
+    if (settings.kind !== 'ok' || saving) return;
+    const before = settings.value;
     setSaving(true);
-    const saved = await changeOptimistically(on, next, setOn, (v) => notificationsApi.put({ [kind]: v }).then((s) => s[kind]));
+    const saved = await changeOptimistically(before, { ...before, [kind]: next }, setSettings, () =>
+      notificationsApi.put({ [kind]: next }),
+    );
     setSaving(false);
     if (!saved) toast.error(t('profile.morningPushFailed'));
   };

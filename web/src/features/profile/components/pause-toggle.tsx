@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { describeError, logger } from '@/lib/logger';
+import { invalidate, queryKeys, useQuery } from '@/lib/query';
 import { pauseApi } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
 
@@ -9,26 +9,17 @@ import { changeOptimistically } from '@/features/profile/lib/optimistic';
  *  on (APPROVED members). Moves at once and back, with a toast, if the save fails. */
 export function PauseToggle() {
   const t = useT();
-  const [on, setOn] = useState<boolean | null>(null);
+  const [state, , set] = useQuery(queryKeys.pause, pauseApi.get);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    let alive = true;
-    pauseApi
-      .get()
-      .then((s) => alive && setOn(s.paused))
-      .catch((err: unknown) => logger.warn(`pause setting: ${describeError(err)}`));
-    return () => {
-      alive = false;
-    };
-  }, []);
+  const on = state.kind === 'ok' ? state.value.paused : null;
 
   const change = async (next: boolean) => {
-    if (on === null || saving) return;
+    if (state.kind !== 'ok' || saving) return;
     setSaving(true);
-    const saved = await changeOptimistically(on, next, setOn, (v) => pauseApi.put(v).then((s) => s.paused));
+    const saved = await changeOptimistically(state.value, { ...state.value, paused: next }, set, () => pauseApi.put(next));
     setSaving(false);
-    if (!saved) toast.error(t('profile.pauseFailed'));
+    if (saved) invalidate(queryKeys.introductions);
+    else toast.error(t('profile.pauseFailed'));
   };
 
   return (

@@ -1,5 +1,5 @@
 import '@/features/profile/components/profile.css';
-import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import { formatDate, hasMessage, useLocale, useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 import { useStore } from '@/lib/store';
@@ -12,13 +12,14 @@ import { Avatar } from '@/components/avatar';
 import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
 import { BottomNav } from '@/components/bottom-nav';
-import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
+import { useCatalogues } from '@/lib/wasm/use-catalogues';
+import { queryKeys, useQuery } from '@/lib/query';
 import { MorningPushToggle, PushToggle } from '@/features/profile/components/morning-push-toggle';
 import { SignOutCard } from '@/features/profile/components/sign-out-card';
 import { DeleteAccountCard } from '@/features/profile/components/delete-account-card';
 import { DataExportCard } from '@/features/profile/components/data-export-card';
 import { PauseToggle } from '@/features/profile/components/pause-toggle';
-import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, getReviewStatus, startResubmission, summarise, type ProfileSummary } from '@/features/profile/api/profile-api';
+import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, startResubmission, summarise } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
   PENDING: 'badge-pending',
@@ -33,39 +34,14 @@ export default function ProfilePage() {
   const lineProfile = useStore(appState, (s) => s.liffUserProfile);
   const reviewStatus = useStore(appState, (s) => s.reviewStatus);
   const locale = useLocale();
-  const [summary, setSummary] = useState<ProfileSummary>(() => summarise(getUserInfo()));
-  const [loading, setLoading] = useState(!getUserInfo());
+  // my-info as the start-up left it in memory, asked again behind it on every visit.
+  const [info, , setInfo] = useQuery(queryKeys.myInfo, getMyInfo, { initial: getUserInfo() });
+  const summary = summarise(info.kind === 'ok' ? info.value : null);
+  const loading = info.kind === 'loading';
   const [uploading, setUploading] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  // Catalogue labels (city names) come from the core, loaded after the page is shown.
-  const [cat, setCat] = useState<Catalogues | null>(() => coreIfLoaded()?.catalogues() ?? null);
-  useEffect(() => {
-    if (!cat) void loadCore().then((core) => setCat(core.catalogues())).catch(() => {});
-  }, [cat]);
+  const cat = useCatalogues();
   const cityKey = summary.city ? cat?.cities.find((c) => c.code === summary.city)?.key : undefined;
-
-  useEffect(() => {
-    let alive = true;
-    const userId = lineProfile?.userId;
-    void (async () => {
-      try {
-        const [info, status] = await Promise.all([
-          getMyInfo(),
-          userId ? getReviewStatus(userId).catch(() => null) : Promise.resolve(null),
-        ]);
-        if (!alive) return;
-        setSummary(summarise(info));
-        if (status) appState.set({ reviewStatus: status });
-      } catch (err) {
-        logger.warn(`profile load failed: ${describeError(err)}`);
-      } finally {
-        if (alive) setLoading(false);
-      }
-    })();
-    return () => {
-      alive = false;
-    };
-  }, [lineProfile?.userId]);
 
   const onAvatar = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -75,7 +51,7 @@ export default function ProfilePage() {
     try {
       const small = await downscaleImage(file, 512);
       await changeAvatar(small);
-      setSummary(summarise(await getMyInfo()));
+      setInfo(await getMyInfo());
       toast.success(t('profile.avatarChanged'));
     } catch (err) {
       logger.warn(`avatar change failed: ${describeError(err)}`);
@@ -179,7 +155,7 @@ function ReviewCard({ status }: { status: ReviewStatus | null }) {
       <p className="muted">{t(`review.${value}.help`)}</p>
       {(value === 'REJECTED' || value === 'SUSPENDED') && (reasons.length || note || status.reason) ? (
         <div className="notice notice-error" data-testid="review-reasons">
-          <strong>{t('review.reason')}</strong>
+          <strong>{t(reasons.length > 1 ? 'review.reasons' : 'review.reason')}</strong>
           {reasons.length ? (
             <ul>
               {reasons.map((r) => <li key={r} data-reason={r}>{reasonLabel(t, value, r)}</li>)}

@@ -2,7 +2,7 @@ import { api } from '@/lib/api-client';
 import { getToken } from '@/lib/auth';
 import { login } from '@/lib/user-api';
 import { StorageKey, writeRaw } from '@/lib/storage';
-import type { EmailCodeConfirm, EmailCodeConfirmed, EmailCodeRequest, EmailCodeSent } from '@/lib/api/types';
+import type { EmailCodeSent } from '@/lib/api/types';
 
 export { isEmailConfirmed, normaliseEmail } from '@/features/register/lib/email-confirmed';
 
@@ -17,14 +17,12 @@ async function ensureSession(lineUserId: string): Promise<void> {
 
 export async function sendEmailCode(lineUserId: string, email: string): Promise<CodeSent> {
   await ensureSession(lineUserId);
-  const body: EmailCodeRequest = { email };
-  return api.post<EmailCodeSent>('/verification/email-code', body, { showToast: false });
+  return api.post('/verification/email-code', { body: { email }, showToast: false });
 }
 
 export async function confirmEmailCode(lineUserId: string, email: string, code: string): Promise<string> {
   await ensureSession(lineUserId);
-  const body: EmailCodeConfirm = { email, code };
-  const res = await api.post<EmailCodeConfirmed>('/verification/email-code/confirm', body, { showToast: false });
+  const res = await api.post('/verification/email-code/confirm', { body: { email, code }, showToast: false });
   writeRaw(StorageKey.emailConfirmed, res.email);
   return res.email;
 }

@@ -1,8 +1,9 @@
 import { api, ApiError, NETWORK_ERROR } from '@/lib/api-client';
 import type { TFunction } from '@/lib/i18n';
-import type { ProfileCreated, UserProfileCreateBody } from '@/lib/api/types';
+import type { UserProfileCreateBody } from '@/lib/api/types';
 import { getToken } from '@/lib/auth';
-import { login, uploadTempFile } from '@/lib/user-api';
+import { login } from '@/lib/user-api';
+import { uploadTempFile } from '@/lib/upload';
 import type { Core, FieldErrors, RegisterDraft, UserProfileCreate } from '@/lib/wasm';
 import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
 
@@ -105,14 +106,15 @@ export const defaultSubmitDeps: SubmitDeps = {
     // imported, so the form's first chunk does not carry the resize code).
     return dataUrl ? (await fetch(dataUrl)).blob() : null;
   },
-  createProfile: (payload) => api.post<ProfileCreated>('/user-profile', payload, { public: true, lineIdToken: true, showToast: false }),
+  createProfile: (payload) =>
+    api.post('/user-profile', { body: payload as UserProfileCreateBody, public: true, lineIdToken: true, showToast: false }),
   wait: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
 
 /** A REJECTED member's edited profile goes back with PUT /user-profile (session): PENDING again. */
 export const resubmitDeps: SubmitDeps = {
   ...defaultSubmitDeps,
-  createProfile: (payload) => api.put<ProfileCreated>('/user-profile', payload, { showToast: false }),
+  createProfile: (payload) => api.put('/user-profile', { body: payload as UserProfileCreateBody, showToast: false }),
   resubmit: true,
 };
 

@@ -54,8 +54,11 @@ export function StepReview({ form, submitError, submitting, onSubmit }: { form: 
         {rows.map(([step, field, value]) => (
           <div key={field} className="review-item">
             <dt>{t(`field.${field}`)}</dt>
-            <dd>{value ? <span className="clamp">{value}</span> : <span className="muted">{t('register.notFilled')}</span>}</dd>
-            <button type="button" className="link-button" onClick={() => goTo(step)}>{t('common.edit')}</button>
+            <dd>
+              {value ? <span className="clamp">{value}</span> : <span className="muted">{t('register.notFilled')}</span>}
+              {/* Inside the dd: a description list's groups hold only terms and descriptions. */}
+              <button type="button" className="link-button" onClick={() => goTo(step)}>{t('common.edit')}</button>
+            </dd>
           </div>
         ))}
       </dl>

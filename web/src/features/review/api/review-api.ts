@@ -24,15 +24,15 @@ export type DecisionBody = Schemas['DecisionBody'];
 const quiet = { showToast: false } as const;
 
 export const reviewApi = {
-  queue: () => api.get<Schemas['ReviewQueue']>('/review/queue', quiet),
-  view: (id: number) => api.get<ReviewView>(`/review/profiles/${id}`, quiet),
-  claim: (id: number) => api.post<Schemas['ClaimBody']>(`/review/profiles/${id}/claim`, undefined, quiet),
-  release: (id: number) => api.request<void>(`/review/profiles/${id}/claim`, { ...quiet, method: 'DELETE' }),
+  queue: () => api.get('/review/queue', quiet),
+  view: (id: number) => api.get('/review/profiles/{profileId}', { ...quiet, path: { profileId: id } }),
+  claim: (id: number) => api.post('/review/profiles/{profileId}/claim', { ...quiet, path: { profileId: id } }),
+  release: (id: number) => api.delete('/review/profiles/{profileId}/claim', { ...quiet, path: { profileId: id } }),
   decide: (id: number, body: DecisionBody) =>
-    api.post<Schemas['DecisionResult']>(`/review/profiles/${id}/decision`, body, quiet),
-  reports: () => api.get<Schemas['ReportQueue']>('/review/reports', quiet),
-  dismiss: (reportId: number) => api.post<Schemas['ReportDismissed']>(`/review/reports/${reportId}/dismiss`, undefined, quiet),
-  codes: () => api.get<CodeCatalogues>('/catalogue/codes', { ...quiet, public: true }),
+    api.post('/review/profiles/{profileId}/decision', { ...quiet, path: { profileId: id }, body }),
+  reports: () => api.get('/review/reports', quiet),
+  dismiss: (reportId: number) => api.post('/review/reports/{reportId}/dismiss', { ...quiet, path: { reportId } }),
+  codes: () => api.get('/catalogue/codes', { ...quiet, public: true }),
 };
 
 /** The actions kizuna-core allows from a status (the server checks again). */

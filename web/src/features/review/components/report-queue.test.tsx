@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRoot } from 'react-dom/client';
-import { act } from 'react';
-import { completeLocale, extendMessages, setLocale } from '@/lib/i18n';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { extendMessages } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
-import { setLogShipper } from '@/lib/logger';
+import { englishScreens, renderScreen } from '@/test/render';
 import { reviewApi, type CodeCatalogues, type ReportItem } from '@/features/review/api/review-api';
 import { ReportCard } from '@/features/review/components/report-queue';
 
@@ -31,65 +31,56 @@ const report = (over: Partial<ReportItem> = {}): ReportItem => ({
   ...over,
 });
 
-async function render(item: ReportItem, onChanged = vi.fn(), onOpenProfile = vi.fn()) {
-  const host = document.createElement('div');
-  document.body.append(host);
-  await act(async () => createRoot(host).render(<ReportCard item={item} codes={codes} onChanged={onChanged} onOpenProfile={onOpenProfile} />));
-  const q = (id: string) => host.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-  const click = (id: string) => act(async () => q(id)!.click());
-  return { host, q, click, onChanged, onOpenProfile };
+function show(item: ReportItem, onChanged = vi.fn(), onOpenProfile = vi.fn()) {
+  renderScreen(<ReportCard item={item} codes={codes} onChanged={onChanged} onOpenProfile={onOpenProfile} />);
+  const text = (id: string) => screen.getByTestId(id).textContent;
+  const click = (id: string) => userEvent.click(screen.getByTestId(id));
+  return { text, click, onChanged, onOpenProfile };
 }
 
 describe('a report in the console', () => {
   beforeAll(async () => {
-    // React's act() warns unless the environment says it is a test.
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    await setLocale('en');
-    await completeLocale();
+    await englishScreens();
     await extendMessages({
       'zh-TW': () => import('@/features/review/locales/zh-TW.json'),
       en: () => import('@/features/review/locales/en.json'),
       ja: () => import('@/features/review/locales/ja.json'),
     });
-    setLogShipper(() => {});
-  });
-  afterEach(() => {
-    document.body.innerHTML = '';
-    vi.restoreAllMocks();
   });
 
   it('shows who, the translated reasons, the words and that the pair exchanged no messages', async () => {
-    const { q, click, onOpenProfile } = await render(report());
-    expect(q('report-target')!.textContent).toBe('Kai');
-    expect(q('report-reporter')!.textContent).toBe('reported by Mei');
-    expect(q('report-reasons')!.textContent).toBe('Scam or asking for money');
-    expect(q('report-text')!.textContent).toBe('Asked me to lend him money.');
-    expect(q('report-conversation')!.textContent).toContain('They exchanged no messages.');
+    const { text, click, onOpenProfile } = show(report());
+    expect(text('report-target')).toBe('Kai');
+    expect(text('report-reporter')).toBe('reported by Mei');
+    expect(text('report-reasons')).toBe('Scam or asking for money');
+    expect(text('report-text')).toBe('Asked me to lend him money.');
+    expect(text('report-conversation')).toContain('They exchanged no messages.');
     await click('report-open-profile');
     expect(onOpenProfile).toHaveBeenCalledWith(2);
   });
 
   it('keeps the report of a reporter who deleted their account without naming them', async () => {
-    const { q } = await render(report({ reporter: undefined }));
-    expect(q('report-reporter')!.textContent).toBe('reported by a member who has left');
-    expect(q('report-target')!.textContent).toBe('Kai');
+    const { text } = show(report({ reporter: undefined }));
+    expect(text('report-reporter')).toBe('reported by a member who has left');
+    expect(text('report-target')).toBe('Kai');
   });
 
   it('shows the pair’s conversation, each line named, oldest first', async () => {
-    const { q } = await render(report({ conversation: [
+    show(report({ conversation: [
       { from: 'reported', text: 'Can you lend me 20,000?', sentAt: 1_764_000_100 },
       { from: 'reporter', text: 'Hi!', sentAt: 1_764_000_050 },
     ] }));
-    const lines = [...q('report-conversation')!.querySelectorAll('li')].map((li) => [li.dataset.from, li.querySelector('strong')!.textContent, li.querySelector('p')!.textContent]);
+    const lines = within(screen.getByTestId('report-conversation')).getAllByRole('listitem')
+      .map((li) => [li.dataset.from, li.querySelector('strong')!.textContent, li.querySelector('p')!.textContent]);
     expect(lines).toEqual([['reporter', 'Mei', 'Hi!'], ['reported', 'Kai', 'Can you lend me 20,000?']]);
   });
 
   it('dismisses only after the confirmation', async () => {
     const dismiss = vi.spyOn(reviewApi, 'dismiss').mockResolvedValue({ reportId: 9 });
-    const { q, click, onChanged } = await render(report());
+    const { text, click, onChanged } = show(report());
     await click('report-dismiss');
     expect(dismiss).not.toHaveBeenCalled();
-    expect(q('dismiss-box')!.textContent).toMatch(/Kai stays as they are/);
+    expect(text('dismiss-box')).toMatch(/Kai stays as they are/);
     await click('dismiss-confirm');
     expect(dismiss).toHaveBeenCalledWith(9);
     expect(onChanged).toHaveBeenCalledTimes(1);
@@ -97,7 +88,7 @@ describe('a report in the console', () => {
 
   it('suspends through the SUSPEND decision with the suggested reason and the reported member’s version', async () => {
     const decide = vi.spyOn(reviewApi, 'decide').mockResolvedValue({ profileId: 2, status: 'SUSPENDED', version: 5, decidedAt: 1 });
-    const { click, onChanged } = await render(report());
+    const { click, onChanged } = show(report());
     await click('report-suspend');
     await click('suspend-confirm');
     expect(decide).toHaveBeenCalledWith(2, { action: 'SUSPEND', reasons: ['SCAM'], note: undefined, version: 4 });
@@ -106,26 +97,26 @@ describe('a report in the console', () => {
 
   it('asks for a note with OTHER before sending anything', async () => {
     const decide = vi.spyOn(reviewApi, 'decide');
-    const { host, q, click } = await render(report());
+    const { text, click } = show(report());
     await click('report-suspend');
-    await act(async () => host.querySelector<HTMLInputElement>('input[value="OTHER"]')!.click());
+    await userEvent.click(screen.getByRole('radio', { name: /^Other/ }));
     await click('suspend-confirm');
     expect(decide).not.toHaveBeenCalled();
-    expect(q('report-error')!.textContent).toBe('The reason Other needs a note to the member.');
+    expect(text('report-error')).toBe('The reason Other needs a note to the member.');
   });
 
   it('shows a 409 plainly and changes nothing', async () => {
     vi.spyOn(reviewApi, 'decide').mockRejectedValue(new ApiError('E005', 'another reviewer holds this profile until 1764000900', 409));
-    const { q, click, onChanged } = await render(report());
+    const { text, click, onChanged } = show(report());
     await click('report-suspend');
     await click('suspend-confirm');
-    expect(q('report-conflict')!.textContent).toMatch(/^Not saved \(409\): Kai's profile changed or another reviewer holds it\..*another reviewer holds this profile/);
+    expect(text('report-conflict')).toMatch(/^Not saved \(409\): Kai's profile changed or another reviewer holds it\..*another reviewer holds this profile/);
     expect(onChanged).not.toHaveBeenCalled();
   });
 
   it('offers no suspension for a member who is not APPROVED now', async () => {
-    const { q } = await render(report({ targetStatus: 'SUSPENDED' }));
-    expect(q('report-suspend')).toBeNull();
-    expect(q('report-dismiss')).not.toBeNull();
+    show(report({ targetStatus: 'SUSPENDED' }));
+    expect(screen.queryByTestId('report-suspend')).toBeNull();
+    expect(screen.getByTestId('report-dismiss')).toBeDefined();
   });
 });

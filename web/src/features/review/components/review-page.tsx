@@ -1,9 +1,10 @@
-import { use, useCallback, useEffect, useState } from 'react';
+import { use, useState } from 'react';
 import { extendMessages, useT, type TFunction } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
-import { describeError, logger } from '@/lib/logger';
+import { describeError } from '@/lib/logger';
+import { queryKeys, useQuery, type QueryState } from '@/lib/query';
 import { Spinner } from '@/components/spinner';
-import { reviewApi, type CodeCatalogues, type QueueItem, type ReportItem } from '@/features/review/api/review-api';
+import { reviewApi } from '@/features/review/api/review-api';
 import { ReviewDetail } from '@/features/review/components/review-detail';
 import { ReportQueue } from '@/features/review/components/report-queue';
 import { consoleParams, oldestFirst, type ConsoleTab as Tab } from '@/features/review/lib/reports';
@@ -22,10 +23,15 @@ const consoleMessages = extendMessages({
 export default function ReviewPage() {
   use(consoleMessages);
   const t = useT();
-  const [items, setItems] = useState<QueueItem[] | null>(null);
-  const [refused, setRefused] = useState<string | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [codes, setCodes] = useState<CodeCatalogues | null>(null);
+  const [queue, reload] = useQuery(queryKeys.reviewQueue, reviewApi.queue);
+  const [reportQueue, reloadReports] = useQuery(queryKeys.reviewReports, reviewApi.reports);
+  const [codeState] = useQuery(queryKeys.codes, reviewApi.codes);
+  const items = queue.kind === 'ok' ? queue.value.items : null;
+  const reports = reportQueue.kind === 'ok' ? oldestFirst(reportQueue.value.items) : null;
+  const codes = codeState.kind === 'ok' ? codeState.value : null;
+  const refused = [queue, reportQueue].some(isRefusal);
+  const loadError = problemText(queue);
+  const reportsError = problemText(reportQueue);
   const [opened, setOpened] = useState<{ id: number; at: number } | null>(() => {
     const id = consoleParams().profile;
     return id ? { id, at: 0 } : null;
@@ -44,60 +50,7 @@ export default function ReviewPage() {
     setTab('profiles', id);
   };
   const [lookup, setLookup] = useState('');
-  const [reports, setReports] = useState<ReportItem[] | null>(null);
-  const [reportsError, setReportsError] = useState<string | null>(null);
-
-  const [tick, setTick] = useState(0);
-  const reload = useCallback(() => setTick((n) => n + 1), []);
-  const [reportTick, setReportTick] = useState(0);
-  const reloadReports = useCallback(() => setReportTick((n) => n + 1), []);
-
-  useEffect(() => {
-    let alive = true;
-    reviewApi
-      .queue()
-      .then((queue) => {
-        if (!alive) return;
-        setItems(queue.items);
-        setLoadError(null);
-      })
-      .catch((err: unknown) => {
-        logger.warn(`review queue: ${describeError(err)}`);
-        if (!alive) return;
-        if (err instanceof ApiError && (err.status === 403 || err.status === 401)) setRefused(err.causeText);
-        else setLoadError(err instanceof ApiError ? err.causeText : describeError(err));
-      });
-    return () => {
-      alive = false;
-    };
-  }, [tick]);
-
-  // Read on opening whichever tab shows, so the tab's badge counts the open reports.
-  useEffect(() => {
-    let alive = true;
-    reviewApi
-      .reports()
-      .then((answer) => {
-        if (!alive) return;
-        setReports(oldestFirst(answer.items));
-        setReportsError(null);
-      })
-      .catch((err: unknown) => {
-        logger.warn(`report queue: ${describeError(err)}`);
-        if (!alive) return;
-        if (err instanceof ApiError && (err.status === 403 || err.status === 401)) setRefused(err.causeText);
-        else setReportsError(err instanceof ApiError ? err.causeText : describeError(err));
-      });
-    return () => {
-      alive = false;
-    };
-  }, [reportTick]);
-
-  useEffect(() => {
-    reviewApi.codes().then(setCodes).catch((err: unknown) => logger.warn(`codes: ${describeError(err)}`));
-  }, []);
-
-  if (refused !== null) {
+  if (refused) {
     return (
       <section className="page review-page" aria-labelledby="review-title">
         <h1 id="review-title">{t('console.title')}</h1>
@@ -174,6 +127,16 @@ export default function ReviewPage() {
       )}
     </section>
   );
+}
+
+/** A member (403) or a caller without a session (401): the console is not theirs. */
+function isRefusal(state: QueryState<unknown>): boolean {
+  return state.kind === 'forbidden' || (state.kind === 'failed' && state.error instanceof ApiError && state.error.status === 401);
+}
+
+function problemText(state: QueryState<unknown>): string | null {
+  if (state.kind !== 'failed') return null;
+  return state.error instanceof ApiError ? state.error.causeText : describeError(state.error);
 }
 
 export function waited(t: TFunction, secs: number): string {

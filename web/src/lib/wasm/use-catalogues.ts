@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
 
-/** City and tag labels come from the core's catalogues, loaded after the page is shown. */
+/** The core's catalogues (city, tag and choice labels), loaded after the screen is shown: a
+ *  screen draws codes' labels once they are here and nothing in their place before. */
 export function useCatalogues(): Catalogues | null {
   const [cat, setCat] = useState<Catalogues | null>(() => coreIfLoaded()?.catalogues() ?? null);
   useEffect(() => {

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { ApiError } from '@/lib/api-client';
+import { clearSession } from '@/lib/auth';
+import { update, useQuery, type QueryState } from '@/lib/query';
+import { englishScreens, renderScreen } from '@/test/render';
+
+function Show({ id, load }: { id: string | null; load: () => Promise<string> }) {
+  const [state] = useQuery(id, load);
+  return <p data-testid="state">{label(state)}</p>;
+}
+function label(state: QueryState<string>) {
+  return state.kind === 'ok' ? `ok:${state.value}` : state.kind;
+}
+const shown = () => screen.getByTestId('state').textContent;
+
+describe('useQuery', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('what was loaded shows at once when the screen comes back, while a fresh copy is asked for', async () => {
+    await englishScreens();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let answer = 'first';
+    let release!: () => void;
+    const load = vi.fn(() => (answer === 'first' ? Promise.resolve(answer) : new Promise<string>((r) => (release = () => r(answer)))));
+    const { rerender } = renderScreen(<Show id="matches" load={load} />);
+    expect(shown()).toBe('loading');
+    await waitFor(() => expect(shown()).toBe('ok:first'));
+    rerender(<Show id={null} load={load} />);
+    answer = 'second';
+    // Past the 2 s in which a second ask is taken for the same one.
+    vi.advanceTimersByTime(2500);
+    rerender(<Show id="matches" load={load} />);
+    expect(shown()).toBe('ok:first');
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    release();
+    await waitFor(() => expect(shown()).toBe('ok:second'));
+  });
+
+  it('403 and 404 are states of the screen, other failures offer a retry, no id is gone', async () => {
+    const cases: [unknown, string][] = [
+      [new ApiError('E004', 'forbidden', 403), 'forbidden'],
+      [new ApiError('E003', 'not found', 404), 'gone'],
+      [new ApiError('NETWORK', 'offline', 0), 'failed'],
+    ];
+    for (const [error, state] of cases) {
+      const { unmount } = renderScreen(<Show id="member:1" load={() => Promise.reject(error)} />);
+      await waitFor(() => expect(shown()).toBe(state));
+      unmount();
+    }
+    renderScreen(<Show id={null} load={() => Promise.resolve('never')} />);
+    expect(shown()).toBe('gone');
+  });
+
+  it('two screens asking for the same key share one request', async () => {
+    const load = vi.fn(async () => 'once');
+    renderScreen(
+      <>
+        <Show id="notifications" load={load} />
+        <Show id="notifications" load={load} />
+      </>,
+    );
+    await waitFor(() => expect(screen.getAllByTestId('state').map((e) => e.textContent)).toEqual(['ok:once', 'ok:once']));
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('a change made while the first answer is on its way does not lose that answer', async () => {
+    // The app's own cache, which `update` changes (a chat marks its match read as it opens).
+    const answers = ['Kai', 'Kai (asked again)'];
+    let release!: () => void;
+    const load = vi.fn(() => {
+      const answer = answers.shift()!;
+      return load.mock.calls.length === 1 ? new Promise<string>((r) => (release = () => r(answer))) : Promise.resolve(answer);
+    });
+    render(<Show id="matches:update" load={load} />);
+    expect(shown()).toBe('loading');
+    update<string>('matches:update', (value) => `${value} read`);
+    release();
+    // SWR drops an answer that started before a change to its key: it is asked for again.
+    await waitFor(() => expect(shown()).toBe('ok:Kai (asked again)'));
+  });
+
+  it('the end of the session empties the cache: the next member sees nothing of the last one', async () => {
+    // The app's own cache (no test provider), as the screens use it.
+    const { rerender } = render(<Show id="my-info:end" load={async () => 'Mei'} />);
+    await waitFor(() => expect(shown()).toBe('ok:Mei'));
+    rerender(<Show id={null} load={async () => 'x'} />);
+    clearSession();
+    let release!: () => void;
+    rerender(<Show id="my-info:end" load={() => new Promise<string>((r) => (release = () => r('Kai')))} />);
+    expect(shown()).toBe('loading');
+    release();
+    await waitFor(() => expect(shown()).toBe('ok:Kai'));
+  });
+});

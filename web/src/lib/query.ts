@@ -1,0 +1,116 @@
+import useSWR, { mutate, preload, unload } from 'swr';
+import { useCallback } from 'react';
+import { ApiError } from '@/lib/api-client';
+import { describeError, logger } from '@/lib/logger';
+import { onSessionEnd } from '@/lib/auth';
+
+/** The app's one way to load data for a screen: SWR (stale-while-revalidate) under a key, so what
+ *  was loaded stays on screen when the member comes back while a fresh copy is asked for behind
+ *  it, two screens asking for the same key share one request, and a screen's data can be asked
+ *  for before its code has rendered (`prefetch`). The cache is memory only: nothing of it reaches
+ *  storage or cookies, and it is emptied when the session ends (sign-out, another LINE user).
+ *
+ *    const [state, reload, set] = useQuery('matches', matchmakingApi.matches);
+ *    if (state.kind === 'ok') ... state.value ...
+ *
+ *  SWR stays out of /register's first render: only the lazily loaded screens import this module. */
+
+/** What a screen draws: its data (also while a newer copy loads), or why there is none. 403 and
+ *  404 are states of the screen, not toasts; `failed` offers a retry. */
+export type QueryState<T> =
+  | { kind: 'loading' }
+  | { kind: 'ok'; value: T }
+  | { kind: 'forbidden' }
+  | { kind: 'gone' }
+  | { kind: 'failed'; error: unknown };
+
+/** Query keys: a string per resource, with the id when there is one (`member:12`). Every key is
+ *  here, so that a screen that changes what another shows (a break taken on /profile empties
+ *  /today) names the other's key without importing its feature. */
+export type QueryKey = string;
+export const queryKeys = {
+  myInfo: 'my-info',
+  introductions: 'introductions',
+  matches: 'matches',
+  likes: 'likes',
+  member: (memberId: number) => `member:${memberId}`,
+  reportReasons: 'report-reasons',
+  pause: 'pause',
+  notifications: 'notifications',
+  reviewQueue: 'review-queue',
+  reviewReports: 'review-reports',
+  reviewProfile: (profileId: number) => `review-profile:${profileId}`,
+  codes: 'codes',
+} as const;
+
+const OPTIONS = {
+  // The API client already waits out a 503; a 403 or 404 asked again stays what it is.
+  shouldRetryOnError: false,
+  // Coming back to LINE's in-app browser asks again, at most every 5 s.
+  focusThrottleInterval: 5000,
+  dedupingInterval: 2000,
+} as const;
+
+function stateOf<T>(data: T | undefined, error: unknown, key: QueryKey | null): QueryState<T> {
+  if (error instanceof ApiError && error.status === 403) return { kind: 'forbidden' };
+  if (error instanceof ApiError && error.status === 404) return { kind: 'gone' };
+  if (data !== undefined) return { kind: 'ok', value: data };
+  if (key === null) return { kind: 'gone' };
+  if (error !== undefined) return { kind: 'failed', error };
+  return { kind: 'loading' };
+}
+
+/** `key` null: nothing to load (the screen names no id to ask about), which shows as `gone`. */
+export function useQuery<T>(
+  key: QueryKey | null,
+  load: () => Promise<T>,
+  opts: {
+    /** Shown until the first answer (what the app already holds, such as the start-up's my-info). */
+    initial?: T | null;
+  } = {},
+): [state: QueryState<T>, reload: () => void, set: (value: T) => void] {
+  const { data, error, mutate: bound } = useSWR<T>(key, load, {
+    ...OPTIONS,
+    fallbackData: opts.initial ?? undefined,
+    onError: (err: unknown) => logger.warn(`load ${key} failed: ${describeError(err)}`),
+  });
+  const reload = useCallback(() => void bound(), [bound]);
+  const set = useCallback((value: T) => void bound(value, { revalidate: false }), [bound]);
+  return [stateOf(data, error, key), reload, set];
+}
+
+/** Starts loading `key` now (its screen is on its way); the screen's `useQuery` picks it up. */
+export function prefetch<T>(key: QueryKey, load: () => Promise<T>): void {
+  preload(key, load).catch(() => {});
+}
+
+/** Changes what is kept under `key` (when it is there) without asking the server: what this
+ *  screen just did, shown on another at once (a message sent is the match list's last message). */
+export function update<T>(key: QueryKey, change: (value: T) => T): void {
+  let kept = false;
+  void mutate<T>(
+    key,
+    (value) => {
+      kept = value !== undefined;
+      return value === undefined ? value : change(value);
+    },
+    { revalidate: false },
+  ).then(() => {
+    // Nothing was kept yet: SWR drops the answer of a request that began before this change, so
+    // the key is asked for again rather than left loading for good.
+    if (!kept) void mutate(key);
+  });
+}
+
+/** The next `useQuery` of `key` (and any on screen now) asks the server again. */
+export function invalidate(key: QueryKey): void {
+  void mutate(key);
+}
+
+/** Forget every loaded answer and every request in flight (the session ended: nothing of one
+ *  member may show to the next, not even an answer that arrives later). */
+export function clearQueries(): void {
+  unload({ revalidate: false });
+}
+
+onSessionEnd(clearQueries);
