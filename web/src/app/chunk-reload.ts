@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 import { logger } from '@/lib/logger';
 
 /** Chunk-load errors reload the page, at most once per 10 s (spec §8). */
@@ -31,10 +31,28 @@ export function reloadForChunkError(now = Date.now(), reload = () => location.re
   return true;
 }
 
-export function lazyWithReload<T extends ComponentType>(load: () => Promise<{ default: T }>) {
-  return lazy(async () => {
+/** A lazily loaded screen that, once its code is here, renders at once: React's `lazy` suspends on
+ *  a first render even when the module has arrived, and the fallback (a spinner) would flash on a
+ *  tab whose code was loaded ahead (`preload`). */
+export type LazyScreen = ComponentType & { preload(): Promise<void> };
+
+export function lazyWithReload<T extends ComponentType>(load: () => Promise<{ default: T }>): LazyScreen {
+  let loaded: T | null = null;
+  let loading: Promise<{ default: T }> | null = null;
+  const loadOnce = () =>
+    (loading ??= load().then(
+      (module) => {
+        loaded = module.default;
+        return module;
+      },
+      (err: unknown) => {
+        loading = null; // the next render or preload tries again
+        throw err;
+      },
+    ));
+  const Lazy = lazy(async () => {
     try {
-      return await load();
+      return await loadOnce();
     } catch (err) {
       if (isChunkLoadError(err) && reloadForChunkError()) {
         return new Promise<{ default: T }>(() => {}); // the page is reloading
@@ -42,6 +60,9 @@ export function lazyWithReload<T extends ComponentType>(load: () => Promise<{ de
       throw err;
     }
   });
+  const Screen = () => createElement((loaded ?? Lazy) as ComponentType);
+  Screen.preload = () => loadOnce().then(() => undefined);
+  return Screen;
 }
 
 export function installChunkErrorHandler(): void {

@@ -3,14 +3,17 @@ import { Route, Router, Switch } from 'wouter';
 import { createStore, useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { api } from '@/lib/api-client';
-import { getMyInfo, getReviewStatus, login } from '@/lib/user-api';
+import { getMyInfo, getReviewStatus, login, reviewStatusOf } from '@/lib/user-api';
+import { clearSession, getToken, getUserInfoHint, onSessionEnd } from '@/lib/auth';
+import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { completeLocale, t } from '@/lib/i18n';
-import { navigationGuard, type GuardResult } from '@/app/guards/navigation-guard';
+import { decideAtOnce, navigationGuard, type GuardContext, type GuardResult } from '@/app/guards/navigation-guard';
 import { decideRouteRule } from '@/app/guards/route-rules-guard';
 import type { RouteRuleBody } from '@/lib/api/types';
-import { matchRoute, routes } from '@/app/routes';
-import { setNavigator, type NavigateOptions } from '@/lib/navigation';
+import { matchRoute, preloadTabs, routes } from '@/app/routes';
+import { MATCHMAKING_ROUTES } from '@/app/guards/navigation-guard';
+import { setNavigator, setShownSearch, type NavigateOptions } from '@/lib/navigation';
 import { deepLinkReached } from '@/lib/deep-link';
 import { ErrorPage } from '@/app/error-page';
 
@@ -32,35 +35,61 @@ export const routerStore = createStore<{
 let navigationId = 0;
 const LATER_MESSAGES_AFTER_MS = 3000;
 
-async function fetchRouteRule(path: string): Promise<RouteRuleBody | null> {
-  try {
-    return await api.get('/route-rules', { query: { path }, public: true, showToast: false });
-  } catch (err) {
+/** A path's route rule, asked once per few minutes of an opening: a tab switch then waits for no
+ *  round trip, and a rule an operator adds still reaches everyone within that time. */
+const ROUTE_RULE_KEPT_MS = 5 * 60_000;
+const routeRules = new Map<string, { at: number; rule: Promise<RouteRuleBody | null> }>();
+
+function fetchRouteRule(path: string): Promise<RouteRuleBody | null> {
+  const kept = routeRules.get(path);
+  if (kept && Date.now() - kept.at < ROUTE_RULE_KEPT_MS) return kept.rule;
+  const rule = api.get('/route-rules', { query: { path }, public: true, showToast: false }).catch((err: unknown) => {
     logger.warn(`route rules unavailable: ${describeError(err)}`);
+    routeRules.delete(path);
     return null;
-  }
+  });
+  routeRules.set(path, { at: Date.now(), rule });
+  return rule;
 }
+
+/** The LINE user whose session this opening proved (my-info answered under it): later navigations
+ *  decide from the review status the app holds, without asking the server. */
+let sessionProvedFor: string | null = null;
+onSessionEnd(() => {
+  sessionProvedFor = null;
+});
 
 async function runGuards(url: URL): Promise<GuardResult> {
   const route = matchRoute(url.pathname);
   const state = appState.get();
+  const lineUserId = state.liffUserProfile?.userId ?? null;
+  const ctx: GuardContext = {
+    route: route?.name ?? 'not-found',
+    liffInit: state.liffInit,
+    isLiffStateRedirect: url.searchParams.has('liff.state'),
+    isFriend: state.liffIsFriend,
+    lineUserId,
+    session: lineUserId && sessionProvedFor === lineUserId ? { lineUserId, status: state.reviewStatus } : null,
+  };
+  // A visitor on their way to /friend starts no request that the move there would cut off.
+  const atOnce = decideAtOnce(ctx);
+  if (atOnce?.kind === 'redirect') return atOnce;
   // The rules are asked for at once (one round trip less); they are applied after the navigation guard.
   const rule = route?.name === 'dev' ? null : fetchRouteRule(url.pathname);
-  const result = await navigationGuard(
-    {
-      route: route?.name ?? 'not-found',
-      liffInit: state.liffInit,
-      isLiffStateRedirect: url.searchParams.has('liff.state'),
-      isFriend: state.liffIsFriend,
-      lineUserId: state.liffUserProfile?.userId ?? null,
+  const result = await navigationGuard(ctx, {
+    hasToken: () => getToken() !== null,
+    wasMember: () => Boolean(getUserInfoHint()?.status),
+    getReviewStatus,
+    login: (id) => login(id, { showToast: false }),
+    getMyInfo: async () => {
+      const info = await getMyInfo();
+      sessionProvedFor = info.userId;
+      return { lineUserId: info.userId, status: reviewStatusOf(info) };
     },
-    {
-      getReviewStatus,
-      login: (id) => login(id, { showToast: false }),
-      getMyInfo,
-      setReviewStatus: (reviewStatus) => appState.set({ reviewStatus }),
-    },
-  );
+    isRefused: (err) => err instanceof ApiError && err.status === 401,
+    endSession: clearSession,
+    setReviewStatus: (reviewStatus) => appState.set({ reviewStatus }),
+  });
   if (result.kind !== 'proceed' || !rule) return result;
   return decideRouteRule(await rule, location.origin);
 }
@@ -103,6 +132,7 @@ export async function navigate(to: string, opts: NavigateOptions = {}): Promise<
     await completeLocale().catch((err: unknown) => logger.warn(`messages unavailable: ${describeError(err)}`));
     if (id !== navigationId) return;
   }
+  setShownSearch(target.search);
   routerStore.set({
     pathname: target.pathname,
     search: target.search,
@@ -111,6 +141,19 @@ export async function navigate(to: string, opts: NavigateOptions = {}): Promise<
     error: route ? null : { status: 404, message: t('error.pageNotFoundPath', { path: target.pathname }) },
   });
   if (!opts.pop) window.scrollTo?.(0, 0);
+  if (route && (MATCHMAKING_ROUTES.includes(route.name) || route.name === 'profile') && appState.get().reviewStatus?.status === 'APPROVED') warmTabs();
+}
+
+let tabsWarmed = false;
+/** An approved member's other tabs: their code is loaded once the screen is drawn (not on
+ *  save-data or 2g, spec §9), so a tab switch draws at once. */
+function warmTabs() {
+  if (tabsWarmed) return;
+  const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+  if (connection?.saveData || connection?.effectiveType?.includes('2g')) return;
+  tabsWarmed = true;
+  const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+  idle(() => preloadTabs());
 }
 
 export function installNavigation(): void {

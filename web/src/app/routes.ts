@@ -1,12 +1,11 @@
-import type { ComponentType } from 'react';
 import type { RouteName } from '@/app/guards/navigation-guard';
-import { lazyWithReload } from '@/app/chunk-reload';
+import { lazyWithReload, type LazyScreen } from '@/app/chunk-reload';
 
 /** Spec §2's routes and the later issues' screens, all lazily loaded, no route parameters. */
 export interface RouteDef {
   name: RouteName;
   path: string;
-  component: ComponentType;
+  component: LazyScreen;
 }
 
 export const routes: RouteDef[] = [
@@ -29,4 +28,12 @@ export const routes: RouteDef[] = [
 export function matchRoute(pathname: string): RouteDef | null {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return routes.find((r) => r.path === clean) ?? null;
+}
+
+/** The bottom navigation's screens: once one of them is on screen, the others' code is loaded
+ *  while the member looks, so that a tab switch renders at once. */
+export const TAB_ROUTES: readonly RouteName[] = ['today', 'likes', 'matches', 'profile'];
+
+export function preloadTabs(): void {
+  for (const route of routes) if (TAB_ROUTES.includes(route.name)) void route.component.preload().catch(() => {});
 }

@@ -1,3 +1,5 @@
+import { createStore, useStore } from '@/lib/store';
+
 /** Navigation as the features see it. The app shell installs the guarded navigator at start-up;
  *  features call `navigate` here and so never import from `app/`. */
 export interface NavigateOptions {
@@ -21,4 +23,17 @@ export function setNavigator(navigator: Navigator): void {
 
 export function navigate(to: string, opts: NavigateOptions = {}): Promise<void> {
   return current(to, opts);
+}
+
+/** The query string of the screen on display. The browser's `location` moves first on Back (the
+ *  screen being left would read the next one's query and show "no longer available" for a frame);
+ *  this one moves when the guards have let the navigation through and the next screen is drawn. */
+const shown = createStore({ search: typeof location === 'undefined' ? '' : location.search });
+
+export function setShownSearch(search: string): void {
+  if (shown.get().search !== search) shown.set({ search });
+}
+
+export function useShownSearch(): string {
+  return useStore(shown, (s) => s.search);
 }

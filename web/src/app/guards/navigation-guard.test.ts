@@ -1,25 +1,42 @@
 import { describe, expect, it, vi } from 'vitest';
 import { navigationGuard, type GuardContext, type GuardDeps, type RouteName } from '@/app/guards/navigation-guard';
+import type { ReviewStatus } from '@/lib/app-state';
 
-function deps(overrides: Partial<GuardDeps> = {}) {
+const ID = 'U0123456789abcdef0123456789abcdef';
+const refused = Object.assign(new Error('E001A'), { status: 401 });
+
+/** The guard's calls as the router wires them, with a token cookie that login sets, a refused
+ *  session drops, and my-info needs. */
+function deps(overrides: Partial<GuardDeps> = {}, { token = false, status = 'PENDING' as ReviewStatus['status'] | null, member = false } = {}) {
   const calls: string[] = [];
+  let stored = token;
+  const reviewStatus = (id: string): ReviewStatus | null => (status ? { status, userId: id, updatedAt: 0, reasons: [] } : null);
   const d: GuardDeps = {
+    hasToken: vi.fn(() => stored),
+    wasMember: () => member,
     getReviewStatus: vi.fn(async (id: string) => {
       calls.push(`review:${id}`);
-      return { status: 'PENDING' as const, userId: id, updatedAt: 0, reason: null, reasons: [] };
+      return reviewStatus(id);
     }),
     login: vi.fn(async (id: string) => {
       calls.push(`login:${id}`);
+      stored = true;
       return 'token';
     }),
     getMyInfo: vi.fn(async () => {
       calls.push('my-info');
-      return {};
+      if (!stored) throw refused;
+      return { lineUserId: ID, status: reviewStatus(ID) };
+    }),
+    isRefused: (err) => err === refused,
+    endSession: vi.fn(() => {
+      calls.push('end-session');
+      stored = false;
     }),
     setReviewStatus: vi.fn((s) => calls.push(`set:${s ? s.status : 'null'}`)),
     ...overrides,
   };
-  return { d, calls };
+  return { d, calls, dropToken: () => (stored = false) };
 }
 
 const ctx = (route: RouteName, extra: Partial<GuardContext> = {}): GuardContext => ({
@@ -62,11 +79,79 @@ describe('navigation guard (spec §2)', () => {
     await expect(navigationGuard(ctx('friend', { isFriend: false }), d)).resolves.toEqual({ kind: 'proceed' });
   });
 
-  it('checks review status, then logs in, then loads my-info, in that order', async () => {
+  it('without a stored session checks review status, then logs in, then loads my-info, in that order', async () => {
     const { d, calls } = deps();
     await expect(navigationGuard(ctx('profile'), d)).resolves.toEqual({ kind: 'proceed' });
-    const id = 'U0123456789abcdef0123456789abcdef';
-    expect(calls).toEqual([`review:${id}`, 'set:PENDING', `login:${id}`, 'my-info']);
+    expect(calls).toEqual([`review:${ID}`, 'set:PENDING', `login:${ID}`, 'my-info', 'set:PENDING']);
+  });
+
+  it('reuses a stored session: one my-info and no login', async () => {
+    const { d, calls } = deps({}, { token: true, status: 'APPROVED' });
+    await expect(navigationGuard(ctx('today'), d)).resolves.toEqual({ kind: 'proceed' });
+    expect(calls).toEqual(['my-info', 'set:APPROVED']);
+    expect(d.login).not.toHaveBeenCalled();
+  });
+
+  it('logs in once when the server refuses the stored session, then asks my-info again', async () => {
+    const { d, calls, dropToken } = deps({}, { token: true, status: 'APPROVED' });
+    const getMyInfo = d.getMyInfo;
+    d.getMyInfo = vi.fn(async () => {
+      if ((d.getMyInfo as ReturnType<typeof vi.fn>).mock.calls.length === 1) {
+        calls.push('my-info:401');
+        dropToken();
+        throw refused;
+      }
+      return getMyInfo();
+    });
+    await expect(navigationGuard(ctx('today'), d)).resolves.toEqual({ kind: 'proceed' });
+    expect(calls).toEqual(['my-info:401', `review:${ID}`, 'set:APPROVED', `login:${ID}`, 'my-info', 'set:APPROVED']);
+  });
+
+  it('a returning member without a session (the cookie of an earlier opening) logs in at once, without asking the review status', async () => {
+    const { d, calls } = deps({}, { member: true, status: 'APPROVED' });
+    await expect(navigationGuard(ctx('today'), d)).resolves.toEqual({ kind: 'proceed' });
+    expect(calls).toEqual([`login:${ID}`, 'my-info', 'set:APPROVED']);
+    // Their account is gone since: the login fails, and the review status sends them to register.
+    const gone = deps({ login: vi.fn(async () => Promise.reject(new Error('E001A'))) }, { member: true, status: null });
+    await expect(navigationGuard(ctx('today'), gone.d)).resolves.toEqual({ kind: 'redirect', to: '/register' });
+    expect(gone.calls).toEqual([`review:${ID}`, 'set:null']);
+  });
+
+  it('a stored session of another LINE user is ended before this one logs in', async () => {
+    const { d, calls } = deps({}, { token: true, status: 'APPROVED' });
+    const getMyInfo = d.getMyInfo;
+    d.getMyInfo = vi.fn(async () => {
+      const facts = await getMyInfo();
+      return (d.endSession as ReturnType<typeof vi.fn>).mock.calls.length === 0 ? { ...facts, lineUserId: 'Uother' } : facts;
+    });
+    await expect(navigationGuard(ctx('matches'), d)).resolves.toEqual({ kind: 'proceed' });
+    expect(calls).toEqual(['my-info', 'end-session', `review:${ID}`, 'set:APPROVED', `login:${ID}`, 'my-info', 'set:APPROVED']);
+  });
+
+  it('asks the server nothing once this opening established the session', async () => {
+    const approved: ReviewStatus = { status: 'APPROVED', userId: ID, updatedAt: 0, reasons: [] };
+    for (const route of ['today', 'likes', 'matches', 'profile', 'member', 'chat', 'review'] as RouteName[]) {
+      const { d, calls } = deps({}, { token: true, status: 'APPROVED' });
+      await expect(navigationGuard(ctx(route, { session: { lineUserId: ID, status: approved } }), d)).resolves.toEqual({ kind: 'proceed' });
+      expect(calls).toEqual([]);
+    }
+    // Established for another LINE user, or the token is gone since (a 401 dropped it): asked again.
+    const other = deps({}, { token: true, status: 'APPROVED' });
+    await navigationGuard(ctx('today', { session: { lineUserId: 'Uother', status: approved } }), other.d);
+    expect(other.calls).toEqual(['my-info', 'set:APPROVED']);
+    const dropped = deps({}, { token: false, status: 'APPROVED' });
+    await navigationGuard(ctx('today', { session: { lineUserId: ID, status: approved } }), dropped.d);
+    expect(dropped.calls).toEqual([`review:${ID}`, 'set:APPROVED', `login:${ID}`, 'my-info', 'set:APPROVED']);
+  });
+
+  it('a member this opening knows as not approved is asked about once more before leaving a matchmaking screen', async () => {
+    const pending: ReviewStatus = { status: 'PENDING', userId: ID, updatedAt: 0, reasons: [] };
+    const approvedSince = deps({}, { token: true, status: 'APPROVED' });
+    await expect(navigationGuard(ctx('today', { session: { lineUserId: ID, status: pending } }), approvedSince.d)).resolves.toEqual({ kind: 'proceed' });
+    expect(approvedSince.calls).toEqual(['my-info', 'set:APPROVED']);
+    const stillPending = deps({}, { token: true, status: 'PENDING' });
+    await expect(navigationGuard(ctx('today', { session: { lineUserId: ID, status: pending } }), stillPending.d)).resolves.toEqual({ kind: 'redirect', to: '/profile' });
+    expect(stillPending.d.login).not.toHaveBeenCalled();
   });
 
   it('sends a registered user from /register to /profile', async () => {
@@ -75,14 +160,17 @@ describe('navigation guard (spec §2)', () => {
   });
 
   it('lets a REJECTED member open /register to edit and resubmit', async () => {
-    const { d } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'REJECTED' as const, userId: 'U1', updatedAt: 0, reasons: ['PHOTO_UNCLEAR'] })) });
+    const { d } = deps({}, { status: 'REJECTED' });
     await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'proceed' });
   });
 
   it('/review asks neither friendship nor registration, only a session, and proceeds when login fails', async () => {
     const { d, calls } = deps();
     await expect(navigationGuard(ctx('review', { isFriend: false }), d)).resolves.toEqual({ kind: 'proceed' });
-    expect(calls).toEqual(['login:U0123456789abcdef0123456789abcdef', 'my-info']);
+    expect(calls).toEqual([`login:${ID}`, 'my-info']);
+    const stored = deps({}, { token: true });
+    await expect(navigationGuard(ctx('review', { isFriend: false }), stored.d)).resolves.toEqual({ kind: 'proceed' });
+    expect(stored.calls).toEqual(['my-info']);
     const failing = deps({ login: vi.fn(async () => Promise.reject(new Error('x'))) });
     await expect(navigationGuard(ctx('review'), failing.d)).resolves.toEqual({ kind: 'proceed' });
     expect(failing.d.setReviewStatus).not.toHaveBeenCalled();
@@ -118,15 +206,15 @@ describe('navigation guard (spec §2)', () => {
   });
 
   it('lets only an APPROVED member into the matchmaking screens; anyone else with a profile goes to /profile', async () => {
-    for (const route of ['today', 'matches', 'member', 'chat'] as RouteName[]) {
-      const { d, calls } = deps({ getReviewStatus: vi.fn(async () => ({ status: 'APPROVED' as const, userId: 'U1', updatedAt: 0, reasons: [] })) });
+    for (const route of ['today', 'likes', 'matches', 'member', 'chat'] as RouteName[]) {
+      const { d, calls } = deps({}, { status: 'APPROVED' });
       await expect(navigationGuard(ctx(route), d)).resolves.toEqual({ kind: 'proceed' });
-      expect(calls).toEqual(['set:APPROVED', 'login:U0123456789abcdef0123456789abcdef', 'my-info']);
+      expect(calls).toEqual([`review:${ID}`, 'set:APPROVED', `login:${ID}`, 'my-info', 'set:APPROVED']);
       for (const status of ['PENDING', 'REJECTED', 'SUSPENDED'] as const) {
-        const { d: other } = deps({ getReviewStatus: vi.fn(async () => ({ status, userId: 'U1', updatedAt: 0, reasons: [] })) });
+        const { d: other } = deps({}, { status });
         await expect(navigationGuard(ctx(route), other)).resolves.toEqual({ kind: 'redirect', to: '/profile' });
       }
-      const { d: none } = deps({ getReviewStatus: vi.fn(async () => null) });
+      const { d: none } = deps({}, { status: null });
       await expect(navigationGuard(ctx(route), none)).resolves.toEqual({ kind: 'redirect', to: '/register' });
     }
   });

@@ -1,3 +1,4 @@
+import { setShownSearch } from '@/lib/navigation';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { englishScreens, renderScreen } from '@/test/render';
@@ -32,6 +33,13 @@ function drivenStream() {
   return { stream, source: stream as unknown as EventSource, send };
 }
 
+
+/** What the shell does when a navigation is let through: the browser's URL and the shown query. */
+function show(url: string) {
+  history.pushState(null, '', url);
+  act(() => setShownSearch(new URL(url, location.origin).search));
+}
+
 describe('the chat page', () => {
   beforeAll(englishScreens);
 
@@ -44,13 +52,13 @@ describe('the chat page', () => {
       { matchId: 2, member: { memberId: 12, nickname: 'Ren', photoNameList: [] } },
     ] as unknown as Matches);
 
-    history.pushState(null, '', '/chat?match=1');
+    show('/chat?match=1');
     const { rerender } = renderScreen(<ChatPage />);
     await waitFor(() => expect(shownTexts()).toEqual(['from A one', 'from A two']));
     await waitFor(() => expect(read).toHaveBeenLastCalledWith(1, 21));
 
     // The shell re-renders the same route (keyed by path) for the new query.
-    history.pushState(null, '', '/chat?match=2');
+    show('/chat?match=2');
     rerender(<ChatPage />);
     await waitFor(() => expect(shownTexts()).toEqual(['from B']));
     await waitFor(() => expect(screen.getByTestId('chat-title').textContent).toContain('Ren'));
@@ -64,7 +72,7 @@ describe('the chat page', () => {
     const stream = quietStream();
     vi.spyOn(chatApi, 'events').mockReturnValue(stream);
     vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
-    history.pushState(null, '', '/chat?match=1');
+    show('/chat?match=1');
     renderScreen(<ChatPage />);
     await waitFor(() => expect(shownTexts()).toEqual(['before the page']));
     // Stored after the first GET, before the server subscribed the stream: no event brings it.
@@ -80,7 +88,7 @@ describe('the chat page', () => {
     const { stream, source, send } = drivenStream();
     vi.spyOn(chatApi, 'events').mockReturnValue(source);
     vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
-    history.pushState(null, '', '/chat?match=1');
+    show('/chat?match=1');
     renderScreen(<ChatPage />);
     await waitFor(() => expect(shownTexts()).toEqual(['before the page']));
     await act(async () => stream.onopen!(new Event('open')));

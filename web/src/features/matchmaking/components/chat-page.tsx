@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { queryKeys, update, useQuery } from '@/lib/query';
-import { navigate } from '@/lib/navigation';
+import { navigate, useShownSearch } from '@/lib/navigation';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
@@ -46,8 +46,8 @@ function isGone(err: unknown) {
  *  (the server stores it once however often it is sent); what the page shows is marked read
  *  while the page is visible; an ended match says so and takes no more messages. */
 export default function ChatPage() {
-  // Read from location like the member page: the shell re-renders the route on each navigation.
-  const matchId = matchIdFrom(location.search);
+  // The query of the screen on display (not the browser's, which Back moves before this leaves).
+  const matchId = matchIdFrom(useShownSearch());
   // The route is keyed by path, so /chat?match=A to /chat?match=B keeps this component: the key
   // gives each match its own conversation state (messages, read marker sent, draft).
   return <Conversation key={matchId ?? 'none'} matchId={matchId} />;

@@ -3,7 +3,7 @@ import { ChevronLeft } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { useCatalogues } from '@/lib/wasm/use-catalogues';
 import { invalidate, queryKeys, update, useQuery } from '@/lib/query';
-import { navigate } from '@/lib/navigation';
+import { navigate, useShownSearch } from '@/lib/navigation';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { ApiError } from '@/lib/api-client';
@@ -28,9 +28,9 @@ import '@/features/matchmaking/components/matchmaking.css';
 export default function MemberPage() {
   const t = useT();
   const cat = useCatalogues();
-  // The shell re-renders the route on every guarded navigation, search changes included; reading
-  // location here keeps wouter's useSearch (and its bytes) out of the first render's chunk.
-  const id = memberIdFrom(location.search);
+  // The query of the screen on display, not the browser's: Back moves `location` before this
+  // screen leaves, and reading it then flashed "no longer available" (and asked for nothing).
+  const id = memberIdFrom(useShownSearch());
   const [state, reload, set] = useQuery(id === null ? null : queryKeys.member(id), () => matchmakingApi.member(id!));
   const [viewing, setViewing] = useState<number | null>(null);
   const [liking, setLiking] = useState<LikedPart | null>(null);
