@@ -171,7 +171,11 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     await count.filter({ hasText: '2 / 3' }).waitFor();
     await page.keyboard.press('ArrowLeft');
     await count.filter({ hasText: '1 / 3' }).waitFor();
-    // A swipe to the left shows the next photo, as the phone scrolls.
+    // A swipe to the left shows the next photo, as the phone scrolls. The arrow key's smooth
+    // scroll must have come to rest on the first photo first (on a loaded machine it takes longer),
+    // or the swipe would start from wherever that scroll had got to.
+    const strip = page.getByTestId('photo-viewer-strip');
+    await waitFor(() => strip.evaluate((el) => el.scrollLeft === 0), 'the strip at rest on the first photo');
     const cdp = await mei.context.newCDPSession(page);
     const touch = (type, x) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y: 600 }] });
     await touch('touchStart', 330);
