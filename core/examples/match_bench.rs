@@ -145,6 +145,7 @@ fn member(id: u64, s: &mut Stream, today: Date) -> MatchProfile {
             i64::from(today.days_since_epoch()) - s.below(40) as i64,
         )
         .unwrap(),
+        workplace: Default::default(),
     })
 }
 

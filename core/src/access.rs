@@ -36,6 +36,10 @@ pub struct Ties {
     /// The other member paused: out of everyone's introductions until they resume; their
     /// matches go on.
     pub paused: bool,
+    /// They have one employer on record and either asked never to meet colleagues
+    /// ([`crate::matching::colleagues_kept_apart`]): never introduced, never seen, but a match
+    /// made before goes on (ending it would tell the other where they work).
+    pub colleagues_apart: bool,
 }
 
 /// What a stored file is to people other than its owner.
@@ -56,24 +60,27 @@ pub fn may_use_service(status: Option<ReviewStatus>) -> bool {
 
 /// Whether the viewer may see the other member's profile and photos: an approved viewer, an
 /// approved member who is not themselves, neither having blocked the other, and either in an
-/// active match with them or among their introductions without a pass (and not paused).
+/// active match with them or among their introductions without a pass (and neither paused nor
+/// kept apart as colleagues).
 pub fn may_see_profile(viewer: Standing, ties: &Ties) -> bool {
     viewer.approved
         && !ties.oneself
         && ties.approved
         && !ties.blocked
-        && (ties.live_match || (ties.introduced && !ties.passed && !ties.paused))
+        && (ties.live_match
+            || (ties.introduced && !ties.passed && !ties.paused && !ties.colleagues_apart))
 }
 
 /// Whether an introduction of the other member still stands in the viewer's list (and may be
-/// liked or passed): approved, not paused, not blocked either way. A pass does not take them out
-/// of the day's list.
+/// liked or passed): approved, not paused, not kept apart as colleagues, not blocked either way.
+/// A pass does not take them out of the day's list.
 pub fn stands_in_list(viewer: Standing, ties: &Ties) -> bool {
     viewer.approved
         && !ties.oneself
         && ties.introduced
         && ties.approved
         && !ties.paused
+        && !ties.colleagues_apart
         && !ties.blocked
 }
 
@@ -212,6 +219,25 @@ mod tests {
         };
         assert!(!stands_in_list(MEMBER, &ties));
         assert!(!may_see_profile(MEMBER, &ties));
+        assert!(may_name(MEMBER, &ties));
+        let matched = Ties {
+            live_match: true,
+            matched: true,
+            ..ties
+        };
+        assert!(may_see_profile(MEMBER, &matched));
+        assert!(may_chat(MEMBER, &matched));
+    }
+
+    #[test]
+    fn colleagues_kept_apart_leave_each_others_lists_but_an_earlier_match_goes_on() {
+        let ties = Ties {
+            colleagues_apart: true,
+            ..introduced()
+        };
+        assert!(!stands_in_list(MEMBER, &ties));
+        assert!(!may_see_profile(MEMBER, &ties));
+        assert!(!sees_like_from(MEMBER, &ties));
         assert!(may_name(MEMBER, &ties));
         let matched = Ties {
             live_match: true,

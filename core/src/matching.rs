@@ -382,6 +382,38 @@ pub struct MatchColumns {
     pub tags: TagSet,
     /// The Asia/Taipei day the member last used the app.
     pub last_active: Date,
+    /// Where the member works as review confirmed it, and whether they asked never to meet
+    /// colleagues.
+    pub workplace: Workplace,
+}
+
+/// The employer on record of a member (confirmed by review) and their "never introduce me to
+/// people of my employer" switch. Matching reads it only to keep colleagues apart; it is never
+/// shown to anyone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Workplace {
+    /// [`catalogue::employer_key`] of the employer on record, `0` while none is (a member with no
+    /// employer on record has no colleagues).
+    pub employer: u16,
+    /// The member asked never to be introduced to people of their employer.
+    pub hides_colleagues: bool,
+}
+
+impl Workplace {
+    /// The workplace of an employer id on record (None or an id unknown to this build: none).
+    pub fn of(employer_id: Option<&str>, hides_colleagues: bool) -> Workplace {
+        Workplace {
+            employer: employer_id.map_or(0, crate::catalogue::employer_key),
+            hides_colleagues,
+        }
+    }
+}
+
+/// Whether two members are kept apart as colleagues: both have the same employer on record and
+/// either of them asked never to meet colleagues. Symmetric, so neither learns who asked.
+#[inline]
+pub fn colleagues_kept_apart(a: Workplace, b: Workplace) -> bool {
+    (a.employer != 0) & (a.employer == b.employer) & (a.hides_colleagues | b.hides_colleagues)
 }
 
 /// A member as matching sees them: `Copy`, 112 bytes, built once per load. Holds no name, text,
@@ -401,6 +433,7 @@ pub struct MatchProfile {
     home: GridPoint,
     last_active: Date,
     radius_km: u16,
+    workplace: Workplace,
     status: ReviewStatus,
     gender: Gender,
     match_gender: MatchGender,
@@ -442,6 +475,7 @@ impl MatchProfile {
             home: columns.home,
             last_active: columns.last_active,
             radius_km,
+            workplace: columns.workplace,
             status: columns.status,
             gender: columns.gender,
             match_gender: columns.match_gender,
@@ -458,12 +492,14 @@ impl MatchProfile {
     }
 
     /// The member of a validated profile; `None` only when its city is not in the catalogue and
-    /// it has no coordinates (never for a profile this build parsed).
+    /// it has no coordinates (never for a profile this build parsed). The workplace is review's,
+    /// not the form's: a work e-mail typed into the form is no employer on record.
     pub fn from_profile(
         id: u64,
         profile: &ValidProfile,
         status: ReviewStatus,
         last_active: Date,
+        workplace: Workplace,
     ) -> Option<MatchProfile> {
         Some(MatchProfile::new(MatchColumns {
             id,
@@ -476,6 +512,7 @@ impl MatchProfile {
             recommend_distance_km: profile.recommend_distance_km,
             tags: TagSet::of_profile(&profile.tags),
             last_active,
+            workplace,
         }))
     }
 
@@ -517,6 +554,11 @@ impl MatchProfile {
     /// The day the member was last active.
     pub fn last_active(&self) -> Date {
         self.last_active
+    }
+
+    /// The employer on record and the colleagues switch.
+    pub fn workplace(&self) -> Workplace {
+        self.workplace
     }
 
     /// What partner conditions are checked against (heights beyond 255 cm read back as 255).
@@ -606,6 +648,9 @@ pub enum Refusal {
     Oneself,
     /// This side is not APPROVED (pending, rejected or suspended).
     NotApproved(Side),
+    /// They work at the same employer and one of them asked never to meet colleagues (which one
+    /// is not said: the rule is the same both ways).
+    Colleagues,
     /// This side's `matchGender` does not accept the other's gender.
     GenderNotWanted(Side),
     /// The other lives beyond this side's `recommendDistanceKm`.
@@ -632,6 +677,7 @@ impl Refusal {
         match self {
             Refusal::Oneself => "ONESELF",
             Refusal::NotApproved(_) => "NOT_APPROVED",
+            Refusal::Colleagues => "COLLEAGUES",
             Refusal::GenderNotWanted(_) => "GENDER_NOT_WANTED",
             Refusal::TooFar(_) => "TOO_FAR",
             Refusal::ConditionsNotMet(_) => "CONDITIONS_NOT_MET",
@@ -711,7 +757,8 @@ impl Relation {
     }
 }
 
-/// The profiles' part of the two-way rule: not oneself; both APPROVED; each one's `matchGender`
+/// The profiles' part of the two-way rule: not oneself; both APPROVED; not colleagues kept apart
+/// ([`colleagues_kept_apart`]); each one's `matchGender`
 /// accepts the other's gender; their home cells within both radii (0 = anywhere); each one's
 /// partner conditions met by the other on `today`. Allocation-free; checks the cheapest clauses
 /// first and answers the first that fails, the viewer's side before the candidate's.
@@ -735,6 +782,7 @@ pub fn pair_allowed(viewer: &MatchProfile, candidate: &MatchProfile, today: Date
     let cheap = (viewer.id != candidate.id)
         & (viewer.accepts & candidate.gender_bit != 0)
         & (candidate.accepts & viewer.gender_bit != 0)
+        & !colleagues_kept_apart(viewer.workplace, candidate.workplace)
         & (chord_squared <= viewer.reach)
         & (chord_squared <= candidate.reach);
     cheap && candidate.meets(viewer, today) && viewer.meets(candidate, today)
@@ -753,6 +801,9 @@ fn first_refusal(
         if member.status != ReviewStatus::Approved {
             return Err(Refusal::NotApproved(side));
         }
+    }
+    if colleagues_kept_apart(viewer.workplace, candidate.workplace) {
+        return Err(Refusal::Colleagues);
     }
     if !accepts_gender(viewer.match_gender, candidate.gender) {
         return Err(Refusal::GenderNotWanted(Side::Viewer));
@@ -1305,6 +1356,7 @@ mod tests {
             recommend_distance_km: 30,
             tags: TagSet::from_ids([101, 202, 301, 302, 402, 502, 601]),
             last_active: today(),
+            workplace: Workplace::default(),
         }
     }
 
@@ -1314,6 +1366,48 @@ mod tests {
 
     fn him() -> MatchColumns {
         columns(2, Gender::Male, MatchGender::Female)
+    }
+
+    fn at(employer: &str, hides_colleagues: bool) -> Workplace {
+        Workplace::of(Some(employer), hides_colleagues)
+    }
+
+    #[test]
+    fn colleagues_are_kept_apart_when_either_asked_and_only_then() {
+        let pair = |mine: Workplace, theirs: Workplace| {
+            let viewer = MatchProfile::new(MatchColumns {
+                workplace: mine,
+                ..her()
+            });
+            let candidate = MatchProfile::new(MatchColumns {
+                workplace: theirs,
+                ..him()
+            });
+            (
+                check_pair(&viewer, &candidate, today()),
+                pair_allowed(&viewer, &candidate, today()),
+                check_pair(&candidate, &viewer, today()),
+            )
+        };
+        let apart = (Err(Refusal::Colleagues), false, Err(Refusal::Colleagues));
+        let met = (Ok(()), true, Ok(()));
+        assert_eq!(pair(at("tsmc", true), at("tsmc", true)), apart);
+        assert_eq!(pair(at("tsmc", true), at("tsmc", false)), apart);
+        assert_eq!(pair(at("tsmc", false), at("tsmc", true)), apart);
+        assert_eq!(pair(at("tsmc", false), at("tsmc", false)), met);
+        assert_eq!(pair(at("tsmc", true), at("mediatek", true)), met);
+        // No employer on record: no colleagues, whatever the switch says.
+        assert_eq!(
+            pair(Workplace::of(None, true), Workplace::of(None, true)),
+            met
+        );
+        assert_eq!(
+            pair(
+                Workplace::of(Some("no-such"), true),
+                Workplace::of(Some("no-such"), true)
+            ),
+            met
+        );
     }
 
     fn pair(viewer: MatchColumns, candidate: MatchColumns) -> Result<(), Refusal> {
@@ -1877,8 +1971,14 @@ mod tests {
     #[test]
     fn a_validated_profile_becomes_a_compact_member() {
         let profile = valid_profile();
-        let member =
-            MatchProfile::from_profile(7, &profile, ReviewStatus::Approved, today()).unwrap();
+        let member = MatchProfile::from_profile(
+            7,
+            &profile,
+            ReviewStatus::Approved,
+            today(),
+            Workplace::default(),
+        )
+        .unwrap();
         assert_eq!(member.id(), 7);
         assert_eq!(member.recommend_distance_km(), 30);
         assert_eq!(member.tags().len(), 8);
@@ -1893,8 +1993,14 @@ mod tests {
         );
         let mut seat_only = profile.clone();
         seat_only.location = None;
-        let member =
-            MatchProfile::from_profile(7, &seat_only, ReviewStatus::Approved, today()).unwrap();
+        let member = MatchProfile::from_profile(
+            7,
+            &seat_only,
+            ReviewStatus::Approved,
+            today(),
+            Workplace::default(),
+        )
+        .unwrap();
         assert_eq!(member.home(), geo::home_point(None, "TPE").unwrap());
     }
 

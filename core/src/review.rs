@@ -327,6 +327,49 @@ impl Decision {
     }
 }
 
+/// The employer an approval puts on record (the member's colleagues are the members with the
+/// same one): for a work e-mail, its catalogue employer (the code proved the member reads that
+/// mailbox), and a reviewer's pick must agree (`employer`: `mismatch`); for the employee-ID photo
+/// and the verification link, the employer the reviewer picks from the catalogue after looking
+/// at the proof (`employer`: `required`, `unknown_employer` outside the catalogue).
+pub fn employer_on_approval(
+    method: crate::VerifyMethod,
+    work_email: Option<&str>,
+    picked: Option<&str>,
+) -> Result<&'static crate::catalogue::Employer, FieldErrors> {
+    let mut errors = FieldErrors::new();
+    let picked = picked.map(str::trim).filter(|id| !id.is_empty());
+    let of_email = match method {
+        crate::VerifyMethod::CompanyEmail => {
+            work_email.and_then(crate::catalogue::employer_for_email)
+        }
+        crate::VerifyMethod::EmployeeId | crate::VerifyMethod::ReviewLink => None,
+    };
+    let chosen = match (of_email, picked) {
+        (Some(employer), None) => Some(employer),
+        (Some(employer), Some(id)) if employer.id == id => Some(employer),
+        (Some(_), Some(_)) => {
+            errors.add("employer", RuleCode::Mismatch);
+            None
+        }
+        (None, None) => {
+            errors.add("employer", RuleCode::Required);
+            None
+        }
+        (None, Some(id)) => {
+            let known = crate::catalogue::employer(id);
+            if known.is_none() {
+                errors.add("employer", RuleCode::UnknownEmployer);
+            }
+            known
+        }
+    };
+    match chosen {
+        Some(employer) if errors.is_empty() => Ok(employer),
+        _ => Err(errors),
+    }
+}
+
 /// `{"action": "REJECT", "reasons": ["PHOTOS_UNCLEAR"], "note": "…"}` (note omitted when none).
 impl Serialize for Decision {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -613,6 +656,58 @@ mod tests {
         for action in ReviewAction::ALL {
             assert_eq!(serde_json::to_value(action).unwrap(), action.as_str());
             assert_eq!(ReviewAction::parse(action.as_str()), Some(action));
+        }
+    }
+
+    #[test]
+    fn an_approval_records_the_work_emails_employer_or_the_reviewers_pick() {
+        use crate::VerifyMethod::{CompanyEmail, EmployeeId, ReviewLink};
+        let id = |r: Result<&'static crate::catalogue::Employer, FieldErrors>| r.map(|e| e.id);
+        let code = |r: Result<&'static crate::catalogue::Employer, FieldErrors>| {
+            r.unwrap_err().get("employer").map(|codes| codes.to_vec())
+        };
+        assert_eq!(
+            id(employer_on_approval(
+                CompanyEmail,
+                Some("mei@tsmc.com"),
+                None
+            )),
+            Ok("tsmc")
+        );
+        assert_eq!(
+            id(employer_on_approval(
+                CompanyEmail,
+                Some("mei@tsmc.com"),
+                Some("tsmc")
+            )),
+            Ok("tsmc")
+        );
+        assert_eq!(
+            code(employer_on_approval(
+                CompanyEmail,
+                Some("mei@tsmc.com"),
+                Some("mediatek")
+            )),
+            Some(vec![RuleCode::Mismatch])
+        );
+        for method in [EmployeeId, ReviewLink] {
+            // A work e-mail typed beside another method proves nothing: the reviewer decides.
+            assert_eq!(
+                code(employer_on_approval(method, Some("mei@tsmc.com"), None)),
+                Some(vec![RuleCode::Required])
+            );
+            assert_eq!(
+                code(employer_on_approval(method, None, Some("  "))),
+                Some(vec![RuleCode::Required])
+            );
+            assert_eq!(
+                code(employer_on_approval(method, None, Some("acme"))),
+                Some(vec![RuleCode::UnknownEmployer])
+            );
+            assert_eq!(
+                id(employer_on_approval(method, None, Some("mediatek"))),
+                Ok("mediatek")
+            );
         }
     }
 }

@@ -124,6 +124,7 @@ fn member(
         recommend_distance_km: radius,
         tags: TagSet::from_ids([101 + id as u32, 301, 302 + id as u32, 502]),
         last_active: today(),
+        workplace: Default::default(),
     })
 }
 

@@ -56,7 +56,7 @@ fn coordinates(value: &Value) -> kizuna_core::profile::Coordinates {
 
 /// A member from the plain values the server keeps in its columns.
 fn match_profile(m: &Value) -> kizuna_core::matching::MatchProfile {
-    use kizuna_core::matching::{MatchColumns, MatchProfile, PackedConditions, TagSet};
+    use kizuna_core::matching::{MatchColumns, MatchProfile, PackedConditions, TagSet, Workplace};
     let at = match (m["latitude"].as_f64(), m["longitude"].as_f64()) {
         (Some(latitude), Some(longitude)) => {
             Some(kizuna_core::profile::Coordinates { latitude, longitude })
@@ -88,6 +88,7 @@ fn match_profile(m: &Value) -> kizuna_core::matching::MatchProfile {
             m["tagIds"].as_array().expect("tagIds").iter().map(|id| id.as_u64().expect("tag id") as u32),
         ),
         last_active: date(&m["lastActive"]),
+        workplace: Workplace::of(m["employer"].as_str(), m["hideColleagues"].as_bool().unwrap_or(false)),
     })
 }
 

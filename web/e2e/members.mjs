@@ -1,6 +1,7 @@
 // Members for the end-to-end tests that need several: registered through the real form in the
 // browser, approved by a reviewer through the API, and what the mock LINE platform pushed to them.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { openAs, pngBytes } from './harness.mjs';
 import { completeForm } from './register-flow.mjs';
 
@@ -49,14 +50,21 @@ export async function reviewer(server, displayName = 'Reviewer') {
   return bearer(server, user.userId);
 }
 
-/** A reviewer (`auth`, or a new one) approves every pending profile; answers how many. */
-export async function approveAll(server, auth) {
+/** The catalogue's employer ids, in its order. */
+export const EMPLOYER_IDS = JSON.parse(readFileSync(new URL('../../core/data/employers.json', import.meta.url), 'utf8')).map((e) => e.id);
+
+/** A reviewer (`auth`, or a new one) approves every pending profile; answers how many. An approval
+ *  puts an employer on record: `employerOf(item)` names it (a catalogue id, or undefined for a
+ *  work e-mail's own); by default each profile gets one of its own (by its id), so that nobody in
+ *  a run is anybody's colleague unless the test says so. */
+export async function approveAll(server, auth, employerOf = (item) => EMPLOYER_IDS[item.profileId % EMPLOYER_IDS.length]) {
   auth ??= await reviewer(server);
   const queue = await server.json('/api/review/queue', { headers: auth });
   assert.equal(queue.status, 200);
   for (const item of queue.body.items) {
     const view = await server.json(`/api/review/profiles/${item.profileId}`, { headers: auth });
-    const decided = await server.json(`/api/review/profiles/${item.profileId}/decision`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'APPROVE', reasons: [], version: view.body.version }) });
+    const employer = view.body.verification.method === 'COMPANY_EMAIL' ? undefined : employerOf(item);
+    const decided = await server.json(`/api/review/profiles/${item.profileId}/decision`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'APPROVE', reasons: [], employer, version: view.body.version }) });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
   }
   return queue.body.items.length;

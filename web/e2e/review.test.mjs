@@ -3,13 +3,16 @@
 // and the mock LINE platform records the push; a rejected member edits and resubmits.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
+import { join } from 'node:path';
+import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs } from './harness.mjs';
 import { readFileSync } from 'node:fs';
 import { pushesTo, register, waitFor } from './members.mjs';
 import { codeFromOutbox, fillBasics, fillWork, next, waitForStep, workEmail } from './register-flow.mjs';
 
 /** The English catalogue the console shows: a label is expected as it is written there. */
 const en = JSON.parse(readFileSync(new URL('../src/lib/i18n/locales/en.json', import.meta.url), 'utf8'));
+
+const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
 /** Picks a decision action the way a person does: the chip's label. */
 async function chooseAction(page, name) {
@@ -42,6 +45,7 @@ describe('Review (issue 14)', () => {
   before(async () => {
     await server.start();
     browser = await launchBrowser();
+    if (SCREENSHOTS) ensureScreenshotDir();
     // The reviewer signs in like anybody and becomes one through /dev's switch (the mock's list).
     const user = await server.mockUser({ displayName: 'Rei Reviewer' });
     const session = await openAs(browser, server, user.userId, { laptop: true });
@@ -125,14 +129,32 @@ describe('Review (issue 14)', () => {
     await waitFor(async () => (await pushesTo(server, member.user.userId)).length === 1, 'the rejection push');
 
     // Straight to /register (a bookmark, not "Edit and resubmit"): the same form filled from the
-    // stored profile, not an empty one
+    // stored profile, not an empty one, headed "Update your profile", the reasons on top, opened on
+    // the first step the reviewer asked to change (the texts come before the photos) with its
+    // fields marked
     await m.goto(`${member.base}/register`);
     await m.getByTestId('resubmit-notice').waitFor();
-    await waitForStep(m, 'basics');
-    assert.equal(await m.locator('[data-field="nickname"] input').inputValue(), 'Mei');
-    await m.getByTestId('step-about').click();
+    assert.equal(await m.getByTestId('register-title').textContent(), 'Update your profile');
+    const asked = await m.getByTestId('resubmit-reasons').innerText();
+    assert.match(asked, /Photos are unclear/);
+    assert.match(asked, /A brighter photo would help\./);
     await waitForStep(m, 'about');
     assert.match(await m.locator('[data-field="aboutMe"] textarea').inputValue(), /sourdough/);
+    assert.equal(await m.locator('[data-field="aboutMe"].field-flagged [data-testid="field-flag"]').count(), 1);
+    assert.equal(await m.locator('[data-field="feedback"].field-flagged').count(), 0, 'only what the reasons name');
+    if (SCREENSHOTS) {
+      await m.screenshot({ path: join(SCREENSHOT_DIR, 'resubmit-guided.png') });
+      await m.setViewportSize({ width: 320, height: 700 });
+      await m.screenshot({ path: join(SCREENSHOT_DIR, 'resubmit-guided-320.png') });
+      await m.setViewportSize({ width: 390, height: 844 });
+    }
+    await m.getByTestId('step-photos').click();
+    await waitForStep(m, 'photos');
+    await m.locator('[data-field="photoNameList"].field-flagged').waitFor();
+    await m.getByTestId('step-basics').click();
+    await waitForStep(m, 'basics');
+    assert.equal(await m.locator('[data-field="nickname"] input').inputValue(), 'Mei');
+    assert.equal(await m.locator('.field-flagged').count(), 0);
     await m.goto(`${member.base}/profile`);
     await m.locator('[data-testid="review-status"][data-status="REJECTED"]').waitFor();
 
@@ -140,9 +162,6 @@ describe('Review (issue 14)', () => {
     await m.getByTestId('edit-resubmit').click();
     await m.waitForURL(/\/register$/);
     await m.getByTestId('resubmit-notice').waitFor();
-    await waitForStep(m, 'basics');
-    assert.equal(await m.locator('[data-field="nickname"] input').inputValue(), 'Mei');
-    await m.getByTestId('step-about').click();
     await waitForStep(m, 'about');
     const about = m.locator('[data-field="aboutMe"] textarea');
     assert.match(await about.inputValue(), /sourdough/);
@@ -167,6 +186,22 @@ describe('Review (issue 14)', () => {
     assert.match(await page.getByTestId('history').innerText(), /REJECT/);
   });
 
+  it('approving an employee-ID proof needs the employer, picked from the catalogue, which goes on record', async () => {
+    const member = await register(browser, server);
+    const { page } = reviewer;
+    const id = await openNewest(page);
+    await chooseAction(page, 'Approve');
+    await page.getByTestId('decision-submit').click();
+    await page.locator('[data-field="employer"].field-invalid').waitFor();
+    assert.equal((await server.reviewStatus(member.user.userId)).body.status, 'PENDING');
+    await page.getByTestId('decision-employer').selectOption('mediatek');
+    if (SCREENSHOTS) await page.getByTestId('decision-form').screenshot({ path: join(SCREENSHOT_DIR, 'console-employer-pick.png') });
+    await page.getByTestId('decision-submit').click();
+    await page.locator(`[data-testid="review-detail"][data-profile-id="${id}"][data-status="APPROVED"]`).waitFor();
+    assert.equal((await server.reviewStatus(member.user.userId)).body.status, 'APPROVED');
+    await member.context.close();
+  });
+
   it('a decision on a profile that changed since it was opened shows the 409', async () => {
     const member = await register(browser, server);
     const { page } = reviewer;
@@ -185,7 +220,7 @@ describe('Review (issue 14)', () => {
     // the member's profile changes under the first reviewer's eyes: release, the other decides
     await page.getByRole('button', { name: 'Release' }).click();
     await page.getByTestId('claim-state').waitFor({ state: 'detached' });
-    const decided = await server.json(`/api/review/profiles/${id}/decision`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'APPROVE', version: view.body.version }) });
+    const decided = await server.json(`/api/review/profiles/${id}/decision`, { method: 'POST', headers: auth, body: JSON.stringify({ action: 'APPROVE', employer: 'tsmc', version: view.body.version }) });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
     await chooseAction(page, 'Approve');
     await page.getByTestId('decision-submit').click();

@@ -29,12 +29,7 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelec
 
 pub use pool::{Pool, PoolCache};
 
-use crate::storage::{
-    self, StorageError,
-    entity::profile,
-    match_pool::{self, active_day},
-    matchmaking as store,
-};
+use crate::storage::{self, StorageError, entity::profile, match_pool, matchmaking as store};
 
 /// `viewer`'s ranking in `pool`, best first: the core's [`matching::rank_nearest`] over the
 /// pool's nearest-first walk (at most [`kizuna_core::rules::CANDIDATE_WINDOW`] eligible
@@ -73,11 +68,7 @@ pub async fn todays_list(
     let Some(me) = match_pool::approved_one(db, viewer_id).await? else {
         return Ok(None);
     };
-    let viewer = match_pool::to_profile(
-        &me.row,
-        kizuna_core::review::ReviewStatus::Approved,
-        active_day(me.last_active_at),
-    )?;
+    let viewer = me.to_profile()?;
     let pool = cache.get(db).await?;
     let relations = store::relations_of(db, viewer_id, today).await?;
     // The scan is CPU work (a window of two-way checks over the pool): off the async threads.
@@ -94,7 +85,7 @@ pub async fn todays_list(
     })
     .await
     .map_err(|e| anyhow::Error::new(e).context("ranking candidates"))?;
-    let picks = pick_checked(db, &ranked, today).await?;
+    let picks = pick_checked(db, &ranked, viewer.workplace(), today).await?;
 
     let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
     let fresh = store::insert_lists(&txn, today, &[(viewer_id, picks.clone())], now).await?;
@@ -108,11 +99,12 @@ pub async fn todays_list(
 }
 
 /// The core's [`DailyPick`] over the ranking, a round at a time, with the round's appearance
-/// counts, current review status and pauses read from the database: the in-memory pool may be
-/// stale, the list never is.
+/// counts, current review status, pauses and workplaces read from the database: the in-memory
+/// pool may be stale (another process's switch), the list never is.
 async fn pick_checked(
     db: &impl ConnectionTrait,
     ranked: &[Ranked],
+    mine: matching::Workplace,
     today: Date,
 ) -> Result<Vec<i64>, StorageError> {
     let mut pick = DailyPick::new();
@@ -131,11 +123,17 @@ async fn pick_checked(
             .await
             .map_err(|e| anyhow::Error::new(e).context("checking candidates' status"))?;
         let paused = storage::pauses::paused_among(db, &ids).await?;
+        let apart: Vec<i64> = storage::colleagues::workplaces(db, &ids)
+            .await?
+            .into_iter()
+            .filter(|(_, theirs)| matching::colleagues_kept_apart(mine, *theirs))
+            .map(|(id, _)| id)
+            .collect();
         let mut counter =
             AppearanceCounter::from_counts(store::appearances(db, today, &ids).await?);
         pick.offer(
             ids.iter()
-                .filter(|id| approved.contains(id) && !paused.contains(id))
+                .filter(|id| approved.contains(id) && !paused.contains(id) && !apart.contains(id))
                 .map(|id| *id as u64),
             &mut counter,
         );

@@ -12,17 +12,13 @@ use kizuna_core::{
     date::Date,
     geo::GridPoint,
     matching::{self, MatchProfile},
-    review::ReviewStatus,
     rules,
 };
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, Notify};
 
-use crate::storage::{
-    StorageError,
-    match_pool::{self, active_day},
-};
+use crate::storage::{StorageError, match_pool};
 
 const GENDERS: [Gender; 3] = [Gender::Male, Gender::Female, Gender::NonBinary];
 const WANTS: [MatchGender; 3] = [MatchGender::Male, MatchGender::Female, MatchGender::Any];
@@ -380,11 +376,7 @@ pub async fn load(db: &impl sea_orm::ConnectionTrait) -> Result<Pool, StorageErr
     let rows = match_pool::approved(db).await?;
     let mut members = Vec::with_capacity(rows.len());
     for row in &rows {
-        members.push(match_pool::to_profile(
-            &row.row,
-            ReviewStatus::Approved,
-            active_day(row.last_active_at),
-        )?);
+        members.push(row.to_profile()?);
     }
     Ok(Pool::new(members))
 }
@@ -590,11 +582,7 @@ impl PoolCache {
         let mut now = Vec::with_capacity(ids.len());
         for id in ids {
             if let Some(row) = match_pool::approved_one(db, *id).await? {
-                now.push(match_pool::to_profile(
-                    &row.row,
-                    ReviewStatus::Approved,
-                    active_day(row.last_active_at),
-                )?);
+                now.push(row.to_profile()?);
             }
         }
         let changed: HashSet<u64> = ids.iter().map(|id| *id as u64).collect();
@@ -642,6 +630,7 @@ mod tests {
         geo,
         matching::{MatchColumns, PackedConditions, Relation, TagSet},
         profile::Coordinates,
+        review::ReviewStatus,
     };
 
     use super::*;
@@ -681,6 +670,7 @@ mod tests {
             recommend_distance_km: km,
             tags: TagSet::default(),
             last_active: today(),
+            workplace: Default::default(),
         })
     }
 

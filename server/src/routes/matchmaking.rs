@@ -774,3 +774,79 @@ impl PauseApi {
         })))
     }
 }
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ColleaguesBody {
+    /// True: never introduce me to people of my employer (nor them to me).
+    pub hide_colleagues: bool,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ColleaguesState {
+    /// Never introduced to (nor shown) members of the caller's employer; on unless switched off.
+    pub hide_colleagues: bool,
+    /// Whether review put an employer on record for the caller: without one, nobody is their
+    /// colleague yet. Which employer is never said here (nor to anyone else).
+    pub employer_on_record: bool,
+}
+
+#[derive(ApiResponse)]
+pub enum ColleaguesResponse {
+    /// The caller's switch.
+    #[oai(status = 200)]
+    Ok(Json<ColleaguesState>),
+}
+
+#[derive(Default)]
+pub struct ColleaguesApi;
+
+#[OpenApi(tag = "ApiTags::Matchmaking")]
+impl ColleaguesApi {
+    /// Whether I am hidden from my colleagues
+    #[oai(path = "/user/colleagues", method = "get")]
+    async fn get(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+    ) -> Result<ColleaguesResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        let me = viewer.approved_member()?;
+        let (hides, employer) = crate::storage::colleagues::own(&state.db, me).await?;
+        Ok(ColleaguesResponse::Ok(Json(ColleaguesState {
+            hide_colleagues: hides,
+            employer_on_record: employer.is_some(),
+        })))
+    }
+
+    /// Never introduce me to people of my employer, or do
+    ///
+    /// `hideColleagues: true`: the caller and the members with the same employer on record are
+    /// never introduced and never see each other when either of them asked; `false` leaves it to
+    /// the other. It filters every list from then on (and cards already shown today); a match
+    /// made before goes on. Approved members only (403 E004).
+    #[oai(path = "/user/colleagues", method = "put")]
+    async fn put(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        body: Json<JsonBody<ColleaguesBody>>,
+    ) -> Result<ColleaguesResponse, ApiError> {
+        let body = body.0.read()?;
+        let viewer = Viewer::from(&caller.0);
+        let (hides, employer_on_record) = crate::usecases::membership::set_hides_colleagues(
+            &state,
+            &viewer,
+            body.hide_colleagues,
+        )
+        .await?
+        .apply(&state)
+        .await;
+        Ok(ColleaguesResponse::Ok(Json(ColleaguesState {
+            hide_colleagues: hides,
+            employer_on_record,
+        })))
+    }
+}

@@ -97,6 +97,7 @@ pub type Apis = (
         matchmaking::ReportsApi,
         matchmaking::NotificationsApi,
         matchmaking::PauseApi,
+        matchmaking::ColleaguesApi,
     ),
     chat::ChatApi,
 );

@@ -232,6 +232,13 @@ pub struct DecisionBody {
     pub note: Option<String>,
     /// The version the reviewer opened (from the review or the claim).
     pub version: i64,
+    /// APPROVE only: the catalogue id of the member's employer, which goes on record (their
+    /// colleagues are the members with the same one). Required for the employee-ID photo and the
+    /// verification link (422 E002 `employer: required`, `unknown_employer`); for a work e-mail
+    /// it is the e-mail's employer and may be left out (`mismatch` when it names another).
+    #[oai(default)]
+    #[serde(default)]
+    pub employer: Option<String>,
 }
 
 #[derive(Debug, Object)]
@@ -347,6 +354,43 @@ pub enum ReleaseResponse {
     /// The caller no longer holds the profile (or never did).
     #[oai(status = 204)]
     Released,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MemberWithoutEmployer {
+    pub profile_id: i64,
+    #[oai(nullable)]
+    pub nickname: Option<String>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WithoutEmployer {
+    pub members: Vec<MemberWithoutEmployer>,
+}
+
+#[derive(ApiResponse)]
+pub enum WithoutEmployerResponse {
+    /// The members to set.
+    #[oai(status = 200)]
+    Ok(Json<WithoutEmployer>),
+}
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EmployerBody {
+    /// The catalogue id of the employer.
+    #[oai(validator(max_length = 64))]
+    pub employer: String,
+}
+
+#[derive(ApiResponse)]
+pub enum EmployerSetResponse {
+    /// On record.
+    #[oai(status = 200)]
+    Ok(Json<EmployerRef>),
 }
 
 #[derive(ApiResponse)]
@@ -574,7 +618,7 @@ impl ReviewApi {
             reviewer: caller.0.user.id,
             decision: &decision,
         };
-        let decided = usecases::review::decide(&state, &deciding)
+        let decided = usecases::review::decide(&state, &deciding, body.employer.as_deref())
             .await?
             .apply(&state)
             .await;
@@ -685,6 +729,55 @@ impl ReviewApi {
         );
         Ok(DismissResponse::Ok(Json(ReportDismissed {
             report_id: report_id.0,
+        })))
+    }
+
+    /// Members without an employer on record
+    ///
+    /// Approved (or suspended) members approved before review picked an employer, whose
+    /// verification was not a work e-mail: until a reviewer sets one (`PUT
+    /// /review/profiles/{profileId}/employer`) they have no colleagues. Oldest first, at most 200.
+    /// Reviewers only (403 E004 for a member).
+    #[oai(path = "/review/employers/missing", method = "get")]
+    async fn without_employer(
+        &self,
+        state: poem::web::Data<&State>,
+        _caller: Reviewer,
+    ) -> Result<WithoutEmployerResponse, ApiError> {
+        let members = crate::storage::colleagues::without_employer(&state.db).await?;
+        Ok(WithoutEmployerResponse::Ok(Json(WithoutEmployer {
+            members: members
+                .into_iter()
+                .map(|(profile_id, nickname)| MemberWithoutEmployer {
+                    profile_id,
+                    nickname,
+                })
+                .collect(),
+        })))
+    }
+
+    /// Put a member's employer on record
+    ///
+    /// For a member listed by `GET /review/employers/missing` (or to correct one): the catalogue
+    /// id of their employer, read from the proof in their review file. 422 E002 `employer:
+    /// unknown_employer` outside the catalogue; 404 E003 unless the profile is approved or
+    /// suspended. Reviewers only (403 E004 for a member).
+    #[oai(path = "/review/profiles/:profileId/employer", method = "put")]
+    async fn set_employer(
+        &self,
+        state: poem::web::Data<&State>,
+        _caller: Reviewer,
+        #[oai(name = "profileId")] profile_id: Path<i64>,
+        body: Json<JsonBody<EmployerBody>>,
+    ) -> Result<EmployerSetResponse, ApiError> {
+        let body = body.0.read()?;
+        let employer = usecases::review::set_employer(&state, profile_id.0, &body.employer)
+            .await?
+            .apply(&state)
+            .await;
+        Ok(EmployerSetResponse::Ok(Json(EmployerRef {
+            id: employer.id.to_string(),
+            name: employer.name.to_string(),
         })))
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use anyhow::Context;
-use kizuna_core::access::Ties;
+use kizuna_core::{access::Ties, matching::colleagues_kept_apart};
 use sea_orm::{ActiveEnum, ConnectionTrait};
 
 use super::{
@@ -37,7 +37,8 @@ pub async fn ties(
     let text = format!(
         "SELECT p.id AS id, p.status AS status, \
          {introduced} AS introduced, {passed} AS passed, {live} AS live_match, \
-         {matched} AS matched, {blocked} AS blocked, {paused} AS paused \
+         {matched} AS matched, {blocked} AS blocked, {paused} AS paused, \
+         p.employer_id AS employer_id, p.hide_colleagues AS hide_colleagues \
          FROM profiles p WHERE p.id IN ({ids})",
         introduced = flag(
             "SELECT 1 FROM introductions i WHERE i.viewer_id = $1 AND i.target_id = p.id".into()
@@ -69,6 +70,7 @@ pub async fn ties(
         .await
         .context("reading who may see whom")?;
     let approved = profile::Status::Approved.to_value();
+    let mine = super::colleagues::workplace(db, viewer).await?;
     rows.iter()
         .map(|row| {
             let flag = |column: &str| -> Result<bool, StorageError> {
@@ -90,6 +92,7 @@ pub async fn ties(
                     matched: flag("matched")?,
                     blocked: flag("blocked")?,
                     paused: flag("paused")?,
+                    colleagues_apart: colleagues_kept_apart(mine, super::colleagues::decode(row)?),
                 },
             ))
         })

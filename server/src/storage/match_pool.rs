@@ -13,7 +13,7 @@ use kizuna_core::{
     conditions::MatchFacts,
     date::Date,
     geo::{self, GridPoint},
-    matching::{MatchColumns, MatchProfile, PackedConditions, Range16, TagSet},
+    matching::{MatchColumns, MatchProfile, PackedConditions, Range16, TagSet, Workplace},
     profile::ValidProfile,
     review::ReviewStatus,
 };
@@ -105,11 +105,14 @@ fn range(from: i32, to: i32) -> Range16 {
     Range16::new(from.max(0) as u32, to.max(0) as u32)
 }
 
-/// The core's member of a snapshot row.
+/// The core's member of a snapshot row. The workplace is read with the row from the profile
+/// (not kept in the snapshot): switching "never introduce me to colleagues" is no new
+/// submission.
 pub fn to_profile(
     row: &match_pool::Model,
     status: ReviewStatus,
     last_active: Date,
+    workplace: Workplace,
 ) -> Result<MatchProfile, StorageError> {
     let unreadable = |column: &str| StorageError::Unreadable(format!("match_pool.{column}"));
     let birthday = Date::from_days_since_epoch(i64::from(row.birthday))
@@ -157,6 +160,7 @@ pub fn to_profile(
         recommend_distance_km: row.radius_km.max(0) as u32,
         tags,
         last_active,
+        workplace,
     }))
 }
 
@@ -236,16 +240,30 @@ pub async fn refresh_stale(db: &impl ConnectionTrait) -> Result<usize, StorageEr
     Ok(count)
 }
 
-/// A pool row with its member's last activity (Unix seconds).
+/// A pool row with its member's last activity (Unix seconds) and workplace.
 #[derive(Debug)]
 pub struct PoolRow {
     pub row: match_pool::Model,
     pub last_active_at: Option<i64>,
+    pub workplace: Workplace,
+}
+
+impl PoolRow {
+    /// The core's member of this row (APPROVED: only approved rows are read).
+    pub fn to_profile(&self) -> Result<MatchProfile, StorageError> {
+        to_profile(
+            &self.row,
+            ReviewStatus::Approved,
+            active_day(self.last_active_at),
+            self.workplace,
+        )
+    }
 }
 
 fn select_approved(backend: DbBackend, one: bool) -> Statement {
     let base = format!(
-        "SELECT mp.*, u.last_active_at AS last_active_at FROM match_pool mp \
+        "SELECT mp.*, u.last_active_at AS last_active_at, p.employer_id AS employer_id, \
+         p.hide_colleagues AS hide_colleagues FROM match_pool mp \
          JOIN profiles p ON p.id = mp.profile_id AND p.status = '{}' \
          AND p.submission_hash = mp.source_hash \
          AND NOT EXISTS (SELECT 1 FROM pauses ps WHERE ps.profile_id = p.id) \
@@ -273,6 +291,7 @@ fn decode(row: &sea_orm::QueryResult) -> Result<PoolRow, StorageError> {
         last_active_at: row
             .try_get::<Option<i64>>("", "last_active_at")
             .context("decoding last_active_at")?,
+        workplace: super::colleagues::decode(row)?,
     })
 }
 

@@ -6,6 +6,7 @@
 pub mod access;
 pub mod chat;
 pub mod chat_events;
+pub mod colleagues;
 pub mod departures;
 pub mod email_codes;
 pub mod entity;

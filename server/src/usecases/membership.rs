@@ -214,6 +214,24 @@ pub async fn set_paused(
     Ok(Outcome::new(since, after))
 }
 
+/// Switches the member's "never introduce me to people of my employer" on or off. Lists are
+/// made from then on with it (the pool learns it as it learns a decision) and the access rule
+/// reads it at once; a match already made goes on either way. Answers the switch and whether an
+/// employer is on record (the member's own, never another's).
+pub async fn set_hides_colleagues(
+    state: &AppState,
+    viewer: &crate::access::Viewer,
+    hides: bool,
+) -> Result<Outcome<(bool, bool)>, ApiError> {
+    let me = viewer.approved_member()?;
+    storage::colleagues::set_hides(&state.db, me, hides).await?;
+    let (hides, employer) = storage::colleagues::own(&state.db, me).await?;
+    tracing::info!(member = me, hides, "colleagues switch changed");
+    let mut after = AfterCommit::default();
+    after.pool_changed(me);
+    Ok(Outcome::new((hides, employer.is_some()), after))
+}
+
 /// Ends one session (sign out of this device).
 pub async fn sign_out(state: &AppState, token_hash: &str) -> Result<(), ApiError> {
     storage::sessions::revoke(&state.db, token_hash, state.now()).await?;

@@ -6,6 +6,7 @@
 mod access;
 mod bad_input;
 mod chat;
+mod colleagues;
 mod email_code;
 mod export;
 mod files;

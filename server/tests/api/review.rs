@@ -167,7 +167,7 @@ async fn every_reviewer_call_refuses_a_member(backend: Backend) {
     let member = register(&app).await;
     let pid = profile_id(&app.db, &member.user.line_id).await;
     let reviewer = make_reviewer(&app).await;
-    let decision = json!({"action": "APPROVE", "version": 1});
+    let decision = json!({"action": "APPROVE", "employer": "tsmc", "version": 1});
     let calls = [
         (Method::GET, "/api/review/queue".to_string(), None),
         (Method::GET, format!("/api/review/profiles/{pid}"), None),
@@ -315,7 +315,7 @@ async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend)
             &app,
             &reviewer,
             p1,
-            json!({"action": "APPROVE", "version": version}),
+            json!({"action": "APPROVE", "employer": "tsmc", "version": version}),
         )
         .await,
     )
@@ -342,7 +342,7 @@ async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend)
             &app,
             &reviewer,
             p1,
-            json!({"action": "APPROVE", "version": version + 1}),
+            json!({"action": "APPROVE", "employer": "tsmc", "version": version + 1}),
         )
         .await,
         409,
@@ -353,7 +353,7 @@ async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend)
     for (body, field) in [
         (json!({"action": "REJECT", "version": 1}), "reasons"),
         (
-            json!({"action": "APPROVE", "reasons": ["SCAM"], "version": 1}),
+            json!({"action": "APPROVE", "employer": "tsmc", "reasons": ["SCAM"], "version": 1}),
             "reasons",
         ),
         (
@@ -410,7 +410,7 @@ async fn a_reviewer_reads_the_queue_and_approves_with_one_push(backend: Backend)
             &app,
             &own.user,
             own_pid,
-            json!({"action": "APPROVE", "version": 1}),
+            json!({"action": "APPROVE", "employer": "tsmc", "version": 1}),
         )
         .await,
         403,
@@ -470,7 +470,7 @@ async fn two_reviewers_racing_on_one_profile_make_one_decision(backend: Backend)
     for _ in 0..3 {
         let member = register(&app).await;
         let pid = profile_id(&app.db, &member.user.line_id).await;
-        let approve = json!({"action": "APPROVE", "version": 1});
+        let approve = json!({"action": "APPROVE", "employer": "tsmc", "version": 1});
         let reject = json!({"action": "REJECT", "reasons": ["PHOTOS_UNCLEAR"], "version": 1});
         let (a, b) = tokio::join!(
             decide(&app, &ana, pid, approve),
@@ -500,7 +500,13 @@ async fn two_reviewers_racing_on_one_profile_make_one_decision(backend: Backend)
     let seen = view(&app, other, pid).await;
     assert_eq!(seen["claim"]["mine"], false);
     assert_error(
-        decide(&app, other, pid, json!({"action": "APPROVE", "version": 1})).await,
+        decide(
+            &app,
+            other,
+            pid,
+            json!({"action": "APPROVE", "employer": "tsmc", "version": 1}),
+        )
+        .await,
         409,
         "E005",
     )
@@ -537,7 +543,7 @@ async fn two_reviewers_racing_on_one_profile_make_one_decision(backend: Backend)
             &app,
             holder,
             pid,
-            json!({"action": "APPROVE", "version": 1})
+            json!({"action": "APPROVE", "employer": "tsmc", "version": 1})
         )
         .await
         .status(),
@@ -717,7 +723,7 @@ async fn a_rejected_member_edits_and_resubmits(backend: Backend) {
             &app,
             &reviewer,
             pid,
-            json!({"action": "APPROVE", "version": 2}),
+            json!({"action": "APPROVE", "employer": "tsmc", "version": 2}),
         )
         .await,
         409,
@@ -730,7 +736,7 @@ async fn a_rejected_member_edits_and_resubmits(backend: Backend) {
             &app,
             &reviewer,
             pid,
-            json!({"action": "APPROVE", "version": version})
+            json!({"action": "APPROVE", "employer": "tsmc", "version": version})
         )
         .await
         .status(),
@@ -873,7 +879,7 @@ async fn a_failing_platform_still_gets_the_decision_pushed_once(backend: Backend
             &app,
             &reviewer,
             pid,
-            json!({"action": "APPROVE", "version": 1})
+            json!({"action": "APPROVE", "employer": "tsmc", "version": 1})
         )
         .await
         .status(),
@@ -943,7 +949,7 @@ async fn no_push_reaches_a_member_who_unfollowed(backend: Backend) {
             &app,
             &reviewer,
             pid,
-            json!({"action": "APPROVE", "version": 1})
+            json!({"action": "APPROVE", "employer": "tsmc", "version": 1})
         )
         .await
         .status(),
@@ -1072,7 +1078,7 @@ async fn a_decision_is_pushed_once_across_a_crash(backend: Backend) {
             &api,
             &reviewer,
             pid,
-            json!({"action": "APPROVE", "version": 1})
+            json!({"action": "APPROVE", "employer": "tsmc", "version": 1})
         )
         .await
         .status(),

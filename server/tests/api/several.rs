@@ -155,7 +155,7 @@ async fn the_match_pool_follows_every_change_on_every_process_postgres() {
     let decision = format!("/api/review/profiles/{}/decision", mei.id);
     let decide =
         |body: serde_json::Value| send(&a, Method::POST, &decision, &reviewer.token, Some(body));
-    ok_json(decide(json!({"action": "APPROVE", "version": 1})).await).await;
+    ok_json(decide(json!({"action": "APPROVE", "employer": "tsmc", "version": 1})).await).await;
     let took = pool_until(&b, "approved", |p| p.get(mei.id as u64).is_some()).await;
     eprintln!("approved through A, in B's pool after {took:?}");
     ok_json(decide(json!({"action": "SUSPEND", "reasons": ["SCAM"], "version": 2})).await).await;

@@ -21,6 +21,8 @@ export const routes: RouteDef[] = [
   { name: 'member', path: '/member', component: lazyWithReload(() => import('@/features/matchmaking/components/member-page')) },
   // The match is named by the query (`/chat?match=7`).
   { name: 'chat', path: '/chat', component: lazyWithReload(() => import('@/features/matchmaking/components/chat-page')) },
+  // The guidelines, safety tips and policies; the topic is named by the query (`/help?topic=terms`).
+  { name: 'help', path: '/help', component: lazyWithReload(() => import('@/features/help/components/help-page')) },
   { name: 'signed-out', path: '/signed-out', component: lazyWithReload(() => import('@/features/profile/components/signed-out-page')) },
   { name: 'dev', path: '/dev', component: lazyWithReload(() => import('@/features/dev/components/dev-page')) },
 ];

@@ -1,4 +1,22 @@
-import { useId, type ReactNode } from 'react';
+import { createContext, use, useId, type ReactNode } from 'react';
+
+/** The fields a reviewer asked to change (a REJECTED member's form): each is marked, with a word
+ *  saying so (issue 21 §2). Empty outside a resubmission. */
+export const FlaggedFields = createContext<{ fields: ReadonlySet<string>; label: string }>({ fields: new Set(), label: '' });
+
+/** Whether `name` is flagged, as the class to add and the word to show under its label. */
+export function useFlag(name: string | undefined): { className: string; marker: ReactNode } {
+  const flagged = use(FlaggedFields);
+  if (!name || !flagged.fields.has(name)) return { className: '', marker: null };
+  return {
+    className: ' field-flagged',
+    marker: (
+      <p className="field-flag" data-testid="field-flag">
+        {flagged.label}
+      </p>
+    ),
+  };
+}
 
 /** Shared form controls: every input has a label, its hint and its error tied by aria-describedby. */
 export interface FieldProps {
@@ -15,12 +33,14 @@ export function Field({ label, hint, error, required, children, name }: FieldPro
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const flag = useFlag(name);
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`} data-field={name}>
+    <div className={`field${error ? ' field-invalid' : ''}${flag.className}`} data-field={name}>
       <label htmlFor={id} className="field-label">
         {label}
         {required ? <span className="required" aria-hidden="true"> *</span> : null}
       </label>
+      {flag.marker}
       {hint ? <p id={hintId} className="field-hint">{hint}</p> : null}
       {children({ id, describedBy, invalid: Boolean(error) })}
       {error ? <p id={errorId} className="field-error" role="alert">{error}</p> : null}
@@ -140,9 +160,10 @@ export function ChipGroup(props: {
   required?: boolean;
 }) {
   const id = useId();
+  const flag = useFlag(props.name);
   return (
     <fieldset
-      className={`field chip-field${props.error ? ' field-invalid' : ''}`}
+      className={`field chip-field${props.error ? ' field-invalid' : ''}${flag.className}`}
       data-field={props.name}
       aria-describedby={[props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
     >
@@ -150,6 +171,7 @@ export function ChipGroup(props: {
         {props.legend}
         {props.required ? <span className="required" aria-hidden="true"> *</span> : null}
       </legend>
+      {flag.marker}
       {props.hint ? <p id={`${id}-hint`} className="field-hint">{props.hint}</p> : null}
       <div className="chips">
         {props.options.map((o) => {

@@ -36,9 +36,11 @@ export const queryKeys = {
   member: (memberId: number) => `member:${memberId}`,
   reportReasons: 'report-reasons',
   pause: 'pause',
+  colleagues: 'colleagues',
   notifications: 'notifications',
   reviewQueue: 'review-queue',
   reviewReports: 'review-reports',
+  reviewEmployersMissing: 'review-employers-missing',
   reviewProfile: (profileId: number) => `review-profile:${profileId}`,
   codes: 'codes',
 } as const;

@@ -17,6 +17,7 @@ mod m20261127_000001_shared_limits;
 mod m20261127_000002_presence_process;
 mod m20261127_000003_like_comments;
 mod m20261127_000004_chat_events;
+mod m20261128_000001_colleagues;
 
 pub struct Migrator;
 
@@ -39,6 +40,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000002_presence_process::Migration),
             Box::new(m20261127_000003_like_comments::Migration),
             Box::new(m20261127_000004_chat_events::Migration),
+            Box::new(m20261128_000001_colleagues::Migration),
         ]
     }
 }

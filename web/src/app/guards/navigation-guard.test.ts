@@ -65,6 +65,14 @@ describe('navigation guard (spec §2)', () => {
     }
   });
 
+  it('shows the help and rules to anyone, before joining and without the official account too', async () => {
+    for (const c of [ctx('help'), ctx('help', { isFriend: false }), ctx('help', { lineUserId: null })]) {
+      const { d, calls } = deps();
+      await expect(navigationGuard(c, d)).resolves.toEqual({ kind: 'proceed' });
+      expect(calls).toEqual([]);
+    }
+  });
+
   it('sends a non-friend to /friend with an external redirect, from every route but friend', async () => {
     for (const route of ['index', 'profile', 'register', 'not-found'] as RouteName[]) {
       const { d, calls } = deps();

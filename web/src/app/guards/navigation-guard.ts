@@ -1,7 +1,7 @@
 import type { ReviewStatus } from '@/lib/app-state';
 
 /** The navigation guard of spec §2, as a pure decision over injected calls. */
-export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'likes' | 'matches' | 'member' | 'chat' | 'signed-out' | 'not-found';
+export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'likes' | 'matches' | 'member' | 'chat' | 'signed-out' | 'help' | 'not-found';
 
 /** Matchmaking screens (issue 15): only APPROVED members take part, everyone else goes to /profile. */
 export const MATCHMAKING_ROUTES: readonly RouteName[] = ['today', 'likes', 'matches', 'member', 'chat'];
@@ -53,6 +53,8 @@ export function decideAtOnce(ctx: GuardContext): GuardResult | null {
   if (!ctx.liffInit || ctx.isLiffStateRedirect || ctx.route === 'dev') return PROCEED;
   // Signed out: nothing signs the member in again until they ask (the page's button).
   if (ctx.route === 'signed-out') return PROCEED;
+  // The rules and policies are for anyone, before joining too (the register form links them).
+  if (ctx.route === 'help') return PROCEED;
   if (ctx.route === 'review') return null;
   // 1. Not a friend of the official account: every route but /friend goes there (external).
   if (!ctx.isFriend) return ctx.route === 'friend' ? PROCEED : { kind: 'redirect', to: '/friend', external: true };

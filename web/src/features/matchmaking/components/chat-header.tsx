@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState, type ComponentType } from 'react';
-import { Ban, ChevronLeft, EllipsisVertical, Flag, HeartCrack, UserRound } from 'lucide-react';
+import { Ban, ChevronLeft, CircleHelp, EllipsisVertical, Flag, HeartCrack, UserRound } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 import { Image } from '@/components/image';
@@ -63,7 +63,12 @@ export function ChatHeader({ match, ended, onEnded }: { match: MatchItem | null;
                   {t('match.view')}
                 </button>
               </li>
-              {/* The help link from a chat (issue 21) belongs here, beside the safety actions. */}
+              <li>
+                <button type="button" data-testid="menu-help" onClick={() => { closeMenu(); void navigate('/help?topic=safety'); }}>
+                  <CircleHelp aria-hidden="true" />
+                  {t('match.chat.help')}
+                </button>
+              </li>
               {SAFETY.map(({ kind, Icon, danger }) => (
                 <li key={kind}>
                   <button type="button" className={danger ? 'danger' : undefined} data-testid={`menu-${kind}`} onClick={() => choose(kind)}>

@@ -21,3 +21,11 @@ export const pauseApi = {
   get: () => api.get('/user/pause', quiet),
   put: (paused: boolean) => api.put('/user/pause', { ...quiet, body: { paused } }),
 };
+
+/** GET/PUT /user/colleagues: "never introduce me to people of my employer" (issue 21 §4). */
+export type ColleaguesState = Schemas['ColleaguesState'];
+
+export const colleaguesApi = {
+  get: () => api.get('/user/colleagues', quiet),
+  put: (hideColleagues: boolean) => api.put('/user/colleagues', { ...quiet, body: { hideColleagues } }),
+};

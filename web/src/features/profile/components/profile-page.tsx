@@ -19,6 +19,8 @@ import { SignOutCard } from '@/features/profile/components/sign-out-card';
 import { DeleteAccountCard } from '@/features/profile/components/delete-account-card';
 import { DataExportCard } from '@/features/profile/components/data-export-card';
 import { PauseToggle } from '@/features/profile/components/pause-toggle';
+import { ColleaguesToggle } from '@/features/profile/components/colleagues-toggle';
+import { HelpCard } from '@/features/profile/components/help-card';
 import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, startResubmission, summarise } from '@/features/profile/api/profile-api';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -112,9 +114,11 @@ export default function ProfilePage() {
         </div>
       )}
       {approved ? <PauseToggle /> : null}
+      {approved ? <ColleaguesToggle /> : null}
       {approved ? <MorningPushToggle /> : null}
       {approved ? <PushToggle kind="matches" /> : null}
       {approved ? <PushToggle kind="messages" /> : null}
+      <HelpCard />
       <SignOutCard />
       <DataExportCard />
       <DeleteAccountCard />

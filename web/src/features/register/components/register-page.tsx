@@ -1,14 +1,17 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
-import { completeLocale, useT } from '@/lib/i18n';
+import { completeLocale, hasMessage, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
 import { navigate } from '@/lib/navigation';
 import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
-import { errorsOfStep, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
+import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
+import { FlaggedFields } from '@/components/form';
+import { api } from '@/lib/api-client';
+import { queryKeys, useQuery } from '@/lib/query';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
 import { isEmailConfirmed } from '@/features/register/lib/email-confirmed';
 import { StepBasics } from '@/features/register/components/step-basics';
@@ -74,6 +77,17 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   const first = useRef(true);
   const current = STEPS[step]!;
   const resubmitting = useStore(appState, (s) => s.reviewStatus?.status === 'REJECTED');
+  const guide = useResubmitGuide(resubmitting);
+  const opened = useRef(false);
+  useEffect(() => {
+    // A rejected member's form opens on the first step the reviewer asked to change, once.
+    if (!guide || opened.current) return;
+    opened.current = true;
+    if (step !== 0) return;
+    // Opening there is no move of the member's: the heading keeps its focus for their own moves.
+    first.current = true;
+    goTo(firstFlaggedStep(guide.flagged));
+  }, [guide, step, goTo]);
 
   useEffect(() => {
     // The first touch of the form, or a few seconds of idling, fetches the later steps: not part
@@ -163,9 +177,21 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   };
 
   return (
+    <FlaggedFields value={guide ? { fields: guide.flagged, label: t('register.flagged') } : NOTHING_FLAGGED}>
     <section className="page register-page" aria-labelledby="register-step-title">
-      <p className="eyebrow">{t('register.title')}</p>
+      <p className="eyebrow" data-testid="register-title">{t(resubmitting ? 'register.updateTitle' : 'register.title')}</p>
       {resubmitting ? <p className="notice" data-testid="resubmit-notice">{t('register.resubmitNotice')}</p> : null}
+      {guide && (guide.reasons.length || guide.note) ? (
+        <div className="card resubmit-reasons" data-testid="resubmit-reasons">
+          <h2>{t('register.reasonsTitle')}</h2>
+          <ul>
+            {guide.reasons.map((code) => (
+              <li key={code}>{hasMessage(`review.reject.${code}`) ? t(`review.reject.${code}`) : code}</li>
+            ))}
+          </ul>
+          {guide.note ? <p className="muted">{t('register.reasonNote', { note: guide.note })}</p> : null}
+        </div>
+      ) : null}
       <nav aria-label={t('register.steps')} className="stepper">
         <p className="stepper-count" aria-live="polite">{t('register.stepOf', { n: step + 1, total: STEPS.length })}</p>
         <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(((step + 1) / STEPS.length) * 100)} aria-label={t('register.progress')}>
@@ -230,5 +256,22 @@ function RegisterForm({ form }: { form: RegisterForm }) {
         )}
       </form>
     </section>
+    </FlaggedFields>
   );
+}
+
+const NOTHING_FLAGGED = { fields: new Set<string>(), label: '' };
+
+/** What a REJECTED member's form shows first: the reasons and note of the decision, and the fields
+ *  they concern (the `reject` catalogue's, kizuna-core's). Null while not resubmitting or until
+ *  the catalogue is there. */
+function useResubmitGuide(resubmitting: boolean): { reasons: string[]; note: string | null; flagged: Set<string> } | null {
+  const status = useStore(appState, (s) => s.reviewStatus);
+  const [codes] = useQuery(resubmitting ? queryKeys.codes : null, () => api.get('/catalogue/codes', { public: true, showToast: false }));
+  return useMemo(() => {
+    if (!resubmitting || codes.kind !== 'ok') return null;
+    const reasons = Array.isArray(status?.reasons) ? status.reasons.filter((r): r is string => typeof r === 'string') : [];
+    const note = typeof status?.note === 'string' && status.note ? status.note : null;
+    return { reasons, note, flagged: flaggedFields(reasons, codes.value.reject) };
+  }, [resubmitting, codes, status]);
 }

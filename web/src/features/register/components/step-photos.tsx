@@ -4,11 +4,13 @@ import { downscaleImage, blobToDataUrl } from '@/lib/image-resize';
 import { imageUrl } from '@/lib/image-url';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
+import { useFlag } from '@/components/form';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
 import { getPhoto, isLocalToken, newLocalToken, savePhoto } from '@/features/register/lib/draft-storage';
 
 /** Six photo slots: add, remove, reorder; photos are downscaled here before they are stored. */
 export function StepPhotos({ form }: { form: RegisterForm }) {
+  const flag = useFlag('photoNameList');
   const { draft, update, errorOf, t } = form;
   const input = useRef<HTMLInputElement>(null);
   const [target, setTarget] = useState<number | null>(null);
@@ -61,7 +63,8 @@ export function StepPhotos({ form }: { form: RegisterForm }) {
 
   const error = errorOf('photoNameList');
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`} data-field="photoNameList">
+    <div className={`field${error ? ' field-invalid' : ''}${flag.className}`} data-field="photoNameList">
+      {flag.marker}
       <p className="field-hint">{t('hint.photos')}</p>
       <ol className="photo-slots">
         {slots.map((name, i) => {

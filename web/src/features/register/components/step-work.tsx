@@ -1,6 +1,6 @@
 import '@/features/register/components/register-steps.css';
 import { useDeferredValue, useRef, useState, type ChangeEvent } from 'react';
-import { ChipGroup, SelectInput, TextInput } from '@/components/form';
+import { ChipGroup, SelectInput, TextInput, useFlag } from '@/components/form';
 import { downscaleImage, blobToDataUrl } from '@/lib/image-resize';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
@@ -123,6 +123,7 @@ function Employers({ form, matchedId }: { form: RegisterForm; matchedId: string 
 }
 
 function VerifyPhoto({ form }: { form: RegisterForm }) {
+  const flag = useFlag('verifyTempFileName');
   const { draft, update, errorOf, t } = form;
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -147,8 +148,9 @@ function VerifyPhoto({ form }: { form: RegisterForm }) {
   };
   const error = errorOf('verifyTempFileName');
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`} data-field="verifyTempFileName">
+    <div className={`field${error ? ' field-invalid' : ''}${flag.className}`} data-field="verifyTempFileName">
       <span className="field-label" id="verify-photo-label">{t('field.verifyTempFileName')} <span className="required" aria-hidden="true">*</span></span>
+      {flag.marker}
       <p className="field-hint">{t('hint.verifyTempFileName')}</p>
       {preview ? <img className="verify-preview" src={preview} alt={t('field.verifyTempFileName')} /> : null}
       <button type="button" className="btn" onClick={() => input.current?.click()} disabled={busy} aria-describedby="verify-photo-label">

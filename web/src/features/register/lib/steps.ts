@@ -34,3 +34,15 @@ export function stepOfField(key: string): number {
 export function errorsOfStep(errors: Record<string, string[]>, step: number): string[] {
   return Object.keys(errors).filter((k) => errors[k]!.length && stepOfField(k) === step);
 }
+
+/** The fields a rejection's reasons concern (issue 21 §2), from the `reject` code catalogue's
+ *  `fields` (kizuna-core's): a reason without fields (OTHER) flags none. */
+export function flaggedFields(reasons: readonly string[], catalogue: readonly { code: string; fields: readonly string[] }[]): Set<string> {
+  return new Set(catalogue.filter((entry) => reasons.includes(entry.code)).flatMap((entry) => entry.fields));
+}
+
+/** The first step holding a flagged field, where a resubmission opens; the first step when none. */
+export function firstFlaggedStep(flagged: ReadonlySet<string>): number {
+  const steps = [...flagged].map(stepOfField).filter((step) => step !== REVIEW_STEP);
+  return steps.length ? Math.min(...steps) : 0;
+}

@@ -33,6 +33,10 @@ export const reviewApi = {
   reports: () => api.get('/review/reports', quiet),
   dismiss: (reportId: number) => api.post('/review/reports/{reportId}/dismiss', { ...quiet, path: { reportId } }),
   codes: () => api.get('/catalogue/codes', { ...quiet, public: true }),
+  /** Approved members without an employer on record, for a reviewer to set. */
+  employersMissing: () => api.get('/review/employers/missing', quiet),
+  setEmployer: (id: number, employer: string) =>
+    api.put('/review/profiles/{profileId}/employer', { ...quiet, path: { profileId: id }, body: { employer } }),
 };
 
 /** The actions kizuna-core allows from a status (the server checks again). */

@@ -193,7 +193,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
         ) : <p className="muted">{t('console.noHistory')}</p>}
       </div>
 
-      <DecisionForm view={view} codes={codes} disabled={heldByOther} onDone={() => { onDecided(); load(); }} />
+      <DecisionForm view={view} codes={codes} employers={cat?.employers ?? []} disabled={heldByOther} onDone={() => { onDecided(); load(); }} />
     </article>
   );
 }
@@ -203,12 +203,13 @@ function reasonText(t: TFunction, status: string, code: string): string {
   return hasMessage(key) ? t(key) : code;
 }
 
-function DecisionForm({ view, codes, disabled, onDone }: { view: ReviewView; codes: CodeCatalogues | null; disabled: boolean; onDone: () => void }) {
+function DecisionForm({ view, codes, employers, disabled, onDone }: { view: ReviewView; codes: CodeCatalogues | null; employers: Catalogues['employers']; disabled: boolean; onDone: () => void }) {
   const t = useT();
   const actions = actionsFor(view.status);
   const [action, setAction] = useState<DecisionAction | null>(actions.length === 1 ? actions[0]! : null);
   const [reasons, setReasons] = useState<string[]>([]);
   const [note, setNote] = useState('');
+  const [employer, setEmployer] = useState('');
   const [busy, setBusy] = useState(false);
   const [conflict, setConflict] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
@@ -216,6 +217,9 @@ function DecisionForm({ view, codes, disabled, onDone }: { view: ReviewView; cod
 
   if (!actions.length) return null;
   const catalogue = action === 'REJECT' ? codes?.reject ?? [] : action === 'SUSPEND' ? codes?.suspend ?? [] : [];
+  // A work e-mail's employer is the catalogue's; for the ID photo and the link the reviewer says
+  // where the member works, and it goes on record (their colleagues are kept apart by it).
+  const picksEmployer = action === 'APPROVE' && view.verification.method !== 'COMPANY_EMAIL';
   const toggle = (code: string) =>
     setReasons((prev) => (action === 'SUSPEND' ? [code] : prev.includes(code) ? prev.filter((c) => c !== code) : [...prev, code]));
 
@@ -226,7 +230,13 @@ function DecisionForm({ view, codes, disabled, onDone }: { view: ReviewView; cod
     setProblem(null);
     setFieldErrors({});
     try {
-      await reviewApi.decide(view.profileId, { action, reasons: catalogue.length ? reasons : [], note: note.trim() || undefined, version: view.version });
+      await reviewApi.decide(view.profileId, {
+        action,
+        reasons: catalogue.length ? reasons : [],
+        note: note.trim() || undefined,
+        employer: picksEmployer && employer ? employer : undefined,
+        version: view.version,
+      });
       onDone();
     } catch (err) {
       logger.warn(`decision: ${describeError(err)}`);
@@ -263,6 +273,19 @@ function DecisionForm({ view, codes, disabled, onDone }: { view: ReviewView; cod
           ))}
           {fieldErrors.reasons ? <p className="field-error" role="alert">{t(`rule.${fieldErrors.reasons[0]}`)}</p> : null}
         </fieldset>
+      ) : null}
+      {picksEmployer ? (
+        <div className={`field${fieldErrors.employer ? ' field-invalid' : ''}`} data-field="employer">
+          <label className="field-label" htmlFor="decision-employer">{t('console.employerPick')}</label>
+          <p className="field-hint">{t('console.employerPickHint')}</p>
+          <select id="decision-employer" className="input" value={employer} onChange={(e) => setEmployer(e.target.value)} data-testid="decision-employer">
+            <option value="">{t('console.employerChoose')}</option>
+            {employers.map((e) => (
+              <option key={e.id} value={e.id}>{e.name}</option>
+            ))}
+          </select>
+          {fieldErrors.employer ? <p className="field-error" role="alert">{t(`rule.${fieldErrors.employer[0]}`)}</p> : null}
+        </div>
       ) : null}
       {action === 'REJECT' || action === 'SUSPEND' ? (
         <div className={`field${fieldErrors.note ? ' field-invalid' : ''}`} data-field="note">

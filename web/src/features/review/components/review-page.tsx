@@ -7,6 +7,7 @@ import { Spinner } from '@/components/spinner';
 import { reviewApi } from '@/features/review/api/review-api';
 import { ReviewDetail } from '@/features/review/components/review-detail';
 import { ReportQueue } from '@/features/review/components/report-queue';
+import { EmployersMissing } from '@/features/review/components/employers-missing';
 import { consoleParams, oldestFirst, type ConsoleTab as Tab } from '@/features/review/lib/reports';
 import '@/features/review/components/review.css';
 
@@ -119,6 +120,7 @@ export default function ReviewPage() {
             <input id="review-lookup" className="input" inputMode="numeric" value={lookup} onChange={(e) => setLookup(e.target.value.replace(/\D/g, ''))} />
             <button type="submit" className="btn">{t('console.open')}</button>
           </form>
+          <EmployersMissing onOpen={setOpen} />
         </div>
         <div className="review-main">
           {open === null ? <p className="muted">{t('console.pick')}</p> : <ReviewDetail key={`${open}:${opened?.at}`} profileId={open} codes={codes} onDecided={() => { reload(); reloadReports(); }} />}

@@ -1,0 +1,79 @@
+// Issue 21 §4 end to end: two members at one employer are never introduced while a member of
+// another employer is; when both switch "never introduce me to people of my employer" off on
+// /profile, their next lists introduce them.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { KizunaServer, launchBrowser, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
+import { approveAll, register } from './members.mjs';
+
+const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
+
+describe('Hide me from colleagues (issue 21)', () => {
+  const server = new KizunaServer();
+  let browser;
+
+  before(async () => {
+    await server.start();
+    browser = await launchBrowser();
+    if (SCREENSHOTS) ensureScreenshotDir();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server.dispose();
+  });
+
+  it('colleagues are never introduced, another employer’s member is, and both switched off lets them meet', async () => {
+    const mei = await register(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
+    const kai = await register(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
+    const bo = await register(browser, server, { nickname: 'Bo', name: 'Wang Bo', gender: 'MALE', matchGender: 'FEMALE' });
+    // The reviewer records where each works: Mei and Kai at one employer, Bo at another.
+    const employers = { Mei: 'tsmc', Kai: 'tsmc', Bo: 'mediatek' };
+    assert.equal(await approveAll(server, undefined, (item) => employers[item.nickname]), 3);
+
+    const card = (page, name) => page.getByTestId('introduction').filter({ hasText: name });
+    await mei.page.goto(`${mei.base}/today`);
+    await card(mei.page, 'Bo').waitFor();
+    assert.equal(await card(mei.page, 'Kai').count(), 0, 'a colleague is not introduced');
+    await kai.page.goto(`${kai.base}/today`);
+    await kai.page.getByTestId('today-empty').waitFor();
+    assert.equal(await card(kai.page, 'Mei').count(), 0);
+
+    // The switch is on by default and says what it does; Mei turns it off.
+    await mei.page.goto(`${mei.base}/profile`);
+    const on = (page) => page.locator('[data-testid="hide-colleagues"][data-state="on"]');
+    const off = (page) => page.locator('[data-testid="hide-colleagues"][data-state="off"]');
+    await on(mei.page).waitFor();
+    assert.match(await mei.page.getByTestId('colleagues-card').innerText(), /never introduced and never see each other/);
+    if (SCREENSHOTS) {
+      const centre = () => mei.page.getByTestId('colleagues-card').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await centre();
+      await mei.page.screenshot({ path: join(SCREENSHOT_DIR, 'profile-colleagues.png') });
+      await mei.page.setViewportSize({ width: 320, height: 700 });
+      await centre();
+      await mei.page.screenshot({ path: join(SCREENSHOT_DIR, 'profile-colleagues-320.png') });
+      await mei.page.setViewportSize({ width: 390, height: 844 });
+    }
+    await mei.page.getByTestId('hide-colleagues').click();
+    await off(mei.page).waitFor();
+
+    // Kai still asks: tomorrow they are still apart.
+    await server.json('/__mock/clock', { method: 'POST', body: JSON.stringify({ advanceSecs: 24 * 3600 }) });
+    await mei.page.goto(`${mei.base}/today`);
+    await mei.page.locator('[data-testid="today-empty"], [data-testid="introduction"]').first().waitFor();
+    assert.equal(await card(mei.page, 'Kai').count(), 0, 'either one asking keeps them apart');
+
+    // Kai turns it off too: their next lists introduce them to each other.
+    await kai.page.goto(`${kai.base}/profile`);
+    await on(kai.page).waitFor();
+    await kai.page.getByTestId('hide-colleagues').click();
+    await off(kai.page).waitFor();
+    await server.json('/__mock/clock', { method: 'POST', body: JSON.stringify({ advanceSecs: 24 * 3600 }) });
+    await mei.page.goto(`${mei.base}/today`);
+    await card(mei.page, 'Kai').waitFor();
+    await kai.page.goto(`${kai.base}/today`);
+    await card(kai.page, 'Mei').waitFor();
+    for (const m of [mei, kai, bo]) await m.context.close();
+  });
+});

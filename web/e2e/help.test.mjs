@@ -1,0 +1,83 @@
+// Issue 21 §6 end to end: the community guidelines, safety tips, what "verified employer" means,
+// the terms and the privacy policy, opened from /profile and from a chat's menu (their own lazy
+// chunk), the terms and the privacy policy marked as drafts.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR } from './harness.mjs';
+import { approveAll, bearer, registerByApi } from './members.mjs';
+
+const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
+
+describe('Help and rules (issue 21)', () => {
+  const server = new KizunaServer();
+  let browser;
+
+  before(async () => {
+    await server.start();
+    browser = await launchBrowser();
+    if (SCREENSHOTS) ensureScreenshotDir();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server.dispose();
+  });
+
+  it('the help opens from /profile and from a chat, in its own chunk, with the drafts marked', async () => {
+    const mei = await registerByApi(server, { nickname: 'Mei', gender: 'FEMALE', matchGender: 'MALE' });
+    const kai = await registerByApi(server, { nickname: 'Kai', gender: 'MALE', matchGender: 'FEMALE' });
+    assert.equal(await approveAll(server), 2);
+    const auth = { mei: await bearer(server, mei.user.userId), kai: await bearer(server, kai.user.userId) };
+    const ids = {};
+    for (const who of ['mei', 'kai']) {
+      const list = await server.json('/api/introductions', { headers: auth[who] });
+      for (const i of list.body.introductions) ids[i.member.nickname] = i.member.memberId;
+    }
+    assert.equal((await server.json(`/api/introductions/${ids.Kai}/like`, { method: 'POST', headers: auth.mei })).status, 200);
+    const liked = await server.json(`/api/introductions/${ids.Mei}/like`, { method: 'POST', headers: auth.kai });
+    assert.equal(liked.status, 200, JSON.stringify(liked.body));
+    const matchId = liked.body.matchId;
+
+    const session = await openAs(browser, server, mei.user.userId);
+    const { page, base } = session;
+    const chunks = [];
+    page.on('request', (r) => chunks.push(r.url()));
+
+    // From /profile: the index, then each topic; only the terms and the privacy policy are drafts.
+    await page.goto(`${base}/profile`);
+    const before = chunks.length;
+    await page.getByTestId('profile-help').click();
+    await page.waitForURL(/\/help$/);
+    await page.getByTestId('help-index').waitFor();
+    assert.ok(chunks.slice(before).some((u) => /help-page[^/]*\.js/.test(u)), 'the help is a chunk loaded when opened');
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'help-index.png') });
+    for (const topic of ['guidelines', 'safety', 'verified', 'terms', 'privacy']) {
+      await page.goto(`${base}/help`);
+      await page.getByTestId(`help-topic-${topic}`).click();
+      await page.locator(`[data-testid="help-topic"][data-topic="${topic}"]`).waitFor();
+      assert.ok((await page.locator('[data-testid="help-topic"] li').count()) >= 4, `${topic} has its points`);
+      assert.equal(await page.getByTestId('help-draft').count(), topic === 'terms' || topic === 'privacy' ? 1 : 0, topic);
+    }
+    assert.match(await page.getByTestId('help-topic').innerText(), /never see your name/);
+    if (SCREENSHOTS) {
+      await page.goto(`${base}/help?topic=terms`);
+      await page.getByTestId('help-draft').waitFor();
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'help-terms.png') });
+      await page.setViewportSize({ width: 320, height: 700 });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'help-terms-320.png') });
+      await page.setViewportSize({ width: 390, height: 844 });
+    }
+    await page.getByTestId('help-back').click();
+    await page.getByTestId('help-index').waitFor();
+
+    // From a chat: the menu's "Safety tips and rules" opens the safety tips.
+    await page.goto(`${base}/chat?match=${matchId}`);
+    await page.getByTestId('chat-menu').click();
+    await page.getByTestId('menu-help').click();
+    await page.waitForURL(/\/help\?topic=safety$/);
+    await page.locator('[data-testid="help-topic"][data-topic="safety"]').waitFor();
+    assert.match(await page.getByTestId('help-topic').innerText(), /public place/);
+    await session.context.close();
+  });
+});
