@@ -48,6 +48,10 @@ enum Relation {
     OtherNotApproved,
     OtherPaused,
     MatchedOtherPaused,
+    /// One employer on record, and the other asked never to meet colleagues.
+    Colleagues,
+    /// The same, after a match was made.
+    MatchedColleagues,
     ViewerNotApproved,
     ViewerIsAReviewer,
 }
@@ -55,7 +59,7 @@ enum Relation {
 const QUESTIONS: [&str; 6] = ["profile", "list", "photo", "proof", "chat", "name"];
 
 /// Today's answers, a row per relation (a passed member leaves today's list: issue 23 §4).
-const TABLE: [(Relation, [Answer; 6]); 17] = [
+const TABLE: [(Relation, [Answer; 6]); 19] = [
     (Relation::Strangers, [No, No, No, No, No, No]),
     (Relation::Introduced, [Yes, Yes, Yes, No, No, Yes]),
     (Relation::IntroducedYesterday, [Yes, No, Yes, No, No, Yes]),
@@ -71,6 +75,8 @@ const TABLE: [(Relation, [Answer; 6]); 17] = [
     (Relation::OtherNotApproved, [No, No, No, No, No, Yes]),
     (Relation::OtherPaused, [No, No, No, No, No, Yes]),
     (Relation::MatchedOtherPaused, [Yes, No, Yes, No, Yes, Yes]),
+    (Relation::Colleagues, [No, No, No, No, No, Yes]),
+    (Relation::MatchedColleagues, [Yes, No, Yes, No, Yes, Yes]),
     (
         Relation::ViewerNotApproved,
         [Refused, Refused, No, No, Refused, Refused],
@@ -98,6 +104,17 @@ async fn answer(r: reqwest::Response) -> Answer {
 /// The viewer's session: a member's, or for the last row a reviewer's without a profile.
 struct Caller {
     token: String,
+}
+
+/// Both at one employer (as an approval records it), the other asking never to meet colleagues
+/// and the viewer not (either one asking is enough).
+async fn colleagues(db: &sea_orm::DatabaseConnection, viewer: i64, other: i64) {
+    use kizuna_server::storage::colleagues::{set_employer, set_hides};
+    for member in [viewer, other] {
+        set_employer(db, member, "tsmc").await.unwrap();
+    }
+    set_hides(db, viewer, false).await.unwrap();
+    set_hides(db, other, true).await.unwrap();
 }
 
 /// Writes `relation` between a fresh viewer and a fresh member; answers the viewer, the member
@@ -146,7 +163,8 @@ async fn arrange(app: &TestApp, n: usize, relation: Relation) -> (Caller, Member
         Relation::Matched
         | Relation::MatchEnded
         | Relation::OtherSuspended
-        | Relation::MatchedOtherPaused => {
+        | Relation::MatchedOtherPaused
+        | Relation::MatchedColleagues => {
             store::set_reaction(db, v, o, "LIKE", None, today, now)
                 .await
                 .unwrap();
@@ -164,6 +182,9 @@ async fn arrange(app: &TestApp, n: usize, relation: Relation) -> (Caller, Member
                 kizuna_server::storage::pauses::pause(db, o, now)
                     .await
                     .unwrap();
+            }
+            if let Relation::MatchedColleagues = relation {
+                colleagues(db, v, o).await;
             }
         }
         Relation::BlockedByViewer => store::insert_block(db, v, o, now).await.unwrap(),
@@ -186,6 +207,7 @@ async fn arrange(app: &TestApp, n: usize, relation: Relation) -> (Caller, Member
                 .await
                 .unwrap();
         }
+        Relation::Colleagues => colleagues(db, v, o).await,
         _ => {}
     }
     (
