@@ -47,9 +47,24 @@ pub struct Ties {
 pub enum FileUse {
     /// A photo of a profile: shown to the members who may see that profile.
     ProfilePhoto,
-    /// Anything else (the proof of employment, an avatar, a temp upload): its owner and the
-    /// reviewers only.
+    /// A file a profile or the account holds (the proof of employment, an avatar): its owner and
+    /// the reviewers only.
     Private,
+    /// A temp upload no profile has claimed yet: its owner only. The reviewers see it once a
+    /// profile under review claims it, not what anyone uploads on the way there.
+    Unclaimed,
+}
+
+/// What a review action (a claim or a decision on a profile, a report's dismissal) has to do with
+/// the reviewer taking it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Parties {
+    /// The profile is the reviewer's own.
+    pub own_profile: bool,
+    /// The reviewer filed the report, or an open report about the profile's member.
+    pub filed_by_reviewer: bool,
+    /// The report is about the reviewer, or the profile's member has an open report about them.
+    pub about_reviewer: bool,
 }
 
 /// Whether a signed-in user may use the service beyond their own account (their own
@@ -115,13 +130,20 @@ pub fn may_name(viewer: Standing, ties: &Ties) -> bool {
     viewer.approved && !ties.oneself && (ties.introduced || ties.matched)
 }
 
-/// Whether the viewer may see a stored file: their own; any file for a reviewer (who decides on
-/// the photos and the proof of employment); a profile photo for a member who may see that
-/// profile (`ties` with its owner, None when the file belongs to no profile). Never another
-/// member's private file.
+/// Whether the viewer may see a stored file: their own; any file a profile or account holds for a
+/// reviewer (who decides on the photos and the proof of employment), never an unclaimed upload;
+/// a profile photo for a member who may see that profile (`ties` with its owner, None when the
+/// file belongs to no profile). Never another member's private file.
 pub fn may_see_file(viewer: Standing, own: bool, file: FileUse, ties: Option<&Ties>) -> bool {
-    own || viewer.reviewer
+    own || (viewer.reviewer && file != FileUse::Unclaimed)
         || (file == FileUse::ProfilePhoto && ties.is_some_and(|ties| may_see_profile(viewer, ties)))
+}
+
+/// Whether a reviewer may act on a case (claim or decide a profile, dismiss a report): a reviewer
+/// acts on nothing they are a party to, neither their own profile nor a report by or about them,
+/// nor a decision that would settle such a report.
+pub fn may_review(viewer: Standing, parties: Parties) -> bool {
+    viewer.reviewer && !parties.own_profile && !parties.filed_by_reviewer && !parties.about_reviewer
 }
 
 #[cfg(test)]
@@ -364,5 +386,51 @@ mod tests {
             Some(&ties)
         ));
         assert!(!may_see_file(MEMBER, false, FileUse::ProfilePhoto, None));
+    }
+
+    #[test]
+    fn an_unclaimed_upload_is_for_its_owner_alone_even_among_reviewers() {
+        let reviewer = Standing {
+            approved: true,
+            reviewer: true,
+        };
+        assert!(!may_see_file(reviewer, false, FileUse::Unclaimed, None));
+        assert!(may_see_file(reviewer, true, FileUse::Unclaimed, None));
+        assert!(may_see_file(MEMBER, true, FileUse::Unclaimed, None));
+        assert!(!may_see_file(
+            MEMBER,
+            false,
+            FileUse::Unclaimed,
+            Some(&introduced())
+        ));
+    }
+
+    #[test]
+    fn a_reviewer_acts_on_nothing_they_are_a_party_to() {
+        let reviewer = Standing {
+            approved: true,
+            reviewer: true,
+        };
+        assert!(may_review(reviewer, Parties::default()));
+        assert!(
+            !may_review(MEMBER, Parties::default()),
+            "members review nothing"
+        );
+        for parties in [
+            Parties {
+                own_profile: true,
+                ..Parties::default()
+            },
+            Parties {
+                filed_by_reviewer: true,
+                ..Parties::default()
+            },
+            Parties {
+                about_reviewer: true,
+                ..Parties::default()
+            },
+        ] {
+            assert!(!may_review(reviewer, parties), "{parties:?}");
+        }
     }
 }

@@ -56,7 +56,8 @@ pub struct CodeRules {
     pub resend_wait_secs: i64,
     /// Wrong tries that lock a code.
     pub max_wrong_tries: u32,
-    /// Sends per member, and separately per address, within `window_secs`.
+    /// Sends per member within `window_secs`; and the members an address may have been sent codes
+    /// for within it before a member's repeat send to it is refused.
     pub sends_per_window: u32,
     /// The rolling window of the send limits, in seconds.
     pub window_secs: i64,
@@ -84,9 +85,10 @@ pub struct SendHistory {
     pub member_sends: u32,
     /// The oldest of those sends.
     pub member_oldest: Option<i64>,
-    /// Codes sent to this address within the window (by any member).
-    pub address_sends: u32,
-    /// The oldest of those sends.
+    /// Other members (not this one) sent a code for this address within the window, each
+    /// counted once however many codes they had.
+    pub address_members: u32,
+    /// The oldest send of those members within the window.
     pub address_oldest: Option<i64>,
 }
 
@@ -104,7 +106,7 @@ pub enum SendRefusal {
         /// Seconds until the oldest of them leaves the window.
         retry_after_secs: i64,
     },
-    /// The address already had `sends_per_window` codes in the window.
+    /// A repeat send to an address `sends_per_window` other members had codes for in the window.
     AddressLimit {
         /// Seconds until the oldest of them leaves the window.
         retry_after_secs: i64,
@@ -168,6 +170,11 @@ impl CodeRules {
 
     /// May a new code be sent at `now` (Unix seconds)? Sending replaces any earlier code. The
     /// wait for the same address comes first, then the member's limit, then the address's.
+    ///
+    /// A member's first send to an address is always allowed within their own limits: others
+    /// asking for codes to it (strangers, or one account again and again) must not lock its owner
+    /// out. The address's limit counts distinct other members, so only repeat sends to an
+    /// address many members asked for are refused; one account alone never reaches it.
     pub fn may_send(&self, history: SendHistory, now: i64) -> Result<(), SendRefusal> {
         if let Some(last) = history.last_sent_here {
             let ready_at = last.saturating_add(self.resend_wait_secs);
@@ -182,7 +189,8 @@ impl CodeRules {
                 retry_after_secs: self.until_window_frees(history.member_oldest, now),
             });
         }
-        if history.address_sends >= self.sends_per_window {
+        let first_send_here = history.last_sent_here.is_none();
+        if !first_send_here && history.address_members >= self.sends_per_window {
             return Err(SendRefusal::AddressLimit {
                 retry_after_secs: self.until_window_frees(history.address_oldest, now),
             });
@@ -271,7 +279,7 @@ mod tests {
             last_sent_here: Some(SENT),
             member_sends: 1,
             member_oldest: Some(SENT),
-            address_sends: 1,
+            address_members: 1,
             address_oldest: Some(SENT),
         };
         assert_eq!(
@@ -284,7 +292,7 @@ mod tests {
     }
 
     #[test]
-    fn five_sends_per_member_or_per_address_fill_the_window_until_the_oldest_leaves_it() {
+    fn five_sends_per_member_fill_the_window_until_the_oldest_leaves_it() {
         let member = SendHistory {
             last_sent_here: Some(SENT),
             member_sends: 5,
@@ -297,42 +305,49 @@ mod tests {
                 retry_after_secs: 23 * 3600
             })
         );
-        let address = SendHistory {
-            address_sends: 5,
-            address_oldest: Some(SENT - 100),
-            ..SendHistory::default()
+        let first_but_over_own_limit = SendHistory {
+            last_sent_here: None,
+            ..member
         };
-        assert_eq!(
-            RULES.may_send(address, SENT),
-            Err(SendRefusal::AddressLimit {
-                retry_after_secs: 24 * 3600 - 100
-            })
-        );
+        assert!(matches!(
+            RULES.may_send(first_but_over_own_limit, SENT + 3600),
+            Err(SendRefusal::MemberLimit { .. })
+        ));
         let fourth = SendHistory {
             member_sends: 4,
-            address_sends: 4,
+            address_members: 4,
             ..SendHistory::default()
         };
         assert_eq!(RULES.may_send(fourth, SENT), Ok(()));
     }
 
     #[test]
-    fn the_wait_for_the_same_address_is_told_before_the_daily_limits() {
-        let both = SendHistory {
-            last_sent_here: Some(SENT),
-            member_sends: 5,
-            member_oldest: Some(SENT),
-            address_sends: 5,
-            address_oldest: Some(SENT),
+    fn a_members_first_send_to_an_address_is_allowed_however_many_others_asked() {
+        let crowded = SendHistory {
+            address_members: 500,
+            address_oldest: Some(SENT - 100),
+            ..SendHistory::default()
         };
-        assert!(matches!(
-            RULES.may_send(both, SENT + 1),
-            Err(SendRefusal::TooSoon { .. })
-        ));
-        assert!(matches!(
-            RULES.may_send(both, SENT + 61),
-            Err(SendRefusal::MemberLimit { .. })
-        ));
+        assert_eq!(RULES.may_send(crowded, SENT), Ok(()));
+        // A repeat send to it is refused until the oldest of those sends leaves the window.
+        let again = SendHistory {
+            last_sent_here: Some(SENT - 3600),
+            member_sends: 1,
+            member_oldest: Some(SENT - 3600),
+            address_members: 5,
+            address_oldest: Some(SENT - 100),
+        };
+        assert_eq!(
+            RULES.may_send(again, SENT),
+            Err(SendRefusal::AddressLimit {
+                retry_after_secs: 24 * 3600 - 100
+            })
+        );
+        let four_others = SendHistory {
+            address_members: 4,
+            ..again
+        };
+        assert_eq!(RULES.may_send(four_others, SENT), Ok(()));
     }
 
     #[test]

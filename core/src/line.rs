@@ -33,9 +33,24 @@ impl fmt::Display for LineUserId {
     }
 }
 
+/// The time a friendship event (follow, unfollow) counts as having happened: what LINE says, but
+/// never later than now. A later time would outrank every real event to come, so one event dated
+/// in the future (forged, or from a skewed clock) would fix the friendship for good.
+pub fn friendship_event_at_ms(claimed_ms: i64, now_ms: i64) -> i64 {
+    claimed_ms.min(now_ms)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_friendship_event_is_never_dated_after_now() {
+        assert_eq!(friendship_event_at_ms(1_000, 5_000), 1_000);
+        assert_eq!(friendship_event_at_ms(5_000, 5_000), 5_000);
+        assert_eq!(friendship_event_at_ms(32_503_680_000_000, 5_000), 5_000);
+        assert_eq!(friendship_event_at_ms(i64::MAX, 5_000), 5_000);
+    }
 
     #[test]
     fn a_line_user_id_is_u_and_32_lowercase_hex_digits() {

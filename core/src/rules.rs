@@ -764,6 +764,15 @@ pub const REVIEW_PAGE: RangeRule = RangeRule { min: 1, max: 200 };
 pub const ROUTE_PATH: RangeRule = RangeRule { min: 1, max: 512 };
 /// A client log line's message, in characters: longer ones are refused.
 pub const LOG_MESSAGE_CHARS: u32 = 2000;
+/// Client log lines a member (a caller with a live session) may write per minute.
+pub const LOG_LINES_PER_MINUTE_MEMBER: u32 = 30;
+/// Client log lines per minute from one client address without a session: tighter than a
+/// member's, since anyone can send them (at any level, ERROR included) and nobody answers for them.
+pub const LOG_LINES_PER_MINUTE_ANONYMOUS: u32 = 10;
+const _: () = assert!(LOG_LINES_PER_MINUTE_ANONYMOUS < LOG_LINES_PER_MINUTE_MEMBER);
+/// Session look-ups the logger makes per minute for one client address: made-up tokens are
+/// refused before they cost the database a query each.
+pub const LOG_SESSION_LOOKUPS_PER_MINUTE: u32 = 120;
 /// Copies of their data a user may ask for within [`DATA_EXPORT_WINDOW_SECS`]: each one reads
 /// everything they have and zips their photos.
 pub const DATA_EXPORTS_PER_WINDOW: u32 = 3;

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use kizuna_core::{
-    access::{self, FileUse, Standing, Ties},
+    access::{self, FileUse, Parties, Standing, Ties},
     review::ReviewStatus,
 };
 use sea_orm::ConnectionTrait;
@@ -160,6 +160,7 @@ pub async fn file(
     };
     let use_ = match row.profile_id {
         Some(_) if row.purpose == file::PURPOSE_PHOTO => FileUse::ProfilePhoto,
+        None if row.purpose == file::PURPOSE_TEMP => FileUse::Unclaimed,
         _ => FileUse::Private,
     };
     let own = row.owner_id == viewer.user_id;
@@ -171,4 +172,44 @@ pub async fn file(
     };
     let allowed = access::may_see_file(viewer.standing, own, use_, ties.as_ref());
     Ok(allowed.then_some(row))
+}
+
+/// Whether the viewer may act as a reviewer on the profile (claim it, decide it): not their own,
+/// and no open report between them and its member either way (`access::may_review`).
+pub async fn may_review_profile(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    profile_id: i64,
+) -> Result<bool, StorageError> {
+    let (filed_by_reviewer, about_reviewer) = match viewer.member {
+        Some(me) if me != profile_id => {
+            storage::access::open_reports_between(db, me, profile_id).await?
+        }
+        _ => (false, false),
+    };
+    let parties = Parties {
+        own_profile: viewer.member == Some(profile_id),
+        filed_by_reviewer,
+        about_reviewer,
+    };
+    Ok(access::may_review(viewer.standing, parties))
+}
+
+/// Whether the viewer may dismiss the report: not one they filed nor one about them
+/// (`access::may_review`); None for an unknown report.
+pub async fn may_dismiss_report(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    report_id: i64,
+) -> Result<Option<bool>, StorageError> {
+    let Some((reporter, target)) = storage::access::report_parties(db, report_id).await? else {
+        return Ok(None);
+    };
+    let me = viewer.member;
+    let parties = Parties {
+        own_profile: false,
+        filed_by_reviewer: me.is_some() && reporter == me,
+        about_reviewer: me.is_some() && target == me,
+    };
+    Ok(Some(access::may_review(viewer.standing, parties)))
 }

@@ -32,6 +32,15 @@ impl Clock {
         now_secs() + self.offset_secs.load(Ordering::Relaxed)
     }
 
+    /// Milliseconds since the epoch (LINE's event timestamps).
+    pub fn now_millis(&self) -> i64 {
+        let system = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        system + self.offset_secs.load(Ordering::Relaxed) * 1000
+    }
+
     /// The UTC date (the age rules' "today").
     pub fn today(&self) -> Date {
         date_of(self.now_secs())

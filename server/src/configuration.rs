@@ -8,15 +8,18 @@
 //! | KIZUNA_WEB_DIR | web/dist |
 //! | KIZUNA_LINE_MOCK | true |
 //! | KIZUNA_LINE_API_BASE | https://api.line.me, or `http://{bound address}/__mock/line` when mocked |
-//! | KIZUNA_LINE_CHANNEL_ID, KIZUNA_LIFF_ID, KIZUNA_LINE_BOT_ID | mock values |
-//! | KIZUNA_LINE_CHANNEL_SECRET, KIZUNA_LINE_CHANNEL_ACCESS_TOKEN | mock values |
-//! | KIZUNA_LINE_LOGIN_CHANNEL_TOKEN | a mock value; required with KIZUNA_LINE_MOCK=false |
+//! | KIZUNA_LINE_CHANNEL_ID, KIZUNA_LIFF_ID, KIZUNA_LINE_BOT_ID | mock values; required with the mock off, refused with it on |
+//! | KIZUNA_LINE_CHANNEL_SECRET, KIZUNA_LINE_CHANNEL_ACCESS_TOKEN | mock values; required with the mock off, refused with it on |
+//! | KIZUNA_LINE_LOGIN_CHANNEL_TOKEN | a mock value; required with the mock off, refused with it on |
 //!
 //! Extra (not part of the contract, for operators and tests): KIZUNA_IMAGE_WORKERS (concurrent
 //! image decodes, default = number of CPUs), KIZUNA_IPX_PREVIEWS (default true: the image proxy
 //! decodes the upload-time preview when it suffices), KIZUNA_DB_POOL (pool size, 1 to 1000;
 //! SQLite 8, PostgreSQL 32), KIZUNA_POOL_TTL_SECS (how long the in-memory match pool serves
 //! before a whole reload, 1 to 86400, default 3600; changes arrive member by member meanwhile).
+//!
+//! Behind a reverse proxy: KIZUNA_TRUSTED_PROXY_HEADER (the header the proxy writes the client's
+//! address into, e.g. `X-Forwarded-For`; unset: the connection's peer is the client).
 //!
 //! Mail (work e-mail codes): KIZUNA_SMTP_URL (lettre's connection URL, see `crate::mail`: e.g.
 //! `smtp://host:25`, `smtp://user:pass@host:587?tls=required`, `smtps://user:pass@host:465`;
@@ -37,6 +40,20 @@ pub const MOCK_BOT_ID: &str = "@kizuna-mock";
 pub const MOCK_CHANNEL_SECRET: &str = "mock-channel-secret";
 pub const MOCK_CHANNEL_ACCESS_TOKEN: &str = "mock-channel-access-token";
 pub const MOCK_LOGIN_CHANNEL_TOKEN: &str = "mock-login-channel-token";
+
+/// Every LINE identifier and secret with the mock's value: all required with the mock off, none
+/// allowed with it on.
+const LINE_VARIABLES: [(&str, &str); 6] = [
+    ("KIZUNA_LINE_CHANNEL_ID", MOCK_CHANNEL_ID),
+    ("KIZUNA_LIFF_ID", MOCK_LIFF_ID),
+    ("KIZUNA_LINE_BOT_ID", MOCK_BOT_ID),
+    ("KIZUNA_LINE_CHANNEL_SECRET", MOCK_CHANNEL_SECRET),
+    (
+        "KIZUNA_LINE_CHANNEL_ACCESS_TOKEN",
+        MOCK_CHANNEL_ACCESS_TOKEN,
+    ),
+    ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", MOCK_LOGIN_CHANNEL_TOKEN),
+];
 
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -67,6 +84,11 @@ pub struct Settings {
     /// KIZUNA_POOL_TTL_SECS: how long the in-memory match pool serves before it is reloaded whole
     /// (3600 s); every change of a member's standing reaches it meanwhile, announced.
     pub pool_ttl: std::time::Duration,
+    /// KIZUNA_TRUSTED_PROXY_HEADER: the header the reverse proxy writes the client's address into
+    /// (`client_address`); None: the connection's peer is the client.
+    pub trusted_proxy_header: Option<poem::http::HeaderName>,
+    /// The bounds on connections (not from the environment: the defaults; tests shorten).
+    pub connections: crate::connections::ConnectionLimits,
 }
 
 /// How often an open chat events stream sends its keep-alive comment and renews its presence
@@ -147,17 +169,24 @@ impl Settings {
             },
             None => default_image_workers(),
         };
-        // The mock mints ID tokens for anyone who asks: with real credentials around, this is
-        // a production deployment that forgot to turn it off, and must not start.
-        if mock
-            && (var("KIZUNA_LINE_CHANNEL_SECRET").is_some()
-                || var("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN").is_some())
-        {
+        // The mock mints ID tokens for anyone who asks: with anything of a real LINE channel
+        // around, this is a production deployment that forgot to turn it off, and must not start.
+        let real_line_values: Vec<&str> = LINE_VARIABLES
+            .iter()
+            .filter(|(name, _)| var(name).is_some())
+            .map(|(name, _)| *name)
+            .collect();
+        if mock && !real_line_values.is_empty() {
             anyhow::bail!(
-                "KIZUNA_LINE_MOCK is on (its default) while real LINE credentials are set: the \
-                 mock LINE platform would let anyone sign in as anyone. Set KIZUNA_LINE_MOCK=false \
-                 to use LINE, or unset KIZUNA_LINE_CHANNEL_SECRET and \
-                 KIZUNA_LINE_CHANNEL_ACCESS_TOKEN to run on the mock."
+                "KIZUNA_LINE_MOCK is on (its default) while {} {} set: the mock LINE platform \
+                 would let anyone sign in as anyone. Set KIZUNA_LINE_MOCK=false to use LINE, or \
+                 unset them to run on the mock.",
+                real_line_values.join(", "),
+                if real_line_values.len() == 1 {
+                    "is"
+                } else {
+                    "are"
+                },
             );
         }
         let smtp_url = var("KIZUNA_SMTP_URL");
@@ -170,26 +199,22 @@ impl Settings {
                  and KIZUNA_MAIL_FROM."
             );
         }
-        if !mock && var("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN").is_none() {
-            anyhow::bail!(
-                "KIZUNA_LINE_MOCK is off but KIZUNA_LINE_LOGIN_CHANNEL_TOKEN is not set: a member \
-                 who deletes their account could not have their LINE authorisation revoked. Set \
-                 it to the LINE Login channel's access token."
-            );
-        }
-        if mock
-            && [
-                "KIZUNA_LINE_CHANNEL_ID",
-                "KIZUNA_LIFF_ID",
-                "KIZUNA_LINE_BOT_ID",
-            ]
-            .iter()
-            .any(|name| var(name).is_some())
-        {
-            tracing::warn!(
-                "LINE identifiers are set but KIZUNA_LINE_MOCK is on (its default): sign-in goes \
-                 through the mock LINE platform, which lets anyone be anyone"
-            );
+        // Without the mock, no mock value may stand in for the channel: the mock's secret is
+        // public (it is in this file), so a webhook signed with it would be believed.
+        if !mock {
+            let missing: Vec<&str> = LINE_VARIABLES
+                .iter()
+                .filter(|(name, mock_value)| var(name).is_none_or(|v| v.trim() == *mock_value))
+                .map(|(name, _)| *name)
+                .collect();
+            if !missing.is_empty() {
+                anyhow::bail!(
+                    "KIZUNA_LINE_MOCK is off but {} {} not set (or still the mock's value): \
+                     every LINE identifier and secret is required without the mock.",
+                    missing.join(", "),
+                    if missing.len() == 1 { "is" } else { "are" },
+                );
+            }
         }
         Ok(Settings {
             bind: var("KIZUNA_BIND").unwrap_or_else(|| "127.0.0.1:8080".into()),
@@ -237,6 +262,11 @@ impl Settings {
                     ),
                 },
                 None => std::time::Duration::from_secs(3600),
+            },
+            connections: crate::connections::ConnectionLimits::default(),
+            trusted_proxy_header: match var("KIZUNA_TRUSTED_PROXY_HEADER") {
+                Some(v) => Some(crate::client_address::parse_header_name(&v)?),
+                None => None,
             },
             introductions: match var("KIZUNA_INTRODUCTIONS_AT") {
                 Some(v) => crate::matchmaking::schedule::Schedule::parse(&v)?,
@@ -310,40 +340,70 @@ mod tests {
         assert_eq!(s.line.channel_id, MOCK_CHANNEL_ID);
     }
 
-    #[test]
-    fn the_mock_refuses_to_start_beside_real_line_credentials() {
-        let err = settings(&[("KIZUNA_LINE_CHANNEL_SECRET", "real-secret")]).unwrap_err();
-        assert!(err.to_string().contains("KIZUNA_LINE_MOCK=false"), "{err}");
-        assert!(settings(&[("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN", "real-token")]).is_err());
-        let production = settings(&[
-            ("KIZUNA_LINE_MOCK", "false"),
-            ("KIZUNA_LINE_CHANNEL_SECRET", "real-secret"),
-            ("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN", "real-token"),
-            ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", "real-login-token"),
-            ("KIZUNA_SMTP_URL", "smtps://kizuna:pw@smtp.example.com"),
-        ])
-        .unwrap();
-        assert!(!production.line.mock);
-        assert_eq!(production.line.channel_secret, "real-secret");
+    /// A production deployment's variables: the mock off, every LINE value real, SMTP.
+    const PRODUCTION: [(&str, &str); 8] = [
+        ("KIZUNA_LINE_MOCK", "false"),
+        ("KIZUNA_LINE_CHANNEL_ID", "1650000000"),
+        ("KIZUNA_LIFF_ID", "1650000000-abcdefgh"),
+        ("KIZUNA_LINE_BOT_ID", "@kizuna"),
+        ("KIZUNA_LINE_CHANNEL_SECRET", "real-secret"),
+        ("KIZUNA_LINE_CHANNEL_ACCESS_TOKEN", "real-token"),
+        ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", "login-token-secret"),
+        ("KIZUNA_SMTP_URL", "smtps://kizuna:hunter2@smtp.example.com"),
+    ];
+
+    fn production_without(name: &str) -> Vec<(&'static str, &'static str)> {
+        PRODUCTION.into_iter().filter(|(n, _)| *n != name).collect()
     }
 
     #[test]
-    fn without_the_mock_a_leaving_members_line_authorisation_can_be_revoked() {
+    fn the_mock_refuses_to_start_beside_any_line_identifier_or_secret() {
+        for (name, value) in LINE_VARIABLES.iter().map(|(name, _)| *name).zip([
+            "1650000000",
+            "1650000000-abcdefgh",
+            "@kizuna",
+            "s",
+            "t",
+            "l",
+        ]) {
+            let err = settings(&[(name, value)]).unwrap_err().to_string();
+            assert!(err.contains("KIZUNA_LINE_MOCK=false"), "{err}");
+            assert!(err.contains(name), "{err}");
+            let explicit = settings(&[("KIZUNA_LINE_MOCK", "true"), (name, value)]);
+            assert!(explicit.is_err(), "{name} beside an explicit mock");
+        }
+        let production = settings(&PRODUCTION).unwrap();
+        assert!(!production.line.mock);
+        assert_eq!(production.line.channel_secret, "real-secret");
+        assert_eq!(production.line.liff_id, "1650000000-abcdefgh");
+    }
+
+    #[test]
+    fn without_the_mock_every_line_identifier_and_secret_is_required() {
+        for (name, mock_value) in LINE_VARIABLES {
+            let err = settings(&production_without(name)).unwrap_err().to_string();
+            assert!(err.contains(name), "{name} missing: {err}");
+            // The mock's own (public) value is no value at all.
+            let mut with_mock_value = production_without(name);
+            with_mock_value.push((name, mock_value));
+            let err = settings(&with_mock_value).unwrap_err().to_string();
+            assert!(err.contains(name), "{name} = the mock's value: {err}");
+            assert!(
+                !err.contains("real-secret") && !err.contains("hunter2"),
+                "{err}"
+            );
+        }
+        // Only SMTP set, as in the issue: everything of LINE is named at once.
         let err = settings(&[
             ("KIZUNA_LINE_MOCK", "false"),
             ("KIZUNA_SMTP_URL", "smtps://smtp.example.com"),
         ])
-        .unwrap_err();
-        assert!(
-            err.to_string().contains("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN"),
-            "{err}"
-        );
-        let s = settings(&[
-            ("KIZUNA_LINE_MOCK", "false"),
-            ("KIZUNA_SMTP_URL", "smtps://smtp.example.com"),
-            ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", "login-token-secret"),
-        ])
-        .unwrap();
+        .unwrap_err()
+        .to_string();
+        for (name, _) in LINE_VARIABLES {
+            assert!(err.contains(name), "{err}");
+        }
+        let s = settings(&PRODUCTION).unwrap();
         assert_eq!(s.line.login_channel_token, "login-token-secret");
         assert!(
             !format!("{s:?}").contains("login-token-secret"),
@@ -353,15 +413,11 @@ mod tests {
 
     #[test]
     fn without_the_mock_mail_needs_an_smtp_server() {
-        let err = settings(&[("KIZUNA_LINE_MOCK", "false")]).unwrap_err();
+        let err = settings(&production_without("KIZUNA_SMTP_URL")).unwrap_err();
         assert!(err.to_string().contains("KIZUNA_SMTP_URL"), "{err}");
-        let s = settings(&[
-            ("KIZUNA_LINE_MOCK", "false"),
-            ("KIZUNA_SMTP_URL", "smtps://kizuna:hunter2@smtp.example.com"),
-            ("KIZUNA_MAIL_FROM", "Kizuna <hello@kizuna.example>"),
-            ("KIZUNA_LINE_LOGIN_CHANNEL_TOKEN", "real-login-token"),
-        ])
-        .unwrap();
+        let mut with_sender = PRODUCTION.to_vec();
+        with_sender.push(("KIZUNA_MAIL_FROM", "Kizuna <hello@kizuna.example>"));
+        let s = settings(&with_sender).unwrap();
         assert_eq!(s.mail.from, "Kizuna <hello@kizuna.example>");
         assert!(
             !format!("{s:?}").contains("hunter2"),

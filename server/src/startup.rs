@@ -14,10 +14,13 @@ use poem::{
     web::Html,
 };
 
+use kizuna_core::rules;
+
 use crate::{
     cleanup,
     compress::CompressJson,
     configuration::Settings,
+    connections::{BoundedAcceptor, PerClient},
     error::{ApiError, error_response},
     identity::{LineVerifier, SessionStore},
     images::{FileStore, workers::ImageWorkers},
@@ -129,8 +132,11 @@ impl Application {
             verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
             sessions: SessionStore::new(db.clone(), settings.clock.clone()),
             image_workers: ImageWorkers::new(settings.image_workers)?,
-            log_limiter: limits.per_minute("log", 30),
-            log_lookup_limiter: limits.per_minute("log-lookup", 120),
+            log_limiter: limits.per_minute("log", rules::LOG_LINES_PER_MINUTE_MEMBER),
+            anonymous_log_limiter: limits
+                .per_minute("log-anonymous", rules::LOG_LINES_PER_MINUTE_ANONYMOUS),
+            log_lookup_limiter: limits
+                .per_minute("log-lookup", rules::LOG_SESSION_LOOKUPS_PER_MINUTE),
             chat_limiter: limits.per_minute("chat", kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE),
             limits,
             push,
@@ -213,7 +219,12 @@ impl Application {
                 self.state.push.clone(),
             )
         });
-        let result = Server::new_with_acceptor(self.acceptor)
+        let acceptor = BoundedAcceptor::new(
+            self.acceptor,
+            self.state.settings.connections.clone(),
+            self.state.settings.trusted_proxy_header.is_some(),
+        );
+        let result = Server::new_with_acceptor(acceptor)
             .run_with_graceful_shutdown(app, stopping, Some(Duration::from_secs(30)))
             .await;
         cleanup.abort();
@@ -268,16 +279,24 @@ fn build_routes(
         .swagger_ui_html()
         .replace(&service.spec(), &document);
     let route_table = routes::RouteTable::from_document(&document);
-    let api = Route::new()
-        .at(
-            "/openapi.json",
-            get(make_sync(move |_| {
-                poem::Response::builder()
-                    .content_type("application/json")
-                    .body(document.clone())
-            })),
-        )
-        .at("/docs", get(make_sync(move |_| Html(docs_html.clone()))))
+    let development = mock.is_some();
+    let mut api = Route::new();
+    // Development only: production's document is `kizuna-server openapi` (and the copy in the
+    // web app); the live server does not hand a map of its API to scrapers, and Swagger UI's
+    // inline script would need a hole in the Content-Security-Policy.
+    if development {
+        api = api
+            .at(
+                "/openapi.json",
+                get(make_sync(move |_| {
+                    poem::Response::builder()
+                        .content_type("application/json")
+                        .body(document.clone())
+                })),
+            )
+            .at("/docs", get(make_sync(move |_| Html(docs_html.clone()))));
+    }
+    let api = api
         .nest("/", service)
         .with(ApiPlumbing::new(route_table))
         .with(CompressJson);
@@ -293,6 +312,12 @@ fn build_routes(
     if let Some(outbox) = mail_outbox {
         app = app.at("/__mock/mail", outbox.endpoint());
     }
+    if !development {
+        // Without these, the web app's fallback would answer them with its page (200), and the
+        // client-side /dev tools would load in production.
+        let not_found = || make_sync(|_| StatusCode::NOT_FOUND);
+        app = app.nest("/__mock", not_found()).nest("/dev", not_found());
+    }
     let web_dir = state.settings.web_dir.clone();
     app.nest("/", StaticSite::new(web_dir).into_endpoint())
         // A bug must cost one request a 500, not the connection (and never a crashed worker).
@@ -304,6 +329,10 @@ fn build_routes(
             )
         }))
         .with(RequestTrace)
+        .with(PerClient::new(
+            state.settings.trusted_proxy_header.clone(),
+            state.settings.connections.per_address,
+        ))
         .data(state)
 }
 

@@ -29,9 +29,11 @@ pub struct AppState {
     /// Where every rate limit keeps its allowances (shared by all processes on PostgreSQL); new
     /// limits are made from it (`limits.per_minute(name, n)`).
     pub limits: Limits,
-    /// Client log lines: 30 a minute per user (or address).
+    /// Client log lines of a member: `LOG_LINES_PER_MINUTE_MEMBER` per user.
     pub log_limiter: Arc<RateLimiter>,
-    /// Session look-ups the logger makes for one address: 120 a minute.
+    /// Client log lines without a session: `LOG_LINES_PER_MINUTE_ANONYMOUS` per client address.
+    pub anonymous_log_limiter: Arc<RateLimiter>,
+    /// Session look-ups the logger makes for one address: `LOG_SESSION_LOOKUPS_PER_MINUTE`.
     pub log_lookup_limiter: Arc<RateLimiter>,
     /// Wakes the LINE push worker after a push was committed (`line::push`).
     pub push: PushQueue,

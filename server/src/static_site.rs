@@ -225,7 +225,7 @@ impl Endpoint for StaticSite {
     }
 }
 
-fn percent_decode(path: &str) -> String {
+pub(crate) fn percent_decode(path: &str) -> String {
     // Works on bytes: the path may hold raw UTF-8, and slicing the str at `%`+2 could cut a
     // character in half.
     fn hex_digit(b: u8) -> Option<u8> {

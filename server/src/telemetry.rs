@@ -17,13 +17,42 @@ pub fn init_subscriber() {
 
 pub struct RequestTrace;
 
-/// The path as logged: a data export's download link is a credential, so its token is not.
+/// The path as logged: a data export's download link is a credential, so its token is not; and
+/// a LINE user id is personal data (`/api/user/review-status/U…`, the mock's `/users/U…`), so any
+/// segment shaped like one is written as `{lineId}`.
 fn logged_path(path: &str) -> std::borrow::Cow<'_, str> {
     const EXPORT: &str = "/api/data-export/";
     match path.strip_prefix(EXPORT) {
-        Some(token) if !token.is_empty() => format!("{EXPORT}…").into(),
-        _ => path.into(),
+        Some(token) if !token.is_empty() => return format!("{EXPORT}…").into(),
+        _ => {}
     }
+    if !path.split('/').any(looks_like_a_line_id) {
+        return path.into();
+    }
+    path.split('/')
+        .map(|segment| {
+            if looks_like_a_line_id(segment) {
+                "{lineId}"
+            } else {
+                segment
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+        .into()
+}
+
+/// A LINE user id in any case or escaping (`U` + 32 hex digits), or anything long that starts
+/// like one: a path segment is never logged when it might be a member's identity.
+fn looks_like_a_line_id(segment: &str) -> bool {
+    let decoded = crate::static_site::percent_decode(segment);
+    let Some(rest) = decoded
+        .strip_prefix('U')
+        .or_else(|| decoded.strip_prefix('u'))
+    else {
+        return false;
+    };
+    rest.len() >= 16 && rest.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 impl<E: Endpoint> Middleware<E> for RequestTrace {
@@ -108,5 +137,25 @@ mod tests {
             "/api/user/data-export"
         );
         assert_eq!(logged_path("/api/matches/4/read"), "/api/matches/4/read");
+    }
+
+    #[test]
+    fn a_line_user_id_in_a_path_never_reaches_the_log() {
+        let id = "U4af4980629a1b2c3d4e5f60718293a4b";
+        assert_eq!(
+            logged_path(&format!("/api/user/review-status/{id}")),
+            "/api/user/review-status/{lineId}"
+        );
+        assert_eq!(
+            logged_path(&format!("/__mock/line/users/{}", id.to_uppercase())),
+            "/__mock/line/users/{lineId}"
+        );
+        assert_eq!(
+            logged_path(&format!("/api/user/review-status/%55{}", &id[1..])),
+            "/api/user/review-status/{lineId}"
+        );
+        assert_eq!(logged_path("/api/user/my-info"), "/api/user/my-info");
+        assert_eq!(logged_path("/api/members/12"), "/api/members/12");
+        assert_eq!(logged_path("/profile/Upload"), "/profile/Upload");
     }
 }

@@ -375,7 +375,7 @@ fn review_cases(check: &mut Check<'_>) {
             last_sent_here: case["lastSentHere"].as_i64(),
             member_sends: typed(&case["memberSends"]),
             member_oldest: case["memberOldest"].as_i64(),
-            address_sends: typed(&case["addressSends"]),
+            address_members: typed(&case["addressMembers"]),
             address_oldest: case["addressOldest"].as_i64(),
         };
         let got = match code_rules.may_send(history, typed(&case["now"])) {

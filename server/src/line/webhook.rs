@@ -6,7 +6,8 @@
 //!
 //! Events: `follow` and `unfollow` (unfollow also means blocked) set the LINE user's friendship
 //! (`storage::line_events`), applied only when newer than the one stored, since webhooks can
-//! arrive out of order. Each applied event's `webhookEventId` is recorded in the same
+//! arrive out of order; an event dated after its arrival counts as of its arrival (kizuna-core's
+//! `line::friendship_event_at_ms`), so no event outranks the ones still to come. Each applied event's `webhookEventId` is recorded in the same
 //! transaction, so a redelivery (`deliveryContext.isRedelivery`, or any replay) is skipped.
 //! Every other event type (message, postback, join, …) is acknowledged and otherwise ignored:
 //! nothing stored, nothing but its type logged (at debug).
@@ -84,6 +85,7 @@ pub async fn apply(
     db: &DatabaseConnection,
     body: &WebhookBody,
     now: i64,
+    now_ms: i64,
 ) -> anyhow::Result<Outcome> {
     let mut outcome = Outcome::default();
     for raw in &body.events {
@@ -116,9 +118,9 @@ pub async fn apply(
             outcome.duplicates += 1;
             continue;
         }
+        let event_at_ms = kizuna_core::line::friendship_event_at_ms(event.timestamp, now_ms);
         let newer =
-            line_events::record_friendship(&txn, user.as_str(), friend, event.timestamp, now)
-                .await?;
+            line_events::record_friendship(&txn, user.as_str(), friend, event_at_ms, now).await?;
         txn.commit().await?;
         outcome.applied += 1;
         if !newer {

@@ -205,7 +205,13 @@ impl LineWebhookApi {
         }
         let parsed: WebhookBody = serde_json::from_slice(&body.bytes)
             .map_err(|_| ApiError::BadRequest("the body is not a LINE webhook body".into()))?;
-        let outcome = webhook::apply(&state.db, &parsed, state.now()).await?;
+        let outcome = webhook::apply(
+            &state.db,
+            &parsed,
+            state.now(),
+            state.settings.clock.now_millis(),
+        )
+        .await?;
         tracing::info!(
             applied = outcome.applied,
             duplicates = outcome.duplicates,

@@ -1,12 +1,15 @@
 //! POST /api/logger: the web app's log lines, written to the server log (target `client`) at their
 //! level. Message at most 2000 characters (the body at most 32 KB), control characters replaced;
-//! 30 lines a minute per user of a live session (or per client address without one), and at most
-//! 120 session look-ups a minute per address → E007.
+//! `LOG_LINES_PER_MINUTE_MEMBER` (30) lines a minute per user of a live session, a tighter
+//! `LOG_LINES_PER_MINUTE_ANONYMOUS` (10) per client address without one (the address from the
+//! trusted proxy header, `client_address`), and at most `LOG_SESSION_LOOKUPS_PER_MINUTE` (120)
+//! session look-ups a minute per address → E007.
 
 use poem::Request;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, payload::Json};
 
 use super::{ApiTags, State};
+use crate::client_address::address_key;
 use crate::error::ApiError;
 use crate::extract::{auth::OptionalSessionToken, body::JsonBody};
 use kizuna_core::rules::LOG_MESSAGE_CHARS;
@@ -50,28 +53,21 @@ pub enum LoggerResponse {
 #[derive(Default)]
 pub struct LoggerApi;
 
-fn client_address(req: &Request) -> String {
-    match req.remote_addr().as_socket_addr() {
-        Some(addr) => format!("ip:{}", addr.ip()),
-        None => "ip:unknown".into(),
-    }
-}
-
 /// Whose allowance a line counts against: the user of a live session, else the client address
 /// (an unchecked token would let anyone mint fresh allowances by sending random ones). Looking the
 /// session up costs a query, so a coarser per-address limit comes first: a flood of made-up tokens
 /// is refused before it reaches the database.
 async fn allowed(state: &State, req: &Request, token: Option<String>) -> bool {
-    let address = client_address(req);
+    let address = address_key(req, state.settings.trusted_proxy_header.as_ref());
     let Some(token) = token else {
-        return state.log_limiter.allow(&address).await;
+        return state.anonymous_log_limiter.allow(&address).await;
     };
     if !state.log_lookup_limiter.allow(&address).await {
         return false;
     }
     match state.sessions.peek_user(&token).await {
         Some(user) => state.log_limiter.allow(&format!("u:{user}")).await,
-        None => state.log_limiter.allow(&address).await,
+        None => state.anonymous_log_limiter.allow(&address).await,
     }
 }
 

@@ -19,6 +19,7 @@ use crate::extract::{
     body::{JsonBody, ProfilePayload},
 };
 use crate::{
+    access::{self, Viewer},
     error::ApiError,
     storage::{
         chat,
@@ -429,6 +430,20 @@ fn payload(json: &str) -> Result<ProfilePayload, ApiError> {
     })?))
 }
 
+/// 403 E004 when the caller is a party to the profile's case: their own profile, or a member
+/// with an open report between them either way (`access::may_review_profile`).
+async fn refuse_a_party(state: &State, caller: &Reviewer, profile_id: i64) -> Result<(), ApiError> {
+    let viewer = Viewer::from(&caller.0);
+    if access::may_review_profile(&state.db, &viewer, profile_id).await? {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(
+            "reviewers do not act on their own profile or on a member with a report between them"
+                .into(),
+        ))
+    }
+}
+
 #[derive(Default)]
 pub struct ReviewApi;
 
@@ -547,7 +562,8 @@ impl ReviewApi {
     ///
     /// Holds the profile for the caller for 15 minutes (claiming again renews it), so that no
     /// other reviewer decides it meanwhile; an abandoned claim lapses by itself. 409 E005 while
-    /// another reviewer holds it; 403 E004 for the caller's own profile; 404 E003 for an unknown
+    /// another reviewer holds it; 403 E004 for the caller's own profile or a member with an open
+    /// report between them either way; 404 E003 for an unknown
     /// profile.
     #[oai(path = "/review/profiles/:profileId/claim", method = "post")]
     async fn claim(
@@ -556,6 +572,7 @@ impl ReviewApi {
         caller: Reviewer,
         #[oai(name = "profileId")] profile_id: Path<i64>,
     ) -> Result<ClaimResponse, ApiError> {
+        refuse_a_party(&state, &caller, profile_id.0).await?;
         let (claim, version) = review::claim(
             &state.db,
             profile_id.0,
@@ -596,7 +613,8 @@ impl ReviewApi {
     /// outside the four. 409 E005, never an
     /// overwrite, when another reviewer holds the profile, when it was decided or resubmitted
     /// since `version`, or when the action is no transition from its status now. 403 E004 for
-    /// the caller's own profile: nobody approves themselves. The decision,
+    /// the caller's own profile (nobody approves themselves) and for a member with an open report
+    /// between them either way. The decision,
     /// its history row and the member's LINE push are written together; the push is sent in the
     /// member's language (not to a member who unfollowed the official account).
     #[oai(path = "/review/profiles/:profileId/decision", method = "post")]
@@ -609,6 +627,7 @@ impl ReviewApi {
         body: Json<JsonBody<DecisionBody>>,
     ) -> Result<DecisionResponse, ApiError> {
         let body = body.0.read()?;
+        refuse_a_party(&state, &caller, profile_id.0).await?;
         let decision =
             Decision::parse(body.action.as_str(), &body.reasons, body.note.as_deref())
                 .map_err(|fields| ApiError::validation("the decision is not valid", &fields))?;
@@ -707,7 +726,8 @@ impl ReviewApi {
     /// Dismiss a report
     ///
     /// Closes an open report without action. 404 E003 for an unknown report, 409 E005 for one
-    /// that is settled already (dismissed, or actioned by a suspension). Reviewers only.
+    /// that is settled already (dismissed, or actioned by a suspension), 403 E004 for a report the
+    /// caller filed or one about them. Reviewers only.
     #[oai(path = "/review/reports/:reportId/dismiss", method = "post")]
     async fn dismiss(
         &self,
@@ -715,6 +735,16 @@ impl ReviewApi {
         caller: Reviewer,
         #[oai(name = "reportId")] report_id: Path<i64>,
     ) -> Result<DismissResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        match access::may_dismiss_report(&state.db, &viewer, report_id.0).await? {
+            None => return Err(ApiError::NotFound),
+            Some(false) => {
+                return Err(ApiError::Forbidden(
+                    "reviewers do not act on reports by or about themselves".into(),
+                ));
+            }
+            Some(true) => {}
+        }
         match matchmaking::dismiss_report(&state.db, report_id.0).await? {
             Dismissal::Dismissed => {}
             Dismissal::SettledAlready => {

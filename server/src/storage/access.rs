@@ -10,7 +10,7 @@ use sea_orm::{ActiveEnum, ConnectionTrait};
 
 use super::{
     StorageError,
-    entity::{profile, reaction},
+    entity::{profile, reaction, report},
     matchmaking::sql,
 };
 
@@ -97,4 +97,48 @@ pub async fn ties(
             ))
         })
         .collect()
+}
+
+/// Whether `reviewer` (a profile id) has an open report about `member`, and `member` one about
+/// `reviewer`: a decision on `member` would settle the first, and answer the second in kind.
+pub async fn open_reports_between(
+    db: &impl ConnectionTrait,
+    reviewer: i64,
+    member: i64,
+) -> Result<(bool, bool), StorageError> {
+    use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter};
+    let open = report::Entity::find()
+        .filter(report::Column::Status.eq(report::Status::Open))
+        .filter(
+            Condition::any()
+                .add(
+                    Condition::all()
+                        .add(report::Column::ReporterId.eq(reviewer))
+                        .add(report::Column::TargetId.eq(member)),
+                )
+                .add(
+                    Condition::all()
+                        .add(report::Column::ReporterId.eq(member))
+                        .add(report::Column::TargetId.eq(reviewer)),
+                ),
+        )
+        .all(db)
+        .await
+        .context("reading the reports between a reviewer and a member")?;
+    let by_reviewer = open.iter().any(|r| r.reporter_id == Some(reviewer));
+    let about_reviewer = open.iter().any(|r| r.target_id == Some(reviewer));
+    Ok((by_reviewer, about_reviewer))
+}
+
+/// A report's reporter and reported member (profile ids; None for one who left), if it exists.
+pub async fn report_parties(
+    db: &impl ConnectionTrait,
+    report_id: i64,
+) -> Result<Option<(Option<i64>, Option<i64>)>, StorageError> {
+    use sea_orm::EntityTrait;
+    Ok(report::Entity::find_by_id(report_id)
+        .one(db)
+        .await
+        .context("reading a report")?
+        .map(|r| (r.reporter_id, r.target_id)))
 }

@@ -10,9 +10,10 @@
 //! - Only the newest code sent to an address for a member counts (a new code replaces the old one).
 //! - [`email_confirmed`] is what profile creation and resubmission check.
 //!
-//! Checks and the new row are written under the member's row lock (`begin_user_write`), so one
-//! member's parallel requests cannot slip past a limit; two members racing for one address may
-//! exceed that address's daily cap by one.
+//! Checks and the new row are written under the member's row lock (`begin_user_write`) and, on
+//! PostgreSQL, a transaction lock on the address (SQLite runs one writer at a time already), so
+//! neither one member's parallel requests nor many members racing for one address slip past a
+//! limit: the address's count of members is exact when a repeat send is judged.
 
 use anyhow::Context;
 use kizuna_core::{
@@ -54,7 +55,10 @@ pub enum IssueError {
     TooSoon { retry_after: i64, limit: i64 },
     #[error("at most {limit} codes a day can be sent for one member")]
     MemberDailyCap { retry_after: i64, limit: u32 },
-    #[error("at most {limit} codes a day can be sent to one address")]
+    #[error(
+        "{limit} other members asked for codes to this address today: only a first code can be \
+         sent to it"
+    )]
     AddressDailyCap { retry_after: i64, limit: u32 },
     #[error(transparent)]
     Storage(#[from] anyhow::Error),
@@ -158,6 +162,46 @@ async fn sends_since(
     Ok((count, oldest.flatten()))
 }
 
+/// The members other than `user_id` sent a code for `email` after `since` (each once), and the
+/// oldest of their sends.
+async fn other_members_since(
+    conn: &impl ConnectionTrait,
+    email: &EmailAddress,
+    user_id: i64,
+    since: i64,
+) -> anyhow::Result<(u64, Option<i64>)> {
+    let sends: Vec<(i64, i64)> = email_code::Entity::find()
+        .select_only()
+        .column(email_code::Column::UserId)
+        .column(email_code::Column::CreatedAt)
+        .filter(email_code::Column::Email.eq(email.as_str()))
+        .filter(email_code::Column::UserId.ne(user_id))
+        .filter(email_code::Column::CreatedAt.gt(since))
+        .into_tuple()
+        .all(conn)
+        .await
+        .context("reading the members sent codes for an address")?;
+    let members: std::collections::HashSet<i64> = sends.iter().map(|(user, _)| *user).collect();
+    let oldest = sends.iter().map(|(_, at)| *at).min();
+    Ok((members.len() as u64, oldest))
+}
+
+/// Serialises the sends for one address on PostgreSQL until the transaction ends (SQLite's
+/// `BEGIN IMMEDIATE` already runs one writer at a time).
+async fn lock_address(conn: &impl ConnectionTrait, email: &EmailAddress) -> anyhow::Result<()> {
+    if conn.get_database_backend() != sea_orm::DbBackend::Postgres {
+        return Ok(());
+    }
+    conn.execute_raw(sea_orm::Statement::from_sql_and_values(
+        sea_orm::DbBackend::Postgres,
+        "SELECT pg_advisory_xact_lock(hashtextextended('email-code-address:' || $1, 0))",
+        [email.as_str().into()],
+    ))
+    .await
+    .context("locking the address")?;
+    Ok(())
+}
+
 /// Checks the limits and stores a new code for (member, address); the caller mails it, and
 /// calls [`withdraw`] if the mail cannot be sent.
 pub async fn issue(
@@ -168,6 +212,7 @@ pub async fn issue(
     rules: &CodeRules,
 ) -> Result<Issued, IssueError> {
     let txn = begin_user_write(db, user_id).await?;
+    lock_address(&txn, email).await?;
     let last_here = email_code::Entity::find()
         .filter(email_code::Column::UserId.eq(user_id))
         .filter(email_code::Column::Email.eq(email.as_str()))
@@ -178,18 +223,13 @@ pub async fn issue(
     let since = rules.window_start(now);
     let (member_sends, member_oldest) =
         sends_since(&txn, email_code::Column::UserId, user_id.into(), since).await?;
-    let (address_sends, address_oldest) = sends_since(
-        &txn,
-        email_code::Column::Email,
-        email.as_str().into(),
-        since,
-    )
-    .await?;
+    let (address_members, address_oldest) =
+        other_members_since(&txn, email, user_id, since).await?;
     let history = SendHistory {
         last_sent_here: last_here.map(|row| row.created_at),
         member_sends: u32::try_from(member_sends).unwrap_or(u32::MAX),
         member_oldest,
-        address_sends: u32::try_from(address_sends).unwrap_or(u32::MAX),
+        address_members: u32::try_from(address_members).unwrap_or(u32::MAX),
         address_oldest,
     };
     rules

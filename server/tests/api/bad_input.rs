@@ -2,7 +2,9 @@
 
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, assert_error, jpeg, profile_payload, spawn_app};
+use kizuna_core::rules::{LOG_LINES_PER_MINUTE_ANONYMOUS, LOG_LINES_PER_MINUTE_MEMBER};
+
+use crate::helpers::{Backend, assert_error, jpeg, profile_payload, spawn_app, spawn_app_with};
 
 async fn bad_bodies(backend: Backend) {
     let app = spawn_app(backend).await;
@@ -270,7 +272,103 @@ async fn logger_is_capped_and_rate_limited(backend: Backend) {
     assert!(limited, "forty fake tokens were never limited");
 }
 
-crate::on_both_backends!(logger_is_capped_and_rate_limited, bad_bodies,);
+/// Behind a proxy every request comes from the proxy: the client is the address the proxy wrote
+/// into the configured header. Anonymous lines get a tighter allowance per address than a
+/// member's, and one address using it up leaves the others theirs.
+async fn anonymous_log_lines_are_capped_per_client_address_behind_the_proxy(backend: Backend) {
+    let app = spawn_app_with(backend, |s| {
+        s.trusted_proxy_header = Some("x-forwarded-for".parse().unwrap());
+    })
+    .await;
+    let line = json!({"message": "from the login screen", "level": "error"});
+    let anonymous = |forwarded: &'static str| {
+        app.client
+            .post(app.url("/api/logger"))
+            .header("x-forwarded-for", forwarded)
+            .json(&line)
+            .send()
+    };
+    // One line comes back every 60 / n seconds: a slow machine may be handed a refill or two.
+    let started = std::time::Instant::now();
+    let refills = |per_minute: u32| {
+        (started.elapsed().as_secs_f64() / (60.0 / per_minute as f64)).floor() as u32
+    };
+    let mut written = 0;
+    loop {
+        let r = anonymous("10.0.0.1, 203.0.113.7").await.unwrap();
+        if r.status() == 429 {
+            assert_error(r, 429, "E007").await;
+            break;
+        }
+        assert_eq!(r.status(), 204);
+        written += 1;
+        assert!(written <= 30, "never limited");
+    }
+    let most = LOG_LINES_PER_MINUTE_ANONYMOUS + refills(LOG_LINES_PER_MINUTE_ANONYMOUS);
+    assert!(
+        (LOG_LINES_PER_MINUTE_ANONYMOUS..=most).contains(&written),
+        "{written} anonymous lines"
+    );
+    // What the client claimed before the proxy's own entry buys nothing.
+    let r = anonymous("198.51.100.99, 203.0.113.7").await.unwrap();
+    if refills(LOG_LINES_PER_MINUTE_ANONYMOUS) == 0 {
+        assert_error(r, 429, "E007").await;
+    }
+    // Another client behind the same proxy has its own allowance.
+    assert_eq!(anonymous("203.0.113.8").await.unwrap().status(), 204);
+
+    // A member from the exhausted address writes on their own, larger allowance.
+    let u = app.new_user().await;
+    let mut member_lines = 0;
+    for _ in 0..LOG_LINES_PER_MINUTE_MEMBER {
+        let r = app
+            .client
+            .post(app.url("/api/logger"))
+            .header("x-forwarded-for", "203.0.113.7")
+            .bearer_auth(&u.token)
+            .json(&line)
+            .send()
+            .await
+            .unwrap();
+        if r.status() == 204 {
+            member_lines += 1;
+        }
+    }
+    assert_eq!(member_lines, LOG_LINES_PER_MINUTE_MEMBER);
+}
+
+/// Without a configured proxy header, the header is the client's own claim and is ignored.
+async fn a_forwarded_header_buys_nothing_without_a_trusted_proxy(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let started = std::time::Instant::now();
+    let mut written = 0;
+    for n in 0..=LOG_LINES_PER_MINUTE_ANONYMOUS {
+        let r = app
+            .client
+            .post(app.url("/api/logger"))
+            .header("x-forwarded-for", format!("203.0.113.{n}"))
+            .json(&json!({"message": "spam", "level": "error"}))
+            .send()
+            .await
+            .unwrap();
+        if r.status() == 204 {
+            written += 1;
+        }
+    }
+    let refills = (started.elapsed().as_secs_f64() * LOG_LINES_PER_MINUTE_ANONYMOUS as f64 / 60.0)
+        .floor() as u32;
+    assert!(
+        written <= LOG_LINES_PER_MINUTE_ANONYMOUS + refills,
+        "{written} lines from one address"
+    );
+}
+
+crate::on_both_backends!(
+    logger_is_capped_and_rate_limited,
+    bad_bodies,
+    anonymous_log_lines_are_capped_per_client_address_behind_the_proxy,
+    a_forwarded_header_buys_nothing_without_a_trusted_proxy,
+);
 
 /// Reads one HTTP/1.1 answer off a kept-alive connection: its status, its headers (lower-case
 /// names) and its body by `Content-Length`; `None` when the connection closes first.

@@ -168,6 +168,8 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         introductions: None,
         db_pool: None,
         pool_ttl: Duration::from_secs(60),
+        trusted_proxy_header: None,
+        connections: Default::default(),
     };
     let db_url = settings.database_url();
     tweak(&mut settings);

@@ -1230,7 +1230,124 @@ async fn a_dismissed_report_leaves_the_queue_once(backend: Backend) {
     assert_eq!(status, "APPROVED");
 }
 
+/// A reviewer who is also a member acts on nothing they are a party to: not their own profile,
+/// not a report they filed or one about them, not a decision on a member with an open report
+/// between them. Another reviewer may; once the reports are settled, so may they.
+async fn a_reviewer_acts_on_nothing_they_are_a_party_to(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    introductions(&app, &mei).await;
+    introductions(&app, &kai).await;
+    async fn report(app: &TestApp, by: &Member, about: &Member) -> Response {
+        send(
+            app,
+            reqwest::Method::POST,
+            "/api/reports",
+            &by.user.token,
+            Some(json!({"memberId": about.id, "reasons": ["OTHER"], "text": "odd"})),
+        )
+        .await
+    }
+    let by_mei = ok_json(report(&app, &mei, &kai).await).await["reportId"]
+        .as_i64()
+        .unwrap();
+    let about_mei = ok_json(report(&app, &kai, &mei).await).await["reportId"]
+        .as_i64()
+        .unwrap();
+    app.mock_post("/__mock/reviewers", json!({"userId": mei.user.line_id}))
+        .await;
+    let other = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": other.line_id}))
+        .await;
+    async fn post(app: &TestApp, path: String, token: &str, body: Option<Value>) -> Response {
+        send(app, reqwest::Method::POST, &path, token, body).await
+    }
+    let dismiss = |id: i64| format!("/api/review/reports/{id}/dismiss");
+    let claim = |id: i64| format!("/api/review/profiles/{id}/claim");
+    let decision = |id: i64| format!("/api/review/profiles/{id}/decision");
+    let before = app.snapshot().await;
+
+    for id in [by_mei, about_mei] {
+        let r = post(&app, dismiss(id), &mei.user.token, None).await;
+        assert_error(r, 403, "E004").await;
+    }
+    // Suspending Kai would settle her own report about him (and answer his about her).
+    let r = post(&app, claim(kai.id), &mei.user.token, None).await;
+    assert_error(r, 403, "E004").await;
+    let view = ok_json(
+        app.get(
+            &format!("/api/review/profiles/{}", kai.id),
+            Some(&other.token),
+        )
+        .await,
+    )
+    .await;
+    let suspend = json!({"action": "SUSPEND", "reasons": ["SCAM"], "version": view["version"]});
+    let r = post(
+        &app,
+        decision(kai.id),
+        &mei.user.token,
+        Some(suspend.clone()),
+    )
+    .await;
+    assert_error(r, 403, "E004").await;
+    let r = post(&app, claim(mei.id), &mei.user.token, None).await;
+    assert_error(r, 403, "E004").await;
+    assert_eq!(app.snapshot().await, before, "nothing changed");
+
+    // Another reviewer dismisses both; with nothing open between them, Mei may review Kai.
+    for id in [by_mei, about_mei] {
+        ok_json(post(&app, dismiss(id), &other.token, None).await).await;
+    }
+    ok_json(post(&app, claim(kai.id), &mei.user.token, None).await).await;
+    let r = post(&app, claim(mei.id), &mei.user.token, None).await;
+    assert_error(r, 403, "E004").await;
+}
+
+/// A reviewer sees a member's upload once a profile under review claims it, not before: what a
+/// member uploads on the way (and never submits) is theirs alone.
+async fn reviewers_see_uploads_only_once_a_profile_claims_them(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let reviewer = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
+        .await;
+    let member = app.new_user().await;
+    let photo = app.upload_ok(&member.token, jpeg(64, 48)).await;
+    let verify = app.upload_ok(&member.token, jpeg(32, 32)).await;
+    async fn fetch(app: &TestApp, id: &str, token: &str) -> Response {
+        app.get(&format!("/api/file/fetch/{id}"), Some(token)).await
+    }
+    for id in [&photo, &verify] {
+        assert_error(fetch(&app, id, &reviewer.token).await, 404, "E003").await;
+        let r = app
+            .get(
+                &format!("/_ipx/w_40/api/file/fetch/{id}"),
+                Some(&reviewer.token),
+            )
+            .await;
+        assert_eq!(r.status(), 404, "the image proxy agrees");
+        assert_eq!(
+            fetch(&app, id, &member.token).await.status(),
+            200,
+            "its owner"
+        );
+    }
+    let body = profile_payload(&member.line_id, std::slice::from_ref(&photo), &verify);
+    let r = app.create_profile(Some(&member.id_token), &body).await;
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    for id in [&photo, &verify] {
+        assert_eq!(
+            fetch(&app, id, &reviewer.token).await.status(),
+            200,
+            "claimed: {id}"
+        );
+    }
+}
+
 on_both_backends!(
+    a_reviewer_acts_on_nothing_they_are_a_party_to,
+    reviewers_see_uploads_only_once_a_profile_claims_them,
     never_an_unapproved_suspended_blocked_or_reported_member_is_introduced,
     the_list_is_fixed_for_the_taipei_day_and_new_the_next_day,
     photos_follow_introductions_and_matches,

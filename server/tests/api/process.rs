@@ -272,15 +272,15 @@ fn tokio_stream_from(
     futures_util::stream::poll_fn(move |cx| chunks.poll_recv(cx))
 }
 
-/// Even at debug level the log holds no token, ID token or profile text, while it does record
-/// the requests (so the check is not vacuous).
+/// Even at debug level the log holds no token, ID token, LINE user id or profile text, while it
+/// does record the requests (so the check is not vacuous).
 #[tokio::test]
 async fn the_log_holds_no_secrets_and_no_profile_text() {
     let data_dir = scratch_dir();
     let mut server = Server::start(&data_dir, None, "debug").await;
     let api = Api::new(server.base.clone());
     let user = api.new_user().await;
-    let (id_token, token) = (user.id_token, user.token);
+    let (id_token, token) = (user.id_token.clone(), user.token.clone());
     let photo = api.upload_ok(&token, jpeg(64, 64)).await;
     let employee_id = api.upload_ok(&token, jpeg(64, 48)).await;
     let mut payload = profile_payload(&user.line_id, std::slice::from_ref(&photo), &employee_id);
@@ -312,6 +312,8 @@ async fn the_log_holds_no_secrets_and_no_profile_text() {
     for path in [
         "/api/user/my-info",
         &format!("/_ipx/w_32/api/file/fetch/{photo}"),
+        &format!("/api/user/review-status/{}", user.line_id),
+        &format!("/__mock/line/users/{}", user.line_id),
     ] {
         assert_eq!(api.get(path, Some(&token)).await.status(), 200, "{path}");
     }
@@ -323,9 +325,22 @@ async fn the_log_holds_no_secrets_and_no_profile_text() {
     assert!(log.contains("profile submitted"), "{log}");
     assert!(log.contains("request done"), "{log}");
     let mut leaked: Vec<&str> = vec![];
-    for needle in [id_token.as_str(), token.as_str(), "Obsidian-Nightingale"]
-        .into_iter()
-        .chain(secrets.iter().map(|(_, v)| *v))
+    assert!(
+        log.contains("{lineId}"),
+        "the paths holding it were logged: {log}"
+    );
+    let upper = user.line_id.to_uppercase();
+    for needle in [
+        id_token.as_str(),
+        token.as_str(),
+        "Obsidian-Nightingale",
+        // The LINE user id, also in the other case and without its "U".
+        user.line_id.as_str(),
+        upper.as_str(),
+        &user.line_id[1..],
+    ]
+    .into_iter()
+    .chain(secrets.iter().map(|(_, v)| *v))
     {
         if log.contains(needle) {
             leaked.push(needle);

@@ -206,6 +206,30 @@ async fn out_of_order_events_keep_the_newest(backend: Backend) {
     assert_eq!(friendship(&app, &user).await, Some(true));
 }
 
+/// A forged (or skewed) unfollow dated far in the future must not silence the member for good: it
+/// counts as of its arrival, and the member's next real follow wins over it.
+async fn an_event_dated_in_the_future_is_not_trusted_beyond_now(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let user = line_user_id();
+    let now_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64
+    };
+    let year_3000 = 32_503_680_000_000;
+    let ack = signed(&app, &body(vec![event("unfollow", &user, "F1", year_3000)])).await;
+    assert_eq!(ack["applied"], 1);
+    assert_eq!(friendship(&app, &user).await, Some(false));
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    signed(&app, &body(vec![event("follow", &user, "F2", now_ms())])).await;
+    assert_eq!(
+        friendship(&app, &user).await,
+        Some(true),
+        "the real follow after it is newer"
+    );
+}
+
 async fn other_events_are_acknowledged_and_ignored(backend: Backend) {
     let app = spawn_app(backend).await;
     let user = line_user_id();
@@ -258,6 +282,7 @@ crate::on_both_backends!(
     only_a_correctly_signed_body_is_accepted,
     a_replayed_event_is_applied_once,
     out_of_order_events_keep_the_newest,
+    an_event_dated_in_the_future_is_not_trusted_beyond_now,
     other_events_are_acknowledged_and_ignored,
     the_document_describes_the_webhook,
 );

@@ -1,8 +1,10 @@
 import { apiBase } from '@/lib/config';
+import { getToken } from '@/lib/auth';
 import type { LogLine } from '@/lib/api/types';
 
-/** Client logging: to the console and shipped to POST {api}/logger {message, level}; a failed
- *  shipment is only logged locally. Identical lines within 1000 ms are throttled after 5 repeats
+/** Client logging: to the console and shipped to POST {api}/logger {message, level}, with the
+ *  session's token when there is one (a member's lines count against their own allowance, not the
+ *  tighter one all anonymous callers of an address share); a failed shipment is only logged locally. Identical lines within 1000 ms are throttled after 5 repeats
  *  (spec §9), then summarised once the burst ends. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_THROTTLE_MS = 1000;
@@ -14,9 +16,10 @@ let shipper: (level: LogLevel, message: string) => void = defaultShip;
 
 function defaultShip(level: LogLevel, message: string) {
   if (level === 'debug') return;
+  const token = getToken();
   fetch(`${apiBase()}/logger`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ message: message.slice(0, 2000), level } satisfies LogLine),
     keepalive: true,
   })

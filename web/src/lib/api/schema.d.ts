@@ -3123,7 +3123,8 @@ export interface paths {
          * Claim a profile
          * @description Holds the profile for the caller for 15 minutes (claiming again renews it), so that no
          *     other reviewer decides it meanwhile; an abandoned claim lapses by itself. 409 E005 while
-         *     another reviewer holds it; 403 E004 for the caller's own profile; 404 E003 for an unknown
+         *     another reviewer holds it; 403 E004 for the caller's own profile or a member with an open
+         *     report between them either way; 404 E003 for an unknown
          *     profile.
          */
         post: {
@@ -3398,7 +3399,8 @@ export interface paths {
          *     outside the four. 409 E005, never an
          *     overwrite, when another reviewer holds the profile, when it was decided or resubmitted
          *     since `version`, or when the action is no transition from its status now. 403 E004 for
-         *     the caller's own profile: nobody approves themselves. The decision,
+         *     the caller's own profile (nobody approves themselves) and for a member with an open report
+         *     between them either way. The decision,
          *     its history row and the member's LINE push are written together; the push is sent in the
          *     member's language (not to a member who unfollowed the official account).
          */
@@ -3987,7 +3989,8 @@ export interface paths {
         /**
          * Dismiss a report
          * @description Closes an open report without action. 404 E003 for an unknown report, 409 E005 for one
-         *     that is settled already (dismissed, or actioned by a suspension). Reviewers only.
+         *     that is settled already (dismissed, or actioned by a suspension), 403 E004 for a report the
+         *     caller filed or one about them. Reviewers only.
          */
         post: {
             parameters: {
