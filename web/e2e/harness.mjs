@@ -137,10 +137,11 @@ export async function launchBrowser() {
 /** A page playing `userId` on the mock LINE platform, in `locale`. */
 export const LAPTOP = { width: 1280, height: 800 };
 
-/** `laptop`: a desktop browser window (reviewers work on laptops) instead of the phone. */
-export async function openAs(browser, server, userId, { locale = 'en-US', laptop = false } = {}) {
-  const device = laptop ? { viewport: LAPTOP, hasTouch: false, isMobile: false } : { viewport: VIEWPORT, hasTouch: true, isMobile: true };
-  const context = await browser.newContext({ ...device, locale, deviceScaleFactor: 1 });
+/** `laptop`: a desktop browser window (reviewers work on laptops) instead of the phone;
+ *  `timezoneId`: the phone's time zone (the browser's otherwise); `viewport`: another phone size. */
+export async function openAs(browser, server, userId, { locale = 'en-US', laptop = false, timezoneId, viewport } = {}) {
+  const device = laptop ? { viewport: LAPTOP, hasTouch: false, isMobile: false } : { viewport: viewport ?? VIEWPORT, hasTouch: true, isMobile: true };
+  const context = await browser.newContext({ ...device, locale, deviceScaleFactor: 1, ...(timezoneId ? { timezoneId } : {}) });
   await context.addInitScript((id) => {
     if (!localStorage.getItem('kizuna:mock-user')) localStorage.setItem('kizuna:mock-user', id);
   }, userId);

@@ -97,7 +97,7 @@ const PHOTO_COLOURS = [
 /** A member registered through the API (what the register form sends, without driving it: the
  *  form has tests of its own), PENDING until a reviewer approves. `photos` of them (portrait PNGs),
  *  an employee-id proof; everything else as a typical member fills it in. */
-export async function registerByApi(server, { nickname, name = `${nickname} Secretname`, gender = 'FEMALE', matchGender = 'MALE', photos = 2, birthday = '1994-07-21', height = 165, locale = 'en-US', mbti = 'ENFP' }) {
+export async function registerByApi(server, { nickname, name = `${nickname} Secretname`, gender = 'FEMALE', matchGender = 'MALE', photos = 2, birthday = '1994-07-21', height = 165, locale = 'en-US', mbti = 'ENFP', recommendDistanceKm = 30 }) {
   const user = await server.mockUser({ displayName: nickname });
   const idToken = await server.idToken(user.userId);
   const auth = await bearer(server, user.userId);
@@ -119,7 +119,7 @@ export async function registerByApi(server, { nickname, name = `${nickname} Secr
     aboutMe: `I'm ${nickname}. Weekends are for hiking, sourdough and long coffee walks along the river.`,
     personalityTagIds: [101, 104], exerciseTagIds: [204], hobbyTagIds: [301, 310], marriageTypeTagIds: [402], fertilityPlanTagIds: [502], petTagIds: [602],
     datingQuestion: 'Mountains or the sea, and why?', dailyLife: 'Design reviews, then climbing twice a week.', surprisePoint: 'I can juggle five balls.',
-    city: 'TPE', address: 'No. 7 Secret Lane', latitude: 25.0412, longitude: 121.5321, recommendDistanceKm: 30, mbti,
+    city: 'TPE', address: 'No. 7 Secret Lane', latitude: 25.0412, longitude: 121.5321, recommendDistanceKm, mbti,
     verifyMethod: 'EMPLOYEE_ID', verifyTempFileName: proof, verifyDescription: 'Badge photo',
     photoNameList: names, valueItem: [],
   };

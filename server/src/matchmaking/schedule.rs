@@ -78,6 +78,11 @@ impl Schedule {
         }))
     }
 
+    /// `HH:MM`, as `KIZUNA_INTRODUCTIONS_AT` names it (what `/api/config` tells the web app).
+    pub fn at_text(&self) -> String {
+        format!("{:02}:{:02}", self.at_minute / 60, self.at_minute % 60)
+    }
+
     /// The default: 06:00 Asia/Taipei, before people look at their phones.
     pub fn default_morning() -> Schedule {
         Schedule {

@@ -14,6 +14,9 @@ pub struct PublicConfig {
     pub mock_enable: bool,
     /// Always "/api".
     pub api_server_path: String,
+    /// When the daily introductions come (`KIZUNA_INTRODUCTIONS_AT`): `HH:MM` in Asia/Taipei time
+    /// (UTC+08:00, no daylight saving); absent when the server does not run them itself (`off`).
+    pub introductions_at: Option<String>,
 }
 
 #[derive(ApiResponse)]
@@ -37,6 +40,11 @@ impl ConfigApi {
             liff_id: line.liff_id.clone(),
             mock_enable: line.mock,
             api_server_path: "/api".into(),
+            introductions_at: state
+                .settings
+                .introductions
+                .as_ref()
+                .map(|schedule| schedule.at_text()),
         }))
     }
 }

@@ -13,6 +13,11 @@ async fn public_endpoints_and_unknown_api_paths(backend: Backend) {
     assert_eq!(config["apiServerPath"], "/api");
     assert_eq!(config["mockEnable"], true);
     assert!(config["liffId"].is_string() && config["lineBotId"].is_string());
+    // The tests' settings run no schedule (KIZUNA_INTRODUCTIONS_AT=off): nothing to announce.
+    assert!(
+        config.get("introductionsAt").is_none_or(Value::is_null),
+        "{config}"
+    );
 
     for path in [
         "/api/nope",
@@ -475,6 +480,27 @@ async fn compresses_json_answers_above_a_kilobyte(backend: Backend) {
     assert_eq!(r.json::<Value>().await.unwrap()["code"], "E003");
 }
 
+/// /api/config tells the web app when the daily introductions come (its empty /today says so),
+/// as KIZUNA_INTRODUCTIONS_AT names it; nothing when they are left to the command.
+async fn config_tells_when_the_daily_introductions_come(backend: Backend) {
+    use kizuna_server::matchmaking::schedule::Schedule;
+    let app = crate::helpers::spawn_app_with(backend, |s| {
+        s.introductions = Schedule::parse("07:30").unwrap();
+    })
+    .await;
+    let config: Value = app.get("/api/config", None).await.json().await.unwrap();
+    assert_eq!(config["introductionsAt"], "07:30");
+    let off = crate::helpers::spawn_app_with(backend, |s| {
+        s.introductions = Schedule::parse("off").unwrap();
+    })
+    .await;
+    let config: Value = off.get("/api/config", None).await.json().await.unwrap();
+    assert!(
+        config.get("introductionsAt").is_none_or(Value::is_null),
+        "{config}"
+    );
+}
+
 /// The request id comes back on errors and when the client sent one, not on every answer.
 async fn request_ids_come_back_on_errors_and_when_asked(backend: Backend) {
     let app = spawn_app(backend).await;
@@ -490,6 +516,7 @@ async fn request_ids_come_back_on_errors_and_when_asked(backend: Backend) {
 }
 
 crate::on_both_backends!(
+    config_tells_when_the_daily_introductions_come,
     request_ids_come_back_on_errors_and_when_asked,
     sends_the_precompressed_variant_the_request_accepts,
     compresses_json_answers_above_a_kilobyte,

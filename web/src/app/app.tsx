@@ -1,19 +1,28 @@
 import { useStore } from '@/lib/store';
-import { useT } from '@/lib/i18n';
-import { LoadingOverlay } from '@/components/loading-overlay';
 import { Toaster } from '@/components/toaster';
+import { useT } from '@/lib/i18n';
+import { PageFrame } from '@/components/page-frame';
+import { getUserInfoHint } from '@/lib/auth';
+import { matchRoute, TAB_ROUTES } from '@/app/routes';
 import { Spinner } from '@/components/spinner';
 import { RouterView, routerStore } from '@/app/router';
 
-/** Root shell (spec §2): loading overlay, page area, toast area. */
+/** An approved member opening one of the tabs (as the last opening left the cookie) sees the
+ *  bottom bar in the frame too. */
+function frameHasNav(): boolean {
+  const route = matchRoute(location.pathname);
+  return Boolean(route && TAB_ROUTES.includes(route.name) && getUserInfoHint()?.status === 'APPROVED');
+}
+
+/** Root shell (spec §2): the start-up's frame, page area, toast area. */
 export function App() {
   const t = useT();
   const ready = useStore(routerStore, (s) => s.ready);
   return (
     <>
       <a className="skip-link" href="#main">{t('common.skipToContent')}</a>
-      <LoadingOverlay visible={!ready} label={t('common.loading')} />
       <main id="main" className="app-main" tabIndex={-1}>
+        {ready ? null : <PageFrame label={t('common.loading')} nav={frameHasNav()} />}
         <RouterView fallback={<Spinner />} />
       </main>
       <Toaster />

@@ -1,6 +1,7 @@
 import { appState } from '@/lib/app-state';
 import { loadConfig } from '@/lib/config';
-import { pickLocale, setLocale, t } from '@/lib/i18n';
+import { completeLocale, pickLocale, setLocale, t } from '@/lib/i18n';
+import { getUserInfoHint } from '@/lib/auth';
 import { getLineIdToken, refreshLineIdToken, startLiff } from '@/lib/liff';
 import { setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
@@ -8,7 +9,7 @@ import { captureStartParams, stripStartParams } from '@/app/start-params';
 import { peekDeepLink } from '@/lib/deep-link';
 import { installNavigation, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
-import { matchRoute } from '@/app/routes';
+import { matchRoute, TAB_ROUTES } from '@/app/routes';
 import { loadCore } from '@/lib/wasm';
 
 /** The version poll's first check is an hour away (or the next return to the app): its code loads
@@ -30,8 +31,15 @@ function warmRoute(pathname: string) {
   if (route?.name === 'register' || route?.name === 'index') {
     void import('@/features/register/components/register-page').catch(() => {});
     void loadCore().catch(() => {});
-  } else if (route?.name === 'profile') {
-    void import('@/features/profile/components/profile-page').catch(() => {});
+    return;
+  }
+  // Every other screen waits for the whole message catalogue: it comes beside the guard's calls.
+  void completeLocale().catch(() => {});
+  if (route?.name === 'profile') void import('@/features/profile/components/profile-page').catch(() => {});
+  // An approved member's tab (as the last opening's cookie says): its code and its answers too.
+  if (route && TAB_ROUTES.includes(route.name) && getUserInfoHint()?.status === 'APPROVED') {
+    void route.component.preload().catch(() => {});
+    void import('@/app/prefetch-data').then((m) => m.prefetchScreen(route.name)).catch(() => {});
   }
 }
 

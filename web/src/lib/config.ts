@@ -15,6 +15,7 @@ export async function loadConfig(): Promise<PublicConfig> {
     liffId: String(body.liffId ?? ''),
     mockEnable: Boolean(body.mockEnable),
     apiServerPath: String(body.apiServerPath || '/api').replace(/\/+$/, ''),
+    introductionsAt: typeof body.introductionsAt === 'string' ? body.introductionsAt : undefined,
   };
   return config;
 }

@@ -5,6 +5,15 @@ import type { MyInfo } from '@/lib/api/types';
 
 /** Calls shared by the guard and several features (spec §7). */
 
+let loggedIn: () => void = () => {};
+let nextLogin = new Promise<void>((resolve) => (loggedIn = resolve));
+
+/** Settles when the next login of this opening has stored its token (a request asked ahead of the
+ *  guard, refused or without a session, waits for it and asks again). */
+export function afterNextLogin(): Promise<void> {
+  return nextLogin;
+}
+
 /** POST /user/login: account = password = the LINE user id; the ID token proves it (docs/design.md). */
 export async function login(lineUserId: string, opts: { showToast?: boolean } = {}): Promise<string> {
   const res = await api.post('/user/login', {
@@ -15,6 +24,8 @@ export async function login(lineUserId: string, opts: { showToast?: boolean } = 
   });
   if (!res || typeof res.token !== 'string') throw new Error('login: no token in the answer');
   setToken(res.token);
+  loggedIn();
+  nextLogin = new Promise<void>((resolve) => (loggedIn = resolve));
   return res.token;
 }
 

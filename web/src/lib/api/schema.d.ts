@@ -7616,6 +7616,11 @@ export interface components {
         PublicConfig: {
             /** @description Always "/api". */
             apiServerPath: string;
+            /**
+             * @description When the daily introductions come (`KIZUNA_INTRODUCTIONS_AT`): `HH:MM` in Asia/Taipei time
+             *     (UTC+08:00, no daylight saving); absent when the server does not run them itself (`off`).
+             */
+            introductionsAt?: string;
             liffId: string;
             /** @description The official account's bot id (for the add-friend link). */
             lineBotId: string;

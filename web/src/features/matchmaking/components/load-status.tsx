@@ -1,5 +1,5 @@
 import { useT } from '@/lib/i18n';
-import { Spinner } from '@/components/spinner';
+import { CardSkeletons } from '@/components/page-frame';
 import type { QueryState } from '@/lib/query';
 
 /** What a matchmaking page shows while its data is not there. */
@@ -7,7 +7,13 @@ export function LoadStatus({ state, onRetry }: { state: QueryState<unknown>; onR
   const t = useT();
   switch (state.kind) {
     case 'loading':
-      return <Spinner />;
+      // The cards' shapes: the page's frame is on screen at once, what fills it follows.
+      return (
+        <div role="status" aria-busy="true">
+          <span className="sr-only">{t('common.loading')}</span>
+          <CardSkeletons />
+        </div>
+      );
     case 'forbidden':
       return <p className="card" data-testid="mm-forbidden">{t('match.onlyApproved')}</p>;
     case 'gone':

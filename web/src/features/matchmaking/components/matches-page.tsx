@@ -31,7 +31,21 @@ export default function MatchesPage() {
       {state.kind !== 'ok' ? (
         <LoadStatus state={state} onRetry={reload} />
       ) : state.value.length === 0 ? (
-        <p className="card muted" data-testid="matches-empty">{t('match.matches.empty')}</p>
+        <div className="card mm-empty" data-testid="matches-empty">
+          <p>{t('match.matches.empty')}</p>
+          <a
+            className="btn btn-primary"
+            href="/today"
+            data-testid="matches-empty-today"
+            onClick={(e) => {
+              if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+              e.preventDefault();
+              void navigate('/today');
+            }}
+          >
+            {t('match.matches.openToday')}
+          </a>
+        </div>
       ) : (
         <ul className="match-list" data-testid="matches">
           {state.value.map((m) => {

@@ -12,6 +12,7 @@ import { ItsAMatch } from '@/features/matchmaking/components/its-a-match';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
 import { Reactions } from '@/features/matchmaking/components/reactions';
 import { TheirLike } from '@/features/matchmaking/components/their-like';
+import { TodayEmpty } from '@/features/matchmaking/components/today-empty';
 import { UndoBar } from '@/features/matchmaking/components/undo-bar';
 import { Verified } from '@/features/matchmaking/components/verified';
 import { ageAndCity, bandLabel, occupationTypeLabel } from '@/features/matchmaking/lib/member-facts';
@@ -118,7 +119,7 @@ export default function TodayPage() {
           </button>
         </div>
       ) : state.value.introductions.length === 0 ? (
-        <p className="card muted" data-testid="today-empty">{t('match.today.empty')}</p>
+        <TodayEmpty />
       ) : (
         <ul className="mm-list" data-testid="introductions" data-day={state.value.day}>
           {state.value.introductions.map((intro) => {

@@ -4,7 +4,9 @@ import { formatDate, hasMessage, useLocale, useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 import { useStore } from '@/lib/store';
 import { appState, type ReviewStatus } from '@/lib/app-state';
-import { getUserInfo } from '@/lib/auth';
+import { getUserInfo, type UserInfo } from '@/lib/auth';
+import { conditionText } from '@/lib/condition-choices';
+import type { Catalogues, Condition } from '@/lib/wasm';
 import { downscaleImage } from '@/lib/image-resize';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
@@ -113,6 +115,7 @@ export default function ProfilePage() {
           ) : null}
         </div>
       )}
+      {approved && info.kind === 'ok' && info.value.profile ? <ConditionsCard profile={info.value.profile} cat={cat} /> : null}
       {approved ? <PauseToggle /> : null}
       {approved ? <ColleaguesToggle /> : null}
       {approved ? <MorningPushToggle /> : null}
@@ -173,6 +176,25 @@ function ReviewCard({ status }: { status: ReviewStatus | null }) {
           {t('profile.editResubmit')}
         </button>
       ) : null}
+    </div>
+  );
+}
+
+/** What the member looks for (their partner conditions and distance): an empty /today links here,
+ *  since narrow conditions are the usual reason for a day without introductions. */
+function ConditionsCard({ profile, cat }: { profile: NonNullable<UserInfo['profile']>; cat: Catalogues | null }) {
+  const t = useT();
+  const conditions = (profile.valueItem ?? []) as Condition[];
+  const km = profile.recommendDistanceKm ?? 0;
+  return (
+    <div className="card" id="conditions" data-testid="profile-conditions">
+      <h2>{t('profile.conditions')}</h2>
+      <ul className="summary-conditions">
+        <li>{km > 0 ? t('profile.distanceKm', { km }) : t('profile.anyDistance')}</li>
+        {cat ? conditions.map((c) => <li key={c.type}>{conditionText(cat, t, c)}</li>) : null}
+      </ul>
+      {conditions.length === 0 ? <p className="muted">{t('profile.noConditions')}</p> : null}
+      <p className="muted">{t('profile.conditionsHelp')}</p>
     </div>
   );
 }

@@ -17,7 +17,21 @@ import {
 
 /** Fields never shown as profile rows: the account is the LINE id, photos and the verification have
  *  their own sections. */
-const HIDDEN = new Set(['account', 'password', 'photoNameList', 'verifyTempFileName', 'verifyMethod', 'companyEmail', 'reviewLink', 'verifyDescription']);
+const HIDDEN = new Set(['account', 'password', 'photoNameList', 'verifyTempFileName', 'verifyMethod', 'companyEmail', 'reviewLink', 'verifyDescription', 'longitude']);
+
+/** An OpenStreetMap link to the point a member gave (reviewers may see it; no member does). */
+export function mapLink(latitude: number, longitude: number): string {
+  const lat = latitude.toFixed(5);
+  const lon = longitude.toFixed(5);
+  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=15/${lat}/${lon}`;
+}
+
+/** A history entry's step in the reviewer's language: the action (a reviewer's, or the member's
+ *  resubmission), or for the first submission the status it led to. */
+export function historyLabel(t: TFunction, entry: { action?: string | null; toStatus: string }): string {
+  const key = entry.action ? `console.history.${entry.action}` : `console.history.to.${entry.toStatus}`;
+  return hasMessage(key) ? t(key) : (entry.action ?? entry.toStatus);
+}
 
 const NOT_FOUND = '\u0000not-found';
 
@@ -170,9 +184,9 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
         <h3>{t('console.profile')}</h3>
         <dl className="summary-list" data-testid="profile-fields">
           {Object.entries(view.profile).filter(([k]) => !HIDDEN.has(k)).map(([k, v]) => (
-            <div key={k} className={changed.has(k) ? 'changed-row' : undefined} data-field={k}>
+            <div key={k} className={changed.has(k) || (k === 'latitude' && changed.has('longitude')) ? 'changed-row' : undefined} data-field={k}>
               <dt>{label(t, k)}</dt>
-              <dd>{showValue(cat, t, k, v)}</dd>
+              <dd>{k === 'latitude' ? <Location profile={view.profile} /> : showValue(cat, t, k, v)}</dd>
             </div>
           ))}
         </dl>
@@ -184,7 +198,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
           <ol className="history-list" data-testid="history">
             {view.history.map((h, i) => (
               <li key={i}>
-                <strong>{h.action ?? h.toStatus}</strong> <span className="muted">{when(h.at)}{h.reviewer ? ` · ${h.reviewer}` : ''}</span>
+                <strong data-testid="history-step">{historyLabel(t, h)}</strong> <span className="muted">{when(h.at)}{h.reviewer ? ` · ${h.reviewer}` : ''}</span>
                 {h.reasons.length ? <ul>{h.reasons.map((r) => <li key={r}>{reasonText(t, h.toStatus, r)}</li>)}</ul> : null}
                 {h.note ? <p className="muted">“{h.note}”</p> : null}
               </li>
@@ -305,6 +319,21 @@ function DecisionForm({ view, codes, employers, disabled, onDone }: { view: Revi
         {busy ? t('common.saving') : t('console.submitDecision')}
       </button>
     </form>
+  );
+}
+
+/** The member's point as one row: the coordinates and a link to them on OpenStreetMap. */
+function Location({ profile }: { profile: ProfilePayload }) {
+  const t = useT();
+  const { latitude, longitude } = profile as { latitude?: number | null; longitude?: number | null };
+  if (typeof latitude !== 'number' || typeof longitude !== 'number') return <>—</>;
+  return (
+    <span className="location-row">
+      <span>{latitude.toFixed(4)}, {longitude.toFixed(4)}</span>
+      <a className="btn btn-small" href={mapLink(latitude, longitude)} target="_blank" rel="noopener noreferrer nofollow" data-testid="location-map">
+        {t('console.openMap')}
+      </a>
+    </span>
   );
 }
 

@@ -1,13 +1,17 @@
 import type { Catalogues, ChoiceName, Condition, TagGroup } from '@/lib/wasm';
 import { labelOf } from '@/lib/catalogue-labels';
-import { CONDITION_CHOICE } from '@/lib/condition-choices';
+import { conditionText } from '@/lib/condition-choices';
 import { formatDate, type TFunction } from '@/lib/i18n';
+
+export { conditionText };
 
 /** A stored profile's wire values as a reviewer reads them: choices, tags, the city and the partner
  *  conditions with the register form's labels (from the core's catalogues); other values as they are. */
 export function showValue(cat: Catalogues | null, t: TFunction, field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (field === 'birthday' && typeof value === 'string') return formatDate(value);
+  // 0 km is how the form stores "any distance".
+  if (field === 'recommendDistanceKm' && Number(value) === 0) return t('console.anyDistance');
   if (cat) {
     if (field in cat.choices) return labelOf(cat.choices[field as ChoiceName], String(value), t);
     if (field === 'city' && typeof value === 'string') return cityLabel(cat, value, t);
@@ -32,18 +36,6 @@ function tagGroupOf(field: string): TagGroup | null {
 function tagLabel(cat: Catalogues, group: TagGroup, id: unknown, t: TFunction): string {
   const tag = cat.tags[group]?.find((g) => g.id === Number(id));
   return tag ? t(tag.key) : String(id);
-}
-
-export function conditionText(cat: Catalogues, t: TFunction, c: Condition): string {
-  const name = t(`condition.${c.type}`);
-  if ('value' in c) {
-    const choice = CONDITION_CHOICE[c.type as keyof typeof CONDITION_CHOICE];
-    return `${name}: ${choice ? labelOf(cat.choices[choice], String(c.value), t) : String(c.value)}`;
-  }
-  // 0 or absent is "no bound" on the wire.
-  const from = c.from ? String(c.from) : '';
-  const to = c.to ? String(c.to) : '';
-  return `${name}: ${from}–${to} ${t(`condition.${c.type}.unit`)}`.trimEnd();
 }
 
 function cityLabel(cat: Catalogues, code: string, t: TFunction): string {
