@@ -773,6 +773,11 @@ const _: () = assert!(LOG_LINES_PER_MINUTE_ANONYMOUS < LOG_LINES_PER_MINUTE_MEMB
 /// Session look-ups the logger makes per minute for one client address: made-up tokens are
 /// refused before they cost the database a query each.
 pub const LOG_SESSION_LOOKUPS_PER_MINUTE: u32 = 120;
+/// Image proxy renders one member may cause per minute: variants not yet cached (a cached one
+/// costs nothing). A new photo on screen costs two (its blurred placeholder and one srcset
+/// size), so a first look at a long list stays within it; someone varying the modifiers to
+/// defeat the cache gets this many and then waits, instead of the workers the others need.
+pub const IMAGE_RENDERS_PER_MINUTE: u32 = 120;
 /// Copies of their data a user may ask for within [`DATA_EXPORT_WINDOW_SECS`]: each one reads
 /// everything they have and zips their photos.
 pub const DATA_EXPORTS_PER_WINDOW: u32 = 3;

@@ -138,6 +138,7 @@ impl Application {
             log_lookup_limiter: limits
                 .per_minute("log-lookup", rules::LOG_SESSION_LOOKUPS_PER_MINUTE),
             chat_limiter: limits.per_minute("chat", kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE),
+            render_limiter: limits.per_minute("ipx-render", rules::IMAGE_RENDERS_PER_MINUTE),
             limits,
             push,
             mailer,

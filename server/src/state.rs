@@ -47,6 +47,8 @@ pub struct AppState {
     pub chat: Arc<crate::chat::ChatHub>,
     /// Chat messages: `CHAT_MESSAGES_PER_MINUTE` per member.
     pub chat_limiter: Arc<RateLimiter>,
+    /// Uncached image proxy renders: `IMAGE_RENDERS_PER_MINUTE` per user.
+    pub render_limiter: Arc<RateLimiter>,
 }
 
 impl AppState {

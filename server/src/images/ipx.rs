@@ -5,8 +5,10 @@
 //! `s_WxH`/`resize_WxH`, `fit_cover|contain|fill|inside|outside`, `f_webp|jpeg|jpg|png|auto`
 //! (`format_…`), `q_1..100` (`quality_…`), `b_rrggbb` (`background_…`). `enlarge`, `pos_…` and
 //! `position_…` are accepted and ignored. Images are never enlarged; each output side is capped at
-//! 8192 px. As in sharp/ipx, `fit` defaults to cover, `contain` pads with the background (black
-//! unless `b`), JPEG output is flattened onto the background (white unless `b`).
+//! [`MAX_OUTPUT_SIDE`] (3072 px, the largest the web app's srcset asks for: 1536 px at density 2).
+//! As in sharp/ipx, `fit` defaults to cover, `contain` pads with the background (black unless
+//! `b`), JPEG output is flattened onto the background (white unless `b`); a padded canvas is never
+//! larger than what holds the source at its own size (a 1×1 upload is no 40 MP render).
 //!
 //! Pipeline: JPEG sources are decoded by libjpeg-turbo (mozjpeg crate) with DCT downscaling to the
 //! smallest scale (1/8…1) still at least the target size; others through `image`. Resizing by
@@ -22,7 +24,7 @@ use sha2::{Digest, Sha256};
 use super::{ImageError, Kind, limits};
 use crate::error::ApiError;
 
-pub const MAX_OUTPUT_SIDE: u32 = 8192;
+pub const MAX_OUTPUT_SIDE: u32 = 3072;
 pub const MAX_OUTPUT_PIXELS: u64 = super::MAX_PIXELS;
 const DEFAULT_QUALITY: u8 = 80;
 
@@ -210,6 +212,13 @@ impl Plan {
                     Fit::Contain => {
                         let s = (wf / swf).min(hf / shf).min(1.0);
                         plan.set_scaled(round(swf * s), round(shf * s));
+                        // A box larger than the source both ways shrinks (keeping its shape)
+                        // until the source touches two of its sides: padding, not pixels.
+                        let k = (swf / wf).max(shf / hf).min(1.0);
+                        let (w, h) = (
+                            round(wf * k).max(plan.scaled_w),
+                            round(hf * k).max(plan.scaled_h),
+                        );
                         plan.out_w = w;
                         plan.out_h = h;
                         plan.offset_x = (w - plan.scaled_w.min(w)) / 2;
@@ -229,8 +238,8 @@ impl Plan {
         self.out_h = h;
     }
 
-    /// Every side at most 8192 px (the source itself may be up to 16384), and at most 40
-    /// megapixels in all (a padded `contain` canvas is not bounded by the source).
+    /// Every side at most [`MAX_OUTPUT_SIDE`] (the source itself may be up to 16384), and at most
+    /// 40 megapixels in all.
     fn cap(&mut self) {
         let (w, h) = (f64::from(self.out_w), f64::from(self.out_h));
         let k = (f64::from(MAX_OUTPUT_SIDE) / w.max(h))
@@ -488,7 +497,7 @@ mod tests {
         assert!(parse_modifiers("q_101").is_err());
         assert!(parse_modifiers("f_avif").is_err());
         assert!(parse_modifiers("x_1").is_err());
-        assert_eq!(parse_modifiers("w_99999").unwrap().width, Some(8192));
+        assert_eq!(parse_modifiers("w_99999").unwrap().width, Some(3072));
     }
 
     #[test]
@@ -534,22 +543,33 @@ mod tests {
             Kind::Jpeg,
             true,
         );
-        assert_eq!((wide.out_w, wide.out_h), (8192, 460));
+        assert_eq!((wide.out_w, wide.out_h), (3072, 172));
+        // The box is 3072 a side once capped: its shape at the source's size is 1×1.
         let padded = Plan::new(
-            &parse_modifiers("s_8192x8192,fit_contain").unwrap(),
-            10,
-            10,
+            &parse_modifiers("s_8192x4882,fit_contain").unwrap(),
+            1,
+            1,
             Kind::Png,
             true,
         );
-        assert!(u64::from(padded.out_w) * u64::from(padded.out_h) <= MAX_OUTPUT_PIXELS);
-        assert_eq!(padded.out_w, padded.out_h);
         assert_eq!(
-            (padded.scaled_w, padded.scaled_h),
-            (10, 10),
-            "the image itself kept"
+            (padded.out_w, padded.out_h),
+            (1, 1),
+            "no canvas beyond the source"
         );
-        assert_eq!(padded.offset_x, (padded.out_w - 10) / 2);
+        assert_eq!((padded.scaled_w, padded.scaled_h), (1, 1));
+        let square = Plan::new(
+            &parse_modifiers("s_800x400,fit_contain").unwrap(),
+            100,
+            100,
+            Kind::Png,
+            true,
+        );
+        assert_eq!((square.out_w, square.out_h), (200, 100));
+        assert_eq!(
+            (square.scaled_w, square.offset_x, square.offset_y),
+            (100, 50, 0)
+        );
         let ordinary = Plan::new(
             &parse_modifiers("w_400").unwrap(),
             4000,

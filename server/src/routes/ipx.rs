@@ -73,6 +73,18 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     if let Ok(bytes) = tokio::fs::read(&cached).await {
         return Ok(answer(bytes));
     }
+    // Only what is not cached costs the member's budget: varying the modifiers (every `b_`
+    // colour is a new variant) must not take the image workers from everyone else.
+    if let Err(wait) = state
+        .render_limiter
+        .check(&format!("u:{}", viewer.user_id))
+        .await
+    {
+        return Err(ApiError::Throttled {
+            cause: "too many new image sizes at once; wait a moment".into(),
+            retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+        });
+    }
     // The upload-time preview when it still covers what the plan needs (its aspect is the
     // original's, so the plan carries over); the full file otherwise.
     let (source_path, source_kind, sw, sh) =
