@@ -183,7 +183,7 @@ describe('Review (issue 14)', () => {
     await changed.locator('[data-field="aboutMe"]').waitFor();
     assert.match(await changed.innerText(), /hike on holidays/);
     assert.equal(await changed.locator('[data-field="nickname"]').count(), 0, 'only what changed');
-    assert.match(await page.getByTestId('history').innerText(), /REJECT/);
+    assert.match(await page.getByTestId('history').innerText(), /Sent back for changes/);
   });
 
   it('approving an employee-ID proof needs the employer, picked from the catalogue, which goes on record', async () => {

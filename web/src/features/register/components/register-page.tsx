@@ -6,12 +6,12 @@ import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
 import { navigate } from '@/lib/navigation';
+import { getMyInfo } from '@/lib/user-api';
 import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { FlaggedFields } from '@/components/form';
-import { api } from '@/lib/api-client';
-import { queryKeys, useQuery } from '@/lib/query';
+import { api, type ApiAnswer } from '@/lib/api-client';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
 import { isEmailConfirmed } from '@/features/register/lib/email-confirmed';
 import { StepBasics } from '@/features/register/components/step-basics';
@@ -160,6 +160,9 @@ function RegisterForm({ form }: { form: RegisterForm }) {
       const { submitProfile, defaultSubmitDeps, resubmitDeps } = await loadSubmit();
       await submitProfile(core, draft, lineUserId, today, resubmitting ? resubmitDeps : defaultSubmitDeps);
       clearDraftStorage();
+      // The review status changed (a new profile, or a resubmission back to PENDING): the app asks
+      // my-info once now, since navigations no longer do (one login per opening).
+      await getMyInfo().catch((err: unknown) => logger.warn(`my-info after submit: ${describeError(err)}`));
       toast.success(t('register.submitted'));
       // A deep link opened before registering is followed now (the guards decide whether it can
       // be used yet; it stays stored until it is reached).
@@ -267,11 +270,24 @@ const NOTHING_FLAGGED = { fields: new Set<string>(), label: '' };
  *  the catalogue is there. */
 function useResubmitGuide(resubmitting: boolean): { reasons: string[]; note: string | null; flagged: Set<string> } | null {
   const status = useStore(appState, (s) => s.reviewStatus);
-  const [codes] = useQuery(resubmitting ? queryKeys.codes : null, () => api.get('/catalogue/codes', { public: true, showToast: false }));
+  // A plain request, not lib/query: SWR (5.6 KB on the wire) stays out of /register's first render,
+  // and only a resubmitting member asks for the codes, once.
+  const [codes, setCodes] = useState<ApiAnswer<'get', '/catalogue/codes'> | null>(null);
+  useEffect(() => {
+    if (!resubmitting) return;
+    let alive = true;
+    api
+      .get('/catalogue/codes', { public: true, showToast: false })
+      .then((answer) => alive && setCodes(answer))
+      .catch((err: unknown) => logger.warn(`reason codes unavailable: ${describeError(err)}`));
+    return () => {
+      alive = false;
+    };
+  }, [resubmitting]);
   return useMemo(() => {
-    if (!resubmitting || codes.kind !== 'ok') return null;
+    if (!resubmitting || !codes) return null;
     const reasons = Array.isArray(status?.reasons) ? status.reasons.filter((r): r is string => typeof r === 'string') : [];
     const note = typeof status?.note === 'string' && status.note ? status.note : null;
-    return { reasons, note, flagged: flaggedFields(reasons, codes.value.reject) };
+    return { reasons, note, flagged: flaggedFields(reasons, codes.reject) };
   }, [resubmitting, codes, status]);
 }
