@@ -103,6 +103,10 @@ pub struct ReviewVerification {
     /// The catalogue employer of the work e-mail's domain.
     #[oai(nullable)]
     pub employer: Option<EmployerRef>,
+    /// The employer review put on record (at the approval, or set from the console afterwards):
+    /// the member's colleagues are the members with the same one. Null before.
+    #[oai(nullable)]
+    pub employer_on_record: Option<EmployerRef>,
     /// Whether the member confirmed the work e-mail with its code before submitting.
     pub email_confirmed: bool,
     /// Unix seconds of that confirmation.
@@ -508,6 +512,7 @@ impl ReviewApi {
         let names = review::reviewer_names(&state.db, &file.history).await?;
         let p = &file.profile;
         let email_confirmed_at = latest.and_then(|s| s.email_confirmed_at);
+        let (_, on_record) = crate::storage::colleagues::own(&state.db, p.id).await?;
         let view = ReviewView {
             profile_id: p.id,
             status: state_of(p.status)?,
@@ -526,6 +531,13 @@ impl ReviewApi {
                     id: e.id.to_string(),
                     name: e.name.to_string(),
                 }),
+                employer_on_record: on_record
+                    .as_deref()
+                    .and_then(kizuna_core::catalogue::employer)
+                    .map(|e| EmployerRef {
+                        id: e.id.to_string(),
+                        name: e.name.to_string(),
+                    }),
                 email_confirmed: email_confirmed_at.is_some(),
                 email_confirmed_at,
                 file_id: p.verify_file_id.clone(),

@@ -162,6 +162,16 @@ async fn an_approval_puts_the_employer_on_record_and_the_proof_needs_a_pick(back
     )
     .await;
     assert_eq!(missing["members"], json!([]));
+    // The console shows what is on record.
+    let view = ok_json(
+        app.get(
+            &format!("/api/review/profiles/{}", mei.id),
+            Some(&reviewer.token),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(view["verification"]["employerOnRecord"]["id"], "mediatek");
     // The member sees that an employer is on record, never which (nor does anyone else).
     let own = ok_json(app.get("/api/user/colleagues", Some(&mei.user.token)).await).await;
     assert_eq!(own["employerOnRecord"], true);

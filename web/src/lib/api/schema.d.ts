@@ -7832,6 +7832,11 @@ export interface components {
             emailConfirmedAt?: number | null;
             /** @description The catalogue employer of the work e-mail's domain. */
             employer?: (components["schemas"]["EmployerRef"] & unknown) | null;
+            /**
+             * @description The employer review put on record (at the approval, or set from the console afterwards):
+             *     the member's colleagues are the members with the same one. Null before.
+             */
+            employerOnRecord?: (components["schemas"]["EmployerRef"] & unknown) | null;
             /** @description The proof of employment (employee-ID photo): fetch it through /api/file/fetch/{fileId}. */
             fileId?: string | null;
             /** @description COMPANY_EMAIL, EMPLOYEE_ID or REVIEW_LINK. */

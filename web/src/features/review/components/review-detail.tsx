@@ -173,6 +173,8 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
               <dd data-testid="verify-code">{view.verification.emailConfirmed ? t('console.confirmedAt', { at: when(view.verification.emailConfirmedAt ?? 0) }) : t('common.no')}</dd>
             </>
           ) : null}
+          <dt>{t('console.employerPick')}</dt>
+          <dd data-testid="employer-on-record">{view.verification.employerOnRecord?.name ?? t('console.noEmployer')}</dd>
           {view.verification.reviewLink ? (<><dt>{t('field.reviewLink')}</dt><dd><a href={view.verification.reviewLink} target="_blank" rel="noopener noreferrer nofollow">{view.verification.reviewLink}</a></dd></>) : null}
           <dt>{t('field.verifyDescription')}</dt>
           <dd>{show(view.verification.description)}</dd>
