@@ -773,6 +773,11 @@ const _: () = assert!(LOG_LINES_PER_MINUTE_ANONYMOUS < LOG_LINES_PER_MINUTE_MEMB
 /// Session look-ups the logger makes per minute for one client address: made-up tokens are
 /// refused before they cost the database a query each.
 pub const LOG_SESSION_LOOKUPS_PER_MINUTE: u32 = 120;
+/// Logins (each makes a session) one LINE user may make per minute: the web app logs in once per
+/// opening of the app, so a few a minute is already someone opening it again and again.
+pub const LOGINS_PER_MINUTE_PER_USER: u32 = 10;
+/// Logins per minute from one client address (many members may share one behind a carrier).
+pub const LOGINS_PER_MINUTE_PER_ADDRESS: u32 = 120;
 /// Image proxy renders one member may cause per minute: variants not yet cached (a cached one
 /// costs nothing). A new photo on screen costs two (its blurred placeholder and one srcset
 /// size), so a first look at a long list stays within it; someone varying the modifiers to

@@ -139,6 +139,9 @@ impl Application {
                 .per_minute("log-lookup", rules::LOG_SESSION_LOOKUPS_PER_MINUTE),
             chat_limiter: limits.per_minute("chat", kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE),
             render_limiter: limits.per_minute("ipx-render", rules::IMAGE_RENDERS_PER_MINUTE),
+            login_user_limiter: limits.per_minute("login-user", rules::LOGINS_PER_MINUTE_PER_USER),
+            login_address_limiter: limits
+                .per_minute("login-address", rules::LOGINS_PER_MINUTE_PER_ADDRESS),
             limits,
             push,
             mailer,

@@ -49,6 +49,10 @@ pub struct AppState {
     pub chat_limiter: Arc<RateLimiter>,
     /// Uncached image proxy renders: `IMAGE_RENDERS_PER_MINUTE` per user.
     pub render_limiter: Arc<RateLimiter>,
+    /// Logins: `LOGINS_PER_MINUTE_PER_USER` per user, `LOGINS_PER_MINUTE_PER_ADDRESS` per client
+    /// address.
+    pub login_user_limiter: Arc<RateLimiter>,
+    pub login_address_limiter: Arc<RateLimiter>,
 }
 
 impl AppState {

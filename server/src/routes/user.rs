@@ -201,11 +201,21 @@ impl UserApi {
                 "account is not the ID token's subject".into(),
             ));
         }
+        let address =
+            crate::client_address::address_key(req, state.settings.trusted_proxy_header.as_ref());
+        throttle_login(&state.login_address_limiter, &address, "from this address").await?;
         let user = users::find_or_create(
             &state.db,
             identity.user_id.as_str(),
             identity.name.as_deref(),
             state.now(),
+        )
+        .await?;
+        // Keyed on the row, not the LINE id: no member's identity in the allowances' table.
+        throttle_login(
+            &state.login_user_limiter,
+            &format!("u:{}", user.id),
+            "of this account",
         )
         .await?;
         // The web app sends its locale: pushes and mails written later speak it.
@@ -369,4 +379,19 @@ impl UserApi {
             updated_at: last.unwrap_or(profile.updated_at),
         })))
     }
+}
+
+/// 429 E007 with `Retry-After` once a login allowance is used up: every login makes a session.
+async fn throttle_login(
+    limiter: &crate::rate_limit::RateLimiter,
+    key: &str,
+    whose: &str,
+) -> Result<(), ApiError> {
+    limiter
+        .check(key)
+        .await
+        .map_err(|wait| ApiError::Throttled {
+            cause: format!("too many logins {whose}; wait a moment"),
+            retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+        })
 }

@@ -208,7 +208,77 @@ async fn ended_sessions_are_forgotten_after_a_day(backend: Backend) {
     assert_eq!(my_info(&app, &live.token).await.status(), 200);
 }
 
+/// Every login makes a session: one LINE user gets `LOGINS_PER_MINUTE_PER_USER` a minute, one
+/// client address `LOGINS_PER_MINUTE_PER_ADDRESS` (refused attempts count too); others go on.
+async fn logins_are_limited_per_line_user_and_per_address(backend: Backend) {
+    use kizuna_core::rules::{LOGINS_PER_MINUTE_PER_ADDRESS, LOGINS_PER_MINUTE_PER_USER};
+    let app = crate::helpers::spawn_app_with(backend, |s| {
+        s.trusted_proxy_header = Some("x-forwarded-for".parse().unwrap());
+    })
+    .await;
+    let login = |user: &User, from: &'static str| {
+        app.client
+            .post(app.url("/api/user/login"))
+            .header("x-line-id-token", user.id_token.clone())
+            .header("x-forwarded-for", from)
+            .json(&json!({"account": user.line_id, "password": user.line_id}))
+            .send()
+    };
+    let mei = app.new_user().await;
+    let kai = app.new_user().await;
+    let before = app.snapshot().await.count("sessions");
+    let started = std::time::Instant::now();
+    let mut made = 0;
+    let mut first_refusal = None;
+    for _ in 0..=LOGINS_PER_MINUTE_PER_ADDRESS {
+        let r = login(&mei, "203.0.113.7").await.unwrap();
+        match r.status().as_u16() {
+            200 => made += 1,
+            429 => {
+                if first_refusal.is_none() {
+                    assert!(r.headers().contains_key("retry-after"));
+                    first_refusal = Some(assert_error(r, 429, "E007").await);
+                }
+            }
+            other => panic!("login answered {other}"),
+        }
+    }
+    // Her first login (new_user) counted; one comes back every 6 s meanwhile.
+    let refills = (started.elapsed().as_secs_f64() / 6.0).ceil() as u32;
+    let allowed = LOGINS_PER_MINUTE_PER_USER - 1;
+    assert!(
+        (allowed..=allowed + refills).contains(&made),
+        "{made} logins of one user"
+    );
+    assert!(first_refusal.is_some());
+    assert_eq!(
+        app.snapshot().await.count("sessions"),
+        before + made as usize,
+        "a refusal makes no session"
+    );
+    // The address has used its allowance: another member behind it waits too, elsewhere not.
+    let mut refused = None;
+    for _ in 0..8 {
+        let r = login(&kai, "203.0.113.7").await.unwrap();
+        if r.status() == 429 {
+            refused = Some(assert_error(r, 429, "E007").await);
+            break;
+        }
+    }
+    let refused = refused.expect("the address's allowance held");
+    assert!(
+        refused["cause"]
+            .as_str()
+            .unwrap()
+            .contains("from this address"),
+        "{refused}"
+    );
+    let r = login(&kai, "203.0.113.8").await.unwrap();
+    assert_eq!(r.status(), 200);
+}
+
 on_both_backends!(
+    logins_are_limited_per_line_user_and_per_address,
     signing_out_ends_this_session_only,
     signing_out_everywhere_ends_every_session,
     a_session_ends_thirty_days_after_login_however_often_it_is_used,
