@@ -386,8 +386,8 @@ pub enum WithoutEmployerResponse {
 #[oai(rename_all = "camelCase", deny_unknown_fields)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EmployerBody {
-    /// The catalogue id of the employer.
-    #[oai(validator(max_length = 64))]
+    /// The catalogue id of the employer (checked against the catalogue: 422 `unknown_employer`;
+    /// no length of its own, as in the decision's `employer`: the body limit bounds it).
     pub employer: String,
 }
 

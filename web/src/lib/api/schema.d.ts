@@ -7200,7 +7200,10 @@ export interface components {
         };
         /** EmployerBody */
         EmployerBody: {
-            /** @description The catalogue id of the employer. */
+            /**
+             * @description The catalogue id of the employer (checked against the catalogue: 422 `unknown_employer`;
+             *     no length of its own, as in the decision's `employer`: the body limit bounds it).
+             */
             employer: string;
         };
         /** EmployerRef */
