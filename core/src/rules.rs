@@ -783,6 +783,10 @@ pub const LOGINS_PER_MINUTE_PER_ADDRESS: u32 = 120;
 /// size), so a first look at a long list stays within it; someone varying the modifiers to
 /// defeat the cache gets this many and then waits, instead of the workers the others need.
 pub const IMAGE_RENDERS_PER_MINUTE: u32 = 120;
+/// Changes of a member's own switches (the colleagues switch) or of employers on record (by a
+/// reviewer) per minute: each one tells every process's pool; a person flips one a few times, a
+/// script flipping it in a loop waits.
+pub const SWITCH_CHANGES_PER_MINUTE: u32 = 20;
 /// Copies of their data a user may ask for within [`DATA_EXPORT_WINDOW_SECS`]: each one reads
 /// everything they have and zips their photos.
 pub const DATA_EXPORTS_PER_WINDOW: u32 = 3;

@@ -142,6 +142,7 @@ impl Application {
             login_user_limiter: limits.per_minute("login-user", rules::LOGINS_PER_MINUTE_PER_USER),
             login_address_limiter: limits
                 .per_minute("login-address", rules::LOGINS_PER_MINUTE_PER_ADDRESS),
+            switch_limiter: limits.per_minute("switch", rules::SWITCH_CHANGES_PER_MINUTE),
             limits,
             push,
             mailer,

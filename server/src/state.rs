@@ -53,6 +53,8 @@ pub struct AppState {
     /// address.
     pub login_user_limiter: Arc<RateLimiter>,
     pub login_address_limiter: Arc<RateLimiter>,
+    /// Colleagues switch and employer changes: `SWITCH_CHANGES_PER_MINUTE` per user.
+    pub switch_limiter: Arc<RateLimiter>,
 }
 
 impl AppState {

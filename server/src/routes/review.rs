@@ -808,11 +808,12 @@ impl ReviewApi {
     async fn set_employer(
         &self,
         state: poem::web::Data<&State>,
-        _caller: Reviewer,
+        caller: Reviewer,
         #[oai(name = "profileId")] profile_id: Path<i64>,
         body: Json<JsonBody<EmployerBody>>,
     ) -> Result<EmployerSetResponse, ApiError> {
         let body = body.0.read()?;
+        super::matchmaking::switch_allowed(&state, caller.0.user.id).await?;
         let employer = usecases::review::set_employer(&state, profile_id.0, &body.employer)
             .await?
             .apply(&state)

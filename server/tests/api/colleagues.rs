@@ -342,6 +342,25 @@ async fn only_an_approved_member_has_the_switch(backend: Backend) {
     }
     let own = ok_json(app.get("/api/user/colleagues", Some(&mei.user.token)).await).await;
     assert_eq!(own["hideColleagues"], true);
+    // A script flipping the switch in a loop is held back (each change tells every pool).
+    let mut answers = Vec::new();
+    for n in 0..=kizuna_core::rules::SWITCH_CHANGES_PER_MINUTE {
+        let r = send(
+            &app,
+            Method::PUT,
+            "/api/user/colleagues",
+            &mei.user.token,
+            Some(json!({"hideColleagues": n % 2 == 0})),
+        )
+        .await;
+        answers.push(r.status().as_u16());
+        if r.status() == 429 {
+            assert!(r.headers().contains_key("retry-after"));
+            assert_error(r, 429, "E007").await;
+            break;
+        }
+    }
+    assert_eq!(answers.last(), Some(&429), "{answers:?}");
 }
 
 /// A database from before employers were recorded: the migration puts the catalogue employer of
