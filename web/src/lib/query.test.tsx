@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import { ApiError } from '@/lib/api-client';
 import { clearSession } from '@/lib/auth';
-import { update, useQuery, type QueryState } from '@/lib/query';
+import { prefetch, update, useQuery, type QueryState } from '@/lib/query';
 import { englishScreens, renderScreen } from '@/test/render';
 
 function Show({ id, load }: { id: string | null; load: () => Promise<string> }) {
@@ -28,7 +28,7 @@ describe('useQuery', () => {
     await waitFor(() => expect(shown()).toBe('ok:first'));
     rerender(<Show id={null} load={load} />);
     answer = 'second';
-    // Past the 2 s in which a second ask is taken for the same one.
+    // Past the half second in which a second ask is taken for the same one.
     vi.advanceTimersByTime(2500);
     rerender(<Show id="matches" load={load} />);
     expect(shown()).toBe('ok:first');
@@ -78,6 +78,25 @@ describe('useQuery', () => {
     release();
     // SWR drops an answer that started before a change to its key: it is asked for again.
     await waitFor(() => expect(shown()).toBe('ok:Kai (asked again)'));
+  });
+
+  it('an answer asked ahead is what the screen opened soon after shows, and one left unused is asked again later', async () => {
+    // The app's own cache, where the start-up's answers go.
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const soon = vi.fn(async () => 'asked ahead');
+    prefetch('introductions:ahead', soon);
+    const { unmount } = render(<Show id="introductions:ahead" load={async () => 'asked by the screen'} />);
+    await waitFor(() => expect(shown()).toBe('ok:asked ahead'));
+    expect(soon).toHaveBeenCalledTimes(1);
+    unmount();
+
+    // Asked at start-up, the match list waits while the member stays on /today; a match is made
+    // meanwhile: the Matches tab opened a minute later asks, and shows it.
+    prefetch('matches:ahead', async () => 'no matches');
+    await Promise.resolve();
+    vi.advanceTimersByTime(60_000);
+    render(<Show id="matches:ahead" load={async () => 'Kai'} />);
+    await waitFor(() => expect(shown()).toBe('ok:Kai'));
   });
 
   it('the end of the session empties the cache: the next member sees nothing of the last one', async () => {

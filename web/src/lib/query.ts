@@ -1,4 +1,4 @@
-import useSWR, { mutate, preload, unload } from 'swr';
+import useSWR, { mutate, unload } from 'swr';
 import { useCallback } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
@@ -50,7 +50,10 @@ const OPTIONS = {
   shouldRetryOnError: false,
   // Coming back to LINE's in-app browser asks again, at most every 5 s.
   focusThrottleInterval: 5000,
-  dedupingInterval: 2000,
+  // Screens that ask at once (the Matches tab's badge and its page) share one request; a screen
+  // opened later asks again, even right after another one's answer: with SWR's 2 s a member who
+  // came back from a profile and tapped Matches within 2 s saw the list without the match just made.
+  dedupingInterval: 500,
 } as const;
 
 function stateOf<T>(data: T | undefined, error: unknown, key: QueryKey | null): QueryState<T> {
@@ -71,7 +74,7 @@ export function useQuery<T>(
     initial?: T | null;
   } = {},
 ): [state: QueryState<T>, reload: () => void, set: (value: T) => void] {
-  const { data, error, mutate: bound } = useSWR<T>(key, load, {
+  const { data, error, mutate: bound } = useSWR<T>(key, () => takeAhead<T>(key) ?? load(), {
     ...OPTIONS,
     fallbackData: opts.initial ?? undefined,
     onError: (err: unknown) => logger.warn(`load ${key} failed: ${describeError(err)}`),
@@ -81,9 +84,31 @@ export function useQuery<T>(
   return [stateOf(data, error, key), reload, set];
 }
 
-/** Starts loading `key` now (its screen is on its way); the screen's `useQuery` picks it up. */
+/** How long an answer asked ahead waits for its screen once it has arrived. SWR's own `preload`
+ *  keeps an unused answer for good: a match list asked for at start-up would be what the Matches
+ *  tab showed minutes later, without the match made meanwhile. A screen that comes later asks. */
+const AHEAD_KEPT_MS = 10_000;
+
+const ahead = new Map<QueryKey, { answer: Promise<unknown>; arrived: number | null }>();
+
+function takeAhead<T>(key: QueryKey | null): Promise<T> | undefined {
+  if (key === null) return undefined;
+  const asked = ahead.get(key);
+  ahead.delete(key);
+  if (!asked || (asked.arrived !== null && Date.now() - asked.arrived > AHEAD_KEPT_MS)) return undefined;
+  return asked.answer as Promise<T>;
+}
+
+/** Starts loading `key` now (its screen is on its way); the screen's `useQuery` picks it up if it
+ *  comes within AHEAD_KEPT_MS of the answer, and asks again otherwise. */
 export function prefetch<T>(key: QueryKey, load: () => Promise<T>): void {
-  preload(key, load).catch(() => {});
+  if (ahead.has(key)) return;
+  const entry: { answer: Promise<unknown>; arrived: number | null } = { answer: load(), arrived: null };
+  ahead.set(key, entry);
+  entry.answer.then(
+    () => (entry.arrived = Date.now()),
+    () => (entry.arrived = Date.now()),
+  );
 }
 
 /** Changes what is kept under `key` (when it is there) without asking the server: what this
@@ -106,12 +131,14 @@ export function update<T>(key: QueryKey, change: (value: T) => T): void {
 
 /** The next `useQuery` of `key` (and any on screen now) asks the server again. */
 export function invalidate(key: QueryKey): void {
+  ahead.delete(key);
   void mutate(key);
 }
 
 /** Forget every loaded answer and every request in flight (the session ended: nothing of one
  *  member may show to the next, not even an answer that arrives later). */
 export function clearQueries(): void {
+  ahead.clear();
   unload({ revalidate: false });
 }
 
