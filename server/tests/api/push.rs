@@ -198,8 +198,19 @@ async fn refused_pushes_fail_and_failing_ones_expire(backend: Backend) {
     let key = send(&app, &to, "approved").await;
     let done = finished(&app.db, &key, Duration::from_secs(10)).await;
     assert_eq!(done.status, "expired");
-    assert!(done.attempts > 1, "{done:?}");
-    assert!(done.last_error.as_deref().unwrap().starts_with("HTTP 503"));
+    // It ends either on LINE's last 503 (the next try would fall after its time) or, when the
+    // worker reaches the due retry only after its time (a loaded machine), unattempted; either way
+    // it was tried and refused first (a refused try is what schedules a retry), never delivered.
+    let last = done.last_error.as_deref().unwrap();
+    if last == "not attempted in time" {
+        assert!(
+            done.attempts > 1,
+            "a refused try, then the late claim: {done:?}"
+        );
+    } else {
+        assert!(last.starts_with("HTTP 503"), "{done:?}");
+        assert!(done.attempts > 1, "{done:?}");
+    }
     assert!(recorded_for(&app.pushes().await, &to).is_empty());
 }
 
