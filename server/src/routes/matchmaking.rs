@@ -836,7 +836,7 @@ impl ColleaguesApi {
     ) -> Result<ColleaguesResponse, ApiError> {
         let body = body.0.read()?;
         let viewer = Viewer::from(&caller.0);
-        switch_allowed(&state, viewer.user_id).await?;
+        super::switch_allowed(&state, viewer.user_id).await?;
         let (hides, employer_on_record) = crate::usecases::membership::set_hides_colleagues(
             &state,
             &viewer,
@@ -850,15 +850,4 @@ impl ColleaguesApi {
             employer_on_record,
         })))
     }
-}
-
-/// The switches' limit (`rules::SWITCH_CHANGES_PER_MINUTE` per user): 429 E007 with Retry-After.
-pub(crate) async fn switch_allowed(state: &State, user_id: i64) -> Result<(), ApiError> {
-    if let Err(wait) = state.switch_limiter.check(&format!("u:{user_id}")).await {
-        return Err(ApiError::Throttled {
-            cause: "too many changes at once; wait a moment".into(),
-            retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
-        });
-    }
-    Ok(())
 }

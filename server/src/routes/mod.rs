@@ -184,6 +184,19 @@ pub fn page_size(asked: Option<u64>, rule: RangeRule, default: u32) -> Result<u6
     }
 }
 
+/// The limit of the switches a member or reviewer flips (the colleagues switch, an employer set
+/// from the console; one allowance for both, so two endpoints share it here):
+/// `rules::SWITCH_CHANGES_PER_MINUTE` per user, 429 E007 with Retry-After.
+pub(crate) async fn switch_allowed(state: &State, user_id: i64) -> Result<(), ApiError> {
+    if let Err(wait) = state.switch_limiter.check(&format!("u:{user_id}")).await {
+        return Err(ApiError::Throttled {
+            cause: "too many changes at once; wait a moment".into(),
+            retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+        });
+    }
+    Ok(())
+}
+
 /// Where the document states a limit that a handler (not poem-openapi) enforces.
 enum LimitAt {
     /// A property of a component schema.

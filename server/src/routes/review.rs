@@ -813,7 +813,7 @@ impl ReviewApi {
         body: Json<JsonBody<EmployerBody>>,
     ) -> Result<EmployerSetResponse, ApiError> {
         let body = body.0.read()?;
-        super::matchmaking::switch_allowed(&state, caller.0.user.id).await?;
+        super::switch_allowed(&state, caller.0.user.id).await?;
         let employer = usecases::review::set_employer(&state, profile_id.0, &body.employer)
             .await?
             .apply(&state)
