@@ -9,6 +9,17 @@ function Show({ id, load }: { id: string | null; load: () => Promise<string> }) 
   const [state] = useQuery(id, load);
   return <p data-testid="state">{label(state)}</p>;
 }
+function ShowWithReload({ id, load }: { id: string; load: () => Promise<string> }) {
+  const [state, reload] = useQuery(id, load);
+  return (
+    <>
+      <p data-testid="state">{label(state)}</p>
+      <button type="button" onClick={reload}>
+        reload
+      </button>
+    </>
+  );
+}
 function label(state: QueryState<string>) {
   return state.kind === 'ok' ? `ok:${state.value}` : state.kind;
 }
@@ -97,6 +108,18 @@ describe('useQuery', () => {
     vi.advanceTimersByTime(60_000);
     render(<Show id="matches:ahead" load={async () => 'Kai'} />);
     await waitFor(() => expect(shown()).toBe('ok:Kai'));
+  });
+
+  it('an answer asked ahead after the screen loaded by itself never replaces what the screen got since', async () => {
+    let answer = 'paused';
+    const { unmount } = render(<ShowWithReload id="introductions:late" load={async () => answer} />);
+    await waitFor(() => expect(shown()).toBe('ok:paused'));
+    // The start-up's code arrives late and asks ahead; then the member resumes and the screen reloads.
+    prefetch('introductions:late', async () => 'paused');
+    answer = 'Mei';
+    screen.getByRole('button', { name: 'reload' }).click();
+    await waitFor(() => expect(shown()).toBe('ok:Mei'));
+    unmount();
   });
 
   it('the end of the session empties the cache: the next member sees nothing of the last one', async () => {

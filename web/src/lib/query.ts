@@ -74,7 +74,7 @@ export function useQuery<T>(
     initial?: T | null;
   } = {},
 ): [state: QueryState<T>, reload: () => void, set: (value: T) => void] {
-  const { data, error, mutate: bound } = useSWR<T>(key, () => takeAhead<T>(key) ?? load(), {
+  const { data, error, mutate: bound } = useSWR<T>(key, () => firstLoad<T>(key) ?? load(), {
     ...OPTIONS,
     fallbackData: opts.initial ?? undefined,
     onError: (err: unknown) => logger.warn(`load ${key} failed: ${describeError(err)}`),
@@ -90,19 +90,25 @@ export function useQuery<T>(
 const AHEAD_KEPT_MS = 10_000;
 
 const ahead = new Map<QueryKey, { answer: Promise<unknown>; arrived: number | null }>();
+/** Keys a screen has loaded: an answer asked ahead serves only a key's first load. Asked ahead
+ *  after the screen already loaded (the start-up's code came late), it is older than what the
+ *  screen holds and would undo a change (a break just ended showed the paused list again). */
+const loaded = new Set<QueryKey>();
 
-function takeAhead<T>(key: QueryKey | null): Promise<T> | undefined {
+function firstLoad<T>(key: QueryKey | null): Promise<T> | undefined {
   if (key === null) return undefined;
   const asked = ahead.get(key);
   ahead.delete(key);
+  if (loaded.has(key)) return undefined;
+  loaded.add(key);
   if (!asked || (asked.arrived !== null && Date.now() - asked.arrived > AHEAD_KEPT_MS)) return undefined;
   return asked.answer as Promise<T>;
 }
 
-/** Starts loading `key` now (its screen is on its way); the screen's `useQuery` picks it up if it
- *  comes within AHEAD_KEPT_MS of the answer, and asks again otherwise. */
+/** Starts loading `key` now (its screen is on its way); the screen's first `useQuery` load picks
+ *  it up if it comes within AHEAD_KEPT_MS of the answer, and asks again otherwise. */
 export function prefetch<T>(key: QueryKey, load: () => Promise<T>): void {
-  if (ahead.has(key)) return;
+  if (ahead.has(key) || loaded.has(key)) return;
   const entry: { answer: Promise<unknown>; arrived: number | null } = { answer: load(), arrived: null };
   ahead.set(key, entry);
   entry.answer.then(
@@ -139,6 +145,7 @@ export function invalidate(key: QueryKey): void {
  *  member may show to the next, not even an answer that arrives later). */
 export function clearQueries(): void {
   ahead.clear();
+  loaded.clear();
   unload({ revalidate: false });
 }
 
