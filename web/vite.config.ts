@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import wasm from 'vite-plugin-wasm';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,6 +89,46 @@ function localeParts(): Plugin {
   };
 }
 
+/** The wasm package (src/wasm-pkg) run in Node, the way check-wasm-pkg.mjs loads it. */
+async function coreInNode(dir: string) {
+  const glue = (await import(`${pathToFileURL(join(dir, 'kizuna_wasm_bg.js')).href}?t=${Date.now()}`)) as Record<string, unknown> & {
+    __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  };
+  const module = new WebAssembly.Module(readFileSync(join(dir, 'kizuna_wasm_bg.wasm')));
+  const imports: Record<string, Record<string, WebAssembly.ImportValue>> = {};
+  for (const imp of WebAssembly.Module.imports(module)) (imports[imp.module] ??= {})[imp.name] = glue[imp.name] as WebAssembly.ImportValue;
+  const instance = new WebAssembly.Instance(module, imports);
+  glue.__wbg_set_wasm(instance.exports);
+  (instance.exports.__wbindgen_start as (() => void) | undefined)?.();
+  return glue as unknown as typeof import('./src/wasm-pkg/kizuna_wasm');
+}
+
+/** `virtual:core-first-step`: what /register's first step shows of the core (a fresh draft, the
+ *  gender choices, every field's limits, which fields are required), asked of the same wasm
+ *  package at build time. The first step is drawn with it before the core is downloaded (50 KB on
+ *  the wire that a new member's first screen does not wait for); the rules stay the core's alone. */
+function coreFirstStep(): Plugin {
+  const dir = fileURLToPath(new URL('./src/wasm-pkg', import.meta.url));
+  const id = 'virtual:core-first-step';
+  return {
+    name: 'kizuna-core-first-step',
+    enforce: 'pre',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    async load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      this.addWatchFile(join(dir, 'kizuna_wasm_bg.wasm'));
+      const core = await coreInNode(dir);
+      const { draft } = core.repairDraft(null);
+      const { choices, limits } = core.catalogues();
+      const today = new Date().toISOString().slice(0, 10);
+      const errors = core.validateDraft(draft, '', today);
+      const required = Object.keys(errors).filter((k) => errors[k]!.includes('required'));
+      const facts = { draft, choices: { gender: choices.gender, matchGender: choices.matchGender }, limits, required };
+      return `export default ${JSON.stringify(facts)};`;
+    },
+  };
+}
+
 const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|json|svg|webmanifest|txt|map)$/;
 /** Below this a variant saves too little to be worth a file. */
 const MIN_PRECOMPRESS_BYTES = 256;
@@ -133,7 +173,7 @@ const SHARED_MODULES =
   /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/]spinner\.tsx|assets[\\/]logo\.svg)$/;
 
 export default defineConfig({
-  plugins: [localeParts(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
+  plugins: [localeParts(), coreFirstStep(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
   resolve: {
     alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
-import { completeForm, fillBasics, fillWork, next, shot, waitForStep } from './register-flow.mjs';
+import { completeForm, currentStep, fillBasics, fillWork, next, shot, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
@@ -127,6 +127,45 @@ describe('Kizuna LIFF app', () => {
     const href = await page.getByTestId('add-friend').getAttribute('href');
     assert.match(href, /^https:\/\/line\.me\/R\/ti\/p\//);
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'friend.png'), fullPage: true });
+    await context.close();
+  });
+
+  it("a new member's first step is drawn and takes input before the wasm core arrives; Next waits for its rules", async () => {
+    const user = await server.mockUser();
+    const { page, base, context } = await openAs(browser, server, user.userId);
+    // The core's download is held until the test lets it through.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const asked = [];
+    await page.route(/\.wasm$/, async (route) => {
+      asked.push(route.request().url());
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${base}/register`);
+    await waitForStep(page, 'basics');
+    // Nothing asked for the core until the form is touched.
+    assert.deepEqual(asked, []);
+    const nickname = page.locator('[data-field="nickname"] input');
+    await nickname.fill('Mei');
+    assert.equal(await nickname.inputValue(), 'Mei');
+    // The choices and the required marks are the core's, as the build asked them of it.
+    assert.equal(await page.locator('[data-field="gender"] option[value="FEMALE"]').count(), 1);
+    assert.equal(await page.locator('[data-field="name"] .required').count(), 1);
+    await page.waitForTimeout(200);
+    assert.equal(asked.length, 1, 'the first touch asks for the core');
+    // Next before the core: the step stays, and no rule has spoken yet.
+    await next(page);
+    await page.waitForTimeout(300);
+    assert.equal(await currentStep(page), 'basics');
+    assert.equal(await page.locator('.field-invalid').count(), 0);
+    // The core arrives: the press is answered with this step's errors.
+    release();
+    await page.locator('[data-field="name"].field-invalid').waitFor();
+    assert.equal(await currentStep(page), 'basics');
+    await fillBasics(page);
+    await next(page);
+    await waitForStep(page, 'work');
     await context.close();
   });
 

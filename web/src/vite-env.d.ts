@@ -16,3 +16,11 @@ declare module 'virtual:locale-table' {
   };
   export default table;
 }
+
+/** What /register's first step shows of the core, asked of the wasm package at build time
+ *  (vite.config.ts `coreFirstStep`). */
+declare module 'virtual:core-first-step' {
+  import type { FirstStepFacts } from '@/lib/wasm/types';
+  const facts: FirstStepFacts;
+  export default facts;
+}

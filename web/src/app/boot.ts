@@ -11,6 +11,7 @@ import { installNavigation, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
 import { matchRoute, TAB_ROUTES } from '@/app/routes';
 import { loadCore } from '@/lib/wasm';
+import { readRaw, StorageKey } from '@/lib/storage';
 
 /** The version poll's first check is an hour away (or the next return to the app): its code loads
  *  after the first screen rather than with it. */
@@ -21,8 +22,8 @@ function installErrorLogging() {
   window.addEventListener('unhandledrejection', (e) => logger.error(`unhandled rejection: ${describeError(e.reason)}`));
 }
 
-/** Start fetching the page's code (and the wasm core for /register) while the guards ask the
- *  server, so the first render does not wait for one more round trip after them. */
+/** Start fetching the page's code (and the wasm core, when /register needs it to draw) while the
+ *  guards ask the server, so the first render does not wait for one more round trip after them. */
 function warmRoute(pathname: string) {
   // Spec §9: no prefetching on save-data or 2g connections.
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
@@ -30,7 +31,9 @@ function warmRoute(pathname: string) {
   const route = matchRoute(pathname);
   if (route?.name === 'register' || route?.name === 'index') {
     void import('@/features/register/components/register-page').catch(() => {});
-    void loadCore().catch(() => {});
+    // A new member's first step is drawn without the core (it loads on the first touch of the
+    // form); a stored draft or a resubmission is read back by the core before anything is drawn.
+    if (readRaw(StorageKey.registerForm) !== null || getUserInfoHint()?.status === 'REJECTED') void loadCore().catch(() => {});
     return;
   }
   // Every other screen waits for the whole message catalogue: it comes beside the guard's calls.

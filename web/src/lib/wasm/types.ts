@@ -4,8 +4,10 @@
 import type * as pkg from '@/wasm-pkg/kizuna_wasm';
 import type {
   BuildOutcome,
+  Catalogues,
   Choices,
   DraftConditions,
+  RegisterDraft,
   RepairedDraft,
   Tag,
   TagCatalogue,
@@ -27,6 +29,20 @@ export type {
 } from '@/wasm-pkg/kizuna_wasm';
 
 export type TagItem = Tag;
+
+/** What /register's first step needs of the catalogues (virtual:core-first-step). */
+export interface FirstStepCatalogue {
+  choices: Pick<Choices, 'gender' | 'matchGender'>;
+  limits: Catalogues['limits'];
+}
+
+/** The core's answers /register's first step is drawn with before the core itself is loaded. */
+export interface FirstStepFacts extends FirstStepCatalogue {
+  /** A fresh draft (the core's repair of nothing stored). */
+  draft: RegisterDraft;
+  /** The fields the core reports `required` for on that draft. */
+  required: string[];
+}
 export type TagGroup = keyof TagCatalogue;
 export type ChoiceName = keyof Choices;
 export type RepairResult = RepairedDraft;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { completeLocale, hasMessage, useT } from '@/lib/i18n';
@@ -8,7 +8,7 @@ import { Spinner } from '@/components/spinner';
 import { navigate } from '@/lib/navigation';
 import { getMyInfo } from '@/lib/user-api';
 import { peekDeepLink } from '@/lib/deep-link';
-import { useRegisterForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
+import { useRegisterForm, type FirstStepForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 import { FlaggedFields } from '@/components/form';
 import { api, type ApiAnswer } from '@/lib/api-client';
@@ -65,11 +65,13 @@ export default function RegisterPage() {
       </section>
     );
   }
-  return <RegisterForm form={state.form} />;
+  return <RegisterSteps form={state.form} full={state.full} />;
 }
 
-function RegisterForm({ form }: { form: RegisterForm }) {
-  const { step, t, goTo, reveal, errors, draft, core, lineUserId, today } = form;
+/** `full` is null until the core is loaded: only the first step is drawn without it, and a move
+ *  away from it (Next, a step's name) waits for the core's rules. */
+function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm | null }) {
+  const { step, t, reveal, errors, draft, lineUserId, today, needCore, goTo: moveTo } = form;
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -86,27 +88,39 @@ function RegisterForm({ form }: { form: RegisterForm }) {
     if (step !== 0) return;
     // Opening there is no move of the member's: the heading keeps its focus for their own moves.
     first.current = true;
-    goTo(firstFlaggedStep(guide.flagged));
-  }, [guide, step, goTo]);
+    moveTo(firstFlaggedStep(guide.flagged));
+  }, [guide, step, moveTo]);
 
   useEffect(() => {
-    // The first touch of the form, or a few seconds of idling, fetches the later steps: not part
-    // of what the first screen waits for, and there before anyone presses Next.
+    // The first touch of the form (a field's focus too), or a few seconds of idling, fetches the
+    // core and the later steps: not part of what the first screen waits for, and there before
+    // anyone presses Next.
     let done = false;
     const go = () => {
       if (done) return;
       done = true;
+      needCore();
       prefetchSteps();
     };
     const timer = window.setTimeout(go, PREFETCH_STEPS_AFTER_MS);
     window.addEventListener('pointerdown', go, { once: true });
     window.addEventListener('keydown', go, { once: true });
+    window.addEventListener('focusin', go, { once: true });
     return () => {
       window.clearTimeout(timer);
       window.removeEventListener('pointerdown', go);
       window.removeEventListener('keydown', go);
+      window.removeEventListener('focusin', go);
     };
-  }, []);
+  }, [needCore]);
+
+  // A move asked for before the core was there is made once it is (with its rules' errors).
+  const waiting = useRef<number | 'next' | null>(null);
+  const goTo = (n: number) => {
+    if (full) return moveTo(n);
+    waiting.current = n;
+    needCore();
+  };
 
   useEffect(() => {
     // The named steps scroll sideways on a phone: the current one is brought to the middle.
@@ -131,6 +145,11 @@ function RegisterForm({ form }: { form: RegisterForm }) {
   };
 
   const next = () => {
+    if (!full) {
+      waiting.current = 'next';
+      needCore();
+      return;
+    }
     const stepErrors = errorsOfStep(errors, step);
     reveal([...current.fields, ...stepErrors]);
     if (stepErrors.length) {
@@ -140,7 +159,19 @@ function RegisterForm({ form }: { form: RegisterForm }) {
     goTo(step + 1);
   };
 
+  const resume = useEffectEvent(() => {
+    const move = waiting.current;
+    waiting.current = null;
+    if (move === 'next') next();
+    else if (move !== null) goTo(move);
+  });
+  const hasCore = full !== null;
+  useEffect(() => {
+    if (hasCore) resume();
+  }, [hasCore]);
+
   const submit = async () => {
+    if (!full) return;
     reveal('all');
     if (Object.keys(errors).some((k) => errors[k]!.length)) {
       focusFirstError();
@@ -158,7 +189,7 @@ function RegisterForm({ form }: { form: RegisterForm }) {
     setSubmitError(null);
     try {
       const { submitProfile, defaultSubmitDeps, resubmitDeps } = await loadSubmit();
-      await submitProfile(core, draft, lineUserId, today, resubmitting ? resubmitDeps : defaultSubmitDeps);
+      await submitProfile(full.core, draft, lineUserId, today, resubmitting ? resubmitDeps : defaultSubmitDeps);
       clearDraftStorage();
       // The review status changed (a new profile, or a resubmission back to PENDING): the app asks
       // my-info once now, since navigations no longer do (one login per opening).
@@ -235,14 +266,14 @@ function RegisterForm({ form }: { form: RegisterForm }) {
       >
         <Suspense fallback={<Spinner />}>
         {current.id === 'basics' ? <StepBasics form={form} /> : null}
-        {current.id === 'work' ? <StepWork form={form} /> : null}
-        {current.id === 'lifestyle' ? <StepLifestyle form={form} /> : null}
-        {current.id === 'tags' ? <StepTags form={form} /> : null}
-        {current.id === 'about' ? <StepAbout form={form} /> : null}
-        {current.id === 'photos' ? <StepPhotos form={form} /> : null}
-        {current.id === 'conditions' ? <StepConditions form={form} /> : null}
-        {current.id === 'location' ? <StepLocation form={form} /> : null}
-        {current.id === 'review' ? <StepReview form={form} submitError={submitError} submitting={submitting} onSubmit={() => void submit()} /> : null}
+        {current.id === 'work' && full ? <StepWork form={full} /> : null}
+        {current.id === 'lifestyle' && full ? <StepLifestyle form={full} /> : null}
+        {current.id === 'tags' && full ? <StepTags form={full} /> : null}
+        {current.id === 'about' && full ? <StepAbout form={full} /> : null}
+        {current.id === 'photos' && full ? <StepPhotos form={full} /> : null}
+        {current.id === 'conditions' && full ? <StepConditions form={full} /> : null}
+        {current.id === 'location' && full ? <StepLocation form={full} /> : null}
+        {current.id === 'review' && full ? <StepReview form={full} submitError={submitError} submitting={submitting} onSubmit={() => void submit()} /> : null}
         </Suspense>
         {step !== REVIEW_STEP ? (
           <div className="form-nav">

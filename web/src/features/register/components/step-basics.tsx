@@ -1,9 +1,10 @@
 import { SelectInput, TextInput } from '@/components/form';
-import type { RegisterForm } from '@/features/register/hooks/use-register-form';
+import type { FirstStepForm } from '@/features/register/hooks/use-register-form';
 import { choiceOptions } from '@/lib/catalogue-labels';
 import { formatDate, useLocale } from '@/lib/i18n';
 
-export function StepBasics({ form }: { form: RegisterForm }) {
+/** Drawn before the core is loaded too: it uses only what the first step's form has. */
+export function StepBasics({ form }: { form: FirstStepForm }) {
   const { draft, update, touch, errorOf, t, cat } = form;
   const locale = useLocale();
   return (

@@ -1,15 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { loadCore, todayIso, type Catalogues, type Core, type FieldErrors, type RegisterDraft } from '@/lib/wasm';
+import firstStep from 'virtual:core-first-step';
+import { loadCore, todayIso, type Catalogues, type Core, type FieldErrors, type FirstStepCatalogue, type RegisterDraft } from '@/lib/wasm';
 import { useT, type TFunction } from '@/lib/i18n';
 import { describeError, logger } from '@/lib/logger';
 import { appState } from '@/lib/app-state';
-import { loadDraft, loadStep, prunePhotos, saveDraft, saveStep } from '@/features/register/lib/draft-storage';
+import { hasStoredDraft, loadDraft, loadStep, prunePhotos, saveDraft, saveStep } from '@/features/register/lib/draft-storage';
 import { baseField, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
 
-export interface RegisterForm {
-  core: Core;
-  cat: Catalogues;
+/** The form as the first step uses it: drawn before the core is loaded (a new member's first
+ *  screen), with what the build asked of the core (virtual:core-first-step). */
+export interface FirstStepForm {
+  cat: FirstStepCatalogue;
   draft: RegisterDraft;
+  /** The core's errors of the draft; none until the core is loaded. */
   errors: FieldErrors;
   step: number;
   lineUserId: string;
@@ -27,28 +30,51 @@ export interface RegisterForm {
   message(field: string, code: string): string;
   /** Whether the core requires the field (asked of the core with an empty draft). */
   req(field: string): boolean;
+  /** Start loading the core, if it is not loaded or loading yet (the first touch of the form, a
+   *  few seconds of idling, or a move that needs its rules). */
+  needCore(): void;
+}
+
+/** The whole form, once the core is loaded: every step, the submit. */
+export interface RegisterForm extends FirstStepForm {
+  core: Core;
+  cat: Catalogues;
+}
+
+/** A new member's form (nothing stored, the first step, not a resubmission) is drawn before the
+ *  core is loaded; any other waits for the core to repair the stored draft first. */
+function startsFresh(): boolean {
+  return !hasStoredDraft() && loadStep(STEPS.length) === 0 && appState.get().reviewStatus?.status !== 'REJECTED';
 }
 
 export function useRegisterForm(lineUserId: string):
   | { status: 'loading' }
   | { status: 'error'; error: string }
-  | { status: 'ready'; form: RegisterForm } {
+  | { status: 'ready'; form: FirstStepForm; full: RegisterForm | null } {
   const t = useT();
+  const [fresh] = useState(startsFresh);
   const [core, setCore] = useState<Core | null>(null);
+  const [wanted, setWanted] = useState(!fresh);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [draft, setDraft] = useState<RegisterDraft | null>(null);
+  const [draft, setDraft] = useState<RegisterDraft | null>(() => (fresh ? structuredClone(firstStep.draft) : null));
   const [step, setStep] = useState(0);
   const stepRef = useRef(0);
   const [returnToReview, setReturnToReview] = useState(false);
   const [touched, setTouched] = useState<Set<string>>(() => new Set());
   const [revealAll, setRevealAll] = useState(false);
   const today = useMemo(() => todayIso(), []);
-  const draftRef = useRef<RegisterDraft | null>(null);
+  const draftRef = useRef<RegisterDraft | null>(draft);
 
   useEffect(() => {
+    if (!wanted) return;
     let alive = true;
     loadCore()
       .then(async (c) => {
+        if (fresh) {
+          // The member may be typing already: the draft on screen stays.
+          if (alive) setCore(c);
+          return;
+        }
         if (appState.get().reviewStatus?.status === 'REJECTED') {
           // Come straight here rather than through "Edit and resubmit": the same filled form. Its
           // module loads only for a rejected member, so a new member's first render does not grow.
@@ -74,7 +100,9 @@ export function useRegisterForm(lineUserId: string):
     return () => {
       alive = false;
     };
-  }, []);
+  }, [wanted, fresh]);
+
+  const needCore = useCallback(() => setWanted(true), []);
 
   const errors = useMemo<FieldErrors>(() => {
     if (!core || !draft) return {};
@@ -120,16 +148,16 @@ export function useRegisterForm(lineUserId: string):
 
   const cat = useMemo(() => (core ? core.catalogues() : null), [core]);
   const requiredFields = useMemo(() => {
-    if (!core) return new Set<string>();
+    if (!core) return new Set(firstStep.required);
     const empty = core.validateDraft(core.emptyDraft(), lineUserId, today);
     return new Set(Object.keys(empty).filter((k) => empty[k]!.includes('required')));
   }, [core, lineUserId, today]);
 
   if (loadError) return { status: 'error', error: loadError };
-  if (!core || !draft || !cat) return { status: 'loading' };
+  if (!draft) return { status: 'loading' };
 
   const message = (field: string, code: string) => {
-    const limits = cat.limits[baseField(field)] ?? {};
+    const limits = (cat ?? firstStep).limits[baseField(field)] ?? {};
     return t(`rule.${code}`, { min: limits.min ?? '', max: limits.max ?? '' });
   };
 
@@ -144,8 +172,10 @@ export function useRegisterForm(lineUserId: string):
     return null;
   };
 
-  return {
-    status: 'ready',
-    form: { core, cat, draft, errors, step, lineUserId, today, t, update, touch, errorOf, reveal, goTo, returnToReview, message, req: (f) => requiredFields.has(f) },
+  const form: FirstStepForm = {
+    cat: cat ?? firstStep,
+    draft, errors, step, lineUserId, today, t, update, touch, errorOf, reveal, goTo, returnToReview, message, needCore,
+    req: (f) => requiredFields.has(f),
   };
+  return { status: 'ready', form, full: core && cat ? { ...form, core, cat } : null };
 }

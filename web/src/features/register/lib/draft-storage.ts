@@ -11,6 +11,11 @@ export function loadDraft(core: Pick<Core, 'repairDraft'>): RepairResult {
   return result;
 }
 
+/** Whether a draft is stored (however damaged): the core must read it back before it is shown. */
+export function hasStoredDraft(): boolean {
+  return readRaw(StorageKey.registerForm) !== null;
+}
+
 export function saveDraft(draft: RegisterDraft): boolean {
   return writeJson(StorageKey.registerForm, draft);
 }
