@@ -129,6 +129,7 @@ pub mod matching;
 pub mod profile;
 pub mod report;
 pub mod review;
+pub mod revision;
 pub mod rules;
 pub mod url;
 

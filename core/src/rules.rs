@@ -80,11 +80,14 @@ pub enum RuleCode {
     /// A work e-mail (verification COMPANY_EMAIL) not confirmed with the one-time code sent to
     /// it. Only the server can tell, so only the server reports it.
     EmailNotConfirmed,
+    /// A field an approved member cannot change in the app (the name, birthday and gender a
+    /// reviewer checked): they ask the operator instead.
+    NotEditable,
 }
 
 impl RuleCode {
     /// Every rule code, in declaration order.
-    pub const ALL: [RuleCode; 23] = [
+    pub const ALL: [RuleCode; 24] = [
         RuleCode::Required,
         RuleCode::TooShort,
         RuleCode::TooLong,
@@ -108,6 +111,7 @@ impl RuleCode {
         RuleCode::ControlChars,
         RuleCode::UnknownFile,
         RuleCode::EmailNotConfirmed,
+        RuleCode::NotEditable,
     ];
 
     /// The wire code, as serialised.
@@ -136,6 +140,7 @@ impl RuleCode {
             RuleCode::ControlChars => "control_chars",
             RuleCode::UnknownFile => "unknown_file",
             RuleCode::EmailNotConfirmed => "email_not_confirmed",
+            RuleCode::NotEditable => "not_editable",
         }
     }
 
@@ -787,6 +792,10 @@ pub const IMAGE_RENDERS_PER_MINUTE: u32 = 120;
 /// reviewer) per minute: each one tells every process's pool; a person flips one a few times, a
 /// script flipping it in a loop waits.
 pub const SWITCH_CHANGES_PER_MINUTE: u32 = 20;
+/// Saves of an approved member's edit form per minute (`PUT /user-profile/edit`): each one
+/// rewrites the profile or its revision and tells every pool; a person saves a few times, a
+/// script saving in a loop waits.
+pub const PROFILE_EDITS_PER_MINUTE: u32 = 10;
 /// Copies of their data a user may ask for within [`DATA_EXPORT_WINDOW_SECS`]: each one reads
 /// everything they have and zips their photos.
 pub const DATA_EXPORTS_PER_WINDOW: u32 = 3;

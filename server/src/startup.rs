@@ -143,6 +143,7 @@ impl Application {
             login_address_limiter: limits
                 .per_minute("login-address", rules::LOGINS_PER_MINUTE_PER_ADDRESS),
             switch_limiter: limits.per_minute("switch", rules::SWITCH_CHANGES_PER_MINUTE),
+            edit_limiter: limits.per_minute("profile-edit", rules::PROFILE_EDITS_PER_MINUTE),
             limits,
             push,
             mailer,

@@ -55,6 +55,8 @@ pub struct AppState {
     pub login_address_limiter: Arc<RateLimiter>,
     /// Colleagues switch and employer changes: `SWITCH_CHANGES_PER_MINUTE` per user.
     pub switch_limiter: Arc<RateLimiter>,
+    /// Saves of the edit form: `PROFILE_EDITS_PER_MINUTE` per user.
+    pub edit_limiter: Arc<RateLimiter>,
 }
 
 impl AppState {

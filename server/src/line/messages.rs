@@ -27,6 +27,14 @@ pub enum PushText<'a> {
     },
     /// Their account was suspended, with the (translated) reason.
     Suspended { reason: &'a str },
+    /// The changes they saved to their approved profile were approved: others see them now.
+    RevisionApproved,
+    /// The changes they saved were sent back (the approved version stands): what to change and
+    /// the reviewer's optional note.
+    RevisionRejected {
+        reasons: &'a [String],
+        note: Option<&'a str>,
+    },
     /// Today's introductions are ready.
     Introductions { count: u32 },
     /// A like back made a match.
@@ -46,12 +54,32 @@ pub fn text(locale: Locale, what: &PushText<'_>, app_url: Option<&str>) -> Strin
                 .to_string(),
             Ja => "Kizuna のプロフィールが承認されました！まもなく紹介が始まります。".to_string(),
         },
-        PushText::ChangesRequested { reasons, note } => {
-            let mut text = match locale {
-                ZhTw => "請修改您的 Kizuna 個人檔案後重新送出：".to_string(),
-                En => "Please change the following in your Kizuna profile and submit it again:"
+        PushText::RevisionApproved => match locale {
+            ZhTw => "您修改的 Kizuna 個人檔案已通過審核，其他會員現在看到的是新版本。".to_string(),
+            En => "The changes to your Kizuna profile have been approved: others now see them."
+                .to_string(),
+            Ja => "Kizuna のプロフィールの変更が承認されました。他の会員にも新しい内容が表示されます。"
+                .to_string(),
+        },
+        PushText::ChangesRequested { reasons, note }
+        | PushText::RevisionRejected { reasons, note } => {
+            let revision = matches!(what, PushText::RevisionRejected { .. });
+            let mut text = match (locale, revision) {
+                (ZhTw, false) => "請修改您的 Kizuna 個人檔案後重新送出：".to_string(),
+                (En, false) => {
+                    "Please change the following in your Kizuna profile and submit it again:"
+                        .to_string()
+                }
+                (Ja, false) => {
+                    "Kizuna のプロフィールの次の点を修正して、もう一度送信してください："
+                        .to_string()
+                }
+                (ZhTw, true) => {
+                    "您修改的個人檔案未通過審核，其他會員仍看到原本的版本。請修改以下項目：".to_string()
+                }
+                (En, true) => "The changes to your Kizuna profile were not approved; others still                                see the approved version. Please change the following:"
                     .to_string(),
-                Ja => "Kizuna のプロフィールの次の点を修正して、もう一度送信してください："
+                (Ja, true) => "プロフィールの変更は承認されませんでした（他の会員には元の内容が表示されています）。次の点を修正してください："
                     .to_string(),
             };
             for reason in reasons.iter() {
@@ -147,6 +175,11 @@ mod tests {
                 note: Some("Smile!"),
             },
             PushText::Suspended { reason: "spam" },
+            PushText::RevisionApproved,
+            PushText::RevisionRejected {
+                reasons,
+                note: Some("Smile!"),
+            },
             PushText::Introductions { count: 3 },
             PushText::NewMatch,
             PushText::NewMessage { nickname: "Mei" },

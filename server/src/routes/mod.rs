@@ -76,6 +76,67 @@ impl ReviewState {
     }
 }
 
+/// A member's own revision of their approved profile (issue 21 §1), as they read it: only they
+/// and the reviewers ever do; everyone else reads the approved profile.
+#[derive(Debug, poem_openapi::Object)]
+#[oai(rename_all = "camelCase")]
+pub struct OwnRevision {
+    /// 1 for the first revision, one more with each save.
+    pub number: i32,
+    /// PENDING (waiting for a reviewer) or REJECTED (sent back: the approved version stands).
+    pub status: String,
+    /// The fields for review it changes from the approved profile (wire names).
+    pub changed_fields: Vec<String>,
+    /// The whole proposed profile (the edit form opens on it).
+    pub profile: crate::extract::body::ProfilePayload,
+    /// The rejection's reason codes (`reject` catalogue of `GET /catalogue/codes`), with the
+    /// fields each names: the form marks them.
+    pub reasons: Vec<String>,
+    /// The reviewer's note with the rejection.
+    #[oai(nullable)]
+    pub note: Option<String>,
+    /// Unix seconds of the save.
+    pub submitted_at: i64,
+    /// Unix seconds of the decision.
+    #[oai(nullable)]
+    pub decided_at: Option<i64>,
+}
+
+impl OwnRevision {
+    /// The member's view of their revision, beside the approved payload (JSON text); None for
+    /// an approved one (it is the profile now).
+    pub fn of(
+        approved: &str,
+        revision: &crate::storage::revisions::Revision,
+    ) -> Result<Option<OwnRevision>, ApiError> {
+        use kizuna_core::{profile::UserProfileCreate, revision::RevisionStatus};
+        if revision.status == RevisionStatus::Approved {
+            return Ok(None);
+        }
+        let read = |json: &str| -> Result<UserProfileCreate, ApiError> {
+            serde_json::from_str(json).map_err(|e| {
+                ApiError::Internal(anyhow::Error::new(e).context("decoding a stored profile"))
+            })
+        };
+        let changed =
+            kizuna_core::revision::revision_changes(&read(approved)?, &read(&revision.payload)?);
+        Ok(Some(OwnRevision {
+            number: revision.number,
+            status: revision.status.as_str().to_string(),
+            changed_fields: changed.into_iter().map(str::to_string).collect(),
+            profile: crate::extract::body::ProfilePayload(
+                serde_json::from_str(&revision.payload).map_err(|e| {
+                    ApiError::Internal(anyhow::Error::new(e).context("decoding a revision"))
+                })?,
+            ),
+            reasons: revision.reasons.clone(),
+            note: revision.note.clone(),
+            submitted_at: revision.submitted_at,
+            decided_at: revision.decided_at,
+        }))
+    }
+}
+
 /// Every resource's `#[OpenApi]` struct, in the document's order. Matchmaking's resources nest
 /// in one tuple so that the whole stays within the tuple sizes that implement `Default`.
 pub type Apis = (

@@ -26,9 +26,11 @@ use crate::{
         entity::review_claim,
         matchmaking::{self, Dismissal},
         review::{self, Deciding, ReviewError},
+        revisions::Revision,
     },
-    usecases,
+    usecases::{self, revisions::RevisionDeciding},
 };
+use kizuna_core::profile::UserProfileCreate;
 
 /// Queue entries answered at most, unless `limit` says fewer.
 
@@ -73,6 +75,11 @@ pub struct QueueItem {
     /// A live claim, if a reviewer holds it.
     #[oai(nullable)]
     pub claim: Option<ClaimInfo>,
+    /// For a revision of an approved profile (issue 21 §1): its number, to send with the
+    /// decision (`POST /review/profiles/{profileId}/revision/decision`); null for a PENDING
+    /// profile.
+    #[oai(nullable)]
+    pub revision: Option<i32>,
 }
 
 #[derive(Debug, Object)]
@@ -185,6 +192,55 @@ pub struct ReviewView {
     /// A live claim, if any.
     #[oai(nullable)]
     pub claim: Option<ClaimInfo>,
+    /// When an approved member's revision waits (issue 21 §1): its number, to send with the
+    /// decision (`POST /review/profiles/{profileId}/revision/decision`). Then `profile`,
+    /// `photos` and `verification` are the revision's, `previousProfile` is the approved
+    /// version others see meanwhile, and `changedFields` what the revision changes.
+    #[oai(nullable)]
+    pub revision: Option<i32>,
+}
+
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RevisionDecisionBody {
+    /// APPROVE (its fields are swapped in: others see them) or REJECT (with reasons of the
+    /// `reject` catalogue: the approved version stands and the member is told why).
+    pub action: DecisionAction,
+    /// Reason codes: one or more for REJECT, none for APPROVE.
+    #[oai(default)]
+    #[serde(default)]
+    pub reasons: Vec<String>,
+    /// A note to the member (at most 500 characters; required with the reason OTHER).
+    #[oai(default)]
+    #[serde(default)]
+    pub note: Option<String>,
+    /// The revision number the reviewer opened (from the queue or the review).
+    pub revision: i32,
+    /// APPROVE of a revision that changes the verification: the employer to put on record, as
+    /// in a profile's decision (required for the employee-ID photo and the verification link).
+    #[oai(default)]
+    #[serde(default)]
+    pub employer: Option<String>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RevisionDecisionResult {
+    pub profile_id: i64,
+    /// The revision's status after the decision: APPROVED or REJECTED.
+    pub status: String,
+    /// The profile's version after the decision (one more after an approval).
+    pub version: i64,
+    /// Unix seconds.
+    pub decided_at: i64,
+}
+
+#[derive(ApiResponse)]
+pub enum RevisionDecisionResponse {
+    /// Recorded; the member's LINE push is on its way.
+    #[oai(status = 200)]
+    Ok(Json<RevisionDecisionResult>),
 }
 
 #[derive(Debug, Object)]
@@ -448,6 +504,49 @@ async fn refuse_a_party(state: &State, caller: &Reviewer, profile_id: i64) -> Re
     }
 }
 
+/// What a profile's review shows: the profile as submitted (with the previous submission for a
+/// resubmission), or an approved member's revision beside the approved version.
+struct Shown {
+    submitted_at: i64,
+    resubmission: bool,
+    changed_fields: Vec<String>,
+    profile: ProfilePayload,
+    previous_profile: Option<ProfilePayload>,
+    photos: Vec<String>,
+    method: Option<String>,
+    company_email: Option<String>,
+    file_id: Option<String>,
+    review_link: Option<String>,
+    description: Option<String>,
+}
+
+impl Shown {
+    /// A pending revision beside the approved payload (JSON text): what changed is
+    /// kizuna-core's `revision_changes`.
+    fn revision(approved: &str, revision: &Revision) -> Result<Shown, ApiError> {
+        let read = |json: &str| -> Result<UserProfileCreate, ApiError> {
+            serde_json::from_str(json).map_err(|e| {
+                ApiError::Internal(anyhow::Error::new(e).context("decoding a stored profile"))
+            })
+        };
+        let proposed = read(&revision.payload)?;
+        let changed = kizuna_core::revision::revision_changes(&read(approved)?, &proposed);
+        Ok(Shown {
+            submitted_at: revision.submitted_at,
+            resubmission: false,
+            changed_fields: changed.into_iter().map(str::to_string).collect(),
+            profile: payload(&revision.payload)?,
+            previous_profile: Some(payload(approved)?),
+            photos: proposed.photo_name_list.clone().unwrap_or_default(),
+            method: proposed.verify_method.map(|m| m.as_str().to_string()),
+            company_email: proposed.company_email.clone(),
+            file_id: proposed.verify_temp_file_name.clone(),
+            review_link: proposed.review_link.clone(),
+            description: proposed.verify_description.clone(),
+        })
+    }
+}
+
 #[derive(Default)]
 pub struct ReviewApi;
 
@@ -476,10 +575,11 @@ impl ReviewApi {
                 nickname: e.nickname,
                 submitted_at: e.submitted_at,
                 waited_secs: (now - e.submitted_at).max(0),
-                resubmission: e.submission > 1,
+                resubmission: e.revision.is_none() && e.submission > 1,
                 submission: e.submission,
                 version: e.version,
                 claim: e.claim.as_ref().map(|c| ClaimInfo::of(c, me)),
+                revision: e.revision,
             })
             .collect();
         Ok(QueueResponse::Ok(Json(ReviewQueue { items, now })))
@@ -511,23 +611,45 @@ impl ReviewApi {
         };
         let names = review::reviewer_names(&state.db, &file.history).await?;
         let p = &file.profile;
-        let email_confirmed_at = latest.and_then(|s| s.email_confirmed_at);
+        let mut email_confirmed_at = latest.and_then(|s| s.email_confirmed_at);
         let (_, on_record) = crate::storage::colleagues::own(&state.db, p.id).await?;
-        let view = ReviewView {
-            profile_id: p.id,
-            status: state_of(p.status)?,
-            version: p.version,
+        // What is shown: the profile as submitted, or a revision beside the approved version.
+        let mut shown = Shown {
             submitted_at: latest.map_or(p.created_at, |s| s.submitted_at),
-            submission: latest.map_or(1, |s| s.number),
             resubmission: latest.is_some_and(|s| s.number > 1),
             changed_fields: changed.into_iter().map(str::to_string).collect(),
             profile: payload(&p.payload)?,
             previous_profile: previous,
             photos: file.photos.clone(),
+            method: p.verify_method.clone(),
+            company_email: p.company_email.clone(),
+            file_id: p.verify_file_id.clone(),
+            review_link: p.review_link.clone(),
+            description: p.verify_description.clone(),
+        };
+        if let Some(revision) = &file.revision {
+            shown = Shown::revision(&p.payload, revision)?;
+            email_confirmed_at = revision.email_confirmed_at;
+        }
+        let employer = shown
+            .company_email
+            .as_deref()
+            .and_then(kizuna_core::catalogue::employer_for_email);
+        let view = ReviewView {
+            profile_id: p.id,
+            status: state_of(p.status)?,
+            version: p.version,
+            submitted_at: shown.submitted_at,
+            submission: latest.map_or(1, |s| s.number),
+            resubmission: shown.resubmission,
+            changed_fields: shown.changed_fields,
+            profile: shown.profile,
+            previous_profile: shown.previous_profile,
+            photos: shown.photos,
             verification: ReviewVerification {
-                method: p.verify_method.clone(),
-                company_email: p.company_email.clone(),
-                employer: file.employer().map(|e| EmployerRef {
+                method: shown.method,
+                company_email: shown.company_email,
+                employer: employer.map(|e| EmployerRef {
                     id: e.id.to_string(),
                     name: e.name.to_string(),
                 }),
@@ -540,9 +662,9 @@ impl ReviewApi {
                     }),
                 email_confirmed: email_confirmed_at.is_some(),
                 email_confirmed_at,
-                file_id: p.verify_file_id.clone(),
-                review_link: p.review_link.clone(),
-                description: p.verify_description.clone(),
+                file_id: shown.file_id,
+                review_link: shown.review_link,
+                description: shown.description,
             },
             member: ReviewMember {
                 display_name: file.owner.display_name.clone(),
@@ -566,6 +688,7 @@ impl ReviewApi {
                 })
                 .collect(),
             claim: file.claim.as_ref().map(|c| ClaimInfo::of(c, me)),
+            revision: file.revision.as_ref().map(|r| r.number),
         };
         Ok(ViewResponse::Ok(Json(view)))
     }
@@ -660,6 +783,54 @@ impl ReviewApi {
             decided_at: decided.decided_at,
         })))
     }
+    /// Decide a revision
+    ///
+    /// `{action, reasons, note, revision, employer}` for an approved member's pending revision
+    /// (issue 21 §1): APPROVE swaps its fields into the profile (others see the new photos and
+    /// texts from then on; what the member changed at once since stays), REJECT keeps the
+    /// approved version and tells the member the reasons (`reject` catalogue; their form marks
+    /// the fields). 422 E002 for a decision that is not one (SUSPEND or REINSTATE: `action`
+    /// `invalid_choice`; reasons as in a profile's decision). 409 E005, never an overwrite, when
+    /// another reviewer holds the profile, when the revision was decided since or replaced by a
+    /// newer save (that one is in the queue), or when the member is no longer approved. 404 E003
+    /// without a pending revision; 403 E004 for the caller's own profile or a member with an
+    /// open report between them either way. The decision and the member's LINE push are written
+    /// together.
+    #[oai(
+        path = "/review/profiles/:profileId/revision/decision",
+        method = "post"
+    )]
+    async fn decide_revision(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        #[oai(name = "profileId")] profile_id: Path<i64>,
+        /// `{action, reasons, note, revision, employer}`.
+        body: Json<JsonBody<RevisionDecisionBody>>,
+    ) -> Result<RevisionDecisionResponse, ApiError> {
+        let body = body.0.read()?;
+        refuse_a_party(&state, &caller, profile_id.0).await?;
+        let decision =
+            Decision::parse(body.action.as_str(), &body.reasons, body.note.as_deref())
+                .map_err(|fields| ApiError::validation("the decision is not valid", &fields))?;
+        let deciding = RevisionDeciding {
+            profile_id: profile_id.0,
+            number: body.revision,
+            reviewer: caller.0.user.id,
+            decision: &decision,
+        };
+        let decided = usecases::revisions::decide(&state, &deciding, body.employer.as_deref())
+            .await?
+            .apply(&state)
+            .await;
+        Ok(RevisionDecisionResponse::Ok(Json(RevisionDecisionResult {
+            profile_id: profile_id.0,
+            status: decided.status.as_str().to_string(),
+            version: decided.version,
+            decided_at: decided.decided_at,
+        })))
+    }
+
     /// The report queue
     ///
     /// Open reports of one member by another, oldest first: who reported whom, the reasons, the

@@ -5,7 +5,7 @@ use kizuna_core::review::ReviewStatus;
 use poem::Request;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi, param::Path, payload::Json};
 
-use super::{ApiTags, ReviewState, State};
+use super::{ApiTags, OwnRevision, ReviewState, State};
 use crate::extract::{
     auth::{AccountSession, LineUser, LineUserOrSession},
     body::{JsonBody, ProfilePayload},
@@ -64,6 +64,12 @@ pub struct MyInfo {
     /// (`GET /catalogue/codes`).
     #[oai(nullable)]
     pub review_decision: Option<ReviewDecision>,
+    /// An approved member's revision of their profile (issue 21 §1): PENDING while a reviewer
+    /// has not decided it, REJECTED with the reasons once sent back (the form opens on it and
+    /// marks the fields the reasons name); null when none waits. `profile` above stays the
+    /// approved version, which everyone else reads.
+    #[oai(nullable)]
+    pub revision: Option<OwnRevision>,
 }
 
 /// A reviewer's decision as the member sees it (never who decided).
@@ -312,6 +318,13 @@ impl UserApi {
         caller: AccountSession,
     ) -> Result<MyInfoResponse, ApiError> {
         let auth = caller.0;
+        let revision = match &auth.profile {
+            Some(p) => match crate::storage::revisions::find(&state.db, p.id).await? {
+                Some(revision) => OwnRevision::of(&p.payload, &revision)?,
+                None => None,
+            },
+            None => None,
+        };
         let (review_status, payload, review_decision) = match auth.profile {
             Some(p) => {
                 let status = ReviewStatus::parse(&p.status)
@@ -338,6 +351,7 @@ impl UserApi {
                 Vec::new()
             },
             review_decision,
+            revision,
         })))
     }
 

@@ -12,7 +12,7 @@ use kizuna_core::{profile::UserProfileCreate, rules::RuleCode};
 use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 use sha2::{Digest, Sha256};
 
-use super::{ApiTags, State};
+use super::{ApiTags, OwnRevision, State};
 use crate::{
     error::ApiError,
     extract::{
@@ -20,7 +20,10 @@ use crate::{
         body::{JsonBody, UserProfileCreateSchema},
     },
     storage::profiles::Registration,
-    usecases::membership::{self, ProfileSubmission, SubmitOutcome, UnknownFiles},
+    usecases::{
+        membership::{self, ProfileSubmission, SubmitOutcome, UnknownFiles},
+        revisions::{self, SaveOutcome},
+    },
 };
 
 #[derive(Debug, Object, Clone)]
@@ -51,6 +54,25 @@ pub enum CreateProfileResponse {
     /// duplicated).
     #[oai(status = 200)]
     Ok(Json<ProfileCreated>),
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ProfileEdited {
+    /// The changed fields that took effect at once (wire names): the member's next list is made
+    /// with them.
+    pub applied: Vec<String>,
+    /// The revision waiting for review after this save (or the rejected one, when this save
+    /// proposed nothing new); null when nothing awaits review.
+    #[oai(nullable)]
+    pub revision: Option<OwnRevision>,
+}
+
+#[derive(ApiResponse)]
+pub enum EditResponse {
+    /// Saved: what took effect at once, and the revision for review.
+    #[oai(status = 200)]
+    Ok(Json<ProfileEdited>),
 }
 
 #[derive(ApiResponse)]
@@ -206,6 +228,60 @@ impl UserProfileApi {
         };
         let outcome = membership::resubmit(&state, &user, submitted).await?;
         answer(&user.line_user_id, outcome)
+    }
+
+    /// Edit an approved profile
+    ///
+    /// The registration's form, body, validation (E002) and photo rules: `photoNameList` and
+    /// `verifyTempFileName` name the caller's temp uploads or files the profile already has (its
+    /// photos, the proof on record, photos of its revision). What each changed field does (issue
+    /// 21 §1, kizuna-core's `revision::on_save`): whom they look for, the partner conditions,
+    /// the radius, the home district and location, the income and the "how did you hear of us"
+    /// take effect at once (from the member's next list); everything others see of the member
+    /// and the verification go to review as one revision, stored beside the approved profile,
+    /// which everyone else keeps reading until a reviewer approves the revision. Saving again
+    /// replaces the revision (back in the queue; the same proposal again keeps its place);
+    /// saving the approved version back withdraws it. The name, birthday and gender cannot be
+    /// changed here (422 E002 `not_editable`): the member asks the operator. A new work e-mail
+    /// must be confirmed by its code (422 `email_not_confirmed`). Only an APPROVED profile (403
+    /// E004 otherwise; 404 E003 without one). `rules::PROFILE_EDITS_PER_MINUTE` (10) saves a
+    /// minute per user (429 E007 with Retry-After).
+    #[oai(path = "/user-profile/edit", method = "put")]
+    async fn edit(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        body: Json<JsonBody<UserProfileCreateSchema>>,
+    ) -> Result<EditResponse, ApiError> {
+        let user = caller.0.user;
+        if let Err(wait) = state.edit_limiter.check(&format!("u:{}", user.id)).await {
+            return Err(ApiError::Throttled {
+                cause: "too many saves at once; wait a moment".into(),
+                retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+            });
+        }
+        let Checked { valid, .. } = check_submission(&state, &user.line_user_id, body.0)?;
+        let edited = valid.to_payload();
+        match revisions::save(&state, &user, &edited)
+            .await?
+            .apply(&state)
+            .await
+        {
+            SaveOutcome::Saved(saved) => {
+                let revision = match &saved.revision {
+                    Some(revision) => OwnRevision::of(&saved.approved, revision)?,
+                    None => None,
+                };
+                Ok(EditResponse::Ok(Json(ProfileEdited {
+                    applied: saved.applied.iter().map(|f| f.to_string()).collect(),
+                    revision,
+                })))
+            }
+            SaveOutcome::UnknownFiles(UnknownFiles {
+                photos,
+                verification,
+            }) => Err(unknown_files(photos, verification)),
+        }
     }
 
     /// Set the avatar

@@ -178,6 +178,109 @@ pub async fn claim_for_profile(
     Ok(claimed.rows_affected == ids.len() as u64)
 }
 
+/// Of `ids`, the files a revision of `profile_id` may name for `purpose` (photos or the proof of
+/// employment): each either claimable as for a new profile, or already the profile's (an
+/// approved photo, one proposed by an earlier revision, the proof on record). Answers for each id
+/// whether it may be used, and whether it is the profile's already (nothing to claim).
+pub async fn usable_for_revision(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    ids: &[String],
+    purpose: Purpose,
+    profile_id: i64,
+) -> Result<Vec<(bool, bool)>, StorageError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let held_purposes: &[&str] = match purpose {
+        Purpose::Photo => &[file::PURPOSE_PHOTO, file::PURPOSE_PROPOSED],
+        Purpose::Verification | Purpose::Avatar => &[purpose.as_str()],
+    };
+    let held = Condition::all()
+        .add(file::Column::OwnerId.eq(owner_id))
+        .add(file::Column::ProfileId.eq(profile_id))
+        .add(file::Column::Purpose.is_in(held_purposes.iter().copied()));
+    let found = file::Entity::find()
+        .filter(file::Column::Id.is_in(ids.iter().cloned()))
+        .filter(
+            Condition::any()
+                .add(claimable_condition(owner_id, purpose))
+                .add(held),
+        )
+        .all(db)
+        .await
+        .context("looking up a revision's files")?;
+    Ok(ids
+        .iter()
+        .map(|id| match found.iter().find(|f| &f.id == id) {
+            Some(f) => (
+                true,
+                f.profile_id == Some(profile_id) && held_purposes.contains(&f.purpose.as_str()),
+            ),
+            None => (false, false),
+        })
+        .collect())
+}
+
+/// Claims `ids` for a revision of `profile_id`: photos as proposed (their owner and the
+/// reviewers see them, nobody else until the revision is approved), the proof as the proof. A
+/// claimed file is no longer swept as an expired upload. Answers whether every one was still
+/// claimable (false: a concurrent request got to one first; the caller rolls back).
+pub async fn claim_for_revision(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    ids: &[String],
+    purpose: Purpose,
+    profile_id: i64,
+    now: i64,
+) -> Result<bool, StorageError> {
+    if ids.is_empty() {
+        return Ok(true);
+    }
+    let stored = match purpose {
+        Purpose::Photo => file::PURPOSE_PROPOSED,
+        Purpose::Verification | Purpose::Avatar => purpose.as_str(),
+    };
+    let claimed = file::Entity::update_many()
+        .col_expr(file::Column::ClaimedAt, Expr::value(now))
+        .col_expr(file::Column::Purpose, Expr::value(stored))
+        .col_expr(file::Column::ProfileId, Expr::value(profile_id))
+        .filter(file::Column::Id.is_in(ids.iter().cloned()))
+        .filter(claimable_condition(owner_id, purpose))
+        .exec(db)
+        .await
+        .context("claiming a revision's files")?;
+    Ok(claimed.rows_affected == ids.len() as u64)
+}
+
+/// Once a revision is approved: its photos become the profile's photos (seen by whoever may see
+/// the profile), and the photos it dropped go back to their owner and the reviewers alone.
+pub async fn swap_photos(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+    photos: &[String],
+) -> Result<(), StorageError> {
+    file::Entity::update_many()
+        .col_expr(file::Column::Purpose, Expr::value(file::PURPOSE_PROPOSED))
+        .filter(file::Column::ProfileId.eq(profile_id))
+        .filter(file::Column::Purpose.eq(file::PURPOSE_PHOTO))
+        .filter(file::Column::Id.is_not_in(photos.iter().cloned()))
+        .exec(db)
+        .await
+        .context("retiring replaced photos")?;
+    if !photos.is_empty() {
+        file::Entity::update_many()
+            .col_expr(file::Column::Purpose, Expr::value(file::PURPOSE_PHOTO))
+            .filter(file::Column::ProfileId.eq(profile_id))
+            .filter(file::Column::Purpose.eq(file::PURPOSE_PROPOSED))
+            .filter(file::Column::Id.is_in(photos.iter().cloned()))
+            .exec(db)
+            .await
+            .context("publishing a revision's photos")?;
+    }
+    Ok(())
+}
+
 /// Claims a temp file as the avatar: it no longer expires. A file claimed already keeps its
 /// purpose (a photo made the avatar stays a photo).
 pub async fn claim_as_avatar(

@@ -24,6 +24,7 @@ pub mod push_outbox;
 pub mod queries;
 pub mod review;
 pub mod reviewers;
+pub mod revisions;
 pub mod route_rules;
 pub mod sessions;
 pub mod users;

@@ -529,6 +529,53 @@ pub async fn resubmit(
     })
 }
 
+/// Rewrites an approved profile's fields, photos, tags and conditions from `submission` (issue 21
+/// §1), in the caller's transaction holding the member's row; the status stays. `bump` makes
+/// the version one more (a reviewer's swap-in: a decision taken on the version before answers a
+/// conflict); an at-once change keeps it (a reviewer about to suspend is not held up by a radius).
+/// Answers false, writing nothing, when the version is no longer `row.version`.
+pub async fn rewrite(
+    txn: &impl ConnectionTrait,
+    row: &profile::Model,
+    submission: &Submission<'_>,
+    now: i64,
+    bump: bool,
+) -> Result<bool, StorageError> {
+    let mut fields = new_row(row.user_id, submission.profile, submission, now)?;
+    fields.id = NotSet;
+    fields.created_at = NotSet;
+    fields.status = NotSet;
+    fields.status_reason = NotSet;
+    fields.version = if bump { Set(row.version + 1) } else { NotSet };
+    let updated = profile::Entity::update_many()
+        .set(fields)
+        .filter(profile::Column::Id.eq(row.id))
+        .filter(profile::Column::Version.eq(row.version))
+        .exec(txn)
+        .await
+        .context("rewriting an approved profile")?;
+    if updated.rows_affected != 1 {
+        return Ok(false);
+    }
+    profile_photo::Entity::delete_many()
+        .filter(profile_photo::Column::ProfileId.eq(row.id))
+        .exec(txn)
+        .await
+        .context("replacing profile photos")?;
+    profile_tag::Entity::delete_many()
+        .filter(profile_tag::Column::ProfileId.eq(row.id))
+        .exec(txn)
+        .await
+        .context("replacing profile tags")?;
+    profile_condition::Entity::delete_many()
+        .filter(profile_condition::Column::ProfileId.eq(row.id))
+        .exec(txn)
+        .await
+        .context("replacing profile conditions")?;
+    insert_children(txn, row.id, submission.profile).await?;
+    Ok(true)
+}
+
 /// The answer for a user who has a profile: its result for the same submission, `Exists` for
 /// another one.
 async fn answer_existing(

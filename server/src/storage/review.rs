@@ -39,16 +39,20 @@ pub struct QueueEntry {
     pub version: i64,
     /// A live claim on it, if any.
     pub claim: Option<review_claim::Model>,
+    /// For a revision of an approved profile (issue 21 §1): its number.
+    pub revision: Option<i32>,
 }
 
-/// PENDING profiles, the longest waiting first, at most `limit`.
+/// PENDING profiles and pending revisions of approved ones, the longest waiting first, at most
+/// `limit`.
 pub async fn queue(
     db: &impl ConnectionTrait,
     limit: u64,
     now: i64,
 ) -> Result<Vec<QueueEntry>, StorageError> {
     // A pending profile's last change is its (re)submission: `updated_at` is when it came in.
-    let rows = profile::Entity::find()
+    let revisions = super::revisions::queue(db, limit).await?;
+    let mut rows = profile::Entity::find()
         .filter(profile::Column::Status.eq(profile::Status::Pending))
         .order_by_asc(profile::Column::UpdatedAt)
         .order_by_asc(profile::Column::Id)
@@ -56,6 +60,14 @@ pub async fn queue(
         .all(db)
         .await
         .context("reading the review queue")?;
+    rows.extend(
+        profile::Entity::find()
+            .filter(profile::Column::Id.is_in(revisions.iter().map(|(id, _, _)| *id)))
+            .filter(profile::Column::Status.eq(profile::Status::Approved))
+            .all(db)
+            .await
+            .context("reading the revised profiles")?,
+    );
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
     let numbers: Vec<(i64, Option<i32>)> = profile_submission::Entity::find()
         .select_only()
@@ -75,21 +87,30 @@ pub async fn queue(
         .all(db)
         .await
         .context("reading review claims")?;
-    Ok(rows
+    let mut entries: Vec<QueueEntry> = rows
         .into_iter()
-        .map(|row| QueueEntry {
-            profile_id: row.id,
-            nickname: row.nickname,
-            submitted_at: row.updated_at,
-            submission: numbers
+        .map(|row| {
+            let revision = revisions
                 .iter()
-                .find(|(id, _)| *id == row.id)
-                .and_then(|(_, n)| *n)
-                .unwrap_or(1),
-            version: row.version,
-            claim: claims.iter().find(|c| c.profile_id == row.id).cloned(),
+                .find(|(id, _, _)| *id == row.id && row.status == profile::Status::Approved);
+            QueueEntry {
+                profile_id: row.id,
+                nickname: row.nickname,
+                submitted_at: revision.map_or(row.updated_at, |(_, _, at)| *at),
+                submission: numbers
+                    .iter()
+                    .find(|(id, _)| *id == row.id)
+                    .and_then(|(_, n)| *n)
+                    .unwrap_or(1),
+                version: row.version,
+                claim: claims.iter().find(|c| c.profile_id == row.id).cloned(),
+                revision: revision.map(|(_, number, _)| *number),
+            }
         })
-        .collect())
+        .collect();
+    entries.sort_by_key(|e| (e.submitted_at, e.profile_id));
+    entries.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    Ok(entries)
 }
 
 /// Everything a reviewer reads about one profile.
@@ -108,6 +129,8 @@ pub struct ReviewFile {
     pub friend: Option<bool>,
     /// The member's language (of their pushes).
     pub locale: crate::locale::Locale,
+    /// The pending revision of an approved profile (issue 21 §1), if one waits.
+    pub revision: Option<super::revisions::Revision>,
 }
 
 impl ReviewFile {
@@ -161,7 +184,14 @@ pub async fn review_file(
     let claim = live_claim(db, profile.id, now).await?;
     let friend = line_events::friendship(db, &owner.line_user_id).await?;
     let locale = locale::locale_of_user(db, owner.id).await?;
+    let revision = match profile.status {
+        profile::Status::Approved => super::revisions::find(db, profile.id)
+            .await?
+            .filter(|r| r.status == kizuna_core::revision::RevisionStatus::Pending),
+        _ => None,
+    };
     Ok(Some(ReviewFile {
+        revision,
         locale,
         profile,
         owner,
@@ -228,7 +258,7 @@ pub fn reasons_of(row: &review_history::Model) -> Vec<String> {
         .unwrap_or_default()
 }
 
-async fn live_claim(
+pub(crate) async fn live_claim(
     db: &impl ConnectionTrait,
     profile_id: i64,
     now: i64,

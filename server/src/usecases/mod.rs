@@ -10,6 +10,7 @@ pub mod export;
 pub mod matchmaking;
 pub mod membership;
 pub mod review;
+pub mod revisions;
 pub mod verification;
 
 use kizuna_core::line::LineUserId;

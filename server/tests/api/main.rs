@@ -25,6 +25,7 @@ mod profile;
 mod push;
 mod review;
 mod reviewers;
+mod revisions;
 mod scenario;
 mod sessions;
 mod several;

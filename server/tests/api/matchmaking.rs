@@ -944,6 +944,43 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
     let (mei, mei_secrets) = approved(&app, 0, true).await;
     let (kai, kai_secrets) = approved(&app, 1, false).await;
     let (bo, bo_secrets) = approved(&app, 2, false).await;
+    // Each has a revision waiting for review (issue 21 §1): nothing of it reaches another
+    // member before a reviewer approves it.
+    let mut unapproved = Vec::new();
+    for (n, m) in [&mei, &kai, &bo].into_iter().enumerate() {
+        let photo = app.upload_ok(&m.user.token, jpeg(70, 50)).await;
+        let proof = app.upload_ok(&m.user.token, jpeg(30, 30)).await;
+        let mut form =
+            ok_json(app.get("/api/user/my-info", Some(&m.user.token)).await).await["profile"]
+                .clone();
+        let words = format!("Unapproved revision words number {n}");
+        form["nickname"] = json!(format!("Revised{n}"));
+        form["aboutMe"] = json!(words);
+        form["datingQuestion"] = json!(format!("Unapproved question {n}"));
+        form["photoNameList"] = json!([photo]);
+        form["verifyTempFileName"] = json!(proof);
+        form["verifyDescription"] = json!(format!("Unapproved proof {n}"));
+        let saved = ok_json(
+            send(
+                &app,
+                reqwest::Method::PUT,
+                "/api/user-profile/edit",
+                &m.user.token,
+                Some(form),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(saved["revision"]["status"], "PENDING", "{saved}");
+        unapproved.extend([
+            format!("Revised{n}"),
+            words,
+            format!("Unapproved question {n}"),
+            photo,
+            proof,
+            format!("Unapproved proof {n}"),
+        ]);
+    }
     let mut answers = Vec::new();
     answers.push(introductions(&app, &mei).await);
     answers.push(introductions(&app, &kai).await);
@@ -1083,6 +1120,12 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
     // The LINE ids of others never appear either.
     for m in [&mei, &kai, &bo] {
         assert!(!text.contains(&m.user.line_id));
+    }
+    for revised in &unapproved {
+        assert!(
+            !text.contains(revised.as_str()),
+            "unapproved {revised} in an answer: {text}"
+        );
     }
 }
 

@@ -4,6 +4,9 @@ pub const PURPOSE_TEMP: &str = "temp";
 pub const PURPOSE_PHOTO: &str = "photo";
 pub const PURPOSE_VERIFY: &str = "verify";
 pub const PURPOSE_AVATAR: &str = "avatar";
+/// A photo of a profile's revision not approved yet, or one an approved revision replaced: its
+/// owner and the reviewers only (never a profile photo others may fetch).
+pub const PURPOSE_PROPOSED: &str = "proposed";
 
 /// An uploaded (re-encoded) image. `claimed_at` is None while it is a temp file.
 #[derive(Clone, Debug, PartialEq, DeriveEntityModel)]

@@ -18,6 +18,7 @@ mod m20261127_000002_presence_process;
 mod m20261127_000003_like_comments;
 mod m20261127_000004_chat_events;
 mod m20261128_000001_colleagues;
+mod m20261129_000001_profile_revisions;
 
 pub struct Migrator;
 
@@ -41,6 +42,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000003_like_comments::Migration),
             Box::new(m20261127_000004_chat_events::Migration),
             Box::new(m20261128_000001_colleagues::Migration),
+            Box::new(m20261129_000001_profile_revisions::Migration),
         ]
     }
 }

@@ -3687,6 +3687,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/review/profiles/{profileId}/revision/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide a revision
+         * @description `{action, reasons, note, revision, employer}` for an approved member's pending revision
+         *     (issue 21 §1): APPROVE swaps its fields into the profile (others see the new photos and
+         *     texts from then on; what the member changed at once since stays), REJECT keeps the
+         *     approved version and tells the member the reasons (`reject` catalogue; their form marks
+         *     the fields). 422 E002 for a decision that is not one (SUSPEND or REINSTATE: `action`
+         *     `invalid_choice`; reasons as in a profile's decision). 409 E005, never an overwrite, when
+         *     another reviewer holds the profile, when the revision was decided since or replaced by a
+         *     newer save (that one is in the queue), or when the member is no longer approved. 404 E003
+         *     without a pending revision; 403 E004 for the caller's own profile or a member with an
+         *     open report between them either way. The decision and the member's LINE push are written
+         *     together.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    profileId: number;
+                };
+                cookie?: never;
+            };
+            /** @description `{action, reasons, note, revision, employer}`. */
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["RevisionDecisionBody"];
+                };
+            };
+            responses: {
+                /** @description Recorded; the member's LINE push is on its way. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["RevisionDecisionResult"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/review/queue": {
         parameters: {
             query?: never;
@@ -4587,6 +4744,163 @@ export interface paths {
                     };
                     content: {
                         "application/json; charset=utf-8": components["schemas"]["AvatarBody"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user-profile/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit an approved profile
+         * @description The registration's form, body, validation (E002) and photo rules: `photoNameList` and
+         *     `verifyTempFileName` name the caller's temp uploads or files the profile already has (its
+         *     photos, the proof on record, photos of its revision). What each changed field does (issue
+         *     21 §1, kizuna-core's `revision::on_save`): whom they look for, the partner conditions,
+         *     the radius, the home district and location, the income and the "how did you hear of us"
+         *     take effect at once (from the member's next list); everything others see of the member
+         *     and the verification go to review as one revision, stored beside the approved profile,
+         *     which everyone else keeps reading until a reviewer approves the revision. Saving again
+         *     replaces the revision (back in the queue; the same proposal again keeps its place);
+         *     saving the approved version back withdraws it. The name, birthday and gender cannot be
+         *     changed here (422 E002 `not_editable`): the member asks the operator. A new work e-mail
+         *     must be confirmed by its code (422 `email_not_confirmed`). Only an APPROVED profile (403
+         *     E004 otherwise; 404 E003 without one). `rules::PROFILE_EDITS_PER_MINUTE` (10) saves a
+         *     minute per user (429 E007 with Retry-After).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["UserProfileCreate"];
+                };
+            };
+            responses: {
+                /** @description Saved: what took effect at once, and the revision for review. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ProfileEdited"];
                     };
                 };
                 /** @description E002: malformed body or parameters. */
@@ -7562,6 +7876,13 @@ export interface components {
             /** @description The review status; null before registration. */
             reviewStatus?: (components["schemas"]["ReviewState"] & unknown) | null;
             /**
+             * @description An approved member's revision of their profile (issue 21 §1): PENDING while a reviewer
+             *     has not decided it, REJECTED with the reasons once sent back (the form opens on it and
+             *     marks the fields the reasons name); null when none waits. `profile` above stays the
+             *     approved version, which everyone else reads.
+             */
+            revision?: (components["schemas"]["OwnRevision"] & unknown) | null;
+            /**
              * @description The caller's roles beyond being a member, from the server's own records: `REVIEWER`
              *     while they are on the reviewers list (the review console's calls need it).
              */
@@ -7586,6 +7907,41 @@ export interface components {
             matches: boolean;
             /** @description The LINE push "New message from …" while away from the chat. */
             messages: boolean;
+        };
+        /**
+         * OwnRevision
+         * @description A member's own revision of their approved profile (issue 21 §1), as they read it: only they
+         *     and the reviewers ever do; everyone else reads the approved profile.
+         */
+        OwnRevision: {
+            /** @description The fields for review it changes from the approved profile (wire names). */
+            changedFields: string[];
+            /**
+             * Format: int64
+             * @description Unix seconds of the decision.
+             */
+            decidedAt?: number | null;
+            /** @description The reviewer's note with the rejection. */
+            note?: string | null;
+            /**
+             * Format: int32
+             * @description 1 for the first revision, one more with each save.
+             */
+            number: number;
+            /** @description The whole proposed profile (the edit form opens on it). */
+            profile: components["schemas"]["UserProfileCreate"] & unknown;
+            /**
+             * @description The rejection's reason codes (`reject` catalogue of `GET /catalogue/codes`), with the
+             *     fields each names: the form marks them.
+             */
+            reasons: string[];
+            /** @description PENDING (waiting for a reviewer) or REJECTED (sent back: the approved version stands). */
+            status: string;
+            /**
+             * Format: int64
+             * @description Unix seconds of the save.
+             */
+            submittedAt: number;
         };
         /** PauseBody */
         PauseBody: {
@@ -7615,6 +7971,19 @@ export interface components {
             /** @description The LINE user id of the profile's owner. */
             userId: string;
         };
+        /** ProfileEdited */
+        ProfileEdited: {
+            /**
+             * @description The changed fields that took effect at once (wire names): the member's next list is made
+             *     with them.
+             */
+            applied: string[];
+            /**
+             * @description The revision waiting for review after this save (or the rejected one, when this save
+             *     proposed nothing new); null when nothing awaits review.
+             */
+            revision?: (components["schemas"]["OwnRevision"] & unknown) | null;
+        };
         /** PublicConfig */
         PublicConfig: {
             /** @description Always "/api". */
@@ -7642,6 +8011,13 @@ export interface components {
             profileId: number;
             /** @description A resubmission after a rejection (its review shows what changed). */
             resubmission: boolean;
+            /**
+             * Format: int32
+             * @description For a revision of an approved profile (issue 21 §1): its number, to send with the
+             *     decision (`POST /review/profiles/{profileId}/revision/decision`); null for a PENDING
+             *     profile.
+             */
+            revision?: number | null;
             /**
              * Format: int32
              * @description 1 for the registration, 2 for the first resubmission, …
@@ -7864,6 +8240,14 @@ export interface components {
             /** Format: int64 */
             profileId: number;
             resubmission: boolean;
+            /**
+             * Format: int32
+             * @description When an approved member's revision waits (issue 21 §1): its number, to send with the
+             *     decision (`POST /review/profiles/{profileId}/revision/decision`). Then `profile`,
+             *     `photos` and `verification` are the revision's, `previousProfile` is the approved
+             *     version others see meanwhile, and `changedFields` what the revision changes.
+             */
+            revision?: number | null;
             status: components["schemas"]["ReviewState"];
             /**
              * Format: int32
@@ -7879,6 +8263,52 @@ export interface components {
             /**
              * Format: int64
              * @description Send it back with a decision: a profile changed since answers 409 E005.
+             */
+            version: number;
+        };
+        /** RevisionDecisionBody */
+        RevisionDecisionBody: {
+            /**
+             * @description APPROVE (its fields are swapped in: others see them) or REJECT (with reasons of the
+             *     `reject` catalogue: the approved version stands and the member is told why).
+             */
+            action: components["schemas"]["DecisionAction"] & unknown;
+            /**
+             * @description APPROVE of a revision that changes the verification: the employer to put on record, as
+             *     in a profile's decision (required for the employee-ID photo and the verification link).
+             * @default null
+             */
+            employer?: string;
+            /**
+             * @description A note to the member (at most 500 characters; required with the reason OTHER).
+             * @default null
+             */
+            note?: string;
+            /**
+             * @description Reason codes: one or more for REJECT, none for APPROVE.
+             * @default []
+             */
+            reasons?: string[];
+            /**
+             * Format: int32
+             * @description The revision number the reviewer opened (from the queue or the review).
+             */
+            revision: number;
+        };
+        /** RevisionDecisionResult */
+        RevisionDecisionResult: {
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            decidedAt: number;
+            /** Format: int64 */
+            profileId: number;
+            /** @description The revision's status after the decision: APPROVED or REJECTED. */
+            status: string;
+            /**
+             * Format: int64
+             * @description The profile's version after the decision (one more after an approval).
              */
             version: number;
         };
