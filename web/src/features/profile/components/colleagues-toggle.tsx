@@ -4,6 +4,7 @@ import { toast } from '@/lib/toast';
 import { invalidate, queryKeys, useQuery } from '@/lib/query';
 import { colleaguesApi } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
+import { SwitchCard } from '@/features/profile/components/switch-card';
 
 /** "Never introduce me to people of my employer" (APPROVED members; on unless switched off).
  *  Says what it does, and that it waits for review while no employer is on record. */
@@ -24,25 +25,14 @@ export function ColleaguesToggle() {
   };
 
   return (
-    <div className="card" data-testid="colleagues-card">
-      <label className="check morning-push">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={on ?? false}
-          disabled={on === null}
-          aria-busy={saving}
-          aria-describedby="colleagues-help"
-          onChange={(e) => void change(e.target.checked)}
-          data-testid="hide-colleagues"
-          data-state={on === null ? 'loading' : on ? 'on' : 'off'}
-        />
-        <span>{t('profile.colleagues')}</span>
-      </label>
-      <p id="colleagues-help" className="muted">
-        {t('profile.colleaguesHelp')}
-        {onRecord ? null : ` ${t('profile.colleaguesNoEmployer')}`}
-      </p>
-    </div>
+    <SwitchCard
+      name="colleagues"
+      switchTestId="hide-colleagues"
+      on={on}
+      saving={saving}
+      label={t('profile.colleagues')}
+      help={onRecord ? t('profile.colleaguesHelp') : `${t('profile.colleaguesHelp')} ${t('profile.colleaguesNoEmployer')}`}
+      onChange={(next) => void change(next)}
+    />
   );
 }

@@ -4,6 +4,7 @@ import { toast } from '@/lib/toast';
 import { queryKeys, useQuery } from '@/lib/query';
 import { notificationsApi, type PushKind } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
+import { SwitchCard } from '@/features/profile/components/switch-card';
 
 /** Each kind's switch: its test id and its label and help keys. */
 const SWITCHES: Record<PushKind, { testId: string; label: string; help: string }> = {
@@ -41,22 +42,13 @@ export function PushToggle({ kind }: { kind: PushKind }) {
   };
 
   return (
-    <div className="card" data-testid={`${labels.testId}-card`}>
-      <label className="check morning-push">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={on ?? false}
-          disabled={on === null}
-          aria-busy={saving}
-          aria-describedby={`${labels.testId}-help`}
-          onChange={(e) => void change(e.target.checked)}
-          data-testid={labels.testId}
-          data-state={on === null ? 'loading' : on ? 'on' : 'off'}
-        />
-        <span>{t(labels.label)}</span>
-      </label>
-      <p id={`${labels.testId}-help`} className="muted">{unavailable ? t('profile.morningPushUnavailable') : t(labels.help)}</p>
-    </div>
+    <SwitchCard
+      name={labels.testId}
+      on={on}
+      saving={saving}
+      label={t(labels.label)}
+      help={unavailable ? t('profile.morningPushUnavailable') : t(labels.help)}
+      onChange={(next) => void change(next)}
+    />
   );
 }

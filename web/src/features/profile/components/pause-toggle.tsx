@@ -4,6 +4,7 @@ import { toast } from '@/lib/toast';
 import { invalidate, queryKeys, useQuery } from '@/lib/query';
 import { pauseApi } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
+import { SwitchCard } from '@/features/profile/components/switch-card';
 
 /** "Take a break": out of everyone's introductions at once and no new ones, matches and chats go
  *  on (APPROVED members). Moves at once and back, with a toast, if the save fails. */
@@ -22,23 +23,5 @@ export function PauseToggle() {
     else toast.error(t('profile.pauseFailed'));
   };
 
-  return (
-    <div className="card" data-testid="pause-card">
-      <label className="check morning-push">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={on ?? false}
-          disabled={on === null}
-          aria-busy={saving}
-          aria-describedby="pause-help"
-          onChange={(e) => void change(e.target.checked)}
-          data-testid="pause"
-          data-state={on === null ? 'loading' : on ? 'on' : 'off'}
-        />
-        <span>{t('profile.pause')}</span>
-      </label>
-      <p id="pause-help" className="muted">{t('profile.pauseHelp')}</p>
-    </div>
-  );
+  return <SwitchCard name="pause" on={on} saving={saving} label={t('profile.pause')} help={t('profile.pauseHelp')} onChange={(next) => void change(next)} />;
 }
