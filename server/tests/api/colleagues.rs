@@ -8,7 +8,9 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{Backend, TestApp, assert_error, spawn_app},
+    helpers::{
+        Backend, TestApp, assert_error, assert_switch_only_for_approved, set_switch, spawn_app,
+    },
     matchmaking::{Member, approved, introductions, like, listed_ids, ok_json, register, send},
     on_both_backends,
     review::make_reviewer,
@@ -30,17 +32,7 @@ async fn approve(app: &TestApp, reviewer: &crate::helpers::User, m: &Member, emp
 }
 
 async fn set_hides(app: &TestApp, m: &Member, hides: bool) -> Value {
-    ok_json(
-        send(
-            app,
-            Method::PUT,
-            "/api/user/colleagues",
-            &m.user.token,
-            Some(json!({ "hideColleagues": hides })),
-        )
-        .await,
-    )
-    .await
+    set_switch(app, m, "/api/user/colleagues", "hideColleagues", hides).await
 }
 
 /// Tomorrow (Asia/Taipei): a new list is made from the switches as they are now.
@@ -306,40 +298,13 @@ async fn the_console_sets_the_employer_of_members_approved_without_one(backend: 
 
 async fn only_an_approved_member_has_the_switch(backend: Backend) {
     let app = spawn_app(backend).await;
-    let (pending, _) = register(&app, 0, true).await;
-    let r = send(
+    let mei = assert_switch_only_for_approved(
         &app,
-        Method::PUT,
         "/api/user/colleagues",
-        &pending.user.token,
-        Some(json!({"hideColleagues": false})),
+        "hideColleagues",
+        ("employer", json!("tsmc")),
     )
     .await;
-    assert_error(r, 403, "E004").await;
-    let r = app
-        .client
-        .put(app.url("/api/user/colleagues"))
-        .json(&json!({"hideColleagues": false}))
-        .send()
-        .await
-        .unwrap();
-    assert_error(r, 401, "E001").await;
-    let (mei, _) = approved(&app, 1, true).await;
-    for bad in [
-        json!({"hideColleagues": "no"}),
-        json!({}),
-        json!({"hideColleagues": false, "employer": "tsmc"}),
-    ] {
-        let r = send(
-            &app,
-            Method::PUT,
-            "/api/user/colleagues",
-            &mei.user.token,
-            Some(bad.clone()),
-        )
-        .await;
-        assert_eq!(r.status(), 400, "{bad}");
-    }
     let own = ok_json(app.get("/api/user/colleagues", Some(&mei.user.token)).await).await;
     assert_eq!(own["hideColleagues"], true);
     // A script flipping the switch in a loop is held back (each change tells every pool).

@@ -668,3 +668,74 @@ pub fn jpeg_with_exif(w: u32, h: u32, exif: Vec<u8>) -> Vec<u8> {
     j.encoder().write_to(&mut out).unwrap();
     out
 }
+
+/// A member's own switch (pausing, hiding from colleagues): `PUT path` with `{ field: on }`, as the
+/// member; the answer's body.
+pub async fn set_switch(
+    app: &TestApp,
+    member: &crate::matchmaking::Member,
+    path: &str,
+    field: &str,
+    on: bool,
+) -> Value {
+    use crate::matchmaking::{ok_json, send};
+    let body = json!({ field: on });
+    ok_json(
+        send(
+            app,
+            reqwest::Method::PUT,
+            path,
+            &member.user.token,
+            Some(body),
+        )
+        .await,
+    )
+    .await
+}
+
+/// Who may not flip a member's switch at `path` (`{ field: bool }`): a PENDING member (403 E004),
+/// a caller without a session (401 E001), and an approved member only with that body: a field of
+/// the wrong type, none, or a `stray` one beside it is a 400. Answers that approved member.
+pub async fn assert_switch_only_for_approved(
+    app: &TestApp,
+    path: &str,
+    field: &str,
+    stray: (&str, Value),
+) -> crate::matchmaking::Member {
+    use crate::matchmaking::{approved, register, send};
+    use reqwest::Method;
+    let (pending, _) = register(app, 0, true).await;
+    let on = json!({ field: true });
+    let r = send(
+        app,
+        Method::PUT,
+        path,
+        &pending.user.token,
+        Some(on.clone()),
+    )
+    .await;
+    assert_error(r, 403, "E004").await;
+    let r = app
+        .client
+        .put(app.url(path))
+        .json(&on)
+        .send()
+        .await
+        .unwrap();
+    assert_error(r, 401, "E001").await;
+    let (member, _) = approved(app, 1, true).await;
+    let mut with_stray = on.clone();
+    with_stray[stray.0] = stray.1;
+    for bad in [json!({ field: "yes" }), json!({}), with_stray] {
+        let r = send(
+            app,
+            Method::PUT,
+            path,
+            &member.user.token,
+            Some(bad.clone()),
+        )
+        .await;
+        assert_eq!(r.status(), 400, "{bad}");
+    }
+    member
+}

@@ -2,28 +2,19 @@
 //! lists made for others drop them), gets no list of their own and no morning push, and keeps
 //! their matches and chats; resuming brings them back. SQLite and PostgreSQL.
 
-use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::{
     chat::post,
-    helpers::{Backend, TestApp, assert_error, spawn_app},
-    matchmaking::{Member, approved, introductions, like, listed_ids, ok_json, register, send},
+    helpers::{
+        Backend, TestApp, assert_error, assert_switch_only_for_approved, set_switch, spawn_app,
+    },
+    matchmaking::{Member, approved, introductions, like, listed_ids, ok_json},
     on_both_backends,
 };
 
 async fn set_paused(app: &TestApp, m: &Member, paused: bool) -> Value {
-    ok_json(
-        send(
-            app,
-            Method::PUT,
-            "/api/user/pause",
-            &m.user.token,
-            Some(json!({ "paused": paused })),
-        )
-        .await,
-    )
-    .await
+    set_switch(app, m, "/api/user/pause", "paused", paused).await
 }
 
 async fn a_paused_member_leaves_every_list_at_once_and_their_matches_go_on(backend: Backend) {
@@ -121,40 +112,8 @@ async fn a_paused_member_gets_no_list_or_push_and_is_in_nobodys_next_list(backen
 
 async fn only_an_approved_member_may_pause(backend: Backend) {
     let app = spawn_app(backend).await;
-    let (pending, _) = register(&app, 0, true).await;
-    let r = send(
-        &app,
-        Method::PUT,
-        "/api/user/pause",
-        &pending.user.token,
-        Some(json!({"paused": true})),
-    )
-    .await;
-    assert_error(r, 403, "E004").await;
-    let r = app
-        .client
-        .put(app.url("/api/user/pause"))
-        .json(&json!({"paused": true}))
-        .send()
-        .await
-        .unwrap();
-    assert_error(r, 401, "E001").await;
-    let (mei, _) = approved(&app, 1, true).await;
-    for bad in [
-        json!({"paused": "yes"}),
-        json!({}),
-        json!({"paused": true, "x": 1}),
-    ] {
-        let r = send(
-            &app,
-            Method::PUT,
-            "/api/user/pause",
-            &mei.user.token,
-            Some(bad.clone()),
-        )
-        .await;
-        assert_eq!(r.status(), 400, "{bad}");
-    }
+    let mei =
+        assert_switch_only_for_approved(&app, "/api/user/pause", "paused", ("x", json!(1))).await;
     let state = ok_json(app.get("/api/user/pause", Some(&mei.user.token)).await).await;
     assert_eq!(state["paused"], false);
     assert!(state["pausedSince"].is_null(), "{state}");
