@@ -64,6 +64,8 @@ export function SelectInput(props: {
   placeholder: string;
   required?: boolean;
   name: string;
+  /** Shown but not changeable (an approved member's gender). */
+  disabled?: boolean;
 }) {
   return (
     <Field label={props.label} error={props.error} hint={props.hint} required={props.required} name={props.name}>
@@ -73,6 +75,7 @@ export function SelectInput(props: {
           name={props.name}
           className="input"
           value={props.value}
+          disabled={props.disabled}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
           onChange={(e) => props.onChange(e.target.value)}
@@ -105,6 +108,8 @@ export function TextInput(props: {
   min?: number | string;
   max?: number | string;
   placeholder?: string;
+  /** Shown but not changeable (an approved member's name and birthday). */
+  readOnly?: boolean;
 }) {
   return (
     <Field label={props.label} error={props.error} hint={props.hint} required={props.required} name={props.name}>
@@ -136,6 +141,7 @@ export function TextInput(props: {
             max={props.max}
             maxLength={props.maxLength}
             placeholder={props.placeholder}
+            readOnly={props.readOnly}
             aria-invalid={invalid || undefined}
             aria-describedby={describedBy}
             onChange={(e) => props.onChange(e.target.value)}

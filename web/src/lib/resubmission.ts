@@ -2,7 +2,7 @@ import { getMyInfo } from '@/lib/user-api';
 import { readJson, remove, StorageKey, writeJson, writeRaw } from '@/lib/storage';
 import { loadCore } from '@/lib/wasm';
 
-/** A REJECTED member's register form, filled from the stored profile (issue 14): the profile becomes
+/** A REJECTED member's register form (and an APPROVED member's edit form, issue 21), filled from the stored profile (issue 14): the profile becomes
  *  the form's draft through the core's draft repair (the same reading as any stored draft), on its
  *  first step. "Edit and resubmit" on /profile always starts afresh; the register page, opened
  *  directly, keeps a draft the member already began (`keepDraft`). Returns whether it wrote one. */
@@ -11,7 +11,9 @@ export async function startResubmission({ keepDraft = false } = {}): Promise<boo
   const stored = readJson(StorageKey.registerForm);
   if (keepDraft && stored !== null && stored !== undefined) return false;
   const [core, info] = await Promise.all([loadCore(), getMyInfo()]);
-  const repaired = core.repairDraft(info.profile ?? null);
+  // An approved member's form opens on their revision when one waits or was sent back (they
+  // edit on from it), else on the approved profile.
+  const repaired = core.repairDraft(info.revision?.profile ?? info.profile ?? null);
   if (repaired.discarded) throw new Error('the stored profile could not be read as a draft');
   remove(StorageKey.profilePhotos);
   remove(StorageKey.emailConfirmed);

@@ -162,9 +162,16 @@ describe('navigation guard (spec §2)', () => {
     expect(stillPending.d.login).not.toHaveBeenCalled();
   });
 
-  it('sends a registered user from /register to /profile', async () => {
-    const { d } = deps();
-    await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'redirect', to: '/profile' });
+  it('sends a PENDING or SUSPENDED member from /register to /profile', async () => {
+    for (const status of ['PENDING', 'SUSPENDED'] as const) {
+      const { d } = deps({}, { status });
+      await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'redirect', to: '/profile' });
+    }
+  });
+
+  it('lets an APPROVED member open /register to edit their profile', async () => {
+    const { d } = deps({}, { status: 'APPROVED' });
+    await expect(navigationGuard(ctx('register'), d)).resolves.toEqual({ kind: 'proceed' });
   });
 
   it('lets a REJECTED member open /register to edit and resubmit', async () => {

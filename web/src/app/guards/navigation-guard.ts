@@ -148,8 +148,9 @@ export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promi
     return ctx.route === 'register' ? PROCEED : { kind: 'redirect', to: '/register' };
   }
   if (!status) return ctx.route === 'register' ? PROCEED : { kind: 'redirect', to: '/register' };
-  // A REJECTED member edits and resubmits through the register form (issue 14).
-  if (ctx.route === 'register' && status.status !== 'REJECTED') return { kind: 'redirect', to: '/profile' };
+  // A REJECTED member edits and resubmits through the register form (issue 14), an APPROVED one
+  // edits their profile there (issue 21 §1); a PENDING or SUSPENDED one has nothing to edit.
+  if (ctx.route === 'register' && status.status !== 'REJECTED' && status.status !== 'APPROVED') return { kind: 'redirect', to: '/profile' };
   if (MATCHMAKING_ROUTES.includes(ctx.route) && status.status !== 'APPROVED') return { kind: 'redirect', to: '/profile' };
   return PROCEED;
 }

@@ -92,6 +92,7 @@ export default function ProfilePage() {
       </header>
 
       <ReviewCard status={reviewStatus} />
+      {approved && info.kind === 'ok' ? <EditCard revision={info.value.revision ?? null} /> : null}
 
       {loading ? (
         <Spinner />
@@ -176,6 +177,45 @@ function ReviewCard({ status }: { status: ReviewStatus | null }) {
           {t('profile.editResubmit')}
         </button>
       ) : null}
+    </div>
+  );
+}
+
+/** Edit after approval (issue 21 §1): the register form, filled from the revision waiting or
+ *  sent back (else the approved profile), and where that revision stands. */
+function EditCard({ revision }: { revision: UserInfo['revision'] }) {
+  const t = useT();
+  const [opening, setOpening] = useState(false);
+  const status = revision?.status ?? null;
+  const edit = async () => {
+    setOpening(true);
+    try {
+      await startResubmission();
+      await navigate('/register');
+    } catch (err) {
+      logger.warn(`edit could not start: ${describeError(err)}`);
+      toast.error(t('error.unexpected'));
+      setOpening(false);
+    }
+  };
+  return (
+    <div className="card" data-testid="edit-profile-card">
+      <h2>{t('profile.editProfile')}</h2>
+      <p className="muted">{t('profile.editHelp')}</p>
+      {revision && status ? (
+        <div className={`notice${status === 'REJECTED' ? ' notice-error' : ''}`} data-testid="revision-status" data-status={status}>
+          <p>{t(`profile.revision.${status}`)}</p>
+          {status === 'REJECTED' && revision.reasons.length ? (
+            <ul data-testid="revision-reasons">
+              {revision.reasons.map((r) => <li key={r} data-reason={r}>{reasonLabel(t, 'REJECTED', r)}</li>)}
+            </ul>
+          ) : null}
+          {revision.note ? <p data-testid="revision-note"><strong>{t('review.note')}</strong> {revision.note}</p> : null}
+        </div>
+      ) : null}
+      <button type="button" className="btn btn-primary" onClick={() => void edit()} disabled={opening} data-testid="edit-profile">
+        {t(status === 'REJECTED' ? 'profile.revision.editAgain' : 'profile.editProfile')}
+      </button>
     </div>
   );
 }

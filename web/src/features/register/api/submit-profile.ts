@@ -118,6 +118,14 @@ export const resubmitDeps: SubmitDeps = {
   resubmit: true,
 };
 
+/** An APPROVED member's edit goes with PUT /user-profile/edit (session, issue 21 §1): what they
+ *  look for counts at once, the rest waits for review as a revision. */
+export const editDeps: SubmitDeps = {
+  ...defaultSubmitDeps,
+  createProfile: (payload) => api.put('/user-profile/edit', { body: payload as UserProfileCreateBody, showToast: false }),
+  resubmit: true,
+};
+
 /** What the review step says about a failed submit: the fields the server's core rules reported
  *  (it ran the same rules and disagreed), a network failure, or the server's cause. */
 export function submitFailureText(err: unknown, t: TFunction, message: (field: string, code: string) => string): string {

@@ -7,6 +7,7 @@ import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
 import { navigate } from '@/lib/navigation';
 import { getMyInfo } from '@/lib/user-api';
+import { getUserInfo } from '@/lib/auth';
 import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type FirstStepForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
@@ -79,7 +80,10 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   const first = useRef(true);
   const current = STEPS[step]!;
   const resubmitting = useStore(appState, (s) => s.reviewStatus?.status === 'REJECTED');
-  const guide = useResubmitGuide(resubmitting);
+  // An approved member edits their profile here (issue 21 §1): some changes count at once, the
+  // rest go to review as a revision; a revision sent back guides like a rejection.
+  const editing = form.editing;
+  const guide = useResubmitGuide(resubmitting, editing);
   const opened = useRef(false);
   useEffect(() => {
     // A rejected member's form opens on the first step the reviewer asked to change, once.
@@ -188,12 +192,21 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
     setSubmitting(true);
     setSubmitError(null);
     try {
-      const { submitProfile, defaultSubmitDeps, resubmitDeps } = await loadSubmit();
-      await submitProfile(full.core, draft, lineUserId, today, resubmitting ? resubmitDeps : defaultSubmitDeps);
+      const { submitProfile, defaultSubmitDeps, resubmitDeps, editDeps } = await loadSubmit();
+      await submitProfile(full.core, draft, lineUserId, today, editing ? editDeps : resubmitting ? resubmitDeps : defaultSubmitDeps);
       clearDraftStorage();
-      // The review status changed (a new profile, or a resubmission back to PENDING): the app asks
-      // my-info once now, since navigations no longer do (one login per opening).
-      await getMyInfo().catch((err: unknown) => logger.warn(`my-info after submit: ${describeError(err)}`));
+      // The review status changed (a new profile, or a resubmission back to PENDING), or a
+      // revision waits: the app asks my-info once now, since navigations no longer do (one login
+      // per opening).
+      const info = await getMyInfo().catch((err: unknown) => {
+        logger.warn(`my-info after submit: ${describeError(err)}`);
+        return null;
+      });
+      if (editing) {
+        toast.success(t(info?.revision?.status === 'PENDING' ? 'register.editedForReview' : 'register.edited'));
+        await navigate('/profile', { replace: true });
+        return;
+      }
       toast.success(t('register.submitted'));
       // A deep link opened before registering is followed now (the guards decide whether it can
       // be used yet; it stays stored until it is reached).
@@ -213,8 +226,9 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   return (
     <FlaggedFields value={guide ? { fields: guide.flagged, label: t('register.flagged') } : NOTHING_FLAGGED}>
     <section className="page register-page" aria-labelledby="register-step-title">
-      <p className="eyebrow" data-testid="register-title">{t(resubmitting ? 'register.updateTitle' : 'register.title')}</p>
+      <p className="eyebrow" data-testid="register-title">{t(editing ? 'register.editTitle' : resubmitting ? 'register.updateTitle' : 'register.title')}</p>
       {resubmitting ? <p className="notice" data-testid="resubmit-notice">{t('register.resubmitNotice')}</p> : null}
+      {editing ? <p className="notice" data-testid="edit-notice">{t('register.editNotice')}</p> : null}
       {guide && (guide.reasons.length || guide.note) ? (
         <div className="card resubmit-reasons" data-testid="resubmit-reasons">
           <h2>{t('register.reasonsTitle')}</h2>
@@ -296,11 +310,18 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
 
 const NOTHING_FLAGGED = { fields: new Set<string>(), label: '' };
 
-/** What a REJECTED member's form shows first: the reasons and note of the decision, and the fields
- *  they concern (the `reject` catalogue's, kizuna-core's). Null while not resubmitting or until
- *  the catalogue is there. */
-function useResubmitGuide(resubmitting: boolean): { reasons: string[]; note: string | null; flagged: Set<string> } | null {
-  const status = useStore(appState, (s) => s.reviewStatus);
+/** What a REJECTED member's form (or an approved member's, whose revision was sent back) shows
+ *  first: the reasons and note of the decision, and the fields they concern (the `reject`
+ *  catalogue's, kizuna-core's). Null while neither or until the catalogue is there. */
+function useResubmitGuide(rejected: boolean, editing: boolean): { reasons: string[]; note: string | null; flagged: Set<string> } | null {
+  const reviewStatus = useStore(appState, (s) => s.reviewStatus);
+  // my-info was asked as the form opened (its revision is what the form was filled from).
+  const [revision] = useState(() => (editing ? getUserInfo()?.revision ?? null : null));
+  const status = useMemo(
+    () => (editing ? (revision?.status === 'REJECTED' ? { reasons: revision.reasons, note: revision.note } : null) : reviewStatus),
+    [editing, revision, reviewStatus],
+  );
+  const resubmitting = rejected || (editing && status != null);
   // A plain request, not lib/query: SWR (5.6 KB on the wire) stays out of /register's first render,
   // and only a resubmitting member asks for the codes, once.
   const [codes, setCodes] = useState<ApiAnswer<'get', '/catalogue/codes'> | null>(null);

@@ -33,6 +33,8 @@ export interface FirstStepForm {
   /** Start loading the core, if it is not loaded or loading yet (the first touch of the form, a
    *  few seconds of idling, or a move that needs its rules). */
   needCore(): void;
+  /** An APPROVED member editing their profile (issue 21 §1): the identity is read-only. */
+  editing: boolean;
 }
 
 /** The whole form, once the core is loaded: every step, the submit. */
@@ -44,7 +46,8 @@ export interface RegisterForm extends FirstStepForm {
 /** A new member's form (nothing stored, the first step, not a resubmission) is drawn before the
  *  core is loaded; any other waits for the core to repair the stored draft first. */
 function startsFresh(): boolean {
-  return !hasStoredDraft() && loadStep(STEPS.length) === 0 && appState.get().reviewStatus?.status !== 'REJECTED';
+  const status = appState.get().reviewStatus?.status;
+  return !hasStoredDraft() && loadStep(STEPS.length) === 0 && status !== 'REJECTED' && status !== 'APPROVED';
 }
 
 export function useRegisterForm(lineUserId: string):
@@ -75,7 +78,9 @@ export function useRegisterForm(lineUserId: string):
           if (alive) setCore(c);
           return;
         }
-        if (appState.get().reviewStatus?.status === 'REJECTED') {
+        // A rejected member resubmits, an approved one edits (issue 21 §1): the same filled form.
+        const status = appState.get().reviewStatus?.status;
+        if (status === 'REJECTED' || status === 'APPROVED') {
           // Come straight here rather than through "Edit and resubmit": the same filled form. Its
           // module loads only for a rejected member, so a new member's first render does not grow.
           await import('@/lib/resubmission')
@@ -147,6 +152,7 @@ export function useRegisterForm(lineUserId: string):
   }, []);
 
   const cat = useMemo(() => (core ? core.catalogues() : null), [core]);
+  const editing = appState.get().reviewStatus?.status === 'APPROVED';
   const requiredFields = useMemo(() => {
     if (!core) return new Set(firstStep.required);
     const empty = core.validateDraft(core.emptyDraft(), lineUserId, today);
@@ -176,6 +182,7 @@ export function useRegisterForm(lineUserId: string):
     cat: cat ?? firstStep,
     draft, errors, step, lineUserId, today, t, update, touch, errorOf, reveal, goTo, returnToReview, message, needCore,
     req: (f) => requiredFields.has(f),
+    editing,
   };
   return { status: 'ready', form, full: core && cat ? { ...form, core, cat } : null };
 }

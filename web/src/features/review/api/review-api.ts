@@ -20,6 +20,8 @@ export type ConversationLine = Schemas['ConversationLine'];
 /** An open report (GET /review/reports), with the last 50 messages of the pair's match, oldest first. */
 export type ReportItem = Schemas['ReportItem'];
 export type DecisionBody = Schemas['DecisionBody'];
+/** A decision on an approved member's revision (issue 21 §1): APPROVE or REJECT, naming its number. */
+export type RevisionDecisionBody = Schemas['RevisionDecisionBody'];
 
 const quiet = { showToast: false } as const;
 
@@ -30,6 +32,8 @@ export const reviewApi = {
   release: (id: number) => api.delete('/review/profiles/{profileId}/claim', { ...quiet, path: { profileId: id } }),
   decide: (id: number, body: DecisionBody) =>
     api.post('/review/profiles/{profileId}/decision', { ...quiet, path: { profileId: id }, body }),
+  decideRevision: (id: number, body: RevisionDecisionBody) =>
+    api.post('/review/profiles/{profileId}/revision/decision', { ...quiet, path: { profileId: id }, body }),
   reports: () => api.get('/review/reports', quiet),
   dismiss: (reportId: number) => api.post('/review/reports/{reportId}/dismiss', { ...quiet, path: { reportId } }),
   codes: () => api.get('/catalogue/codes', { ...quiet, public: true }),
@@ -39,8 +43,10 @@ export const reviewApi = {
     api.put('/review/profiles/{profileId}/employer', { ...quiet, path: { profileId: id }, body: { employer } }),
 };
 
-/** The actions kizuna-core allows from a status (the server checks again). */
-export function actionsFor(status: ReviewState): DecisionAction[] {
+/** The actions kizuna-core allows from a status (the server checks again); a revision waiting is
+ *  approved or rejected (kizuna-core's `check_revision_decision`). */
+export function actionsFor(status: ReviewState, revision: number | null = null): DecisionAction[] {
+  if (revision != null) return ['APPROVE', 'REJECT'];
   switch (status) {
     case 'PENDING':
       return ['APPROVE', 'REJECT'];

@@ -35,6 +35,9 @@ export function historyLabel(t: TFunction, entry: { action?: string | null; toSt
 
 const NOT_FOUND = '\u0000not-found';
 
+/** The verification's fields: a revision changing one needs the employer picked again. */
+const VERIFICATION_FIELDS = new Set(['verifyMethod', 'companyEmail', 'verifyTempFileName', 'reviewLink', 'verifyDescription']);
+
 function label(t: TFunction, field: string): string {
   const key = `field.${field}`;
   return hasMessage(key) ? t(key) : field;
@@ -72,7 +75,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
         let v = await reviewApi.view(profileId);
         // Opening a PENDING profile holds it for this reviewer (15 minutes), unless someone else does.
         let note: string | null = null;
-        if (v.status === 'PENDING' && !(v.claim && !v.claim.mine)) {
+        if ((v.status === 'PENDING' || v.revision != null) && !(v.claim && !v.claim.mine)) {
           try {
             await reviewApi.claim(profileId);
             v = await reviewApi.view(profileId);
@@ -113,7 +116,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
   };
 
   return (
-    <article className="review-detail" data-testid="review-detail" data-profile-id={view.profileId} data-status={view.status} data-version={view.version}>
+    <article className="review-detail" data-testid="review-detail" data-profile-id={view.profileId} data-status={view.status} data-version={view.version} data-revision={view.revision ?? ''}>
       <div className="card">
         <div className="review-row">
           <h2>{show(view.profile.nickname)} <span className="muted">#{view.profileId}</span></h2>
@@ -134,9 +137,12 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
         {claimNote ? <p className="notice notice-error" role="alert">{claimNote}</p> : null}
       </div>
 
-      {view.resubmission ? (
+      {view.revision != null ? (
+        <p className="notice" data-testid="revision-notice" data-revision={view.revision}>{t('console.revisionNotice', { n: view.revision })}</p>
+      ) : null}
+      {view.resubmission || view.revision != null ? (
         <div className="card" data-testid="changed-fields">
-          <h3>{t('console.changed')}</h3>
+          <h3>{t(view.revision != null ? 'console.revisionChanged' : 'console.changed')}</h3>
           {view.changedFields.length ? (
             <dl className="summary-list">
               {view.changedFields.map((f) => (
@@ -209,7 +215,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
         ) : <p className="muted">{t('console.noHistory')}</p>}
       </div>
 
-      <DecisionForm view={view} codes={codes} employers={cat?.employers ?? []} disabled={heldByOther} onDone={() => { onDecided(); load(); }} />
+      <DecisionForm key={`${view.version}-${view.revision ?? ''}`} view={view} codes={codes} employers={cat?.employers ?? []} disabled={heldByOther} onDone={() => { onDecided(); load(); }} />
     </article>
   );
 }
@@ -221,7 +227,7 @@ function reasonText(t: TFunction, status: string, code: string): string {
 
 function DecisionForm({ view, codes, employers, disabled, onDone }: { view: ReviewView; codes: CodeCatalogues | null; employers: Catalogues['employers']; disabled: boolean; onDone: () => void }) {
   const t = useT();
-  const actions = actionsFor(view.status);
+  const actions = actionsFor(view.status, view.revision ?? null);
   const [action, setAction] = useState<DecisionAction | null>(actions.length === 1 ? actions[0]! : null);
   const [reasons, setReasons] = useState<string[]>([]);
   const [note, setNote] = useState('');
@@ -235,7 +241,9 @@ function DecisionForm({ view, codes, employers, disabled, onDone }: { view: Revi
   const catalogue = action === 'REJECT' ? codes?.reject ?? [] : action === 'SUSPEND' ? codes?.suspend ?? [] : [];
   // A work e-mail's employer is the catalogue's; for the ID photo and the link the reviewer says
   // where the member works, and it goes on record (their colleagues are kept apart by it).
-  const picksEmployer = action === 'APPROVE' && view.verification.method !== 'COMPANY_EMAIL';
+  // A revision's approval asks again only when it changes the verification.
+  const newProof = view.revision == null || view.changedFields.some((f) => VERIFICATION_FIELDS.has(f));
+  const picksEmployer = action === 'APPROVE' && view.verification.method !== 'COMPANY_EMAIL' && newProof;
   const toggle = (code: string) =>
     setReasons((prev) => (action === 'SUSPEND' ? [code] : prev.includes(code) ? prev.filter((c) => c !== code) : [...prev, code]));
 
@@ -246,13 +254,14 @@ function DecisionForm({ view, codes, employers, disabled, onDone }: { view: Revi
     setProblem(null);
     setFieldErrors({});
     try {
-      await reviewApi.decide(view.profileId, {
+      const common = {
         action,
         reasons: catalogue.length ? reasons : [],
         note: note.trim() || undefined,
         employer: picksEmployer && employer ? employer : undefined,
-        version: view.version,
-      });
+      };
+      if (view.revision != null) await reviewApi.decideRevision(view.profileId, { ...common, revision: view.revision });
+      else await reviewApi.decide(view.profileId, { ...common, version: view.version });
       onDone();
     } catch (err) {
       logger.warn(`decision: ${describeError(err)}`);

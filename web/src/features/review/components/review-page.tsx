@@ -101,6 +101,7 @@ export default function ReviewPage() {
                     <span className="muted">{t('console.waited', { time: waited(t, item.waitedSecs) })}</span>
                     <span className="queue-badges">
                       {item.resubmission ? <span className="badge badge-pending" data-testid="resubmission-badge">{t('console.resubmission', { n: item.submission })}</span> : null}
+                      {item.revision != null ? <span className="badge badge-pending" data-testid="revision-badge">{t('console.revision', { n: item.revision })}</span> : null}
                       {item.claim ? <span className="badge">{item.claim.mine ? t('console.heldByMe') : t('console.heldByOther')}</span> : null}
                     </span>
                   </button>
