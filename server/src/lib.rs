@@ -27,6 +27,7 @@ pub mod mock_review;
 pub mod rate_limit;
 pub mod relay;
 pub mod routes;
+pub mod security_headers;
 pub mod startup;
 pub mod state;
 pub mod static_site;

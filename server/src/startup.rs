@@ -5,10 +5,10 @@ use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use poem::{
-    Endpoint, EndpointExt, IntoEndpoint, Route, Server,
+    Endpoint, EndpointExt, IntoEndpoint, IntoResponse, Route, Server,
     endpoint::make_sync,
     get,
-    http::StatusCode,
+    http::{StatusCode, header},
     listener::{Acceptor, Listener, TcpAcceptor, TcpListener},
     middleware::CatchPanic,
     web::Html,
@@ -31,6 +31,7 @@ use crate::{
     mock_line::MockLine,
     rate_limit::Limits,
     routes::{self, AppState, State},
+    security_headers::SecurityHeaders,
     static_site::StaticSite,
     storage,
     telemetry::RequestTrace,
@@ -300,7 +301,18 @@ fn build_routes(
                         .body(document.clone())
                 })),
             )
-            .at("/docs", get(make_sync(move |_| Html(docs_html.clone()))));
+            .at(
+                "/docs",
+                get(make_sync(move |_| {
+                    // Swagger UI is one page of inline script and style (development only).
+                    Html(docs_html.clone()).with_header(
+                        header::CONTENT_SECURITY_POLICY,
+                        "default-src 'none'; script-src 'unsafe-inline'; \
+                         style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+                         frame-ancestors 'none'",
+                    )
+                })),
+            );
     }
     let api = api
         .nest("/", service)
@@ -339,6 +351,8 @@ fn build_routes(
             state.settings.trusted_proxy_header.clone(),
             state.settings.connections.per_address,
         ))
+        // Outermost: every answer, a refusal or a caught panic included, carries them.
+        .with(SecurityHeaders)
         .data(state)
 }
 

@@ -7,9 +7,13 @@
 //! request accepts is sent as it is (no compression work per request), with `Vary:
 //! Accept-Encoding`. poem's `StaticFileRequest` does the conditional and range work: a strong
 //! ETag per variant file, Last-Modified, 304, 412, Range.
+//!
+//! HTML pages carry the web app's Content-Security-Policy and Permissions-Policy
+//! (`security_headers`); every answer gets nosniff and the Referrer-Policy from the middleware.
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::security_headers;
 use poem::{
     Endpoint, FromRequest, IntoResponse, Request, Response, Result,
     error::StaticFileError,
@@ -173,10 +177,13 @@ async fn file_response(req: &Request, path: &Path, cache: &'static str) -> Optio
         headers.remove(header::ACCEPT_RANGES);
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    headers.insert(
-        "x-content-type-options",
-        HeaderValue::from_static("nosniff"),
-    );
+    if content_type(path).starts_with("text/html") {
+        // The policy is made from the page being served (its inline style's hash), read again
+        // on each page load (one per visit, a few KB): a rebuilt app never meets a stale policy.
+        if let Ok(html) = tokio::fs::read_to_string(path).await {
+            security_headers::add_page_headers(headers, &security_headers::web_app_policy(&html));
+        }
+    }
     if varies {
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     }

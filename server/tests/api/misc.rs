@@ -515,6 +515,99 @@ async fn request_ids_come_back_on_errors_and_when_asked(backend: Backend) {
     assert_eq!(id.len(), 16);
 }
 
+/// Issue 26 §8: the web app's page carries its Content-Security-Policy (with the hash of the
+/// inline style of the index.html served, and no 'unsafe-inline'), the Permissions-Policy and no
+/// framing; every other answer (API JSON, an error, a stored image, a proxied image, an asset)
+/// carries nosniff, no Referer and a policy that allows nothing.
+async fn security_headers_on_the_page_and_on_every_other_answer(backend: Backend) {
+    use base64::Engine;
+    use sha2::Digest;
+    let app = spawn_app(backend).await;
+    let web = app.data_dir.join("web");
+    std::fs::create_dir_all(web.join("assets")).unwrap();
+    let style = "html,body{margin:0}";
+    std::fs::write(
+        web.join("index.html"),
+        format!("<!doctype html><head><style>{style}</style></head><title>Kizuna</title>"),
+    )
+    .unwrap();
+    std::fs::write(web.join("assets/app-1234abcd.js"), "console.log(1)").unwrap();
+    let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(style));
+
+    let header = |r: &reqwest::Response, name: &str| {
+        r.headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_else(|| panic!("{} has no {name}", r.url()))
+    };
+    for path in ["/", "/register", "/chat?match=1", "/index.html"] {
+        let r = app.get(path, None).await;
+        assert_eq!(r.status(), 200);
+        let csp = header(&r, "content-security-policy");
+        for directive in [
+            "default-src 'self'",
+            "script-src 'self' 'wasm-unsafe-eval' https://static.line-scdn.net",
+            "connect-src 'self' https://api.line.me https://liff.line.me https://access.line.me",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(
+                csp.split("; ").any(|d| d == directive),
+                "{path}: {directive} in {csp}"
+            );
+        }
+        assert!(
+            csp.contains(&format!(
+                "style-src 'self' https://static.line-scdn.net 'sha256-{hash}'"
+            )),
+            "{csp}"
+        );
+        assert!(
+            !csp.contains("unsafe-inline") && !csp.contains(" 'unsafe-eval'"),
+            "{csp}"
+        );
+        let permissions = header(&r, "permissions-policy");
+        assert!(
+            permissions.starts_with("geolocation=(self), camera=()"),
+            "{permissions}"
+        );
+        assert_eq!(header(&r, "x-frame-options"), "DENY");
+        assert_eq!(header(&r, "x-content-type-options"), "nosniff");
+        assert_eq!(header(&r, "referrer-policy"), "no-referrer");
+    }
+
+    let user = app.new_user().await;
+    let file = app
+        .upload_ok(&user.token, crate::helpers::png(40, 30))
+        .await;
+    for (path, token, status) in [
+        ("/api/config", None, 200),
+        ("/api/nope", None, 404),
+        ("/healthz", None, 200),
+        ("/assets/app-1234abcd.js", None, 200),
+        ("/assets/missing-0000.js", None, 404),
+        (&*format!("/api/file/fetch/{file}"), Some(&*user.token), 200),
+        (
+            &*format!("/_ipx/w_20/api/file/fetch/{file}"),
+            Some(&*user.token),
+            200,
+        ),
+        ("/__mock/line/messages", None, 200),
+    ] {
+        let r = app.get(path, token).await;
+        assert_eq!(r.status(), status, "{path}");
+        assert_eq!(header(&r, "x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(header(&r, "referrer-policy"), "no-referrer", "{path}");
+        assert_eq!(
+            header(&r, "content-security-policy"),
+            "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+            "{path}"
+        );
+        assert!(r.headers().get("permissions-policy").is_none(), "{path}");
+    }
+}
+
 crate::on_both_backends!(
     config_tells_when_the_daily_introductions_come,
     request_ids_come_back_on_errors_and_when_asked,
@@ -524,6 +617,7 @@ crate::on_both_backends!(
     route_rules_come_from_the_database,
     mock_line_platform,
     serves_the_web_app_with_spa_fallback,
+    security_headers_on_the_page_and_on_every_other_answer,
 );
 
 /// The web's API types are generated from a committed copy of the document: a change on the

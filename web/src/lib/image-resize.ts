@@ -1,3 +1,4 @@
+import { dataUrlBlob } from '@/lib/data-url';
 /** Photos are downscaled in the browser before upload (issue 4 §5): the longest side at most
  *  MAX_SIDE px, re-encoded as JPEG. The server re-encodes again and strips metadata. */
 export const PHOTO_MAX_SIDE = 1280;
@@ -32,7 +33,6 @@ export function blobToDataUrl(blob: Blob): Promise<string> {
   });
 }
 
-export async function dataUrlToBlob(dataUrl: string): Promise<Blob> {
-  const res = await fetch(dataUrl);
-  return res.blob();
+export function dataUrlToBlob(dataUrl: string): Promise<Blob> {
+  return Promise.resolve(dataUrlBlob(dataUrl));
 }

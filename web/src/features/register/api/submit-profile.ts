@@ -4,6 +4,7 @@ import type { UserProfileCreateBody } from '@/lib/api/types';
 import { getToken } from '@/lib/auth';
 import { login } from '@/lib/user-api';
 import { uploadTempFile } from '@/lib/upload';
+import { dataUrlBlob } from '@/lib/data-url';
 import type { Core, FieldErrors, RegisterDraft, UserProfileCreate } from '@/lib/wasm';
 import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
 
@@ -102,9 +103,7 @@ export const defaultSubmitDeps: SubmitDeps = {
   upload: (blob, name) => uploadTempFile(blob, name, { showToast: false }),
   readLocalFile: async (token) => {
     const dataUrl = getPhoto(token);
-    // A data: URL read back through fetch (what lib/image-resize's dataUrlToBlob does; not
-    // imported, so the form's first chunk does not carry the resize code).
-    return dataUrl ? (await fetch(dataUrl)).blob() : null;
+    return dataUrl ? dataUrlBlob(dataUrl) : null;
   },
   createProfile: (payload) =>
     api.post('/user-profile', { body: payload as UserProfileCreateBody, public: true, lineIdToken: true, showToast: false }),
