@@ -68,6 +68,20 @@ contract:
 smtp-venv:
     bash scripts/smtp-venv.sh {{target_dir}}/tmp/smtp-venv
 
+# Fuzzing (not part of `just test`, which runs the committed corpora as plain tests): each cargo-fuzz
+# target of fuzz/ for `seconds` (default 180). No nightly: RUSTC_BOOTSTRAP=1 lets the stable
+# toolchain take cargo-fuzz's sanitizer flags. New inputs go to a scratch corpus in the target dir;
+# fuzz/corpus/<target>/ (the committed seeds and regression cases) is read, never written. A crash
+# stops the run and leaves its input under fuzz/artifacts/<target>/: fix it, then commit the input
+# as fuzz/corpus/<target>/regression-<what>. `just fuzz 60 ipx_modifiers` runs only what is named.
+fuzz seconds="180" +targets="registration_payload draft_repair ipx_modifiers upload_decode":
+    command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+    for t in {{targets}}; do \
+        mkdir -p {{target_dir}}/fuzz-corpus/$t; \
+        (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none $t {{target_dir}}/fuzz-corpus/$t corpus/$t -- \
+            -max_total_time={{seconds}} -timeout=20 -rss_limit_mb=2560 -print_final_stats=1); \
+    done
+
 # Server benchmarks (not part of `just test`; installs wrk from Debian if missing; needs node and PostgreSQL on 127.0.0.1:5432):
 # my-info vs healthz on SQLite and PostgreSQL, and the image proxy against the npm ipx package: the
 # profile page's srcset and placeholders over 1280 px uploads (what the app really asks), 12 MP originals.
