@@ -1,9 +1,9 @@
 // Issue 26 §8: every screen of the app runs under the server's Content-Security-Policy without a
 // single violation — a new member's register steps (geolocation, photo previews, the work e-mail
 // code), the friend page, the pending profile, help, /dev, a 404; approved members' today, member
-// profile, likes, matches and chat; the reviewer's console; signing out. A violation is caught
-// twice over: the page's `securitypolicyviolation` events (an init script reports each one to the
-// test) and Chromium's "Refused to …" console messages.
+// profile, likes, matches, chat and the edit of their profile; the reviewer's console; signing
+// out. A violation is caught twice over: the page's `securitypolicyviolation` events (an init
+// script reports each one to the test) and Chromium's "Refused to …" console messages.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
@@ -124,7 +124,7 @@ describe('every screen under the Content-Security-Policy (issue 26 §8)', () => 
     await session.context.close();
   });
 
-  it('approved members: today, a member profile, likes, matches, a chat, the profile and signing out', async () => {
+  it('approved members: today, a member profile, likes, matches, a chat, the profile, editing it and signing out', async () => {
     const mei = await registerByApi(server, { nickname: 'CspMei', gender: 'FEMALE', matchGender: 'MALE' });
     const kai = await registerByApi(server, { nickname: 'CspKai', gender: 'MALE', matchGender: 'FEMALE', photos: 3 });
     await approveAll(server);
@@ -160,6 +160,13 @@ describe('every screen under the Content-Security-Policy (issue 26 §8)', () => 
     await page.getByTestId('chat-input').fill('Hello from under the policy');
     await page.getByTestId('chat-send').click();
     await page.getByText('Hello from under the policy').first().waitFor();
+    await settle(page);
+    // Editing the approved profile: the register form, filled from it.
+    await page.goto(`${session.base}/profile`);
+    await page.getByTestId('edit-profile').click();
+    await page.waitForURL(/\/register$/);
+    await page.getByTestId('edit-notice').waitFor();
+    await waitForStep(page, 'basics');
     await settle(page);
     await page.goto(`${session.base}/profile`);
     await page.getByTestId('sign-out-card').waitFor();
