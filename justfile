@@ -89,6 +89,15 @@ bench:
     cargo build -p kizuna-server --release --bin kizuna-server --example bench_images
     bash server/bench/run.sh
 
+# Uploads against their memory ceiling (not part of `just test`): the release server with 2 image
+# workers, and 60 users (`just bench-uploads 120` for more) each uploading an 8.8 MB 40 MP JPEG at
+# once, retrying a 503 after its Retry-After. Prints the first answers, the wall time and the
+# server's peak memory (VmHWM) above idle against `images::admission::memory_ceiling` (the ceiling
+# docs/design.md states); fails above it or when an upload never got stored.
+bench-uploads uploads="60":
+    cargo build --release -p kizuna-server --bin kizuna-server --example bench_uploads
+    BENCH_UPLOADS={{uploads}} {{target_dir}}/release/examples/bench_uploads {{target_dir}}/release/kizuna-server
+
 # The matching hot path of kizuna-core (release): ns per two-way check, per score and per candidate
 # scanned for one member's daily list, over synthetic members (default 20000; `just bench-core 50000`).
 bench-core members="20000":

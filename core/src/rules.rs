@@ -788,6 +788,24 @@ pub const LOGINS_PER_MINUTE_PER_ADDRESS: u32 = 120;
 /// size), so a first look at a long list stays within it; someone varying the modifiers to
 /// defeat the cache gets this many and then waits, instead of the workers the others need.
 pub const IMAGE_RENDERS_PER_MINUTE: u32 = 120;
+/// Uploads (`POST /file/tempUpload`) one user may start per minute, whatever they come to: each
+/// one may be a 10 MB body and a 40 MP decode. Registering takes at most seven (six photos and the
+/// proof of employment); someone uploading in a loop gets this many and then waits.
+pub const UPLOADS_PER_MINUTE: u32 = 20;
+/// Uploads one user may have in flight at once (being received or decoded) on one server process:
+/// a few photos picked together, never every upload slot of the process.
+pub const UPLOADS_IN_FLIGHT_PER_USER: u32 = 2;
+/// Unclaimed uploads (temp files no profile, avatar or submission uses yet, under a day old) a
+/// user without a profile may hold: a registration's seven and a few changes of mind.
+pub const UNCLAIMED_UPLOADS_WITHOUT_PROFILE: u32 = 12;
+/// Their stored bytes, at most: room for a registration's seven photos straight from a camera.
+pub const UNCLAIMED_UPLOAD_BYTES_WITHOUT_PROFILE: u64 = 48 * 1024 * 1024;
+/// Unclaimed uploads a user with a profile may hold (a resubmission, a new avatar).
+pub const UNCLAIMED_UPLOADS_WITH_PROFILE: u32 = 24;
+/// Their stored bytes, at most.
+pub const UNCLAIMED_UPLOAD_BYTES_WITH_PROFILE: u64 = 96 * 1024 * 1024;
+const _: () = assert!(UNCLAIMED_UPLOADS_WITHOUT_PROFILE < UNCLAIMED_UPLOADS_WITH_PROFILE);
+const _: () = assert!(UNCLAIMED_UPLOAD_BYTES_WITHOUT_PROFILE < UNCLAIMED_UPLOAD_BYTES_WITH_PROFILE);
 /// Changes of a member's own switches (the colleagues switch) or of employers on record (by a
 /// reviewer) per minute: each one tells every process's pool; a person flips one a few times, a
 /// script flipping it in a loop waits.

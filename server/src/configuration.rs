@@ -13,7 +13,9 @@
 //! | KIZUNA_LINE_LOGIN_CHANNEL_TOKEN | a mock value; required with the mock off, refused with it on |
 //!
 //! Extra (not part of the contract, for operators and tests): KIZUNA_IMAGE_WORKERS (concurrent
-//! image decodes, default = number of CPUs), KIZUNA_IPX_PREVIEWS (default true: the image proxy
+//! image decodes, default = number of CPUs), KIZUNA_UPLOADS_IN_FLIGHT (uploads received or decoded
+//! at once, each holding up to a 10 MB body, 1 to 256, default twice the image workers; beyond it
+//! 503 with `Retry-After`), KIZUNA_IPX_PREVIEWS (default true: the image proxy
 //! decodes the upload-time preview when it suffices), KIZUNA_DB_POOL (pool size, 1 to 1000;
 //! SQLite 8, PostgreSQL 32), KIZUNA_POOL_TTL_SECS (how long the in-memory match pool serves
 //! before a whole reload, 1 to 86400, default 3600; changes arrive member by member meanwhile).
@@ -89,6 +91,9 @@ pub struct Settings {
     pub trusted_proxy_header: Option<poem::http::HeaderName>,
     /// The bounds on connections (not from the environment: the defaults; tests shorten).
     pub connections: crate::connections::ConnectionLimits,
+    /// KIZUNA_UPLOADS_IN_FLIGHT: uploads received or decoded at once (default twice the image
+    /// workers); beyond it 503 with `Retry-After`. Their body's time is not from the environment.
+    pub uploads: crate::images::admission::UploadLimits,
 }
 
 /// How often an open chat events stream sends its keep-alive comment and renews its presence
@@ -169,6 +174,14 @@ impl Settings {
             },
             None => default_image_workers(),
         };
+        let mut uploads = crate::images::admission::UploadLimits::for_workers(image_workers);
+        if let Some(v) = var("KIZUNA_UPLOADS_IN_FLIGHT") {
+            uploads.in_flight = match v.parse::<usize>() {
+                // Each holds up to a 10 MB body: the bound is the point.
+                Ok(n @ 1..=256) => n,
+                _ => anyhow::bail!("KIZUNA_UPLOADS_IN_FLIGHT must be a number from 1 to 256"),
+            };
+        }
         // The mock mints ID tokens for anyone who asks: with anything of a real LINE channel
         // around, this is a production deployment that forgot to turn it off, and must not start.
         let real_line_values: Vec<&str> = LINE_VARIABLES
@@ -264,6 +277,7 @@ impl Settings {
                 None => std::time::Duration::from_secs(3600),
             },
             connections: crate::connections::ConnectionLimits::default(),
+            uploads,
             trusted_proxy_header: match var("KIZUNA_TRUSTED_PROXY_HEADER") {
                 Some(v) => Some(crate::client_address::parse_header_name(&v)?),
                 None => None,
@@ -439,5 +453,11 @@ mod tests {
                 .image_workers,
             3
         );
+        assert!(settings(&[("KIZUNA_UPLOADS_IN_FLIGHT", "0")]).is_err());
+        assert!(settings(&[("KIZUNA_UPLOADS_IN_FLIGHT", "lots")]).is_err());
+        let bounded = settings(&[("KIZUNA_IMAGE_WORKERS", "3")]).unwrap();
+        assert_eq!(bounded.uploads.in_flight, 6, "twice the workers by default");
+        let set = settings(&[("KIZUNA_UPLOADS_IN_FLIGHT", "5")]).unwrap();
+        assert_eq!(set.uploads.in_flight, 5);
     }
 }

@@ -69,6 +69,10 @@ pub enum ApiError {
         cause: String,
         retry_after: Option<u64>,
     },
+    /// 503 E503 with its own cause and `Retry-After` (seconds): a bounded resource of this
+    /// process is taken (the uploads in flight), so the request was refused without being read.
+    #[error("{cause}")]
+    Busy { cause: String, retry_after: u64 },
     /// Anything unexpected: E500, or E503 while the database cannot be reached.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -115,6 +119,7 @@ impl ApiError {
             ApiError::Conflict(_) => ErrorCode::E005,
             ApiError::TooLarge(_) | ApiError::Unsupported(_) => ErrorCode::E006,
             ApiError::RateLimited | ApiError::Throttled { .. } => ErrorCode::E007,
+            ApiError::Busy { .. } => ErrorCode::E503,
             ApiError::Internal(err) if crate::storage::is_unavailable(err) => ErrorCode::E503,
             ApiError::Internal(_) => ErrorCode::E500,
         }
@@ -139,7 +144,7 @@ impl ApiError {
         let code = self.code();
         ErrorBody {
             code: code.as_str().to_string(),
-            cause: if code == ErrorCode::E503 {
+            cause: if matches!(self, ApiError::Internal(_)) && code == ErrorCode::E503 {
                 UNAVAILABLE_CAUSE.to_string()
             } else {
                 self.to_string()
@@ -202,6 +207,9 @@ impl poem::error::ResponseError for ApiError {
             ApiError::Throttled {
                 retry_after: Some(secs),
                 ..
+            }
+            | ApiError::Busy {
+                retry_after: secs, ..
             } => Some(*secs),
             _ if body.code == ErrorCode::E503.as_str() => Some(u64::from(RETRY_AFTER_SECS)),
             _ => None,
@@ -232,7 +240,7 @@ impl ApiResponse for ApiError {
         };
         let mut unavailable = row(
             503,
-            "E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds.",
+            "E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds.",
         );
         unavailable.headers.push(MetaHeader {
             name: "Retry-After".into(),
@@ -260,7 +268,10 @@ impl ApiResponse for ApiError {
                     409,
                     "E005: conflict, such as a profile that already exists.",
                 ),
-                row(413, "E006: body or file too large."),
+                row(
+                    413,
+                    "E006: body or file too large, or the caller's unclaimed uploads at their quota.",
+                ),
                 row(415, "E006: unsupported or undecodable file."),
                 row(
                     422,

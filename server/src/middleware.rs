@@ -16,7 +16,6 @@ use poem::{
 use crate::{
     error::{ApiError, ErrorBody, error_response},
     identity::session::RenewSlot,
-    images::MAX_UPLOAD_BYTES,
     routes::RouteTable,
 };
 
@@ -26,7 +25,7 @@ pub const MAX_JSON_BODY: usize = 256 * 1024;
 /// JSON-escaped as a surrogate pair), so that only an invalid one can meet the cap.
 pub const MAX_LOG_BODY: usize = 32 * 1024;
 /// Cap of a multipart upload body (the file's 10 MB plus the multipart framing).
-pub const MAX_UPLOAD_BODY: usize = MAX_UPLOAD_BYTES + 256 * 1024;
+pub use crate::images::MAX_UPLOAD_BODY;
 /// How much of an oversize body is read and discarded so that the client sees the 413 instead of
 /// a reset connection.
 const MAX_DRAIN: u64 = 64 * 1024 * 1024;

@@ -8,7 +8,7 @@ use sea_orm::DatabaseConnection;
 use crate::{
     configuration::Settings,
     identity::{LineVerifier, SessionStore},
-    images::{FileStore, workers::ImageWorkers},
+    images::{FileStore, admission::UploadSlots, workers::ImageWorkers},
     line::push::PushQueue,
     mail::Mailer,
     rate_limit::{Limits, RateLimiter},
@@ -57,6 +57,11 @@ pub struct AppState {
     pub switch_limiter: Arc<RateLimiter>,
     /// Saves of the edit form: `PROFILE_EDITS_PER_MINUTE` per user.
     pub edit_limiter: Arc<RateLimiter>,
+    /// Uploads started: `UPLOADS_PER_MINUTE` per user.
+    pub upload_limiter: Arc<RateLimiter>,
+    /// Uploads in flight in this process: KIZUNA_UPLOADS_IN_FLIGHT in all,
+    /// `UPLOADS_IN_FLIGHT_PER_USER` each.
+    pub upload_slots: UploadSlots,
 }
 
 impl AppState {

@@ -1,8 +1,10 @@
 //! What a handler receives already checked: the verified caller (`auth`, as OpenAPI security
-//! schemes), strictly read JSON bodies (`body`) and ids from the path.
+//! schemes), strictly read JSON bodies (`body`), upload bodies read once admitted (`upload`) and
+//! ids from the path.
 
 pub mod auth;
 pub mod body;
+pub mod upload;
 
 use crate::error::ApiError;
 

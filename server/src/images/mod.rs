@@ -1,6 +1,7 @@
 //! Uploaded images: content sniffing, byte and pixel caps, decode + re-encode (EXIF orientation
 //! applied, every metadata block dropped), and the on-disk store. `ipx` serves resized variants.
 
+pub mod admission;
 pub mod http;
 pub mod ipx;
 pub mod workers;
@@ -18,6 +19,9 @@ use crate::error::ApiError;
 
 /// Largest accepted upload, in bytes.
 pub const MAX_UPLOAD_BYTES: usize = 10 * 1024 * 1024;
+/// Cap of a multipart upload body: the file's 10 MB plus the multipart framing (`middleware`
+/// refuses anything bigger).
+pub const MAX_UPLOAD_BODY: usize = MAX_UPLOAD_BYTES + 256 * 1024;
 /// Largest accepted image, in pixels (width × height).
 pub const MAX_PIXELS: u64 = 40_000_000;
 /// Largest accepted side, in pixels.
@@ -137,11 +141,12 @@ fn make_preview(img: &DynamicImage) -> Result<Option<Preview>, ImageError> {
         ((f64::from(w) * k).round() as u32).max(1),
         ((f64::from(h) * k).round() as u32).max(1),
     );
-    let rgb = img.to_rgb8();
-    let src = fast_image_resize::images::Image::from_vec_u8(
+    // Borrowed when the decode is RGB already (a JPEG): no second copy of a 40 MP image.
+    let rgb = rgb8(img);
+    let src = fast_image_resize::images::ImageRef::new(
         w,
         h,
-        rgb.into_raw(),
+        rgb.as_raw(),
         fast_image_resize::PixelType::U8x3,
     )
     .map_err(|e| ImageError::Encode(anyhow::anyhow!("{e}")))?;
@@ -217,12 +222,20 @@ fn jpeg_is_complete(bytes: &[u8]) -> bool {
     tail.windows(2).any(|w| w == [0xFF, 0xD9])
 }
 
+/// The image as RGB8: borrowed when it is that already, converted otherwise.
+fn rgb8(img: &DynamicImage) -> std::borrow::Cow<'_, image::RgbImage> {
+    match img {
+        DynamicImage::ImageRgb8(rgb) => std::borrow::Cow::Borrowed(rgb),
+        other => std::borrow::Cow::Owned(other.to_rgb8()),
+    }
+}
+
 /// Encodes without metadata: image's encoders write none unless asked.
 pub fn encode_plain(img: &DynamicImage, kind: Kind, quality: u8) -> Result<Vec<u8>, ImageError> {
     let mut out = Vec::new();
     match kind {
         Kind::Jpeg => {
-            let rgb = img.to_rgb8();
+            let rgb = rgb8(img);
             let encoder =
                 image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, quality.clamp(1, 100));
             rgb.write_with_encoder(encoder)
@@ -252,10 +265,7 @@ pub fn encode_webp(img: &DynamicImage, quality: u8) -> Result<Vec<u8>, ImageErro
             .encode(q)
             .to_vec()
     } else {
-        let rgb = match img {
-            DynamicImage::ImageRgb8(rgb) => std::borrow::Cow::Borrowed(rgb),
-            other => std::borrow::Cow::Owned(other.to_rgb8()),
-        };
+        let rgb = rgb8(img);
         webp::Encoder::from_rgb(rgb.as_raw(), rgb.width(), rgb.height())
             .encode(q)
             .to_vec()

@@ -1,31 +1,28 @@
 //! /file: temp uploads (multipart field `file`) and owner-only fetches.
 
 use super::{ApiTags, State};
+use std::sync::Arc;
+
 use crate::{
     access::Viewer,
     error::ApiError,
-    extract::auth::{AccountSessionOrCookie, Session},
+    extract::{
+        auth::{AccountSessionOrCookie, Session},
+        upload::UploadBody,
+    },
     images::{
-        self, MAX_UPLOAD_BYTES,
+        admission::{self, Refused},
         http::{cache_control_for, cached_image, missing_bytes, visible_file},
     },
-    storage::files::{self, NewTempFile},
+    usecases::uploads,
 };
 use poem::{IntoResponse, Request, Response};
 use poem_openapi::{
-    ApiResponse, Multipart, Object, OpenApi,
+    ApiResponse, Object, OpenApi,
     param::Path,
     payload::Json,
     registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry},
-    types::multipart::Upload,
 };
-
-#[derive(Debug, Multipart)]
-#[oai(deny_unknown_fields)]
-pub struct UploadForm {
-    /// A JPEG, PNG or WebP image, at most 10 MB and 40 megapixels.
-    pub file: Upload,
-}
 
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -100,61 +97,65 @@ impl FileApi {
     /// The content is sniffed (JPEG, PNG, WebP), capped (10 MB → 413 E006, 40 megapixels → 413
     /// E006), decoded and re-encoded, which applies the EXIF orientation and drops all metadata
     /// (GPS included). Anything else answers 415 E006.
+    ///
+    /// Limits, checked in this order before the body is read: 20 uploads a minute per user (429
+    /// E007 with `Retry-After`); the caller's unclaimed uploads (not yet in a profile, submission
+    /// or avatar, under a day old): at most 12 files and 48 MB without a profile, 24 files and
+    /// 96 MB with one (413 E006 saying which; counted again when the upload is stored, so two
+    /// racing for the last place do not both get it); 2 uploads in flight per user (429 E007 with
+    /// `Retry-After`) and a bound on uploads in flight over all users (503 E503 with
+    /// `Retry-After`, refused at once). Once admitted, the body must arrive within 60 s (400 E002
+    /// otherwise).
     #[oai(path = "/file/tempUpload", method = "post")]
     async fn temp_upload(
         &self,
         state: poem::web::Data<&State>,
+        req: &Request,
         caller: Session,
-        form: UploadForm,
+        body: UploadBody,
     ) -> Result<UploadResponse, ApiError> {
         let auth = caller.0;
-        if form.file.size() > MAX_UPLOAD_BYTES {
-            return Err(ApiError::TooLarge("the file is larger than 10 MB".into()));
+        let user_id = auth.user.id;
+        let has_profile = auth.profile.is_some();
+        if let Err(wait) = state.upload_limiter.check(&format!("u:{user_id}")).await {
+            return Err(ApiError::Throttled {
+                cause: "too many uploads in a minute; wait a moment".into(),
+                retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+            });
         }
-        let bytes = form
-            .file
-            .into_vec()
+        uploads::admit(&state, user_id, has_profile).await?;
+        let slot = match state.upload_slots.try_take(user_id) {
+            Ok(slot) => Arc::new(slot),
+            Err(Refused::UserBusy) => {
+                return Err(ApiError::Throttled {
+                    cause: "two uploads of yours are still arriving; send the next one when \
+                            one has finished"
+                        .into(),
+                    retry_after: Some(admission::RETRY_AFTER_SECS),
+                });
+            }
+            Err(Refused::Busy) => {
+                return Err(ApiError::Busy {
+                    cause: "the server is receiving as many uploads as it can; retry in a few \
+                            seconds"
+                        .into(),
+                    retry_after: admission::RETRY_AFTER_SECS,
+                });
+            }
+        };
+        let timeout = state.settings.uploads.body_timeout;
+        let bytes = tokio::time::timeout(timeout, body.read(req))
             .await
-            .map_err(|_| ApiError::BadRequest("the upload could not be read".into()))?;
-        let processed = state
-            .image_workers
-            .run(move || images::process_upload(&bytes))
-            .await??;
-        let id = images::random_id();
-        if let Some(preview) = &processed.preview {
-            state
-                .files
-                .write_atomic(&state.files.preview_path(&id), &preview.bytes)
-                .await?;
-        }
-        state
-            .files
-            .write_atomic(&state.files.path(&id), &processed.bytes)
-            .await?;
-        let inserted = files::insert_temp(
-            &state.db,
-            NewTempFile {
-                id: &id,
-                owner_id: auth.user.id,
-                content_type: processed.kind.content_type(),
-                width: processed.width,
-                height: processed.height,
-                size_bytes: processed.bytes.len(),
-                now: state.now(),
-            },
-        )
-        .await;
-        if let Err(err) = inserted {
-            state.files.remove(&id).await;
-            return Err(err.into());
-        }
-        tracing::info!(
-            user = auth.user.id,
-            bytes = processed.bytes.len(),
-            "temp file stored"
-        );
+            .map_err(|_| {
+                ApiError::BadRequest(format!(
+                    "the upload did not arrive within {} s",
+                    timeout.as_secs()
+                ))
+            })??;
+        let stored = uploads::store(&state, user_id, has_profile, bytes, slot).await?;
+        let processed = stored.processed;
         Ok(UploadResponse::Ok(Json(Uploaded {
-            file_name: id,
+            file_name: stored.id,
             content_type: processed.kind.content_type().into(),
             width: processed.width,
             height: processed.height,

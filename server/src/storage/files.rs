@@ -4,7 +4,7 @@
 use anyhow::Context;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter,
-    sea_query::Expr,
+    QuerySelect, sea_query::Expr,
 };
 
 use super::{StorageError, entity::file};
@@ -282,23 +282,25 @@ pub async fn swap_photos(
 }
 
 /// Claims a temp file as the avatar: it no longer expires. A file claimed already keeps its
-/// purpose (a photo made the avatar stays a photo).
+/// purpose (a photo made the avatar stays a photo). False when the file is gone (swept since it
+/// was read).
 pub async fn claim_as_avatar(
     db: &impl ConnectionTrait,
     file: &file::Model,
     now: i64,
-) -> Result<(), StorageError> {
+) -> Result<bool, StorageError> {
     if file.claimed_at.is_some() {
-        return Ok(());
+        return Ok(true);
     }
-    file::Entity::update_many()
+    let claimed = file::Entity::update_many()
         .col_expr(file::Column::ClaimedAt, Expr::value(now))
         .col_expr(file::Column::Purpose, Expr::value(file::PURPOSE_AVATAR))
         .filter(file::Column::Id.eq(file.id.clone()))
         .exec(db)
         .await
         .context("claiming the avatar file")?;
-    Ok(())
+    // Nothing: the sweep removed the temp file since it was read.
+    Ok(claimed.rows_affected == 1)
 }
 
 /// The file `id`, whoever owns it: `crate::access::file` decides who may see it.
@@ -310,4 +312,54 @@ pub async fn find(
         .one(db)
         .await
         .context("looking up a file")?)
+}
+
+/// What a user's unclaimed uploads created at or after `since` add up to: how many, and their
+/// stored bytes.
+pub async fn unclaimed_usage(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    since: i64,
+) -> Result<(u32, u64), StorageError> {
+    let (count, bytes) = file::Entity::find()
+        .select_only()
+        .column_as(file::Column::Id.count(), "count")
+        // SUM of a BIGINT is NUMERIC on PostgreSQL: cast back to read it as an integer.
+        .column_as(
+            Expr::cust("CAST(COALESCE(SUM(size_bytes), 0) AS BIGINT)"),
+            "bytes",
+        )
+        .filter(file::Column::OwnerId.eq(owner_id))
+        .filter(file::Column::ClaimedAt.is_null())
+        .filter(file::Column::CreatedAt.gte(since))
+        .into_tuple::<(i64, i64)>()
+        .one(db)
+        .await
+        .context("adding up a user's unclaimed uploads")?
+        .unwrap_or((0, 0));
+    Ok((
+        u32::try_from(count).unwrap_or(u32::MAX),
+        u64::try_from(bytes).unwrap_or(0),
+    ))
+}
+
+/// Lets the avatar `id` go when another replaces it: an upload claimed only as the avatar becomes
+/// a temp file again, which the sweep removes a day after its upload. A photo of a submission
+/// (the avatar chosen among the photos) stays what it is.
+pub async fn release_avatar(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    id: &str,
+) -> Result<bool, StorageError> {
+    let released = file::Entity::update_many()
+        .col_expr(file::Column::ClaimedAt, Expr::value(Option::<i64>::None))
+        .col_expr(file::Column::Purpose, Expr::value(file::PURPOSE_TEMP))
+        .filter(file::Column::Id.eq(id))
+        .filter(file::Column::OwnerId.eq(owner_id))
+        .filter(file::Column::Purpose.eq(file::PURPOSE_AVATAR))
+        .filter(file::Column::ProfileId.is_null())
+        .exec(db)
+        .await
+        .context("releasing the replaced avatar")?;
+    Ok(released.rows_affected == 1)
 }

@@ -53,6 +53,18 @@ pub async fn find_or_create(
         .ok_or_else(|| StorageError::Db(anyhow::anyhow!("the new user vanished")))
 }
 
+/// The file the user's avatar is now, if any.
+pub async fn avatar(
+    db: &impl ConnectionTrait,
+    user_id: i64,
+) -> Result<Option<String>, StorageError> {
+    Ok(user::Entity::find_by_id(user_id)
+        .one(db)
+        .await
+        .context("looking up the avatar")?
+        .and_then(|u| u.avatar_file_id))
+}
+
 /// Points the user's avatar at a file (the caller has checked that the file is theirs).
 pub async fn set_avatar(
     db: &impl ConnectionTrait,

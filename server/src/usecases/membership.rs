@@ -248,7 +248,7 @@ pub async fn sign_out_everywhere(state: &AppState, user_id: i64) -> Result<(), A
 
 /// Makes one of the user's files their avatar (404 E003 for anyone else's or an unknown one,
 /// 403 E004 for the proof of employment, which others must never see). An upload made the
-/// avatar no longer expires.
+/// avatar no longer expires; the one it replaces does again (`files::release_avatar`).
 pub async fn set_avatar(state: &AppState, user_id: i64, file_id: &str) -> Result<String, ApiError> {
     let txn = storage::begin_user_write(&state.db, user_id).await?;
     let file = files::find_owned(&txn, user_id, file_id)
@@ -259,7 +259,16 @@ pub async fn set_avatar(state: &AppState, user_id: i64, file_id: &str) -> Result
             "the proof of employment cannot be the avatar: others see the avatar".into(),
         ));
     }
-    files::claim_as_avatar(&txn, &file, state.now()).await?;
+    if !files::claim_as_avatar(&txn, &file, state.now()).await? {
+        return Err(ApiError::NotFound);
+    }
+    // The avatar it replaces is let go, unless a submission uses it as a photo: an upload that
+    // was only ever the avatar becomes a temp file again and is swept a day after its upload,
+    // so setting avatar after avatar stores nothing for good.
+    let previous = users::avatar(&txn, user_id).await?;
+    if let Some(previous) = previous.filter(|p| *p != file.id) {
+        files::release_avatar(&txn, user_id, &previous).await?;
+    }
     users::set_avatar(&txn, user_id, &file.id).await?;
     txn.commit().await.context("committing the avatar")?;
     Ok(file.id)

@@ -11,6 +11,7 @@ pub mod matchmaking;
 pub mod membership;
 pub mod review;
 pub mod revisions;
+pub mod uploads;
 pub mod verification;
 
 use kizuna_core::line::LineUserId;

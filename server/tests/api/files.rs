@@ -459,8 +459,11 @@ async fn orphans_left_by_a_crash_are_swept_after_the_grace_period(backend: Backe
     // file as an orphan: it refuses instead of deleting the photos.
     let stranger = spawn_app(backend).await;
     let mut photos = Vec::new();
-    for _ in 0..12 {
-        let id = app.upload_ok(&u.token, jpeg(16, 16)).await;
+    // Two owners: each holds at most `rules::UNCLAIMED_UPLOADS_WITHOUT_PROFILE` unclaimed uploads.
+    let v = app.new_user().await;
+    for i in 0..12 {
+        let owner = if i % 2 == 0 { &u } else { &v };
+        let id = app.upload_ok(&owner.token, jpeg(16, 16)).await;
         age(&store.path(&id), 2 * cleanup::ORPHAN_GRACE_SECS);
         photos.push(id);
     }

@@ -170,6 +170,7 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         pool_ttl: Duration::from_secs(60),
         trusted_proxy_header: None,
         connections: Default::default(),
+        uploads: kizuna_server::images::admission::UploadLimits::for_workers(2),
     };
     let db_url = settings.database_url();
     tweak(&mut settings);

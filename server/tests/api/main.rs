@@ -30,4 +30,5 @@ mod scenario;
 mod sessions;
 mod several;
 mod smtp;
+mod uploads;
 mod webhook;

@@ -367,7 +367,8 @@ async fn a_deletion_cut_short_by_kill_9_is_finished_by_the_next_process(backend:
     let api = Api::new(server.base.clone());
     let user = api.new_user().await;
     let mut files = Vec::new();
-    for _ in 0..20 {
+    // As many as someone without a profile may hold unclaimed.
+    for _ in 0..kizuna_core::rules::UNCLAIMED_UPLOADS_WITHOUT_PROFILE {
         files.push(api.upload_ok(&user.token, jpeg(320, 240)).await);
     }
     let store = kizuna_server::images::FileStore::new(&data_dir).unwrap();

@@ -84,7 +84,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -129,7 +129,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -274,7 +274,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -319,7 +319,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -457,7 +457,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -502,7 +502,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -610,7 +610,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -655,7 +655,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -690,6 +690,15 @@ export interface paths {
          * @description The content is sniffed (JPEG, PNG, WebP), capped (10 MB → 413 E006, 40 megapixels → 413
          *     E006), decoded and re-encoded, which applies the EXIF orientation and drops all metadata
          *     (GPS included). Anything else answers 415 E006.
+         *
+         *     Limits, checked in this order before the body is read: 20 uploads a minute per user (429
+         *     E007 with `Retry-After`); the caller's unclaimed uploads (not yet in a profile, submission
+         *     or avatar, under a day old): at most 12 files and 48 MB without a profile, 24 files and
+         *     96 MB with one (413 E006 saying which; counted again when the upload is stored, so two
+         *     racing for the last place do not both get it); 2 uploads in flight per user (429 E007 with
+         *     `Retry-After`) and a bound on uploads in flight over all users (503 E503 with
+         *     `Retry-After`, refused at once). Once admitted, the body must arrive within 60 s (400 E002
+         *     otherwise).
          */
         post: {
             parameters: {
@@ -764,7 +773,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -809,7 +818,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -903,7 +912,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -948,7 +957,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1055,7 +1064,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1100,7 +1109,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1196,7 +1205,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1241,7 +1250,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1323,7 +1332,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1368,7 +1377,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1461,7 +1470,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1506,7 +1515,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1612,7 +1621,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1657,7 +1666,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1751,7 +1760,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1796,7 +1805,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1886,7 +1895,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1931,7 +1940,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2029,7 +2038,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2074,7 +2083,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2174,7 +2183,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2219,7 +2228,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2320,7 +2329,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2365,7 +2374,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2465,7 +2474,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2510,7 +2519,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2608,7 +2617,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2653,7 +2662,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2757,7 +2766,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2802,7 +2811,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2898,7 +2907,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2943,7 +2952,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3044,7 +3053,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3089,7 +3098,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3192,7 +3201,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3237,7 +3246,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3318,7 +3327,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3363,7 +3372,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3474,7 +3483,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3519,7 +3528,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3622,7 +3631,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3667,7 +3676,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3780,7 +3789,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3825,7 +3834,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3922,7 +3931,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3967,7 +3976,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4068,7 +4077,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4113,7 +4122,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4214,7 +4223,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4259,7 +4268,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4355,7 +4364,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4400,7 +4409,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4509,7 +4518,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4554,7 +4563,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4645,7 +4654,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4690,7 +4699,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4791,7 +4800,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4836,7 +4845,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4948,7 +4957,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4993,7 +5002,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5098,7 +5107,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -5143,7 +5152,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5232,7 +5241,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -5277,7 +5286,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5364,7 +5373,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -5409,7 +5418,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5510,7 +5519,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -5555,7 +5564,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5640,7 +5649,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -5685,7 +5694,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5786,7 +5795,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -5831,7 +5840,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5924,7 +5933,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -5969,7 +5978,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6062,7 +6071,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6107,7 +6116,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6200,7 +6209,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6245,7 +6254,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6337,7 +6346,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6382,7 +6391,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6467,7 +6476,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6512,7 +6521,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6603,7 +6612,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6648,7 +6657,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6735,7 +6744,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6780,7 +6789,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6884,7 +6893,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -6929,7 +6938,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -7033,7 +7042,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -7078,7 +7087,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -7179,7 +7188,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E006: body or file too large. */
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -7224,7 +7233,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */

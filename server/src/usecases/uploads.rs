@@ -1,0 +1,179 @@
+//! Temp uploads: the quota of unclaimed ones, and storing a new one (decode and re-encode on an
+//! image worker, the bytes on disk, the row) within it.
+//!
+//! The quota counts a user's uploads that nothing claimed yet (no profile, submission or avatar)
+//! and that are under a day old (older ones are the sweep's): `rules::UNCLAIMED_UPLOADS_*` files
+//! and `rules::UNCLAIMED_UPLOAD_BYTES_*` stored bytes (`images::admission::UploadLimits`), tighter
+//! for a user without a profile. It is
+//! checked twice: before the body is read (a user at the quota costs no transfer and no decode),
+//! and again when the row is written, under the user's row lock, so two uploads racing for the
+//! last place cannot both take it.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use crate::{
+    cleanup::TEMP_FILE_TTL_SECS,
+    error::ApiError,
+    images::{
+        self, Processed,
+        admission::{Quota, UploadSlot},
+    },
+    state::AppState,
+    storage::{
+        self,
+        files::{self, NewTempFile},
+    },
+};
+
+/// The quota's verdict: 413 E006 when `adding` more stored bytes (one more file) to `usage`
+/// would go past it.
+fn within(quota: Quota, has_profile: bool, usage: (u32, u64), adding: u64) -> Result<(), ApiError> {
+    let (count, bytes) = usage;
+    let whose = if has_profile {
+        "a member"
+    } else {
+        "someone without a profile"
+    };
+    if count >= quota.files {
+        return Err(ApiError::TooLarge(format!(
+            "upload quota reached: {count} uploads are not used in a profile yet, the most \
+             {whose} may hold; use them, or wait until they expire a day after upload"
+        )));
+    }
+    if bytes >= quota.bytes || bytes.saturating_add(adding) > quota.bytes {
+        return Err(ApiError::TooLarge(format!(
+            "upload quota reached: uploads not used in a profile yet may take {} MB for {whose}; \
+             use them, or wait until they expire a day after upload",
+            quota.bytes.div_ceil(1024 * 1024)
+        )));
+    }
+    Ok(())
+}
+
+/// Whether the user may start one more upload (before its body is read): 413 E006 at the quota.
+pub async fn admit(state: &AppState, user_id: i64, has_profile: bool) -> Result<(), ApiError> {
+    let since = state.now() - TEMP_FILE_TTL_SECS;
+    let usage = files::unclaimed_usage(&state.db, user_id, since).await?;
+    within(
+        state.settings.uploads.quota(has_profile),
+        has_profile,
+        usage,
+        0,
+    )
+}
+
+/// What a stored upload is.
+pub struct Stored {
+    pub id: String,
+    pub processed: Processed,
+}
+
+/// Decodes and re-encodes `bytes` on an image worker (the slot goes with the job, so a decode
+/// that outlives its request still counts), stores the result and records it as the user's temp
+/// file, within the quota.
+pub async fn store(
+    state: &AppState,
+    user_id: i64,
+    has_profile: bool,
+    bytes: Vec<u8>,
+    slot: Arc<UploadSlot>,
+) -> Result<Stored, ApiError> {
+    let processed = state
+        .image_workers
+        .run(move || {
+            let _slot = slot;
+            images::process_upload(&bytes)
+        })
+        .await??;
+    let id = images::random_id();
+    let written = write_bytes(state, &id, &processed).await;
+    let recorded = match written {
+        Ok(()) => record(state, user_id, has_profile, &id, &processed).await,
+        Err(err) => Err(err),
+    };
+    if let Err(err) = recorded {
+        state.files.remove(&id).await;
+        return Err(err);
+    }
+    tracing::info!(
+        user = user_id,
+        bytes = processed.bytes.len(),
+        "temp file stored"
+    );
+    Ok(Stored { id, processed })
+}
+
+async fn write_bytes(state: &AppState, id: &str, processed: &Processed) -> Result<(), ApiError> {
+    if let Some(preview) = &processed.preview {
+        state
+            .files
+            .write_atomic(&state.files.preview_path(id), &preview.bytes)
+            .await?;
+    }
+    state
+        .files
+        .write_atomic(&state.files.path(id), &processed.bytes)
+        .await?;
+    Ok(())
+}
+
+/// The row, under the user's row lock: the quota is counted again there, so of two uploads racing
+/// for the last place one gets it and the other 413.
+async fn record(
+    state: &AppState,
+    user_id: i64,
+    has_profile: bool,
+    id: &str,
+    processed: &Processed,
+) -> Result<(), ApiError> {
+    let now = state.now();
+    // The file's own bytes (its preview, when it has one, is at most 1600 px a side).
+    let size = processed.bytes.len();
+    let txn = storage::begin_user_write(&state.db, user_id).await?;
+    let usage = files::unclaimed_usage(&txn, user_id, now - TEMP_FILE_TTL_SECS).await?;
+    within(
+        state.settings.uploads.quota(has_profile),
+        has_profile,
+        usage,
+        size as u64,
+    )?;
+    files::insert_temp(
+        &txn,
+        NewTempFile {
+            id,
+            owner_id: user_id,
+            content_type: processed.kind.content_type(),
+            width: processed.width,
+            height: processed.height,
+            size_bytes: size,
+            now,
+        },
+    )
+    .await?;
+    txn.commit().await.context("committing an upload")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::images::admission::UploadLimits;
+
+    #[test]
+    fn the_quota_is_tighter_without_a_profile_and_counts_files_and_bytes() {
+        let limits = UploadLimits::for_workers(1);
+        let (without, member) = (limits.quota(false), limits.quota(true));
+        assert!(without.files < member.files && without.bytes < member.bytes);
+        assert!(within(without, false, (without.files - 1, 0), 1024).is_ok());
+        assert!(within(without, false, (without.files, 0), 0).is_err());
+        assert!(within(member, true, (without.files, 0), 0).is_ok());
+        assert!(within(without, false, (0, without.bytes - 10), 10).is_ok());
+        assert!(within(without, false, (0, without.bytes - 10), 11).is_err());
+        assert!(within(without, false, (0, without.bytes), 0).is_err());
+        let err = within(without, false, (without.files, 0), 0).unwrap_err();
+        assert_eq!(err.code(), kizuna_core::error_code::ErrorCode::E006);
+        assert!(err.to_string().contains("quota"), "{err}");
+    }
+}
