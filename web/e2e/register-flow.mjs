@@ -38,9 +38,12 @@ export async function shot(page, name, screenshots = true) {
   if (!screenshots) return;
   // A step seen for the first time shows a spinner until its code has rendered.
   await page.locator('form .spinner').waitFor({ state: 'detached', timeout: 10_000 });
-  const style = await page.addStyleTag({ content: '.form-nav{position:static!important}' });
+  // Through the CSSOM, not a <style> tag: the page's Content-Security-Policy refuses inline styles.
+  const navs = (position) =>
+    page.evaluate((p) => document.querySelectorAll('.form-nav').forEach((el) => (p ? el.style.setProperty('position', p, 'important') : el.style.removeProperty('position'))), position);
+  await navs('static');
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-  await style.evaluate((el) => el.remove());
+  await navs(null);
 }
 
 export async function fillBasics(page, { nickname = 'Mei', name = 'Lin Mei', gender = 'FEMALE', matchGender = 'MALE' } = {}) {
