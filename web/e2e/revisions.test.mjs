@@ -125,6 +125,17 @@ describe('Edit after approval (issue 21 §1)', () => {
     assert.match(await changed.innerText(), /sail on Sundays/);
     assert.equal(await changed.locator('[data-field="nickname"]').count(), 0, 'only what changed');
     assert.ok((await r.locator('.review-photos').innerHTML()).includes(newPhoto));
+    // The photos compared as pictures, not ids: the new one marked new, the dropped one removed,
+    // both drawn (the approved version still lets the reviewer fetch the old one).
+    const diff = r.getByTestId('file-diff-photoNameList');
+    assert.doesNotMatch(await changed.innerText(), new RegExp(`${oldPhoto}|${newPhoto}`), 'no file ids as text');
+    for (const [state, id] of [['added', newPhoto], ['removed', oldPhoto]]) {
+      const img = diff.locator(`[data-state="${state}"] img`);
+      assert.ok((await img.getAttribute('srcset')).includes(id), `${state}: ${id}`);
+      await img.scrollIntoViewIfNeeded();
+      await r.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
+    }
+    assert.equal(await diff.locator('[data-state="kept"]').count(), 0);
     if (SCREENSHOTS) await r.screenshot({ path: join(SCREENSHOT_DIR, 'console-revision.png') });
     await r.locator('[data-testid="decision-form"] label.chip', { hasText: 'Approve' }).click();
     await r.getByTestId('decision-submit').click();

@@ -35,6 +35,36 @@ export function historyLabel(t: TFunction, entry: { action?: string | null; toSt
 
 const NOT_FOUND = '\u0000not-found';
 
+/** Fields that name stored files: a reviewer compares the pictures, not their ids. */
+const FILE_FIELDS = new Set(['photoNameList', 'verifyTempFileName']);
+
+function fileIds(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v !== '');
+  return typeof value === 'string' && value !== '' ? [value] : [];
+}
+
+/** Before → after of a file field as thumbnails: the new order, each marked new or kept, then what
+ *  was dropped. The reviewer may fetch both sides: the approved version still claims the old ones. */
+export function FileDiff({ field, before, after }: { field: string; before: unknown; after: unknown }) {
+  const t = useT();
+  const old = fileIds(before);
+  const now = fileIds(after);
+  const dropped = old.filter((id) => !now.includes(id));
+  const fit = field === 'photoNameList' ? 'cover' : 'contain';
+  const item = (id: string, i: number, state: 'added' | 'kept' | 'removed') => (
+    <li key={`${state}-${id}`} className={`file-diff-item file-diff-${state}`} data-state={state}>
+      <Image src={id} alt={t(state === 'removed' ? 'console.diffRemovedAlt' : 'console.diffNowAlt', { n: i + 1 })} width={96} height={128} fit={fit} />
+      <span className="file-diff-tag">{t(`console.diff.${state}`)}</span>
+    </li>
+  );
+  return (
+    <ul className="file-diff" data-testid={`file-diff-${field}`}>
+      {now.map((id, i) => item(id, i, old.includes(id) ? 'kept' : 'added'))}
+      {dropped.map((id) => item(id, old.indexOf(id), 'removed'))}
+    </ul>
+  );
+}
+
 /** The verification's fields: a revision changing one needs the employer picked again. */
 const VERIFICATION_FIELDS = new Set(['verifyMethod', 'companyEmail', 'verifyTempFileName', 'reviewLink', 'verifyDescription']);
 
@@ -148,7 +178,11 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
               {view.changedFields.map((f) => (
                 <div key={f} className="changed-row" data-field={f}>
                   <dt>{label(t, f)}</dt>
-                  <dd><del>{showValue(cat, t, f, fieldOf(view.previousProfile, f))}</del> → <ins>{showValue(cat, t, f, fieldOf(view.profile, f))}</ins></dd>
+                  {FILE_FIELDS.has(f) ? (
+                    <dd><FileDiff field={f} before={fieldOf(view.previousProfile, f)} after={fieldOf(view.profile, f)} /></dd>
+                  ) : (
+                    <dd><del>{showValue(cat, t, f, fieldOf(view.previousProfile, f))}</del> → <ins>{showValue(cat, t, f, fieldOf(view.profile, f))}</ins></dd>
+                  )}
                 </div>
               ))}
             </dl>
