@@ -2,6 +2,8 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 wasm_bindgen_version := "0.2.130"
+# The S3-compatible server the tests keep files in (newer versions need a newer rustc).
+s3s_fs_version := "0.14.1"
 target_dir := env_var_or_default("CARGO_TARGET_DIR", justfile_directory() / "target")
 wasm_out := "web/src/wasm-pkg"
 
@@ -48,9 +50,14 @@ wasm-size: wasm
 
 # Server unit + integration tests (each test gets its own SQLite file or PostgreSQL database on
 # 127.0.0.1:5432, user postgres, dropped afterwards). The e-mail tests also send through a real
-# SMTP server, Python's aiosmtpd, from a virtualenv in the target dir (created on first use).
-test-server: smtp-venv
+# SMTP server, Python's aiosmtpd, from a virtualenv in the target dir (created on first use); the
+# tests of several processes keep their files in a real S3-compatible server, s3s-fs.
+test-server: smtp-venv s3s-fs
     cargo test -p kizuna-server
+
+# s3s-fs, a real S3-compatible server for the tests (cargo install, a few minutes, once).
+s3s-fs:
+    [ "$(s3s-fs --version 2>/dev/null | awk '{print $2}')" = "{{s3s_fs_version}}" ] || cargo install s3s-fs --version {{s3s_fs_version}} --features binary
 
 # The API contract, short run (part of `just test`): schemathesis 4 (`--checks all`, examples +
 # coverage + fuzzing, a fixed seed) against the real server as a registered member; fails on any
@@ -143,6 +150,13 @@ web-budget: web-build
 bench-match +runs="postgres:100000 sqlite:100000 postgres:1000000":
     cargo build --release -p kizuna-server --example bench_match
     for run in {{runs}}; do {{target_dir}}/release/examples/bench_match "${run%%:*}" "${run##*:}"; done
+
+# What keeping files in an S3 bucket costs a member's request (not part of `just test`): the
+# release server on the local store and on an s3s-fs bucket over loopback, one member's photo
+# fetched, a cached variant and new variants, p50/p99 of each.
+bench-store: s3s-fs
+    cargo build --release -p kizuna-server --bin kizuna-server --example bench_store
+    {{target_dir}}/release/examples/bench_store {{target_dir}}/release/kizuna-server
 
 # What one rate-limit check costs (not part of `just test`; PostgreSQL on 127.0.0.1:5432): shared
 # through PostgreSQL and in the process's memory, one at a time (p50/p99) and 32 at once.

@@ -1,14 +1,19 @@
 //! The periodic housekeeping task: temp files not claimed within 24 h are deleted (row, file and
-//! cached variants), and sessions that expired or were revoked more than a day ago are forgotten. At start and then
-//! hourly it also removes what a crash can leave on disk: bytes whose row was never written (an
-//! upload stores the file first, then its row) and half-written temporary files.
+//! cached variants), and sessions that expired or were revoked more than a day ago are forgotten.
+//! At start and then hourly it also removes what a crash can leave in the file store: bytes whose
+//! row was never written (an upload stores the file first, then its row) and, in a local store,
+//! half-written files.
 
 use std::time::Duration;
 
 use anyhow::Context;
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
 
-use crate::{clock::now_secs, images::FileStore, storage::entity::file};
+use crate::{
+    clock::now_secs,
+    file_store::{FileStore, file_id_of},
+    storage::entity::file,
+};
 
 pub const TEMP_FILE_TTL_SECS: i64 = 24 * 3600;
 
@@ -42,7 +47,10 @@ pub async fn sweep(db: &DatabaseConnection, files: &FileStore, now: i64) -> anyh
                 .context("re-reading a temp file")?
                 .is_some();
             if !still_there {
-                files.remove(id).await;
+                // Its row is gone: bytes left by a failure are an orphan for the hourly sweep.
+                if let Err(err) = files.remove(id).await {
+                    tracing::warn!(error = ?err, "could not remove an expired temp file");
+                }
                 removed += 1;
             }
         }
@@ -67,24 +75,49 @@ pub const ORPHAN_GRACE_SECS: u64 = 3600;
 /// Up to this many orphans go without question; more, and they must be a minority of the files.
 const MAX_ORPHANS_WITHOUT_QUESTION: usize = 10;
 
-/// Removes files on disk that no row knows and half-written temporary files, older than the
-/// grace period before `now`. Answers how many ids and temporary files went.
+/// How many keys one orphan sweep reads: a bucket is listed a page at a time (a request per
+/// thousand keys, each paid for), and the next sweep goes on where this one stopped, so an hourly
+/// sweep costs at most 20 list requests however many files there are.
+pub const ORPHAN_SWEEP_KEYS: usize = 20_000;
+
+/// Removes stored files that no row knows and (in a local store) half-written files, older than
+/// the grace period before `now`, among the next `ORPHAN_SWEEP_KEYS` keys after `position` (the
+/// last key the previous sweep read; None: from the start). Moves `position` on (back to None at
+/// the end of the store) and answers how many ids and half-written files went.
 pub async fn sweep_orphans(
     db: &DatabaseConnection,
     files: &FileStore,
     now: std::time::SystemTime,
+    position: &mut Option<String>,
 ) -> anyhow::Result<usize> {
     let before = now - Duration::from_secs(ORPHAN_GRACE_SECS);
-    let store = files.clone();
-    let (ids, parts) = tokio::task::spawn_blocking(move || store.stale_entries(before))
-        .await
-        .context("walking the file store")?;
     let mut removed = 0;
-    for part in parts {
-        if tokio::fs::remove_file(&part).await.is_ok() {
-            removed += 1;
+    if position.is_none() {
+        let store = files.clone();
+        let parts = tokio::task::spawn_blocking(move || store.stale_partial_writes(before))
+            .await
+            .context("walking the file store")?;
+        for part in parts {
+            if tokio::fs::remove_file(&part).await.is_ok() {
+                removed += 1;
+            }
         }
     }
+    let page = files
+        .list_page("", position.as_deref(), ORPHAN_SWEEP_KEYS)
+        .await?;
+    let next = (page.len() == ORPHAN_SWEEP_KEYS)
+        .then(|| page.last().map(|o| o.key.clone()))
+        .flatten();
+    let mut ids = std::collections::BTreeSet::new();
+    for object in &page {
+        if let Some(id) = file_id_of(&object.key)
+            && object.modified < before
+        {
+            ids.insert(id.to_string());
+        }
+    }
+    let ids: Vec<String> = ids.into_iter().collect();
     let mut orphans = Vec::new();
     for chunk in ids.chunks(500) {
         let known: std::collections::HashSet<String> = file::Entity::find()
@@ -99,22 +132,63 @@ pub async fn sweep_orphans(
             .collect();
         orphans.extend(chunk.iter().filter(|id| !known.contains(*id)).cloned());
     }
-    // A crash leaves a few orphans. A database that knows almost none of the files on disk is
-    // the wrong database for this data dir (a mistyped DATABASE_URL creates an empty one), and
+    // A crash leaves a few orphans. A database that knows almost none of the stored files is the
+    // wrong database for this store (a mistyped DATABASE_URL creates an empty one), and
     // "cleaning up" would delete every photo: refuse, loudly.
     if orphans.len() > MAX_ORPHANS_WITHOUT_QUESTION && orphans.len() * 2 > ids.len() {
         anyhow::bail!(
-            "{} of the {} files on disk have no row in the database: refusing to delete them. \
-             Is DATABASE_URL the database of this KIZUNA_DATA_DIR?",
+            "{} of the {} files read in {} have no row in the database: refusing to delete \
+             them. Is DATABASE_URL the database of this file store?",
             orphans.len(),
-            ids.len()
+            ids.len(),
+            files.name(),
         );
     }
     for id in &orphans {
-        files.remove(id).await;
+        files.remove(id).await?;
         removed += 1;
     }
+    *position = next;
     Ok(removed)
+}
+
+/// At start: a database that names files none of which the store holds is the wrong store (a
+/// new data dir, another bucket, a copy to S3 not made yet), and every photo would answer 404.
+/// Checks the newest `sample` files; answers an error that says so.
+pub async fn check_store_holds_files(
+    db: &DatabaseConnection,
+    files: &FileStore,
+    sample: u64,
+) -> anyhow::Result<()> {
+    use sea_orm::{PaginatorTrait, QueryOrder};
+    let named = file::Entity::find()
+        .count(db)
+        .await
+        .context("counting stored files")?;
+    if named == 0 {
+        return Ok(());
+    }
+    let newest: Vec<String> = file::Entity::find()
+        .select_only()
+        .column(file::Column::Id)
+        .order_by_desc(file::Column::CreatedAt)
+        .limit(sample)
+        .into_tuple::<String>()
+        .all(db)
+        .await
+        .context("listing stored files")?;
+    for id in &newest {
+        if files.exists(&FileStore::original(id)).await? {
+            return Ok(());
+        }
+    }
+    anyhow::bail!(
+        "the database names {named} stored files but {} holds none of the newest {}: every \
+         photo would answer 404. Is this the file store of DATABASE_URL? (A local store moves to \
+         S3 with `kizuna-server files copy-to-s3`.)",
+        files.name(),
+        newest.len(),
+    )
 }
 
 /// Removes the stored files of deleted accounts (bytes, preview, variants) queued in
@@ -131,7 +205,8 @@ pub async fn remove_departed_files(
             return Ok(removed);
         }
         for id in &batch {
-            files.remove(id).await;
+            // A removal that fails stays queued for the next run.
+            files.remove(id).await?;
             crate::storage::departures::file_removed(db, id).await?;
             removed += 1;
         }
@@ -147,6 +222,7 @@ pub fn spawn(
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         let mut last_orphan_sweep: Option<std::time::Instant> = None;
+        let mut orphan_position: Option<String> = None;
         loop {
             tick.tick().await;
             match sweep(&db, &files, now_secs()).await {
@@ -170,7 +246,8 @@ pub fn spawn(
             }
             if last_orphan_sweep.is_none_or(|t| t.elapsed() >= Duration::from_secs(3600)) {
                 last_orphan_sweep = Some(std::time::Instant::now());
-                match sweep_orphans(&db, &files, std::time::SystemTime::now()).await {
+                let now = std::time::SystemTime::now();
+                match sweep_orphans(&db, &files, now, &mut orphan_position).await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(removed = n, "orphaned files removed"),
                     Err(err) => tracing::error!(error = ?err, "orphan cleanup failed"),

@@ -44,6 +44,20 @@ pub enum Command {
     },
     /// Print the OpenAPI document of /api (for the web app's generated types: `just openapi`).
     Openapi,
+    /// The file store (uploaded photos and proofs).
+    Files {
+        #[command(subcommand)]
+        action: FilesCommand,
+    },
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum FilesCommand {
+    /// Copy the local store under KIZUNA_DATA_DIR into the bucket of KIZUNA_FILE_STORE=s3://…:
+    /// every original and preview (variants are a cache and are made again); what the bucket
+    /// holds already at the same size is skipped, so a cut-off run is run again; each copy is
+    /// read back and compared; then checks that the bucket holds every file the database names.
+    CopyToS3,
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -66,6 +80,101 @@ pub enum ReviewersCommand {
         #[arg(long)]
         all: bool,
     },
+}
+
+/// `kizuna-server files copy-to-s3`: answers what to print; an error when a copy failed or a file
+/// the database names is in neither store.
+pub async fn copy_to_s3(settings: &Settings) -> anyhow::Result<String> {
+    use crate::configuration::FileStoreSettings;
+    use crate::file_store::{FileStore, file_id_of};
+    use futures_util::StreamExt;
+    let FileStoreSettings::S3(_) = &settings.file_store else {
+        anyhow::bail!(
+            "KIZUNA_FILE_STORE is not an s3:// bucket: set it (and the KIZUNA_S3_* variables) to \
+             the bucket the local store under KIZUNA_DATA_DIR should move to"
+        );
+    };
+    let local = FileStore::local(&settings.data_dir)?;
+    let bucket = FileStore::open(&settings.file_store, &settings.data_dir)?;
+    let keys: Vec<_> = local
+        .list_page("files", None, usize::MAX)
+        .await?
+        .into_iter()
+        .filter(|o| file_id_of(&o.key).is_some())
+        .collect();
+    let outcomes: Vec<anyhow::Result<bool>> = futures_util::stream::iter(keys.iter())
+        .map(|object| copy_one(&local, &bucket, object))
+        .buffer_unordered(8)
+        .collect()
+        .await;
+    let (mut copied, mut skipped, mut failed) = (0, 0, Vec::new());
+    for outcome in outcomes {
+        match outcome {
+            Ok(true) => copied += 1,
+            Ok(false) => skipped += 1,
+            Err(err) => failed.push(format!("{err:#}")),
+        }
+    }
+    let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
+    storage::migrate(&db).await?;
+    let named = storage::files::all_ids(&db).await?;
+    db.close().await.ok();
+    let mut missing = Vec::new();
+    for id in &named {
+        if !bucket.exists(&FileStore::original(id)).await? {
+            missing.push(id.clone());
+        }
+    }
+    let report = format!(
+        "{} objects in {}: {copied} copied and read back, {skipped} already in {}, {} failed; \
+         the database names {} files, {} of them not in the bucket",
+        keys.len(),
+        local.name(),
+        bucket.name(),
+        failed.len(),
+        named.len(),
+        missing.len(),
+    );
+    if !failed.is_empty() || !missing.is_empty() {
+        let mut lines = vec![report];
+        lines.extend(failed.into_iter().take(20));
+        lines.extend(
+            missing
+                .iter()
+                .take(20)
+                .map(|id| format!("not in the bucket: {id}")),
+        );
+        lines.push("run the command again to retry".into());
+        anyhow::bail!(lines.join("\n"));
+    }
+    Ok(report)
+}
+
+/// One object: skipped when the bucket holds it at the same size, else copied and read back.
+/// Answers whether it was copied.
+async fn copy_one(
+    from: &crate::file_store::FileStore,
+    to: &crate::file_store::FileStore,
+    object: &crate::file_store::StoredObject,
+) -> anyhow::Result<bool> {
+    use anyhow::Context;
+    use object_store::path::Path;
+    let key = Path::from(object.key.as_str());
+    if to.size_of(&key).await? == Some(object.size) {
+        return Ok(false);
+    }
+    let bytes = from
+        .get(&key)
+        .await?
+        .with_context(|| format!("{key} went from {} meanwhile", from.name()))?;
+    to.put(&key, bytes.clone()).await?;
+    let back = to.get(&key).await?;
+    anyhow::ensure!(
+        back.as_ref() == Some(&bytes),
+        "{key} read back from {} differs from what was written",
+        to.name()
+    );
+    Ok(true)
 }
 
 fn parse_id(text: &str) -> Result<LineUserId, String> {
@@ -174,6 +283,17 @@ pub async fn main(command: ReviewersCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The entry point for `kizuna-server files …`.
+pub async fn files(command: FilesCommand) -> anyhow::Result<()> {
+    init_logging();
+    let settings = Settings::from_env()?;
+    let answer = match command {
+        FilesCommand::CopyToS3 => copy_to_s3(&settings).await?,
+    };
+    println!("{answer}");
+    Ok(())
+}
+
 /// `kizuna-server introductions [YYYY-MM-DD]`: runs the daily job for that Asia/Taipei day
 /// (today by default) against the configured database and prints what it did. Meant for a
 /// scheduler (cron, a systemd timer) early each morning; running it again is harmless.
@@ -244,6 +364,8 @@ mod tests {
             &["kizuna-server", "reviewers", "add", "U0123"],
             &["kizuna-server", "reviewers", "list", "--everything"],
             &["kizuna-server", "introductions", "2026-13-01"],
+            &["kizuna-server", "files"],
+            &["kizuna-server", "files", "copy-to-s4"],
         ] {
             assert!(Cli::try_parse_from(words).is_err(), "{words:?}");
         }

@@ -20,6 +20,10 @@
 //! SQLite 8, PostgreSQL 32), KIZUNA_POOL_TTL_SECS (how long the in-memory match pool serves
 //! before a whole reload, 1 to 86400, default 3600; changes arrive member by member meanwhile).
 //!
+//! Files: KIZUNA_FILE_STORE (`local`, under the data dir, or `s3://bucket[/prefix]`) with, for a
+//! bucket, KIZUNA_S3_ENDPOINT (an S3-compatible server), KIZUNA_S3_REGION (us-east-1) and the
+//! required KIZUNA_S3_ACCESS_KEY_ID and KIZUNA_S3_SECRET_ACCESS_KEY.
+//!
 //! Behind a reverse proxy: KIZUNA_TRUSTED_PROXY_HEADER (the header the proxy writes the client's
 //! address into, e.g. `X-Forwarded-For`; unset: the connection's peer is the client).
 //!
@@ -94,6 +98,131 @@ pub struct Settings {
     /// KIZUNA_UPLOADS_IN_FLIGHT: uploads received or decoded at once (default twice the image
     /// workers); beyond it 503 with `Retry-After`. Their body's time is not from the environment.
     pub uploads: crate::images::admission::UploadLimits,
+    /// KIZUNA_FILE_STORE and KIZUNA_S3_*: where uploaded files, previews and variants live.
+    pub file_store: FileStoreSettings,
+}
+
+/// Where uploaded files live (`crate::file_store`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileStoreSettings {
+    /// Files under the data dir: one machine.
+    Local,
+    /// A private S3 bucket (or an S3-compatible server's): any number of machines.
+    S3(S3Settings),
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct S3Settings {
+    pub bucket: String,
+    /// Keys go under this prefix (no leading or trailing `/`), to share a bucket.
+    pub prefix: Option<String>,
+    /// An S3-compatible server's URL; None: AWS's endpoint for the region.
+    pub endpoint: Option<String>,
+    pub region: String,
+    pub access_key_id: String,
+    pub secret_access_key: String,
+}
+
+impl S3Settings {
+    /// `s3://bucket/prefix`, for operators' messages.
+    pub fn url(&self) -> String {
+        match &self.prefix {
+            Some(prefix) => format!("s3://{}/{prefix}", self.bucket),
+            None => format!("s3://{}", self.bucket),
+        }
+    }
+}
+
+impl std::fmt::Debug for S3Settings {
+    // The secret key never reaches a log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S3Settings")
+            .field("url", &self.url())
+            .field("endpoint", &self.endpoint)
+            .field("region", &self.region)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The S3 variables besides KIZUNA_FILE_STORE.
+const S3_VARIABLES: [&str; 4] = [
+    "KIZUNA_S3_ENDPOINT",
+    "KIZUNA_S3_REGION",
+    "KIZUNA_S3_ACCESS_KEY_ID",
+    "KIZUNA_S3_SECRET_ACCESS_KEY",
+];
+
+fn file_store_settings(var: impl Fn(&str) -> Option<String>) -> anyhow::Result<FileStoreSettings> {
+    let store = var("KIZUNA_FILE_STORE");
+    let s3: Vec<Option<String>> = S3_VARIABLES.iter().map(|name| var(name)).collect();
+    let [endpoint, region, access_key_id, secret_access_key] =
+        <[Option<String>; 4]>::try_from(s3).expect("four S3 variables");
+    let Some(url) = store.as_deref().map(str::trim).filter(|s| *s != "local") else {
+        // An S3 setting without the store is a deployment that believes its files are shared.
+        let set: Vec<&str> = S3_VARIABLES
+            .iter()
+            .filter(|name| var(name).is_some())
+            .copied()
+            .collect();
+        if !set.is_empty() {
+            anyhow::bail!(
+                "{} {} set but KIZUNA_FILE_STORE is not an s3:// URL: files would stay on this \
+                 machine. Set KIZUNA_FILE_STORE=s3://bucket, or unset them.",
+                set.join(", "),
+                if set.len() == 1 { "is" } else { "are" },
+            );
+        }
+        return Ok(FileStoreSettings::Local);
+    };
+    // The value is not echoed: a mistyped URL may hold a credential.
+    let Some(rest) = url.strip_prefix("s3://") else {
+        anyhow::bail!("KIZUNA_FILE_STORE must be `local` or s3://bucket (or s3://bucket/prefix)");
+    };
+    let (bucket, prefix) = match rest.split_once('/') {
+        Some((bucket, prefix)) => (bucket, prefix.trim_matches('/')),
+        None => (rest, ""),
+    };
+    // S3's bucket naming rules.
+    let valid_bucket = (3..=63).contains(&bucket.len())
+        && bucket
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+        && bucket.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && bucket.ends_with(|c: char| c.is_ascii_alphanumeric());
+    if !valid_bucket {
+        anyhow::bail!(
+            "KIZUNA_FILE_STORE must name a bucket as s3://bucket: 3 to 63 lowercase letters, \
+             digits, dots and hyphens"
+        );
+    }
+    if let Some(endpoint) = &endpoint
+        && !(endpoint.starts_with("http://") || endpoint.starts_with("https://"))
+    {
+        anyhow::bail!("KIZUNA_S3_ENDPOINT must be an http:// or https:// URL");
+    }
+    let missing: Vec<&str> = [
+        ("KIZUNA_S3_ACCESS_KEY_ID", &access_key_id),
+        ("KIZUNA_S3_SECRET_ACCESS_KEY", &secret_access_key),
+    ]
+    .into_iter()
+    .filter(|(_, value)| value.is_none())
+    .map(|(name, _)| name)
+    .collect();
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "KIZUNA_FILE_STORE is an S3 bucket but {} {} not set",
+            missing.join(" and "),
+            if missing.len() == 1 { "is" } else { "are" },
+        );
+    }
+    Ok(FileStoreSettings::S3(S3Settings {
+        bucket: bucket.to_string(),
+        prefix: (!prefix.is_empty()).then(|| prefix.to_string()),
+        endpoint: endpoint.map(|e| e.trim_end_matches('/').to_string()),
+        region: region.unwrap_or_else(|| "us-east-1".into()),
+        access_key_id: access_key_id.unwrap_or_default(),
+        secret_access_key: secret_access_key.unwrap_or_default(),
+    }))
 }
 
 /// How often an open chat events stream sends its keep-alive comment and renews its presence
@@ -229,7 +358,9 @@ impl Settings {
                 );
             }
         }
+        let file_store = file_store_settings(var)?;
         Ok(Settings {
+            file_store,
             bind: var("KIZUNA_BIND").unwrap_or_else(|| "127.0.0.1:8080".into()),
             database_url: var("DATABASE_URL"),
             data_dir: PathBuf::from(var("KIZUNA_DATA_DIR").unwrap_or_else(|| "./data".into())),
@@ -339,7 +470,10 @@ mod tests {
             .skip_while(|l| !l.starts_with('|'))
             .take_while(|l| l.starts_with('|'))
             .filter_map(|l| l.split('`').nth(1))
-            .filter(|name| name.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
+            .filter(|name| {
+                name.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            })
             .map(str::to_string)
             .collect();
         assert_eq!(documented, read);
@@ -439,6 +573,82 @@ mod tests {
         );
         let embedded = settings(&[]).unwrap();
         assert!(embedded.mail.smtp_url.is_none());
+    }
+
+    #[test]
+    fn files_stay_local_unless_an_s3_bucket_is_named_with_its_keys() {
+        assert_eq!(settings(&[]).unwrap().file_store, FileStoreSettings::Local);
+        assert_eq!(
+            settings(&[("KIZUNA_FILE_STORE", "local")])
+                .unwrap()
+                .file_store,
+            FileStoreSettings::Local
+        );
+        let keys = [
+            ("KIZUNA_S3_ACCESS_KEY_ID", "kizuna"),
+            ("KIZUNA_S3_SECRET_ACCESS_KEY", "s3-secret-value"),
+        ];
+        let with = |extra: &[(&'static str, &'static str)]| {
+            let mut vars = keys.to_vec();
+            vars.extend_from_slice(extra);
+            settings(&vars)
+        };
+        let s3 = with(&[
+            ("KIZUNA_FILE_STORE", "s3://kizuna-photos/prod/"),
+            ("KIZUNA_S3_ENDPOINT", "http://127.0.0.1:9000/"),
+        ])
+        .unwrap();
+        let FileStoreSettings::S3(s3) = s3.file_store else {
+            panic!("not S3")
+        };
+        assert_eq!(s3.bucket, "kizuna-photos");
+        assert_eq!(s3.prefix.as_deref(), Some("prod"));
+        assert_eq!(s3.endpoint.as_deref(), Some("http://127.0.0.1:9000"));
+        assert_eq!(s3.region, "us-east-1");
+        assert_eq!(s3.url(), "s3://kizuna-photos/prod");
+        assert!(!format!("{s3:?}").contains("s3-secret-value"));
+
+        // Each mistake stops the start, names what is wrong and prints no secret.
+        for (vars, expect) in [
+            (
+                vec![("KIZUNA_FILE_STORE", "s3://kizuna-photos")],
+                "KIZUNA_S3_ACCESS_KEY_ID and KIZUNA_S3_SECRET_ACCESS_KEY are not set",
+            ),
+            (
+                vec![
+                    ("KIZUNA_FILE_STORE", "s3://kizuna-photos"),
+                    ("KIZUNA_S3_ACCESS_KEY_ID", "kizuna"),
+                ],
+                "KIZUNA_S3_SECRET_ACCESS_KEY is not set",
+            ),
+            (
+                vec![
+                    ("KIZUNA_S3_ENDPOINT", "http://s3.local"),
+                    ("KIZUNA_S3_SECRET_ACCESS_KEY", "s3-secret-value"),
+                ],
+                "KIZUNA_S3_ENDPOINT, KIZUNA_S3_SECRET_ACCESS_KEY are set but KIZUNA_FILE_STORE",
+            ),
+            (
+                vec![("KIZUNA_FILE_STORE", "https://s3-secret-value@bucket")],
+                "must be `local` or s3://bucket",
+            ),
+            (
+                vec![("KIZUNA_FILE_STORE", "s3://Kizuna_Photos")],
+                "must name a bucket",
+            ),
+            (vec![("KIZUNA_FILE_STORE", "s3://")], "must name a bucket"),
+        ] {
+            let err = settings(&vars).unwrap_err().to_string();
+            assert!(err.contains(expect), "{vars:?}: {err}");
+            assert!(!err.contains("s3-secret-value"), "{err}");
+        }
+        let err = with(&[
+            ("KIZUNA_FILE_STORE", "s3://kizuna-photos"),
+            ("KIZUNA_S3_ENDPOINT", "s3.local:9000"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("KIZUNA_S3_ENDPOINT must be"), "{err}");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use sea_orm::DatabaseConnection;
 use serde_json::{Value, json};
 
 use crate::{
-    images::FileStore,
+    file_store::FileStore,
     storage::exports::{self, MemberData, OtherData},
 };
 
@@ -67,21 +67,20 @@ async fn build(
             file.id,
             extension(&file.content_type)
         );
-        match tokio::fs::read(files.path(&file.id)).await {
-            Ok(bytes) => {
+        match files.get(&FileStore::original(&file.id)).await? {
+            Some(bytes) => {
                 listed.push(json!({
                     "path": name, "purpose": file.purpose, "contentType": file.content_type,
                     "uploadedAt": file.created_at,
                 }));
-                entries.push((name, bytes));
+                entries.push((name, bytes.into()));
             }
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            None => {
                 listed.push(json!({
                     "path": Value::Null, "purpose": file.purpose, "uploadedAt": file.created_at,
                     "missing": true,
                 }));
             }
-            Err(err) => return Err(err).context("reading a stored file"),
         }
     }
     let document = document(&data, listed, now)?;

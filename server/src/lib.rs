@@ -14,6 +14,7 @@ pub mod connections;
 pub mod data_export;
 pub mod error;
 pub mod extract;
+pub mod file_store;
 pub mod identity;
 pub mod images;
 pub mod instance;

@@ -17,6 +17,9 @@ async fn main() -> anyhow::Result<()> {
         }
         _ => {}
     }
+    if let Command::Files { action } = &command {
+        return cli::files(action.clone()).await;
+    }
     telemetry::init_subscriber();
     let settings = Settings::from_env()?;
     match command {
@@ -28,6 +31,8 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Migrate => startup::migrate_only(&settings).await,
         Command::Introductions { day } => cli::introductions(&settings, day).await,
-        Command::Reviewers { .. } | Command::Openapi => unreachable!("answered above"),
+        Command::Reviewers { .. } | Command::Openapi | Command::Files { .. } => {
+            unreachable!("answered above")
+        }
     }
 }

@@ -22,8 +22,9 @@ use crate::{
     configuration::Settings,
     connections::{BoundedAcceptor, PerClient},
     error::{ApiError, error_response},
+    file_store::FileStore,
     identity::{LineVerifier, SessionStore},
-    images::{FileStore, admission::UploadSlots, workers::ImageWorkers},
+    images::{admission::UploadSlots, workers::ImageWorkers},
     instance::Instance,
     line::push::{PushQueue, PushWorker},
     mail::{Mailer, MockOutbox},
@@ -70,7 +71,8 @@ impl Application {
         // Before anything is written: a second process on one SQLite file stops here.
         let instance = Instance::start(&db, &settings.database_url()).await?;
         storage::migrate(&db).await?;
-        let files = FileStore::new(&settings.data_dir)?;
+        let files = FileStore::open(&settings.file_store, &settings.data_dir)?;
+        crate::cleanup::check_store_holds_files(&db, &files, 20).await?;
 
         let own_base = {
             let host = if addr.ip().is_unspecified() {

@@ -7,8 +7,9 @@ use sea_orm::DatabaseConnection;
 
 use crate::{
     configuration::Settings,
+    file_store::FileStore,
     identity::{LineVerifier, SessionStore},
-    images::{FileStore, admission::UploadSlots, workers::ImageWorkers},
+    images::{admission::UploadSlots, workers::ImageWorkers},
     line::push::PushQueue,
     mail::Mailer,
     rate_limit::{Limits, RateLimiter},

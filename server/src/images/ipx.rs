@@ -15,8 +15,6 @@
 //! fast_image_resize (SIMD, Lanczos3), WebP by libwebp. Work runs on the KIZUNA_IMAGE_WORKERS image
 //! threads (`images::workers`); variants are cached on disk keyed by file id + canonical modifiers.
 
-use std::path::Path;
-
 use fast_image_resize::{PixelType, ResizeOptions, Resizer, images::Image};
 use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageReader};
 use sha2::{Digest, Sha256};
@@ -313,14 +311,13 @@ struct Pixels {
     data: Vec<u8>,
 }
 
-fn decode(path: &Path, source: Kind, want: (u32, u32)) -> Result<Pixels, ImageError> {
+fn decode(bytes: &[u8], source: Kind, want: (u32, u32)) -> Result<Pixels, ImageError> {
     if source == Kind::Jpeg
-        && let Some(p) = decode_jpeg_scaled(path, want)?
+        && let Some(p) = decode_jpeg_scaled(bytes, want)?
     {
         return Ok(p);
     }
-    let mut reader = ImageReader::open(path)
-        .map_err(|_| ImageError::Undecodable)?
+    let mut reader = ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|_| ImageError::Undecodable)?;
     reader.limits(limits());
@@ -355,9 +352,8 @@ fn decode(path: &Path, source: Kind, want: (u32, u32)) -> Result<Pixels, ImageEr
 
 /// JPEG through libjpeg-turbo with DCT-domain downscaling: the smallest n/8 scale (n = 1..8)
 /// whose output still covers the target, as libvips' shrink-on-load does.
-fn decode_jpeg_scaled(path: &Path, want: (u32, u32)) -> Result<Option<Pixels>, ImageError> {
-    let bytes = std::fs::read(path).map_err(|_| ImageError::Undecodable)?;
-    let mut d = mozjpeg::Decompress::new_mem(&bytes).map_err(|_| ImageError::Undecodable)?;
+fn decode_jpeg_scaled(bytes: &[u8], want: (u32, u32)) -> Result<Option<Pixels>, ImageError> {
+    let mut d = mozjpeg::Decompress::new_mem(bytes).map_err(|_| ImageError::Undecodable)?;
     let (w, h) = (d.width() as u64, d.height() as u64);
     let (ww, wh) = (u64::from(want.0.max(1)), u64::from(want.1.max(1)));
     let n = (1..=8u64)
@@ -383,13 +379,13 @@ fn decode_jpeg_scaled(path: &Path, want: (u32, u32)) -> Result<Option<Pixels>, I
 
 /// Produces the variant's bytes. CPU-bound: run on a blocking thread.
 pub fn render(
-    path: &Path,
+    bytes: &[u8],
     source: Kind,
     sw: u32,
     sh: u32,
     plan: &Plan,
 ) -> Result<Vec<u8>, ImageError> {
-    let px = decode(path, source, plan.decode_target(sw, sh))?;
+    let px = decode(bytes, source, plan.decode_target(sw, sh))?;
     let pixel_type = if px.alpha {
         PixelType::U8x4
     } else {

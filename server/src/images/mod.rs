@@ -6,12 +6,8 @@ pub mod http;
 pub mod ipx;
 pub mod workers;
 
-use std::{
-    io::Cursor,
-    path::{Path, PathBuf},
-};
+use std::io::Cursor;
 
-use anyhow::Context;
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, metadata::Orientation};
 use rand::RngCore;
 
@@ -282,99 +278,4 @@ pub fn random_id() -> String {
 
 pub fn is_file_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
-
-/// Files on disk: `{data}/files/{id[0..2]}/{id}`; variants under `{data}/cache/ipx/…`.
-#[derive(Clone, Debug)]
-pub struct FileStore {
-    files: PathBuf,
-    cache: PathBuf,
-    tmp: PathBuf,
-}
-
-impl FileStore {
-    pub fn new(data_dir: &Path) -> anyhow::Result<FileStore> {
-        let store = FileStore {
-            files: data_dir.join("files"),
-            cache: data_dir.join("cache").join("ipx"),
-            tmp: data_dir.join("tmp"),
-        };
-        for dir in [&store.files, &store.cache, &store.tmp] {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        Ok(store)
-    }
-
-    pub fn path(&self, id: &str) -> PathBuf {
-        self.files.join(&id[..2]).join(id)
-    }
-
-    /// The upload-time preview (a JPEG), when the upload was big enough to get one.
-    pub fn preview_path(&self, id: &str) -> PathBuf {
-        self.files.join(&id[..2]).join(format!("{id}.preview.jpg"))
-    }
-
-    pub fn variant_dir(&self, id: &str) -> PathBuf {
-        self.cache.join(&id[..2]).join(id)
-    }
-
-    /// Writes a file atomically (temp file + rename): a crash never leaves half a file.
-    pub async fn write_atomic(&self, dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-        if let Some(parent) = dest.parent() {
-            tokio::fs::create_dir_all(parent)
-                .await
-                .with_context(|| format!("creating {}", parent.display()))?;
-        }
-        let tmp = self.tmp.join(format!("{}.part", random_id()));
-        tokio::fs::write(&tmp, bytes)
-            .await
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        if let Err(err) = tokio::fs::rename(&tmp, dest).await {
-            let _ = tokio::fs::remove_file(&tmp).await;
-            return Err(err).with_context(|| format!("moving a file to {}", dest.display()));
-        }
-        Ok(())
-    }
-
-    /// Every file id with bytes on disk (originals, previews or cached variants) last written
-    /// before `before`, and the stale half-written files of `tmp`. Walks the whole store: call it
-    /// rarely and off the async workers.
-    pub fn stale_entries(&self, before: std::time::SystemTime) -> (Vec<String>, Vec<PathBuf>) {
-        let old = |path: &Path| {
-            std::fs::metadata(path)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t < before)
-        };
-        let children = |dir: &Path| -> Vec<PathBuf> {
-            std::fs::read_dir(dir)
-                .map(|entries| entries.flatten().map(|e| e.path()).collect())
-                .unwrap_or_default()
-        };
-        let mut ids = std::collections::BTreeSet::new();
-        for root in [&self.files, &self.cache] {
-            for shard in children(root) {
-                for entry in children(&shard) {
-                    let name = entry.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                    let id = name.split('.').next().unwrap_or("");
-                    if is_file_id(id) && old(&entry) {
-                        ids.insert(id.to_string());
-                    }
-                }
-            }
-        }
-        let parts = children(&self.tmp)
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "part") && old(p))
-            .collect();
-        (ids.into_iter().collect(), parts)
-    }
-
-    pub async fn remove(&self, id: &str) {
-        if !is_file_id(id) {
-            return;
-        }
-        let _ = tokio::fs::remove_file(self.path(id)).await;
-        let _ = tokio::fs::remove_file(self.preview_path(id)).await;
-        let _ = tokio::fs::remove_dir_all(self.variant_dir(id)).await;
-    }
 }

@@ -10,6 +10,7 @@ use crate::{
         auth::{AccountSessionOrCookie, Session},
         upload::UploadBody,
     },
+    file_store::FileStore,
     images::{
         admission::{self, Refused},
         http::{cache_control_for, cached_image, missing_bytes, visible_file},
@@ -177,25 +178,17 @@ impl FileApi {
     ) -> Result<ImageResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
         let row = visible_file(&state.db, &viewer, &file_id.0).await?;
-        let bytes = match tokio::fs::read(state.files.path(&row.id)).await {
-            Ok(bytes) => bytes,
+        let Some(bytes) = state.files.get(&FileStore::original(&row.id)).await? else {
             // The temp-file sweep removed it since the row was read.
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                missing_bytes(&row);
-                return Err(ApiError::NotFound);
-            }
-            Err(err) => {
-                return Err(anyhow::Error::new(err)
-                    .context(format!("reading stored file {}", row.id))
-                    .into());
-            }
+            missing_bytes(&row);
+            return Err(ApiError::NotFound);
         };
         Ok(ImageResponse(cached_image(
             req,
             &row.id,
             &row.content_type,
             cache_control_for(&row, &viewer),
-            bytes,
+            bytes.into(),
         )))
     }
 }

@@ -10,6 +10,7 @@ use super::State;
 use crate::{
     access::Viewer,
     error::ApiError,
+    file_store::FileStore,
     identity::session::TokenSource,
     images::{
         Kind,
@@ -54,9 +55,7 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     let (sw, sh) = (row.width as u32, row.height as u32);
     let plan = Plan::new(&modifiers, sw, sh, source_kind, accepts_webp);
     let key = plan.cache_key(&row.id);
-    let variant_dir = state.files.variant_dir(&row.id);
-    let cached = variant_dir.join(format!("{key}.{}", plan.extension()));
-    let stored_path = state.files.path(&row.id);
+    let cached = FileStore::variant(&row.id, &format!("{key}.{}", plan.extension()));
     let content_type = plan.kind.content_type();
     // With f_auto the bytes depend on Accept: shared caches must keep one copy per Accept.
     let varies = modifiers.format == Some(OutFormat::Auto);
@@ -70,8 +69,8 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
         resp
     };
 
-    if let Ok(bytes) = tokio::fs::read(&cached).await {
-        return Ok(answer(bytes));
+    if let Some(bytes) = state.files.get(&cached).await? {
+        return Ok(answer(bytes.into()));
     }
     // Only what is not cached costs the member's budget: varying the modifiers (every `b_`
     // colour is a new variant) must not take the image workers from everyone else.
@@ -87,64 +86,59 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     }
     // The upload-time preview when it still covers what the plan needs (its aspect is the
     // original's, so the plan carries over); the full file otherwise.
-    let (source_path, source_kind, sw, sh) =
-        match preview_dims(&state.files.preview_path(&row.id)).await {
-            Some((pw, ph)) if state.settings.ipx_previews && plan.fits_within(sw, sh, pw, ph) => {
-                (state.files.preview_path(&row.id), Kind::Jpeg, pw, ph)
+    let preview = if state.settings.ipx_previews {
+        state.files.get(&FileStore::preview(&row.id)).await?
+    } else {
+        None
+    };
+    let from_preview = preview.and_then(|bytes| {
+        let (pw, ph) = jpeg_dims(&bytes)?;
+        plan.fits_within(sw, sh, pw, ph)
+            .then_some((bytes, Kind::Jpeg, pw, ph))
+    });
+    let (source, source_kind, sw, sh) = match from_preview {
+        Some(preview) => preview,
+        None => match state.files.get(&FileStore::original(&row.id)).await? {
+            Some(bytes) => (bytes, source_kind, sw, sh),
+            // The temp-file sweep removed it since the row was read.
+            None => {
+                missing_bytes(&row);
+                return Err(ApiError::NotFound);
             }
-            _ => (stored_path.clone(), source_kind, sw, sh),
-        };
+        },
+    };
     let bytes = {
         let plan = plan.clone();
         state
             .image_workers
-            .run(move || render(&source_path, source_kind, sw, sh, &plan))
+            .run(move || render(&source, source_kind, sw, sh, &plan))
             .await?
             .map_err(|e| match e {
                 crate::images::ImageError::Encode(err) => ApiError::Internal(err),
-                // The temp-file sweep may have removed it since the row was read.
-                _ if !stored_path.exists() => {
-                    missing_bytes(&row);
-                    ApiError::NotFound
-                }
                 other => {
                     ApiError::Internal(anyhow::anyhow!("a stored image failed to decode: {other}"))
                 }
             })?
     };
-    if variant_count(&variant_dir).await < MAX_VARIANTS_PER_FILE
-        && let Err(err) = state.files.write_atomic(&cached, &bytes).await
-    {
-        tracing::warn!(error = ?err, "could not cache an image variant");
+    match state.files.variant_count(&row.id).await {
+        Ok(n) if n < MAX_VARIANTS_PER_FILE => {
+            if let Err(err) = state.files.put(&cached, bytes.clone()).await {
+                tracing::warn!(error = ?err, "could not cache an image variant");
+            }
+        }
+        Ok(_) => {}
+        Err(err) => tracing::warn!(error = ?err, "could not count an image's variants"),
     }
     Ok(answer(bytes))
 }
 
-/// How many variants of one file are kept on disk: the web app asks for a handful of sizes, and a
+/// How many variants of one file are kept in the store: the web app asks for a handful of sizes, and a
 /// caller inventing modifiers (every `b_` colour is a new variant) must not fill the disk.
 const MAX_VARIANTS_PER_FILE: usize = 64;
 
-async fn variant_count(dir: &std::path::Path) -> usize {
-    let Ok(mut entries) = tokio::fs::read_dir(dir).await else {
-        return 0;
-    };
-    let mut n = 0;
-    while let Ok(Some(_)) = entries.next_entry().await {
-        n += 1;
-    }
-    n
-}
-
-/// The size of a stored preview, read from its JPEG header (None when there is none).
-async fn preview_dims(path: &std::path::Path) -> Option<(u32, u32)> {
-    let path = path.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        let file = std::fs::File::open(&path).ok()?;
-        image::ImageReader::with_format(std::io::BufReader::new(file), image::ImageFormat::Jpeg)
-            .into_dimensions()
-            .ok()
-    })
-    .await
-    .ok()
-    .flatten()
+/// The size of a preview, read from its JPEG header (None when it is not a readable JPEG).
+fn jpeg_dims(bytes: &[u8]) -> Option<(u32, u32)> {
+    image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Jpeg)
+        .into_dimensions()
+        .ok()
 }

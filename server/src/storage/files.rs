@@ -363,3 +363,14 @@ pub async fn release_avatar(
         .context("releasing the replaced avatar")?;
     Ok(released.rows_affected == 1)
 }
+
+/// Every stored file's id (the operator's copy checks each is in the new store).
+pub async fn all_ids(db: &impl ConnectionTrait) -> Result<Vec<String>, StorageError> {
+    Ok(file::Entity::find()
+        .select_only()
+        .column(file::Column::Id)
+        .into_tuple::<String>()
+        .all(db)
+        .await
+        .context("listing stored files")?)
+}

@@ -16,6 +16,7 @@ use anyhow::Context;
 use crate::{
     cleanup::TEMP_FILE_TTL_SECS,
     error::ApiError,
+    file_store::FileStore,
     images::{
         self, Processed,
         admission::{Quota, UploadSlot},
@@ -94,7 +95,10 @@ pub async fn store(
         Err(err) => Err(err),
     };
     if let Err(err) = recorded {
-        state.files.remove(&id).await;
+        // Whatever was written goes; what a failure leaves, the orphan sweep finds.
+        if let Err(removal) = state.files.remove(&id).await {
+            tracing::warn!(error = ?removal, "could not remove an upload that was not recorded");
+        }
         return Err(err);
     }
     tracing::info!(
@@ -109,12 +113,12 @@ async fn write_bytes(state: &AppState, id: &str, processed: &Processed) -> Resul
     if let Some(preview) = &processed.preview {
         state
             .files
-            .write_atomic(&state.files.preview_path(id), &preview.bytes)
+            .put(&FileStore::preview(id), preview.bytes.clone())
             .await?;
     }
     state
         .files
-        .write_atomic(&state.files.path(id), &processed.bytes)
+        .put(&FileStore::original(id), processed.bytes.clone())
         .await?;
     Ok(())
 }

@@ -116,7 +116,14 @@ async fn a_member_gets_what_is_theirs_and_nothing_private_of_anyone_else(backend
             .iter()
             .find(|(name, _)| name.contains(id.as_str()))
             .unwrap_or_else(|| panic!("{id} is not in the archive"));
-        assert_eq!(bytes, &std::fs::read(app.state.files.path(id)).unwrap());
+        let stored = app
+            .state
+            .files
+            .get(&kizuna_server::file_store::FileStore::original(id))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(bytes, &stored);
     }
 
     // Nothing of Kai's beyond his member id and nickname.

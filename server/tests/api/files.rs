@@ -1,7 +1,7 @@
 //! Uploads: sniffing, caps, re-encoding without metadata, ownership, expiry, and the proxy's rules.
 
 use img_parts::{ImageEXIF, jpeg::Jpeg};
-use kizuna_server::{cleanup, images::FileStore};
+use kizuna_server::{cleanup, file_store::FileStore};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, VARY};
 use serde_json::Value;
 
@@ -248,7 +248,7 @@ async fn files_are_private_and_temp_files_expire(backend: Backend) {
     assert_eq!((img.width(), img.height()), (40, 40));
 
     // Not yet 24 h old: kept. Older: removed (row, file and variants).
-    let store = FileStore::new(&app.data_dir).unwrap();
+    let store = app.state.files.clone();
     let now = kizuna_server::clock::now_secs();
     assert_eq!(cleanup::sweep(&app.db, &store, now).await.unwrap(), 0);
     assert_eq!(
@@ -264,16 +264,16 @@ async fn files_are_private_and_temp_files_expire(backend: Backend) {
         "E003",
     )
     .await;
-    assert!(!store.path(&id).exists());
-    assert!(!store.variant_dir(&id).exists());
+    assert!(!store.exists(&FileStore::original(&id)).await.unwrap());
+    assert_eq!(store.variant_count(&id).await.unwrap(), 0);
 }
 
 async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices(backend: Backend) {
     let app = spawn_app(backend).await;
     let u = app.new_user().await;
     let id = app.upload_ok(&u.token, jpeg(2400, 1800)).await;
-    let store = FileStore::new(&app.data_dir).unwrap();
-    assert!(store.preview_path(&id).exists());
+    let store = app.state.files.clone();
+    assert!(store.exists(&FileStore::preview(&id)).await.unwrap());
     for (mods, dims) in [
         ("w_400,f_webp,q_80", (400, 300)),
         ("s_300x300,fit_cover", (300, 300)),
@@ -289,7 +289,7 @@ async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices(bac
     }
     // Small uploads get none.
     let small = app.upload_ok(&u.token, jpeg(800, 600)).await;
-    assert!(!store.preview_path(&small).exists());
+    assert!(!store.exists(&FileStore::preview(&small)).await.unwrap());
 }
 
 async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_decode(
@@ -328,7 +328,7 @@ async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_
 async fn the_proxy_caches_on_disk_caps_outputs_and_varies_on_accept(backend: Backend) {
     let app = spawn_app(backend).await;
     let u = app.new_user().await;
-    let store = FileStore::new(&app.data_dir).unwrap();
+    let store = app.state.files.clone();
     let id = app.upload_ok(&u.token, jpeg(320, 240)).await;
     let card = format!("/_ipx/w_100,f_webp/api/file/fetch/{id}");
     let first = app.get(&card, Some(&u.token)).await;
@@ -338,16 +338,17 @@ async fn the_proxy_caches_on_disk_caps_outputs_and_varies_on_accept(backend: Bac
         "a fixed format does not vary"
     );
     let first = first.bytes().await.unwrap();
-    let cached: Vec<_> = std::fs::read_dir(store.variant_dir(&id))
-        .unwrap()
-        .flatten()
-        .collect();
-    assert_eq!(cached.len(), 1, "one variant on disk");
-    assert_eq!(std::fs::read(cached[0].path()).unwrap(), first);
+    let cached = store
+        .list_page(&format!("cache/ipx/{}/{id}", &id[..2]), None, 100)
+        .await
+        .unwrap();
+    assert_eq!(cached.len(), 1, "one variant stored");
+    let key = object_store::path::Path::from(cached[0].key.as_str());
+    assert_eq!(store.get(&key).await.unwrap().unwrap(), first);
 
     // With the original gone (the temp-file sweep racing a request), the cached variant is
     // still served, and anything that needs the original is E003, not a 500.
-    std::fs::remove_file(store.path(&id)).unwrap();
+    std::fs::remove_file(app.local_path(&FileStore::original(&id))).unwrap();
     let again = app.get(&card, Some(&u.token)).await;
     assert_eq!(again.status(), 200);
     assert_eq!(again.bytes().await.unwrap(), first);
@@ -401,7 +402,7 @@ async fn the_proxy_caches_on_disk_caps_outputs_and_varies_on_accept(backend: Bac
 async fn orphans_left_by_a_crash_are_swept_after_the_grace_period(backend: Backend) {
     let app = spawn_app(backend).await;
     let u = app.new_user().await;
-    let store = FileStore::new(&app.data_dir).unwrap();
+    let store = app.state.files.clone();
     let kept = app.upload_ok(&u.token, jpeg(64, 64)).await;
     let r = app
         .get(&format!("/_ipx/w_10/api/file/fetch/{kept}"), Some(&u.token))
@@ -412,13 +413,26 @@ async fn orphans_left_by_a_crash_are_swept_after_the_grace_period(backend: Backe
     let orphan = "00112233445566778899aabbccddeeff";
     let fresh_orphan = "ffeeddccbbaa99887766554433221100";
     for id in [orphan, fresh_orphan] {
-        std::fs::create_dir_all(store.path(id).parent().unwrap()).unwrap();
-        std::fs::write(store.path(id), b"bytes").unwrap();
-        std::fs::write(store.preview_path(id), b"preview").unwrap();
-        std::fs::create_dir_all(store.variant_dir(id)).unwrap();
-        std::fs::write(store.variant_dir(id).join("v.webp"), b"variant").unwrap();
+        store
+            .put(&FileStore::original(id), b"bytes".to_vec())
+            .await
+            .unwrap();
+        store
+            .put(&FileStore::preview(id), b"preview".to_vec())
+            .await
+            .unwrap();
+        store
+            .put(&FileStore::variant(id, "v.webp"), b"variant".to_vec())
+            .await
+            .unwrap();
     }
-    let part = app.data_dir.join("tmp").join("deadbeef.part");
+    // A write cut off by a crash: the local store's staging file beside its destination.
+    let part = std::path::PathBuf::from(format!(
+        "{}#1",
+        app.local_path(&FileStore::original("aabbccddeeff00112233445566778899"))
+            .display()
+    ));
+    std::fs::create_dir_all(part.parent().unwrap()).unwrap();
     std::fs::write(&part, b"half a file").unwrap();
     let age = |path: &std::path::Path, secs: u64| {
         let file = std::fs::File::options().write(true).open(path).unwrap();
@@ -426,28 +440,36 @@ async fn orphans_left_by_a_crash_are_swept_after_the_grace_period(backend: Backe
             .unwrap();
     };
     for path in [
-        store.path(orphan),
-        store.preview_path(orphan),
-        store.variant_dir(orphan).join("v.webp"),
+        app.local_path(&FileStore::original(orphan)),
+        app.local_path(&FileStore::preview(orphan)),
+        app.local_path(&FileStore::variant(orphan, "v.webp")),
         part.clone(),
-        store.path(&kept),
+        app.local_path(&FileStore::original(&kept)),
     ] {
         age(&path, 2 * cleanup::ORPHAN_GRACE_SECS);
     }
 
-    let removed = cleanup::sweep_orphans(&app.db, &store, std::time::SystemTime::now())
-        .await
-        .unwrap();
+    let mut position = None;
+    let removed =
+        cleanup::sweep_orphans(&app.db, &store, std::time::SystemTime::now(), &mut position)
+            .await
+            .unwrap();
+    assert_eq!(position, None, "the whole store in one page");
     assert_eq!(removed, 2, "the old orphan and the half-written file");
-    assert!(!store.path(orphan).exists());
-    assert!(!store.preview_path(orphan).exists());
-    assert!(!store.variant_dir(orphan).exists());
+    assert!(!store.exists(&FileStore::original(orphan)).await.unwrap());
+    assert!(!store.exists(&FileStore::preview(orphan)).await.unwrap());
+    assert_eq!(store.variant_count(orphan).await.unwrap(), 0);
     assert!(!part.exists());
     // Within the grace period an orphan may be an upload whose row is being written: kept.
-    assert!(store.path(fresh_orphan).exists());
+    assert!(
+        store
+            .exists(&FileStore::original(fresh_orphan))
+            .await
+            .unwrap()
+    );
     // Files with rows are never touched, however old.
-    assert!(store.path(&kept).exists());
-    assert!(store.variant_dir(&kept).exists());
+    assert!(store.exists(&FileStore::original(&kept)).await.unwrap());
+    assert!((store.variant_count(&kept).await.unwrap() > 0));
     assert_eq!(
         app.get(&format!("/api/file/fetch/{kept}"), Some(&u.token))
             .await
@@ -464,13 +486,24 @@ async fn orphans_left_by_a_crash_are_swept_after_the_grace_period(backend: Backe
     for i in 0..12 {
         let owner = if i % 2 == 0 { &u } else { &v };
         let id = app.upload_ok(&owner.token, jpeg(16, 16)).await;
-        age(&store.path(&id), 2 * cleanup::ORPHAN_GRACE_SECS);
+        age(
+            &app.local_path(&FileStore::original(&id)),
+            2 * cleanup::ORPHAN_GRACE_SECS,
+        );
         photos.push(id);
     }
-    let refused = cleanup::sweep_orphans(&stranger.db, &store, std::time::SystemTime::now()).await;
+    let refused = cleanup::sweep_orphans(
+        &stranger.db,
+        &store,
+        std::time::SystemTime::now(),
+        &mut None,
+    )
+    .await;
     let err = refused.expect_err("a database that knows none of the files");
     assert!(err.to_string().contains("DATABASE_URL"), "{err}");
-    assert!(photos.iter().all(|id| store.path(id).exists()));
+    for id in &photos {
+        assert!(store.exists(&FileStore::original(id)).await.unwrap());
+    }
 }
 
 /// A 1×1 upload asked for on a huge padded canvas renders no bigger than itself needs; no side

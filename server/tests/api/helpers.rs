@@ -36,6 +36,9 @@ pub struct TestApp {
     /// (the server itself lives on in its spawned task until the test's runtime ends, unless
     /// the test [`shut_down`](TestApp::shut_down)s it).
     _database: ScratchDb,
+    /// The S3 server the app keeps its files in, when it is not the local store: kept running as
+    /// long as any app uses it.
+    pub s3: Option<std::sync::Arc<crate::s3::S3Server>>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
 }
@@ -132,6 +135,23 @@ pub fn fast_pushes() -> PushSettings {
 /// between the server and its database). The test's own connection (`TestApp::db`) always goes
 /// straight to the database the harness made.
 pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings)) -> TestApp {
+    spawn(backend, None, tweak).await
+}
+
+/// `spawn_app_with`, the files kept in `s3`'s bucket.
+pub async fn spawn_app_on_s3(
+    backend: Backend,
+    s3: &std::sync::Arc<crate::s3::S3Server>,
+    tweak: impl FnOnce(&mut Settings),
+) -> TestApp {
+    spawn(backend, Some(s3.clone()), tweak).await
+}
+
+async fn spawn(
+    backend: Backend,
+    s3: Option<std::sync::Arc<crate::s3::S3Server>>,
+    tweak: impl FnOnce(&mut Settings),
+) -> TestApp {
     TRACING.call_once(|| {
         if std::env::var("TEST_LOG").is_ok() {
             kizuna_server::telemetry::init_subscriber();
@@ -171,6 +191,10 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         trusted_proxy_header: None,
         connections: Default::default(),
         uploads: kizuna_server::images::admission::UploadLimits::for_workers(2),
+        file_store: match &s3 {
+            Some(s3) => s3.store(),
+            None => kizuna_server::configuration::FileStoreSettings::Local,
+        },
     };
     let db_url = settings.database_url();
     tweak(&mut settings);
@@ -192,6 +216,7 @@ pub async fn spawn_app_with(backend: Backend, tweak: impl FnOnce(&mut Settings))
         database_url: db_url,
         data_dir,
         _database: pg_database,
+        s3,
         db,
         state,
         stop: Some(stop),
@@ -203,6 +228,21 @@ impl TestApp {
     /// The server's clock: `advance` it instead of sleeping through a time limit.
     pub fn clock(&self) -> &kizuna_server::clock::Clock {
         &self.state.settings.clock
+    }
+
+    /// Whether the store holds the file's bytes.
+    pub async fn stored(&self, id: &str) -> bool {
+        self.state
+            .files
+            .exists(&kizuna_server::file_store::FileStore::original(id))
+            .await
+            .unwrap()
+    }
+
+    /// Where a key of the local store is on disk (for what only a crash or a race does).
+    pub fn local_path(&self, key: &object_store::path::Path) -> PathBuf {
+        assert!(self.state.files.is_local(), "a local store");
+        self.data_dir.join(key.as_ref())
     }
 
     /// Shuts the server down as SIGTERM would, and waits until it has stopped.

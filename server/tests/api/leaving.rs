@@ -61,7 +61,11 @@ async fn register_again(app: &TestApp, user: &mut User) -> reqwest::Response {
 
 async fn wait_until_gone(app: &TestApp, files: &[String]) {
     for _ in 0..100 {
-        if files.iter().all(|f| !app.state.files.path(f).exists()) {
+        let mut any = false;
+        for f in files {
+            any |= app.stored(f).await;
+        }
+        if !any {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -429,7 +433,7 @@ async fn a_file_removal_cut_short_is_finished_by_the_next_run(backend: Backend) 
     let app = spawn_app(backend).await;
     let user = app.new_user().await;
     let file = app.upload_ok(&user.token, jpeg(40, 40)).await;
-    assert!(app.state.files.path(&file).exists());
+    assert!(app.stored(&file).await);
     // As a process killed between the deletion's commit and the removal leaves it: queued.
     app.db
         .execute_unprepared(&format!(
@@ -441,7 +445,7 @@ async fn a_file_removal_cut_short_is_finished_by_the_next_run(backend: Backend) 
         .await
         .unwrap();
     assert_eq!(removed, 1);
-    assert!(!app.state.files.path(&file).exists());
+    assert!(!app.stored(&file).await);
     assert_eq!(
         count(&app, "SELECT COUNT(*) AS n FROM file_removals").await,
         0

@@ -26,6 +26,7 @@ mod push;
 mod review;
 mod reviewers;
 mod revisions;
+mod s3;
 mod scenario;
 mod sessions;
 mod several;

@@ -50,9 +50,19 @@ pub(crate) fn secrets_of(n: usize, female: bool) -> Secrets {
 /// Registers a member (a woman seeking men, or a man seeking women, all in Taipei with no
 /// partner conditions, so everyone of the other side fits) and leaves the profile PENDING.
 pub(crate) async fn register(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {
-    let user = app.new_user().await;
-    let photo = app.upload_ok(&user.token, jpeg(64, 48)).await;
-    let verify = app.upload_ok(&user.token, jpeg(32, 32)).await;
+    register_through(&app.api, app, n, female).await
+}
+
+/// `register` through the server at `api` (another process of `app`'s database).
+pub(crate) async fn register_through(
+    api: &crate::helpers::Api,
+    app: &TestApp,
+    n: usize,
+    female: bool,
+) -> (Member, Secrets) {
+    let user = api.new_user().await;
+    let photo = api.upload_ok(&user.token, jpeg(64, 48)).await;
+    let verify = api.upload_ok(&user.token, jpeg(32, 32)).await;
     let s = secrets_of(n, female);
     let mut body = profile_payload(&user.line_id, std::slice::from_ref(&photo), &verify);
     let o = body.as_object_mut().unwrap();
@@ -74,7 +84,7 @@ pub(crate) async fn register(app: &TestApp, n: usize, female: bool) -> (Member, 
     );
     o.insert("height".into(), json!(if female { 162 } else { 176 }));
     o.insert("valueItem".into(), json!([]));
-    let r = app.create_profile(Some(&user.id_token), &body).await;
+    let r = api.create_profile(Some(&user.id_token), &body).await;
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
     let id = profile_id(app, &user.line_id).await;
     (
@@ -915,12 +925,14 @@ async fn a_run_cut_short_by_a_shutdown_is_run_at_once_by_the_next_process(backen
         "the claim is given back"
     );
 
-    let url = first.database_url.clone();
+    let (url, data_dir) = (first.database_url.clone(), first.data_dir.clone());
+    // The next process on the same machine: the same data dir (its files), the same database.
     // Counted through the first one's connection: it goes to the shared database.
     let _second = crate::helpers::spawn_app_with(backend, move |s| {
         s.clock = clock;
         s.introductions = Some(schedule);
         s.database_url = Some(url);
+        s.data_dir = data_dir;
     })
     .await;
     wait_for_count(

@@ -371,8 +371,23 @@ async fn a_deletion_cut_short_by_kill_9_is_finished_by_the_next_process(backend:
     for _ in 0..kizuna_core::rules::UNCLAIMED_UPLOADS_WITHOUT_PROFILE {
         files.push(api.upload_ok(&user.token, jpeg(320, 240)).await);
     }
-    let store = kizuna_server::images::FileStore::new(&data_dir).unwrap();
-    assert!(files.iter().all(|f| store.path(f).exists()));
+    let store = kizuna_server::file_store::FileStore::local(&data_dir).unwrap();
+    let stored = |files: Vec<String>| {
+        let store = store.clone();
+        async move {
+            let mut n = 0;
+            for f in &files {
+                n += usize::from(
+                    store
+                        .exists(&kizuna_server::file_store::FileStore::original(f))
+                        .await
+                        .unwrap(),
+                );
+            }
+            n
+        }
+    };
+    assert_eq!(stored(files.clone()).await, files.len());
     let r = api
         .client
         .delete(api.url("/api/user/account"))
@@ -385,13 +400,13 @@ async fn a_deletion_cut_short_by_kill_9_is_finished_by_the_next_process(backend:
     // std's kill is SIGKILL: no shutdown, no finishing of anything spawned.
     server.child.kill().unwrap();
     server.child.wait().unwrap();
-    let left = files.iter().filter(|f| store.path(f).exists()).count();
+    let left = stored(files.clone()).await;
     eprintln!("the killed process left {left} of {} files", files.len());
     assert_eq!(table_count(&url_in_force, "users").await, Some(0));
 
     let _next = Server::start(&data_dir, url.as_deref(), "info").await;
     let started = Instant::now();
-    while files.iter().any(|f| store.path(f).exists()) {
+    while stored(files.clone()).await > 0 {
         assert!(
             started.elapsed() < Duration::from_secs(15),
             "the next process did not remove the deleted account's files"

@@ -1,7 +1,8 @@
 //! Several server processes, as on several machines behind a load balancer: two processes on one
-//! PostgreSQL database, each with a data dir of its own. Each test is one row of the table of
-//! "what is shared" (docs/design.md, "Several processes"): rate limits and the stream cap, the
-//! match pool, chat presence after a crash, and a second process on one SQLite file.
+//! PostgreSQL database and one S3 bucket (a real S3-compatible server, `s3`), each with a data
+//! dir of its own. Each test is one row of the table of "what is shared" (docs/design.md,
+//! "Several processes"): photos, rate limits and the stream cap, the match pool, chat presence
+//! after a crash, and a second process on one SQLite file.
 
 use std::time::{Duration, Instant};
 
@@ -13,24 +14,38 @@ use serde_json::json;
 
 use crate::{
     chat::{Events, client_id, matched_pair, post},
-    helpers::{Api, Backend, TestApp, assert_error, scratch_dir, spawn_app, spawn_app_with},
+    helpers::{Api, Backend, TestApp, assert_error, jpeg, scratch_dir, spawn_app_on_s3},
     matchmaking::{Member, approved, ok_json, register, send},
     process::{Server, command, free_port},
     review::make_reviewer,
+    s3::{BUCKET, S3Server},
 };
 
-/// A second process on the first one's database, with a data dir of its own.
-async fn second_process(first: &TestApp) -> TestApp {
+/// A first process on a PostgreSQL database of its own, its files in a bucket of its own.
+async fn first_process(tweak: impl FnOnce(&mut kizuna_server::configuration::Settings)) -> TestApp {
+    spawn_app_on_s3(Backend::Postgres, &S3Server::start(), tweak).await
+}
+
+/// A second process on the first one's database and bucket, with a data dir of its own.
+async fn second_process(
+    first: &TestApp,
+    tweak: impl FnOnce(&mut kizuna_server::configuration::Settings),
+) -> TestApp {
     let url = first.database_url.clone();
-    spawn_app_with(Backend::Postgres, |s| s.database_url = Some(url)).await
+    let s3 = first.s3.as_ref().expect("the first process is on S3");
+    spawn_app_on_s3(Backend::Postgres, s3, move |s| {
+        tweak(s);
+        s.database_url = Some(url);
+    })
+    .await
 }
 
 /// Two processes hand out one allowance per member between them: 30 messages a minute in all,
 /// not 30 on each; a refusal on either says how long to wait. Client log lines likewise.
 #[tokio::test]
 async fn a_rate_limit_is_one_allowance_across_processes_postgres() {
-    let a = spawn_app(Backend::Postgres).await;
-    let b = second_process(&a).await;
+    let a = first_process(|_| {}).await;
+    let b = second_process(&a, |_| {}).await;
     assert!(a.state.limits.is_shared() && b.state.limits.is_shared());
     let (mei, kai, id) = matched_pair(&a, 0).await;
     // 30 at once, then one more every two seconds: however slow the machine, no more than that
@@ -135,13 +150,8 @@ async fn pool_until(app: &TestApp, what: &str, holds: impl Fn(&Pool) -> bool) ->
 async fn the_match_pool_follows_every_change_on_every_process_postgres() {
     let day =
         |s: &mut kizuna_server::configuration::Settings| s.pool_ttl = Duration::from_secs(86_400);
-    let a = spawn_app_with(Backend::Postgres, day).await;
-    let url = a.database_url.clone();
-    let b = spawn_app_with(Backend::Postgres, move |s| {
-        day(s);
-        s.database_url = Some(url);
-    })
-    .await;
+    let a = first_process(day).await;
+    let b = second_process(&a, day).await;
     let (kai, _) = approved(&a, 1, false).await;
     let (mei, _) = register(&a, 0, true).await;
     // Both pools are loaded once: Kai is in, Mei (PENDING) is not.
@@ -198,8 +208,8 @@ async fn the_match_pool_follows_every_change_on_every_process_postgres() {
 /// closed stream frees its slot on any of them.
 #[tokio::test]
 async fn the_stream_cap_holds_across_processes_postgres() {
-    let a = spawn_app(Backend::Postgres).await;
-    let b = second_process(&a).await;
+    let a = first_process(|_| {}).await;
+    let b = second_process(&a, |_| {}).await;
     let (mei, kai, id) = matched_pair(&a, 0).await;
     let cap = kizuna_core::rules::CHAT_STREAMS_PER_MEMBER as usize;
     let mut open = Vec::new();
@@ -241,19 +251,16 @@ async fn the_stream_cap_holds_across_processes_postgres() {
 /// pushless, for three keep-alive intervals, 45 s).
 #[tokio::test]
 async fn a_stream_that_died_with_its_process_is_not_presence_postgres() {
-    let a = spawn_app(Backend::Postgres).await;
+    let a = first_process(|_| {}).await;
     let (mei, kai, id) = matched_pair(&a, 0).await;
-    // The other process is the real binary on the same database, verifying ID tokens with A's
-    // mock platform; SIGKILL leaves its rows exactly as they were.
+    // The other process is the real binary on the same database and bucket, verifying ID tokens
+    // with A's mock platform; SIGKILL leaves its rows exactly as they were.
     let dir = scratch_dir();
     let line = a.api.url("/__mock/line");
-    let mut b = Server::start_with(
-        &dir,
-        Some(&a.database_url),
-        "warn",
-        &[("KIZUNA_LINE_API_BASE", &line)],
-    )
-    .await;
+    let s3 = a.s3.as_ref().unwrap().env();
+    let mut env: Vec<(&str, &str)> = s3.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    env.push(("KIZUNA_LINE_API_BASE", &line));
+    let mut b = Server::start_with(&dir, Some(&a.database_url), "warn", &env).await;
     let b_api = Api::new(b.base.clone());
     let r = b_api.get("/api/chat/events", Some(&kai.user.token)).await;
     assert_eq!(r.status(), 200);
@@ -301,4 +308,275 @@ async fn count(app: &TestApp, sql: &str) -> i64 {
         .unwrap()
         .try_get::<i64>("", "n")
         .unwrap()
+}
+
+/// The bytes of `path` as `token` gets them through `app` (status 200 asserted).
+async fn bytes_of(app: &TestApp, path: &str, token: &str) -> Vec<u8> {
+    let r = app.get(path, Some(token)).await;
+    assert_eq!(r.status(), 200, "{path}");
+    r.bytes().await.unwrap().to_vec()
+}
+
+/// Waits until neither process's store holds `file`.
+async fn gone_from_both(a: &TestApp, b: &TestApp, file: &str) {
+    let started = Instant::now();
+    while a.stored(file).await || b.stored(file).await {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "{file} is still stored"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Photos live in the bucket, not on the machine that took the upload: a photo uploaded through
+/// one process displays through the other (the file and the proxy's variants, both directions),
+/// for a member who may see it and for a reviewer (a proof of employment uploaded on A, seen on
+/// B); a variant rendered by one is served by the other from the bucket; a file deleted through
+/// either (a replaced avatar swept, a deleted account's photos) is gone for both; and the bucket
+/// answers no one who does not sign with its key.
+#[tokio::test]
+async fn a_photo_uploaded_through_one_process_displays_through_the_other_postgres() {
+    let a = first_process(|_| {}).await;
+    let b = second_process(&a, |_| {}).await;
+    assert!(a.data_dir != b.data_dir);
+    let (mei, _) = register(&a, 0, true).await;
+    let (kai, _) = crate::matchmaking::register_through(&b.api, &a, 1, false).await;
+    let reviewer = make_reviewer(&b).await;
+    // Each reviews the other process's uploads: the proof of employment and the photo.
+    for (through, member, owner) in [(&b, &mei, &a), (&a, &kai, &b)] {
+        for file in [&member.verify, &member.photo] {
+            let path = format!("/api/file/fetch/{file}");
+            assert_eq!(
+                bytes_of(through, &path, &reviewer.token).await,
+                bytes_of(owner, &path, &member.user.token).await
+            );
+        }
+    }
+    for member in [&mei, &kai] {
+        crate::matchmaking::set_status(&a, member, "APPROVED").await;
+    }
+    b.state.pool.invalidate().await;
+    // Introduced to each other, each sees the other's photo through the other process.
+    assert!(
+        crate::matchmaking::listed_ids(&crate::matchmaking::introductions(&b, &kai).await)
+            .contains(&mei.id)
+    );
+    assert!(
+        crate::matchmaking::listed_ids(&crate::matchmaking::introductions(&a, &mei).await)
+            .contains(&kai.id)
+    );
+    for (through, viewer, owner) in [(&b, &kai, &mei), (&a, &mei, &kai)] {
+        let file = format!("/api/file/fetch/{}", owner.photo);
+        let own = if std::ptr::eq(through, &a) { &b } else { &a };
+        assert_eq!(
+            bytes_of(through, &file, &viewer.user.token).await,
+            bytes_of(own, &file, &owner.user.token).await
+        );
+        let card = format!("/_ipx/w_32,f_png/api/file/fetch/{}", owner.photo);
+        let img =
+            image::load_from_memory(&bytes_of(through, &card, &viewer.user.token).await).unwrap();
+        assert_eq!((img.width(), img.height()), (32, 24));
+    }
+    // A variant rendered through A is in the bucket: B serves those very bytes.
+    let variant = format!("/_ipx/w_20,f_webp/api/file/fetch/{}", kai.photo);
+    let rendered = bytes_of(&a, &variant, &mei.user.token).await;
+    assert_eq!(b.state.files.variant_count(&kai.photo).await.unwrap(), 2);
+    assert_eq!(bytes_of(&b, &variant, &kai.user.token).await, rendered);
+
+    // A replaced avatar (uploaded on B, replaced on A) swept by A's housekeeping: gone for both.
+    let first_avatar = b.upload_ok(&kai.user.token, jpeg(40, 40)).await;
+    assert_eq!(
+        b.set_avatar(&kai.user.token, &first_avatar).await.status(),
+        200
+    );
+    let second_avatar = a.upload_ok(&kai.user.token, jpeg(40, 40)).await;
+    assert_eq!(
+        a.set_avatar(&kai.user.token, &second_avatar).await.status(),
+        200
+    );
+    let later = kizuna_server::clock::now_secs() + kizuna_server::cleanup::TEMP_FILE_TTL_SECS + 60;
+    assert_eq!(
+        kizuna_server::cleanup::sweep(&a.db, &a.state.files, later)
+            .await
+            .unwrap(),
+        1
+    );
+    assert!(!b.stored(&first_avatar).await && b.stored(&second_avatar).await);
+    for app in [&a, &b] {
+        let r = app
+            .get(
+                &format!("/api/file/fetch/{first_avatar}"),
+                Some(&kai.user.token),
+            )
+            .await;
+        assert_error(r, 404, "E003").await;
+        assert_eq!(
+            app.get(
+                &format!("/api/file/fetch/{second_avatar}"),
+                Some(&kai.user.token)
+            )
+            .await
+            .status(),
+            200
+        );
+    }
+
+    // Mei leaves through B: her photo (uploaded on A) and its variants go for both processes.
+    let r = b
+        .client
+        .delete(b.url("/api/user/account"))
+        .bearer_auth(&mei.user.token)
+        .json(&json!({"lineAccessToken": null}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    for file in [&mei.photo, &mei.verify] {
+        gone_from_both(&a, &b, file).await;
+    }
+    assert_eq!(a.state.files.variant_count(&mei.photo).await.unwrap(), 0);
+    for app in [&a, &b] {
+        let r = app
+            .get(
+                &format!("/api/file/fetch/{}", mei.photo),
+                Some(&reviewer.token),
+            )
+            .await;
+        assert_error(r, 404, "E003").await;
+    }
+
+    // The bucket is private: an unsigned GET of a stored photo, and one signed with another
+    // key, are refused; the server's own key reads it (so the refusal is the signature's).
+    let s3 = a.s3.as_ref().unwrap();
+    let key = kizuna_server::file_store::FileStore::original(&kai.photo);
+    let unsigned = reqwest::Client::new()
+        .get(format!("{}/{BUCKET}/{key}", s3.endpoint))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unsigned.status(), 403, "{}", unsigned.text().await.unwrap());
+    let mut forged = s3.store();
+    if let kizuna_server::configuration::FileStoreSettings::S3(s) = &mut forged {
+        s.secret_access_key = "not-the-secret".into();
+    }
+    let forged = kizuna_server::file_store::FileStore::open(&forged, &a.data_dir).unwrap();
+    assert!(
+        forged.get(&key).await.is_err(),
+        "a wrong signature reads nothing"
+    );
+    assert!(a.state.files.get(&key).await.unwrap().is_some());
+}
+
+/// A process started against an empty store while its database names files (a new machine
+/// whose KIZUNA_FILE_STORE was forgotten, the wrong bucket) stops at start and says why, instead
+/// of answering 404 for every photo; on the right store it starts.
+#[tokio::test]
+async fn a_start_against_an_empty_store_whose_database_names_files_says_so_postgres() {
+    let a = first_process(|_| {}).await;
+    register(&a, 0, true).await;
+    let dir = scratch_dir();
+    let refused = command(&dir, Some(&a.database_url), "warn")
+        .env("KIZUNA_BIND", format!("127.0.0.1:{}", free_port()))
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("the database names 2 stored files")
+            && said.contains(&format!("local files under {}", dir.display()))
+            && said.contains("Is this the file store of DATABASE_URL"),
+        "{said}"
+    );
+    let env = a.s3.as_ref().unwrap().env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let _started = Server::start_with(&dir, Some(&a.database_url), "warn", &env).await;
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `kizuna-server files copy-to-s3` moves a local store into the bucket: run again after a cut
+/// (here: some objects already copied, one of them half-way, at another size), it copies what
+/// is missing or different, reads each copy back, and checks the bucket holds every file the
+/// database names; a process on the bucket then serves the photos.
+#[tokio::test]
+async fn the_copy_to_s3_is_resumable_and_verified_postgres() {
+    let local = crate::helpers::spawn_app(Backend::Postgres).await;
+    let mut members = Vec::new();
+    for n in 0..3 {
+        members.push(register(&local, n, n % 2 == 0).await.0);
+    }
+    let big = local
+        .upload_ok(&members[0].user.token, jpeg(2400, 1800))
+        .await;
+    let s3 = S3Server::start();
+    let bucket = kizuna_server::file_store::FileStore::open(&s3.store(), &local.data_dir).unwrap();
+    // A run cut short: one file copied whole, one "half" (another size).
+    let first = kizuna_server::file_store::FileStore::original(&members[0].photo);
+    bucket
+        .put(
+            &first,
+            local.state.files.get(&first).await.unwrap().unwrap(),
+        )
+        .await
+        .unwrap();
+    let half = kizuna_server::file_store::FileStore::original(&members[1].photo);
+    bucket.put(&half, b"half".to_vec()).await.unwrap();
+
+    let env = s3.env();
+    let copy = || {
+        command(&local.data_dir, Some(&local.database_url), "warn")
+            .args(["files", "copy-to-s3"])
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .output()
+            .unwrap()
+    };
+    let out = copy();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 3 members × (photo + proof) + the big upload and its preview.
+    assert!(
+        said.contains("8 objects in local files under")
+            && said.contains("7 copied and read back, 1 already in s3://kizuna-files")
+            && said.contains("0 failed")
+            && said.contains("the database names 7 files, 0 of them not in the bucket"),
+        "{said}"
+    );
+    assert_eq!(s3.object_count(), 8);
+    assert_eq!(
+        bucket.get(&half).await.unwrap(),
+        local.state.files.get(&half).await.unwrap()
+    );
+    // Again: nothing left to copy.
+    let out = copy();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("0 copied and read back, 8 already in"),
+        "{said}"
+    );
+    // Not configured for S3: refused, saying what to set.
+    let out = command(&local.data_dir, Some(&local.database_url), "warn")
+        .args(["files", "copy-to-s3"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("KIZUNA_FILE_STORE is not an s3://"));
+
+    // A process on the bucket (and a data dir of its own) serves what the old machine stored.
+    let moved = spawn_app_on_s3(Backend::Postgres, &s3, |s| {
+        s.database_url = Some(local.database_url.clone())
+    })
+    .await;
+    for m in &members {
+        let path = format!("/api/file/fetch/{}", m.photo);
+        assert_eq!(
+            bytes_of(&moved, &path, &m.user.token).await,
+            bytes_of(&local, &path, &m.user.token).await
+        );
+    }
+    let preview = format!("/_ipx/w_400,f_webp/api/file/fetch/{big}");
+    bytes_of(&moved, &preview, &members[0].user.token).await;
 }

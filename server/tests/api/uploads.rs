@@ -9,7 +9,7 @@ use std::{
 };
 
 use kizuna_core::rules;
-use kizuna_server::{cleanup, images::FileStore};
+use kizuna_server::{cleanup, file_store::FileStore};
 use serde_json::Value;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
@@ -142,8 +142,13 @@ async fn the_quota_counts_stored_bytes(backend: Backend) {
         }
         n += 1;
         let id = file_name(r).await;
-        let store = FileStore::new(&app.data_dir).unwrap();
-        stored_bytes += std::fs::metadata(store.path(&id)).unwrap().len();
+        stored_bytes += app
+            .state
+            .files
+            .size_of(&FileStore::original(&id))
+            .await
+            .unwrap()
+            .unwrap();
         assert!(n < quota.files, "the count came first");
     };
     let body = assert_error(refused, 413, "E006").await;
@@ -192,7 +197,7 @@ async fn two_uploads_racing_for_the_last_place_do_not_both_get_it(backend: Backe
 async fn a_replaced_avatar_is_let_go_and_swept(backend: Backend) {
     let app = spawn_app(backend).await;
     let (u, photo) = registered(&app).await;
-    let store = FileStore::new(&app.data_dir).unwrap();
+    let store = app.state.files.clone();
     let first = app.upload_ok(&u.token, jpeg(40, 40)).await;
     assert_eq!(app.set_avatar(&u.token, &first).await.status(), 200);
     // Set again: nothing changes.
@@ -202,8 +207,8 @@ async fn a_replaced_avatar_is_let_go_and_swept(backend: Backend) {
 
     let now = kizuna_server::clock::now_secs() + cleanup::TEMP_FILE_TTL_SECS + 3600;
     assert_eq!(cleanup::sweep(&app.db, &store, now).await.unwrap(), 1);
-    assert!(!store.path(&first).exists(), "the replaced avatar is gone");
-    assert!(store.path(&second).exists(), "the avatar in use stays");
+    assert!(!app.stored(&first).await, "the replaced avatar is gone");
+    assert!(app.stored(&second).await, "the avatar in use stays");
     assert_error(
         app.get(&format!("/api/file/fetch/{first}"), Some(&u.token))
             .await,
@@ -225,9 +230,9 @@ async fn a_replaced_avatar_is_let_go_and_swept(backend: Backend) {
     let third = app.upload_ok(&u.token, jpeg(40, 40)).await;
     assert_eq!(app.set_avatar(&u.token, &third).await.status(), 200);
     assert_eq!(cleanup::sweep(&app.db, &store, now).await.unwrap(), 1);
-    assert!(store.path(&photo).exists(), "a submission's photo stays");
-    assert!(!store.path(&second).exists());
-    assert!(store.path(&third).exists());
+    assert!(app.stored(&photo).await, "a submission's photo stays");
+    assert!(!app.stored(&second).await);
+    assert!(app.stored(&third).await);
     assert_eq!(
         app.get(&format!("/api/file/fetch/{photo}"), Some(&u.token))
             .await
