@@ -15,7 +15,7 @@ up: wasm web-build
     cargo run -p kizuna-server --release -- serve
 
 # Every test: lint, core natively, the same vectors in wasm under Node, server, web unit, end-to-end.
-test: lint test-core test-wasm test-server test-contract test-web e2e
+test: lint test-core test-wasm test-server chaos-short test-contract test-web e2e
 
 # rustfmt and clippy -D warnings, native and wasm32; kizuna-core's docs without a warning; the web
 # app's ESLint (typescript-eslint, react-hooks, import boundaries) with zero warnings allowed.
@@ -157,6 +157,23 @@ bench-match +runs="postgres:100000 sqlite:100000 postgres:1000000":
 bench-store: s3s-fs
     cargo build --release -p kizuna-server --bin kizuna-server --example bench_store
     {{target_dir}}/release/examples/bench_store {{target_dir}}/release/kizuna-server
+
+# Load and faults (not part of `just test`; about 5 minutes): two release servers on a PostgreSQL
+# cluster the run starts on a spare port and an s3s-fs bucket, the mock LINE platform in a third
+# process; members register with photos, are approved, match, keep event streams open and chat at
+# `rate` messages a second in all while server A is killed (SIGKILL) and restarted three times and
+# PostgreSQL restarted once. Prints messages a second and delivery p50/p99 with 2 and with 1
+# process, then the checker's findings; fails unless every acknowledged message, match, decision,
+# push and photo is there exactly once (server/examples/chaos).
+chaos pairs="1000" rate="500" secs="30": s3s-fs
+    cargo build --release -p kizuna-server --bin kizuna-server --example chaos
+    CHAOS_PAIRS={{pairs}} CHAOS_RATE={{rate}} CHAOS_SECS={{secs}} {{target_dir}}/release/examples/chaos {{target_dir}}/release/kizuna-server "$(command -v s3s-fs || echo $HOME/.cargo/bin/s3s-fs)"
+
+# The same run, short (part of `just test`, under 2 minutes): 30 pairs, debug build; only the
+# checker's verdict counts, not the figures.
+chaos-short: s3s-fs
+    cargo build -p kizuna-server --bin kizuna-server --example chaos
+    CHAOS_PAIRS=30 CHAOS_RATE=20 CHAOS_SECS=10 {{target_dir}}/debug/examples/chaos {{target_dir}}/debug/kizuna-server "$(command -v s3s-fs || echo $HOME/.cargo/bin/s3s-fs)"
 
 # What one rate-limit check costs (not part of `just test`; PostgreSQL on 127.0.0.1:5432): shared
 # through PostgreSQL and in the process's memory, one at a time (p50/p99) and 32 at once.

@@ -24,6 +24,9 @@
 //! bucket, KIZUNA_S3_ENDPOINT (an S3-compatible server), KIZUNA_S3_REGION (us-east-1) and the
 //! required KIZUNA_S3_ACCESS_KEY_ID and KIZUNA_S3_SECRET_ACCESS_KEY.
 //!
+//! Connections: KIZUNA_MAX_CONNECTIONS (open connections in all, default the open-file limit less
+//! 256 kept for the database and files; at least 16, at most that).
+//!
 //! Behind a reverse proxy: KIZUNA_TRUSTED_PROXY_HEADER (the header the proxy writes the client's
 //! address into, e.g. `X-Forwarded-For`; unset: the connection's peer is the client).
 //!
@@ -407,7 +410,19 @@ impl Settings {
                 },
                 None => std::time::Duration::from_secs(3600),
             },
-            connections: crate::connections::ConnectionLimits::default(),
+            connections: crate::connections::ConnectionLimits {
+                total: crate::connections::total_for_open_files(
+                    crate::connections::open_file_limit(),
+                    match var("KIZUNA_MAX_CONNECTIONS") {
+                        Some(v) => Some(v.parse::<usize>().map_err(|_| {
+                            anyhow::anyhow!("KIZUNA_MAX_CONNECTIONS must be a number")
+                        })?),
+                        None => None,
+                    },
+                )
+                .map_err(|cause| anyhow::anyhow!(cause))?,
+                ..crate::connections::ConnectionLimits::default()
+            },
             uploads,
             trusted_proxy_header: match var("KIZUNA_TRUSTED_PROXY_HEADER") {
                 Some(v) => Some(crate::client_address::parse_header_name(&v)?),

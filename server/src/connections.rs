@@ -47,9 +47,46 @@ pub struct ConnectionLimits {
     /// Open connections from one peer address (or requests in flight from one client behind a
     /// trusted proxy). Generous: a mobile carrier puts many members behind one address.
     pub per_address: usize,
-    /// Open connections in all: below the common open-file limit of 1024, leaving room for the
-    /// database pool, files being served and image work.
+    /// Open connections in all: the process's open-file limit less [`RESERVED_FILES`]
+    /// ([`total_for_open_files`]), so that the database pool, files being served and image work
+    /// always find a descriptor.
     pub total: usize,
+}
+
+/// Descriptors kept for what is not a client's connection: the database pool (up to 1000), the
+/// store's and LINE's HTTP clients, files being read, the SQLite journal.
+pub const RESERVED_FILES: usize = 256;
+/// The fewest connections in all a setting may ask for.
+pub const MIN_CONNECTIONS: usize = 16;
+/// Connections in all when the open-file limit cannot be read (the common limit of 1024 less the
+/// reserve).
+const WITHOUT_KNOWN_LIMIT: usize = 1024 - RESERVED_FILES;
+
+/// The process's soft limit of open files (`RLIMIT_NOFILE`, read from `/proc/self/limits`), if
+/// it can be read.
+pub fn open_file_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// Connections in all for an open-file limit (`None`: unknown) and a setting
+/// (`KIZUNA_MAX_CONNECTIONS`; `None`: unset): the limit less [`RESERVED_FILES`], or the setting,
+/// which must lie from [`MIN_CONNECTIONS`] to that.
+pub fn total_for_open_files(limit: Option<usize>, setting: Option<usize>) -> Result<usize, String> {
+    let most = limit
+        .map(|l| l.saturating_sub(RESERVED_FILES))
+        .unwrap_or(WITHOUT_KNOWN_LIMIT)
+        .max(MIN_CONNECTIONS);
+    match setting {
+        None => Ok(most),
+        Some(n) if (MIN_CONNECTIONS..=most).contains(&n) => Ok(n),
+        Some(_) => Err(format!(
+            "KIZUNA_MAX_CONNECTIONS must be a number from {MIN_CONNECTIONS} to {most} (the \
+             open-file limit less {RESERVED_FILES} kept for the database and files; raise \
+             `ulimit -n` for more)"
+        )),
+    }
 }
 
 impl Default for ConnectionLimits {
@@ -58,7 +95,7 @@ impl Default for ConnectionLimits {
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             per_address: 128,
-            total: 768,
+            total: total_for_open_files(open_file_limit(), None).unwrap_or(WITHOUT_KNOWN_LIMIT),
         }
     }
 }
@@ -437,6 +474,20 @@ mod tests {
         assert_eq!(io.phase, Phase::Idle);
         io.read(b"P");
         assert_eq!(io.phase, Phase::Head, "the next request's first byte");
+    }
+
+    #[test]
+    fn connections_follow_the_open_file_limit_unless_set_within_it() {
+        assert_eq!(total_for_open_files(Some(1024), None), Ok(768));
+        assert_eq!(total_for_open_files(Some(20_000), None), Ok(19_744));
+        assert_eq!(total_for_open_files(None, None), Ok(768));
+        assert_eq!(total_for_open_files(Some(100), None), Ok(MIN_CONNECTIONS));
+        assert_eq!(total_for_open_files(Some(20_000), Some(4000)), Ok(4000));
+        assert_eq!(total_for_open_files(Some(20_000), Some(16)), Ok(16));
+        for refused in [Some(15), Some(19_745)] {
+            let cause = total_for_open_files(Some(20_000), refused).unwrap_err();
+            assert!(cause.contains("KIZUNA_MAX_CONNECTIONS"), "{cause}");
+        }
     }
 
     #[test]
