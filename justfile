@@ -158,7 +158,7 @@ bench-store: s3s-fs
     cargo build --release -p kizuna-server --bin kizuna-server --example bench_store
     {{target_dir}}/release/examples/bench_store {{target_dir}}/release/kizuna-server
 
-# Load and faults (not part of `just test`; about 5 minutes): two release servers on a PostgreSQL
+# Load and faults (not part of `just test`; about 15 minutes, 11 of them setting up 2,000 members): two release servers on a PostgreSQL
 # cluster the run starts on a spare port and an s3s-fs bucket, the mock LINE platform in a third
 # process; members register with photos, are approved, match, keep event streams open and chat at
 # `rate` messages a second in all while server A is killed (SIGKILL) and restarted three times and
@@ -173,7 +173,7 @@ chaos pairs="1000" rate="500" secs="30": s3s-fs
 # checker's verdict counts, not the figures.
 chaos-short: s3s-fs
     cargo build -p kizuna-server --bin kizuna-server --example chaos
-    CHAOS_PAIRS=30 CHAOS_RATE=20 CHAOS_SECS=10 {{target_dir}}/debug/examples/chaos {{target_dir}}/debug/kizuna-server "$(command -v s3s-fs || echo $HOME/.cargo/bin/s3s-fs)"
+    CHAOS_PAIRS=30 CHAOS_RATE=20 CHAOS_SECS=8 {{target_dir}}/debug/examples/chaos {{target_dir}}/debug/kizuna-server "$(command -v s3s-fs || echo $HOME/.cargo/bin/s3s-fs)"
 
 # What one rate-limit check costs (not part of `just test`; PostgreSQL on 127.0.0.1:5432): shared
 # through PostgreSQL and in the process's memory, one at a time (p50/p99) and 32 at once.
