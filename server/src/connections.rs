@@ -26,9 +26,11 @@ use std::{
     time::Duration,
 };
 
+use crate::error::ApiError;
 use poem::{
     Endpoint, IntoResponse, Middleware, Request, Response,
-    http::{HeaderName, StatusCode, header},
+    error::ResponseError,
+    http::HeaderName,
     listener::Acceptor,
     web::{LocalAddr, RemoteAddr},
 };
@@ -360,7 +362,8 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for GuardedIo<T> {
 }
 
 /// Behind a trusted proxy: requests in flight per client address (from the proxy's header),
-/// bounded like connections are without one; beyond it, 503 with `Retry-After`.
+/// bounded like connections are without one; beyond it, 503 E503 with `Retry-After` (the API's
+/// error body: the proxy keeps the connection, so the answer is an ordinary one).
 pub struct PerClient {
     header: Option<HeaderName>,
     limit: usize,
@@ -424,10 +427,12 @@ impl<E: Endpoint> Endpoint for PerClientEndpoint<E> {
             let mut counts = self.in_flight.lock().expect("in-flight counts");
             let n = counts.entry(address).or_insert(0);
             if *n >= self.limit {
-                return Ok(Response::builder()
-                    .status(StatusCode::SERVICE_UNAVAILABLE)
-                    .header(header::RETRY_AFTER, RETRY_AFTER_SECS.to_string())
-                    .body("too many requests in flight from this address, wait"));
+                tracing::warn!("request refused: too many in flight from one client address");
+                return Ok(ApiError::Busy {
+                    cause: "too many requests in flight from this address; retry later".into(),
+                    retry_after: RETRY_AFTER_SECS,
+                }
+                .as_response());
             }
             *n += 1;
             InFlight {

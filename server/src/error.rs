@@ -70,7 +70,8 @@ pub enum ApiError {
         retry_after: Option<u64>,
     },
     /// 503 E503 with its own cause and `Retry-After` (seconds): a bounded resource of this
-    /// process is taken (the uploads in flight), so the request was refused without being read.
+    /// process is taken (the uploads in flight, a client's requests in flight behind the trusted
+    /// proxy), so the request was refused without being read.
     #[error("{cause}")]
     Busy { cause: String, retry_after: u64 },
     /// Anything unexpected: E500, or E503 while the database cannot be reached.
@@ -240,7 +241,7 @@ impl ApiResponse for ApiError {
         };
         let mut unavailable = row(
             503,
-            "E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds.",
+            "E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds.",
         );
         unavailable.headers.push(MetaHeader {
             name: "Retry-After".into(),

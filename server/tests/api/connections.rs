@@ -12,7 +12,7 @@ use tokio::{
     net::{TcpSocket, TcpStream},
 };
 
-use crate::helpers::{Backend, TestApp, spawn_app_with};
+use crate::helpers::{Backend, TestApp, assert_error, spawn_app_with};
 
 const HEAD_TIMEOUT: Duration = Duration::from_secs(2);
 const IDLE_TIMEOUT: Duration = Duration::from_secs(2);
@@ -164,4 +164,106 @@ async fn slow_and_idle_sockets_never_keep_a_normal_client_waiting(backend: Backe
     a_normal_client_is_served(&app, "127.0.0.6").await;
 }
 
-crate::on_both_backends!(slow_and_idle_sockets_never_keep_a_normal_client_waiting);
+/// The header the tests' proxy writes the client's address into.
+const FORWARDED_FOR: &str = "x-forwarded-for";
+
+/// `/healthz` from `from`, as a proxy at that address forwards it for the client `client`, with
+/// how long it took.
+async fn forwarded(app: &TestApp, from: &str, client: &str) -> (reqwest::Response, Duration) {
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .local_address(from.parse::<IpAddr>().unwrap())
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let r = http
+        .get(app.url("/healthz"))
+        // What the client claimed comes first; the proxy appends the address it saw.
+        .header(FORWARDED_FOR, format!("198.51.100.1, {client}"))
+        .timeout(Duration::from_secs(1))
+        .send()
+        .await
+        .expect("answered within a second");
+    (r, started.elapsed())
+}
+
+/// Behind a trusted proxy every connection comes from the proxy's address, so the bound per
+/// client is on the requests in flight of each forwarded address instead: one client holding its
+/// bound (log lines whose bodies never end) is refused one more (503 E503 with Retry-After, at
+/// once) while another client, through the same proxy address, is served within a second; once
+/// its requests end the first is served again.
+async fn behind_a_proxy_one_client_over_its_bound_is_refused_and_others_are_served(
+    backend: Backend,
+) {
+    let app = spawn_app_with(backend, |s| {
+        s.trusted_proxy_header = Some(poem::http::HeaderName::from_static(FORWARDED_FOR));
+        s.connections = ConnectionLimits {
+            header_timeout: HEAD_TIMEOUT,
+            idle_timeout: IDLE_TIMEOUT,
+            per_address: PER_ADDRESS,
+            // Room for the test's own connections: this bound is not what is tested here.
+            total: 4 * TOTAL,
+        };
+    })
+    .await;
+    let to = server_address(&app);
+    let proxy = "127.0.0.2";
+    let (busy, other) = ("203.0.113.7", "203.0.113.8");
+
+    // The busy client's requests, each with a head sent whole and a body that never ends.
+    let mut held = Vec::new();
+    for _ in 0..PER_ADDRESS {
+        let mut s = connect_from(proxy, to).await;
+        let head = format!(
+            "POST /api/logger HTTP/1.1\r\nHost: kizuna\r\n{FORWARDED_FOR}: {busy}\r\n\
+             Content-Type: application/json\r\nContent-Length: 64\r\n\r\n{{\"message\": \"held"
+        );
+        s.write_all(head.as_bytes()).await.unwrap();
+        held.push(s);
+    }
+    // Its next request is refused at once, once the held ones are in flight.
+    let started = Instant::now();
+    let refused = loop {
+        let (r, took) = forwarded(&app, proxy, busy).await;
+        if r.status() == 503 {
+            assert!(took < Duration::from_secs(1), "{took:?}");
+            break r;
+        }
+        assert_eq!(r.status(), 200);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the held requests never counted"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(refused.headers()["retry-after"], "5");
+    assert_error(refused, 503, "E503").await;
+
+    // Another client through the same proxy address (whose connections are beyond the bound
+    // per peer address) is served within a second, again and again.
+    for _ in 0..3 {
+        let (r, took) = forwarded(&app, proxy, other).await;
+        assert_eq!(r.status(), 200);
+        assert!(took < Duration::from_secs(1), "{took:?}");
+    }
+
+    // The held requests end (their connections go): the busy client is served again.
+    drop(held);
+    let started = Instant::now();
+    loop {
+        let (r, _) = forwarded(&app, proxy, busy).await;
+        if r.status() == 200 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the ended requests still count"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+crate::on_both_backends!(
+    slow_and_idle_sockets_never_keep_a_normal_client_waiting,
+    behind_a_proxy_one_client_over_its_bound_is_refused_and_others_are_served,
+);

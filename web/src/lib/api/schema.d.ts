@@ -129,7 +129,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -319,7 +319,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -502,7 +502,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -655,7 +655,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -818,7 +818,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -957,7 +957,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1109,7 +1109,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1250,7 +1250,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1377,7 +1377,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1515,7 +1515,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1666,7 +1666,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1805,7 +1805,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1940,7 +1940,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2083,7 +2083,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2228,7 +2228,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2374,7 +2374,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2519,7 +2519,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2662,7 +2662,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2811,7 +2811,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2952,7 +2952,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3098,7 +3098,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3246,7 +3246,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3372,7 +3372,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3528,7 +3528,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3676,7 +3676,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3834,7 +3834,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3976,7 +3976,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4122,7 +4122,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4268,7 +4268,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4409,7 +4409,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4563,7 +4563,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4699,7 +4699,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4845,7 +4845,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5002,7 +5002,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5152,7 +5152,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5286,7 +5286,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5418,7 +5418,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5564,7 +5564,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5694,7 +5694,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5840,7 +5840,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5978,7 +5978,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6116,7 +6116,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6254,7 +6254,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6391,7 +6391,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6521,7 +6521,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6657,7 +6657,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6789,7 +6789,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6938,7 +6938,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -7087,7 +7087,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -7233,7 +7233,7 @@ export interface paths {
                         "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description E503: temporarily unavailable (the database cannot be reached, or an upload finds every upload slot of the server taken); retry after `Retry-After` seconds. */
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
