@@ -443,6 +443,8 @@ impl PushWorker {
                     .map(|m| m.chars().take(200).collect::<String>())
             })
             .unwrap_or_default();
+        // Logged: a LINE user id LINE might quote is masked.
+        let message = crate::telemetry::mask_line_ids(&message);
         let why = format!("HTTP {}: {message}", status.as_u16());
         if status.is_server_error() || status.as_u16() == 429 {
             Attempt::Retry { why, retry_after }

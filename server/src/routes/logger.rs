@@ -1,5 +1,6 @@
 //! POST /api/logger: the web app's log lines, written to the server log (target `client`) at their
-//! level. Message at most 2000 characters (the body at most 32 KB), control characters replaced;
+//! level. Message at most 2000 characters (the body at most 32 KB), control characters replaced,
+//! a LINE user id in it written as `{lineId}` (`telemetry::mask_line_ids`);
 //! `LOG_LINES_PER_MINUTE_MEMBER` (30) lines a minute per user of a live session, a tighter
 //! `LOG_LINES_PER_MINUTE_ANONYMOUS` (10) per client address without one (the address from the
 //! trusted proxy header, `client_address`), and at most `LOG_SESSION_LOOKUPS_PER_MINUTE` (120)
@@ -96,6 +97,8 @@ impl LoggerApi {
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
+        // No LINE user id reaches the log, whatever the client wrote.
+        let message = crate::telemetry::mask_line_ids(&message);
         match body.level {
             LogLevel::Trace => tracing::trace!(target: "client", "{message}"),
             LogLevel::Debug => tracing::debug!(target: "client", "{message}"),

@@ -276,8 +276,20 @@ fn tokio_stream_from(
 /// does record the requests (so the check is not vacuous).
 #[tokio::test]
 async fn the_log_holds_no_secrets_and_no_profile_text() {
+    the_log_at_level_holds_no_secrets("debug").await;
+}
+
+/// The same at trace level, every crate's lines included.
+#[tokio::test]
+async fn the_log_at_trace_level_holds_no_secrets_either() {
+    the_log_at_level_holds_no_secrets("trace").await;
+}
+
+/// A run at `level` that logs in, registers, calls the paths naming a LINE user id and sends
+/// client log lines holding one: the log records it all and holds none of the secrets.
+async fn the_log_at_level_holds_no_secrets(level: &str) {
     let data_dir = scratch_dir();
-    let mut server = Server::start(&data_dir, None, "debug").await;
+    let mut server = Server::start(&data_dir, None, level).await;
     let api = Api::new(server.base.clone());
     let user = api.new_user().await;
     let (id_token, token) = (user.id_token.clone(), user.token.clone());
@@ -317,6 +329,29 @@ async fn the_log_holds_no_secrets_and_no_profile_text() {
     ] {
         assert_eq!(api.get(path, Some(&token)).await.status(), 200, "{path}");
     }
+    // The web app's log lines, at every level, quoting the LINE user id as a client might.
+    let upper = user.line_id.to_uppercase();
+    let client_lines = [
+        ("error", format!("LIFF profile failed for {}", user.line_id)),
+        ("warn", format!("{{\"userId\":\"{upper}\"}}")),
+        (
+            "info",
+            format!("opened /user/review-status/%55{}", &user.line_id[1..]),
+        ),
+        ("debug", format!("user={}.", user.line_id)),
+        ("trace", format!("LIFF context {}", user.line_id)),
+    ];
+    for (level, message) in &client_lines {
+        let r = api
+            .client
+            .post(api.url("/api/logger"))
+            .bearer_auth(&token)
+            .json(&json!({"level": level, "message": message}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 204, "{level}");
+    }
     server.terminate();
     assert!(server.wait(Duration::from_secs(30)).await);
 
@@ -329,7 +364,18 @@ async fn the_log_holds_no_secrets_and_no_profile_text() {
         log.contains("{lineId}"),
         "the paths holding it were logged: {log}"
     );
-    let upper = user.line_id.to_uppercase();
+    // The client's lines are written at their level, the id masked.
+    let written = [
+        "LIFF profile failed for {lineId}",
+        "{\"userId\":\"{lineId}\"}",
+        "opened /user/review-status/{lineId}",
+        "user={lineId}.",
+        "LIFF context {lineId}",
+    ];
+    let shown = if level == "trace" { 5 } else { 4 };
+    for line in &written[..shown] {
+        assert!(log.contains(line), "{line} was not logged: {log}");
+    }
     for needle in [
         id_token.as_str(),
         token.as_str(),
