@@ -47,16 +47,17 @@ pub struct Ties {
 pub enum FileUse {
     /// A photo of a profile: shown to the members who may see that profile.
     ProfilePhoto,
-    /// A file a profile or the account holds (the proof of employment, an avatar): its owner and
-    /// the reviewers only.
+    /// A file a profile holds but does not show (the proof of employment, a revision's proposed
+    /// photo, a photo it dropped): its owner and the reviewers only.
     Private,
-    /// A temp upload no profile has claimed yet: its owner only. The reviewers see it once a
-    /// profile under review claims it, not what anyone uploads on the way there.
+    /// An upload no profile has claimed: a temp upload, or one only made the avatar. Its owner
+    /// only: the reviewers see an upload once a profile under review (or its revision) claims
+    /// it, not what anyone uploads or picks as an avatar on the way there.
     Unclaimed,
 }
 
-/// What a review action (a claim or a decision on a profile, a report's dismissal) has to do with
-/// the reviewer taking it.
+/// What a review action (a claim or a decision on a profile, setting its employer, a report's
+/// dismissal or reading it) has to do with the reviewer taking it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Parties {
     /// The profile is the reviewer's own.
@@ -130,8 +131,9 @@ pub fn may_name(viewer: Standing, ties: &Ties) -> bool {
     viewer.approved && !ties.oneself && (ties.introduced || ties.matched)
 }
 
-/// Whether the viewer may see a stored file: their own; any file a profile or account holds for a
-/// reviewer (who decides on the photos and the proof of employment), never an unclaimed upload;
+/// Whether the viewer may see a stored file: their own; any file a profile holds for a reviewer
+/// (who decides on the photos and the proof of employment), never an upload no profile claimed
+/// (a temp upload, an avatar);
 /// a profile photo for a member who may see that profile (`ties` with its owner, None when the
 /// file belongs to no profile). Never another member's private file.
 pub fn may_see_file(viewer: Standing, own: bool, file: FileUse, ties: Option<&Ties>) -> bool {
@@ -139,11 +141,19 @@ pub fn may_see_file(viewer: Standing, own: bool, file: FileUse, ties: Option<&Ti
         || (file == FileUse::ProfilePhoto && ties.is_some_and(|ties| may_see_profile(viewer, ties)))
 }
 
-/// Whether a reviewer may act on a case (claim or decide a profile, dismiss a report): a reviewer
-/// acts on nothing they are a party to, neither their own profile nor a report by or about them,
-/// nor a decision that would settle such a report.
+/// Whether a reviewer may act on a case (claim or decide a profile or its revision, put its
+/// employer on record, dismiss a report): a reviewer acts on nothing they are a party to, neither
+/// their own profile nor a report by or about them, nor a decision that would settle such a
+/// report.
 pub fn may_review(viewer: Standing, parties: Parties) -> bool {
     viewer.reviewer && !parties.own_profile && !parties.filed_by_reviewer && !parties.about_reviewer
+}
+
+/// Whether a report is shown to a reviewer (in their report queue, with the reporter's name,
+/// their words and the pair's conversation): only one they may act on ([`may_review`]). A report
+/// they filed or one about them is for the other reviewers to read.
+pub fn may_see_report(viewer: Standing, parties: Parties) -> bool {
+    may_review(viewer, parties)
 }
 
 #[cfg(test)]
@@ -431,6 +441,28 @@ mod tests {
             },
         ] {
             assert!(!may_review(reviewer, parties), "{parties:?}");
+        }
+    }
+
+    #[test]
+    fn a_reviewer_reads_no_report_by_or_about_themselves() {
+        let reviewer = Standing {
+            approved: true,
+            reviewer: true,
+        };
+        assert!(may_see_report(reviewer, Parties::default()));
+        assert!(!may_see_report(MEMBER, Parties::default()));
+        for parties in [
+            Parties {
+                filed_by_reviewer: true,
+                ..Parties::default()
+            },
+            Parties {
+                about_reviewer: true,
+                ..Parties::default()
+            },
+        ] {
+            assert!(!may_see_report(reviewer, parties), "{parties:?}");
         }
     }
 }

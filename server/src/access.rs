@@ -158,10 +158,11 @@ pub async fn file(
     let Some(row) = storage::files::find(db, id).await? else {
         return Ok(None);
     };
+    // No profile claimed it: a temp upload, or one only made the avatar.
     let use_ = match row.profile_id {
         Some(_) if row.purpose == file::PURPOSE_PHOTO => FileUse::ProfilePhoto,
-        None if row.purpose == file::PURPOSE_TEMP => FileUse::Unclaimed,
-        _ => FileUse::Private,
+        Some(_) => FileUse::Private,
+        None => FileUse::Unclaimed,
     };
     let own = row.owner_id == viewer.user_id;
     let ties = match (use_, row.profile_id) {
@@ -174,7 +175,8 @@ pub async fn file(
     Ok(allowed.then_some(row))
 }
 
-/// Whether the viewer may act as a reviewer on the profile (claim it, decide it): not their own,
+/// Whether the viewer may act as a reviewer on the profile (claim it, decide it or its revision,
+/// put its employer on record): not their own,
 /// and no open report between them and its member either way (`access::may_review`).
 pub async fn may_review_profile(
     db: &impl ConnectionTrait,
@@ -195,6 +197,17 @@ pub async fn may_review_profile(
     Ok(access::may_review(viewer.standing, parties))
 }
 
+/// What a report (its reporter and reported member, None for one who left) has to do with the
+/// viewer.
+fn report_parties(viewer: &Viewer, reporter: Option<i64>, target: Option<i64>) -> Parties {
+    let me = viewer.member;
+    Parties {
+        own_profile: false,
+        filed_by_reviewer: me.is_some() && reporter == me,
+        about_reviewer: me.is_some() && target == me,
+    }
+}
+
 /// Whether the viewer may dismiss the report: not one they filed nor one about them
 /// (`access::may_review`); None for an unknown report.
 pub async fn may_dismiss_report(
@@ -205,11 +218,23 @@ pub async fn may_dismiss_report(
     let Some((reporter, target)) = storage::access::report_parties(db, report_id).await? else {
         return Ok(None);
     };
-    let me = viewer.member;
-    let parties = Parties {
-        own_profile: false,
-        filed_by_reviewer: me.is_some() && reporter == me,
-        about_reviewer: me.is_some() && target == me,
-    };
+    let parties = report_parties(viewer, reporter, target);
     Ok(Some(access::may_review(viewer.standing, parties)))
+}
+
+/// The open reports the viewer is shown, oldest first, at most `limit`
+/// (`access::may_see_report`): never one they filed nor one about them, with its reporter's name
+/// and the pair's conversation. The query already leaves those out, so that a page holds `limit`
+/// of the others.
+pub async fn report_queue(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    limit: u64,
+) -> Result<Vec<storage::review::ReportEntry>, StorageError> {
+    let mut entries = storage::review::report_queue(db, limit, viewer.member).await?;
+    entries.retain(|e| {
+        let parties = report_parties(viewer, e.report.reporter_id, Some(e.target_id));
+        access::may_see_report(viewer.standing, parties)
+    });
+    Ok(entries)
 }

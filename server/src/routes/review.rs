@@ -836,17 +836,20 @@ impl ReviewApi {
     /// Open reports of one member by another, oldest first: who reported whom, the reasons, the
     /// reporter's words, the suspension reasons they suggest, and the reported member's status
     /// and version, so that the reviewer can SUSPEND them through the decision call (which
-    /// settles every open report about them). Reviewers only (403 E004 for a member).
+    /// settles every open report about them). A report the caller filed or one about them is
+    /// not in their queue (the other reviewers read and settle it). Reviewers only (403 E004 for
+    /// a member).
     #[oai(path = "/review/reports", method = "get")]
     async fn reports(
         &self,
         state: poem::web::Data<&State>,
-        _caller: Reviewer,
+        caller: Reviewer,
         /// At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200).
         limit: Query<Option<u64>>,
     ) -> Result<ReportsResponse, ApiError> {
         let limit = page_size(limit.0, rules::REVIEW_PAGE, rules::REVIEW_PAGE.max)?;
-        let entries = review::report_queue(&state.db, limit).await?;
+        let viewer = Viewer::from(&caller.0);
+        let entries = access::report_queue(&state.db, &viewer, limit).await?;
         let mut items = Vec::with_capacity(entries.len());
         for e in entries {
             let reasons: Vec<ReportReason> = e
@@ -974,7 +977,9 @@ impl ReviewApi {
     /// For a member listed by `GET /review/employers/missing` (or to correct one): the catalogue
     /// id of their employer, read from the proof in their review file. 422 E002 `employer:
     /// unknown_employer` outside the catalogue; 404 E003 unless the profile is approved or
-    /// suspended. Reviewers only (403 E004 for a member).
+    /// suspended. Reviewers only (403 E004 for a member), and never for a case they are a party
+    /// to: 403 E004 for the caller's own profile or a member with an open report between them
+    /// either way.
     #[oai(path = "/review/profiles/:profileId/employer", method = "put")]
     async fn set_employer(
         &self,
@@ -985,6 +990,7 @@ impl ReviewApi {
     ) -> Result<EmployerSetResponse, ApiError> {
         let body = body.0.read()?;
         super::switch_allowed(&state, caller.0.user.id).await?;
+        refuse_a_party(&state, &caller, profile_id.0).await?;
         let employer = usecases::review::set_employer(&state, profile_id.0, &body.employer)
             .await?
             .apply(&state)

@@ -981,14 +981,24 @@ pub async fn insert_report(
 }
 
 /// Open reports, oldest first (the reviewer console's queue); a report about a member who left
-/// waits outside it for their return.
+/// waits outside it for their return. `leave_out`: a member whose reports (filed by or about
+/// them) are not read, so that a page of the queue is full of the others.
 pub async fn open_reports(
     db: &impl ConnectionTrait,
     limit: u64,
+    leave_out: Option<i64>,
 ) -> Result<Vec<report::Model>, StorageError> {
-    Ok(report::Entity::find()
+    let mut query = report::Entity::find()
         .filter(report::Column::Status.eq(report::Status::Open))
-        .filter(report::Column::TargetId.is_not_null())
+        .filter(report::Column::TargetId.is_not_null());
+    if let Some(member) = leave_out {
+        query = query.filter(report::Column::TargetId.ne(member)).filter(
+            Condition::any()
+                .add(report::Column::ReporterId.is_null())
+                .add(report::Column::ReporterId.ne(member)),
+        );
+    }
+    Ok(query
         .order_by_asc(report::Column::CreatedAt)
         .order_by_asc(report::Column::Id)
         .limit(limit)

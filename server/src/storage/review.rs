@@ -527,12 +527,14 @@ pub struct ReportEntry {
     pub target_version: i64,
 }
 
-/// Open reports, oldest first.
+/// Open reports, oldest first, but for those filed by or about `leave_out` (the reviewer asking,
+/// when they are a member: `crate::access::report_queue`).
 pub async fn report_queue(
     db: &impl ConnectionTrait,
     limit: u64,
+    leave_out: Option<i64>,
 ) -> Result<Vec<ReportEntry>, StorageError> {
-    let reports = super::matchmaking::open_reports(db, limit).await?;
+    let reports = super::matchmaking::open_reports(db, limit, leave_out).await?;
     let mut ids: Vec<i64> = reports
         .iter()
         .flat_map(|r| [r.reporter_id, r.target_id])

@@ -518,7 +518,7 @@ fn list_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Strin
     }
 }
 
-const TABLES: [&str; 28] = [
+const TABLES: [&str; 29] = [
     "users",
     "sessions",
     "files",
@@ -547,6 +547,7 @@ const TABLES: [&str; 28] = [
     "chat_presence",
     "chat_events",
     "chat_event_heads",
+    "profile_revisions",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

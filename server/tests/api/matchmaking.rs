@@ -272,7 +272,7 @@ async fn never_an_unapproved_suspended_blocked_or_reported_member_is_introduced(
         .await;
     }
     // The report is in the reviewers' queue.
-    let queue = kizuna_server::storage::matchmaking::open_reports(&app.db, 10)
+    let queue = kizuna_server::storage::matchmaking::open_reports(&app.db, 10, None)
         .await
         .unwrap();
     assert_eq!(queue.len(), 1);
@@ -1285,15 +1285,34 @@ async fn a_dismissed_report_leaves_the_queue_once(backend: Backend) {
     assert_eq!(status, "APPROVED");
 }
 
-/// A reviewer who is also a member acts on nothing they are a party to: not their own profile,
-/// not a report they filed or one about them, not a decision on a member with an open report
-/// between them. Another reviewer may; once the reports are settled, so may they.
+/// Saves an approved member's edit form with new about-me words: a revision waits for review.
+async fn save_a_revision(app: &TestApp, m: &Member) {
+    let info = ok_json(app.get("/api/user/my-info", Some(&m.user.token)).await).await;
+    let mut form = info["profile"].clone();
+    form["aboutMe"] = json!("Words of a revision waiting for its review.");
+    let r = send(
+        app,
+        reqwest::Method::PUT,
+        "/api/user-profile/edit",
+        &m.user.token,
+        Some(form),
+    )
+    .await;
+    assert_eq!(ok_json(r).await["revision"]["status"], "PENDING");
+}
+
+/// A reviewer who is also a member acts on nothing they are a party to: not their own profile
+/// (a claim, a decision, its revision's decision, its employer), not a report they filed or one
+/// about them, not a decision on a member with an open report between them. Another reviewer
+/// may; once the reports are settled, so may they.
 async fn a_reviewer_acts_on_nothing_they_are_a_party_to(backend: Backend) {
     let app = spawn_app(backend).await;
     let (mei, _) = approved(&app, 0, true).await;
     let (kai, _) = approved(&app, 1, false).await;
     introductions(&app, &mei).await;
     introductions(&app, &kai).await;
+    save_a_revision(&app, &mei).await;
+    save_a_revision(&app, &kai).await;
     async fn report(app: &TestApp, by: &Member, about: &Member) -> Response {
         send(
             app,
@@ -1318,9 +1337,16 @@ async fn a_reviewer_acts_on_nothing_they_are_a_party_to(backend: Backend) {
     async fn post(app: &TestApp, path: String, token: &str, body: Option<Value>) -> Response {
         send(app, reqwest::Method::POST, &path, token, body).await
     }
+    async fn put(app: &TestApp, path: String, token: &str, body: Value) -> Response {
+        send(app, reqwest::Method::PUT, &path, token, Some(body)).await
+    }
     let dismiss = |id: i64| format!("/api/review/reports/{id}/dismiss");
     let claim = |id: i64| format!("/api/review/profiles/{id}/claim");
     let decision = |id: i64| format!("/api/review/profiles/{id}/decision");
+    let revision = |id: i64| format!("/api/review/profiles/{id}/revision/decision");
+    let employer = |id: i64| format!("/api/review/profiles/{id}/employer");
+    let approve_revision = json!({"action": "APPROVE", "revision": 1});
+    let tsmc = json!({"employer": "tsmc"});
     let before = app.snapshot().await;
 
     for id in [by_mei, about_mei] {
@@ -1347,7 +1373,23 @@ async fn a_reviewer_acts_on_nothing_they_are_a_party_to(backend: Backend) {
     )
     .await;
     assert_error(r, 403, "E004").await;
+    // Neither Kai's revision nor his employer while the reports are open, nor her own ever.
+    for id in [kai.id, mei.id] {
+        let r = post(
+            &app,
+            revision(id),
+            &mei.user.token,
+            Some(approve_revision.clone()),
+        )
+        .await;
+        assert_error(r, 403, "E004").await;
+        let r = put(&app, employer(id), &mei.user.token, tsmc.clone()).await;
+        assert_error(r, 403, "E004").await;
+    }
     let r = post(&app, claim(mei.id), &mei.user.token, None).await;
+    assert_error(r, 403, "E004").await;
+    let own = json!({"action": "APPROVE", "employer": "tsmc", "version": 1});
+    let r = post(&app, decision(mei.id), &mei.user.token, Some(own)).await;
     assert_error(r, 403, "E004").await;
     assert_eq!(app.snapshot().await, before, "nothing changed");
 
@@ -1356,12 +1398,98 @@ async fn a_reviewer_acts_on_nothing_they_are_a_party_to(backend: Backend) {
         ok_json(post(&app, dismiss(id), &other.token, None).await).await;
     }
     ok_json(post(&app, claim(kai.id), &mei.user.token, None).await).await;
+    let set = ok_json(put(&app, employer(kai.id), &mei.user.token, tsmc.clone()).await).await;
+    assert_eq!(set["id"], "tsmc");
+    let r = post(
+        &app,
+        revision(kai.id),
+        &mei.user.token,
+        Some(approve_revision.clone()),
+    )
+    .await;
+    assert_eq!(ok_json(r).await["status"], "APPROVED");
+    // Her own stays another reviewer's to decide.
+    let before = app.snapshot().await;
     let r = post(&app, claim(mei.id), &mei.user.token, None).await;
     assert_error(r, 403, "E004").await;
+    let r = post(
+        &app,
+        revision(mei.id),
+        &mei.user.token,
+        Some(approve_revision.clone()),
+    )
+    .await;
+    assert_error(r, 403, "E004").await;
+    let r = put(&app, employer(mei.id), &mei.user.token, tsmc.clone()).await;
+    assert_error(r, 403, "E004").await;
+    assert_eq!(app.snapshot().await, before, "nothing changed");
+    ok_json(put(&app, employer(mei.id), &other.token, tsmc).await).await;
+    let r = post(&app, revision(mei.id), &other.token, Some(approve_revision)).await;
+    assert_eq!(ok_json(r).await["status"], "APPROVED");
+}
+
+/// A reviewer's report queue holds no report they filed nor one about them (with the
+/// reporter's name, words and the pair's conversation): the other reviewers read those. A page
+/// of their queue is full of the others.
+async fn a_reviewer_is_not_shown_reports_by_or_about_themselves(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (lin, _) = approved(&app, 2, true).await;
+    for m in [&mei, &kai, &lin] {
+        introductions(&app, m).await;
+    }
+    async fn report(app: &TestApp, by: &Member, about: &Member, text: &str) -> i64 {
+        let r = send(
+            app,
+            reqwest::Method::POST,
+            "/api/reports",
+            &by.user.token,
+            Some(json!({"memberId": about.id, "reasons": ["OTHER"], "text": text})),
+        )
+        .await;
+        ok_json(r).await["reportId"].as_i64().unwrap()
+    }
+    let by_mei = report(&app, &mei, &kai, "filed by the reviewer").await;
+    app.clock().advance(1);
+    let about_mei = report(&app, &kai, &mei, "about the reviewer").await;
+    app.clock().advance(1);
+    let by_lin = report(&app, &lin, &kai, "between two others").await;
+    app.mock_post("/__mock/reviewers", json!({"userId": mei.user.line_id}))
+        .await;
+    let other = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": other.line_id}))
+        .await;
+    async fn queue(app: &TestApp, token: &str, query: &str) -> Vec<i64> {
+        let r = app
+            .get(&format!("/api/review/reports{query}"), Some(token))
+            .await;
+        ok_json(r).await["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["reportId"].as_i64().unwrap())
+            .collect()
+    }
+    assert_eq!(
+        queue(&app, &other.token, "").await,
+        vec![by_mei, about_mei, by_lin]
+    );
+    let text = ok_json(app.get("/api/review/reports", Some(&mei.user.token)).await)
+        .await
+        .to_string();
+    assert!(
+        !text.contains("filed by the reviewer") && !text.contains("about the reviewer"),
+        "{text}"
+    );
+    assert_eq!(queue(&app, &mei.user.token, "").await, vec![by_lin]);
+    assert_eq!(queue(&app, &mei.user.token, "?limit=1").await, vec![by_lin]);
+    assert_eq!(queue(&app, &other.token, "?limit=1").await, vec![by_mei]);
 }
 
 /// A reviewer sees a member's upload once a profile under review claims it, not before: what a
-/// member uploads on the way (and never submits) is theirs alone.
+/// member uploads on the way (and never submits), and an upload they only made their avatar, is
+/// theirs alone.
 async fn reviewers_see_uploads_only_once_a_profile_claims_them(backend: Backend) {
     let app = spawn_app(backend).await;
     let reviewer = app.new_user().await;
@@ -1370,10 +1498,12 @@ async fn reviewers_see_uploads_only_once_a_profile_claims_them(backend: Backend)
     let member = app.new_user().await;
     let photo = app.upload_ok(&member.token, jpeg(64, 48)).await;
     let verify = app.upload_ok(&member.token, jpeg(32, 32)).await;
+    let avatar = app.upload_ok(&member.token, jpeg(40, 40)).await;
+    assert_eq!(app.set_avatar(&member.token, &avatar).await.status(), 200);
     async fn fetch(app: &TestApp, id: &str, token: &str) -> Response {
         app.get(&format!("/api/file/fetch/{id}"), Some(token)).await
     }
-    for id in [&photo, &verify] {
+    for id in [&photo, &verify, &avatar] {
         assert_error(fetch(&app, id, &reviewer.token).await, 404, "E003").await;
         let r = app
             .get(
@@ -1398,10 +1528,14 @@ async fn reviewers_see_uploads_only_once_a_profile_claims_them(backend: Backend)
             "claimed: {id}"
         );
     }
+    // The avatar is no part of the profile under review: still its owner's alone.
+    assert_error(fetch(&app, &avatar, &reviewer.token).await, 404, "E003").await;
+    assert_eq!(fetch(&app, &avatar, &member.token).await.status(), 200);
 }
 
 on_both_backends!(
     a_reviewer_acts_on_nothing_they_are_a_party_to,
+    a_reviewer_is_not_shown_reports_by_or_about_themselves,
     reviewers_see_uploads_only_once_a_profile_claims_them,
     never_an_unapproved_suspended_blocked_or_reported_member_is_introduced,
     the_list_is_fixed_for_the_taipei_day_and_new_the_next_day,

@@ -3560,7 +3560,9 @@ export interface paths {
          * @description For a member listed by `GET /review/employers/missing` (or to correct one): the catalogue
          *     id of their employer, read from the proof in their review file. 422 E002 `employer:
          *     unknown_employer` outside the catalogue; 404 E003 unless the profile is approved or
-         *     suspended. Reviewers only (403 E004 for a member).
+         *     suspended. Reviewers only (403 E004 for a member), and never for a case they are a party
+         *     to: 403 E004 for the caller's own profile or a member with an open report between them
+         *     either way.
          */
         put: {
             parameters: {
@@ -4009,7 +4011,9 @@ export interface paths {
          * @description Open reports of one member by another, oldest first: who reported whom, the reasons, the
          *     reporter's words, the suspension reasons they suggest, and the reported member's status
          *     and version, so that the reviewer can SUSPEND them through the decision call (which
-         *     settles every open report about them). Reviewers only (403 E004 for a member).
+         *     settles every open report about them). A report the caller filed or one about them is
+         *     not in their queue (the other reviewers read and settle it). Reviewers only (403 E004 for
+         *     a member).
          */
         get: {
             parameters: {
