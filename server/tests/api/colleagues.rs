@@ -8,16 +8,24 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::{
+    email_code::{confirm, last_code, send_ok},
     helpers::{
         Backend, TestApp, assert_error, assert_switch_only_for_approved, set_switch, spawn_app,
     },
-    matchmaking::{Member, approved, introductions, like, listed_ids, ok_json, register, send},
+    matchmaking::{
+        Member, approved, introductions, like, listed_ids, ok_json, register, register_user, send,
+    },
     on_both_backends,
     review::make_reviewer,
 };
 
 /// A reviewer approves the member's PENDING profile through the console's API.
-async fn approve(app: &TestApp, reviewer: &crate::helpers::User, m: &Member, employer: &str) {
+pub(crate) async fn approve(
+    app: &TestApp,
+    reviewer: &crate::helpers::User,
+    m: &Member,
+    employer: &str,
+) {
     ok_json(
         send(
             app,
@@ -172,6 +180,76 @@ async fn an_approval_puts_the_employer_on_record_and_the_proof_needs_a_pick(back
         !text.contains("mediatek") && !text.contains("MediaTek"),
         "{text}"
     );
+}
+
+/// Confirms `email` for the signed-in `user` with the code the mock outbox received.
+pub(crate) async fn confirm_work_email(app: &TestApp, user: &crate::helpers::User, email: &str) {
+    send_ok(app, &user.token, email).await;
+    let code = last_code(app, email).await;
+    let r = confirm(app, &user.token, email, &code).await;
+    assert_eq!(r.status(), 200, "{:?}", r.text().await);
+}
+
+/// A work e-mail confirmed by its code needs no pick from the reviewer: approving the
+/// registration without one puts the e-mail's catalogue employer on record (a pick naming
+/// another is `mismatch`, and records nothing), and its colleagues are kept apart from then on.
+async fn a_work_email_registration_is_approved_without_a_pick(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let reviewer = make_reviewer(&app).await;
+    let user = app.new_user().await;
+    confirm_work_email(&app, &user, "mei.lin@tsmc.com").await;
+    let (mei, _) = register_user(&app.api, &app, user, 0, true, |body| {
+        body["verifyMethod"] = json!("COMPANY_EMAIL");
+        body["companyEmail"] = json!("mei.lin@tsmc.com");
+    })
+    .await;
+    let (kai, _) = register(&app, 1, false).await;
+    let (bo, _) = register(&app, 2, false).await;
+    approve(&app, &reviewer, &kai, "tsmc").await;
+    approve(&app, &reviewer, &bo, "mediatek").await;
+
+    let path = format!("/api/review/profiles/{}/decision", mei.id);
+    let view_path = format!("/api/review/profiles/{}", mei.id);
+    let r = send(
+        &app,
+        Method::POST,
+        &path,
+        &reviewer.token,
+        Some(json!({"action": "APPROVE", "employer": "mediatek", "version": 1})),
+    )
+    .await;
+    let body = assert_error(r, 422, "E002").await;
+    assert_eq!(body["fields"]["employer"], json!(["mismatch"]), "{body}");
+    // Nothing recorded: still PENDING, no employer.
+    let view = ok_json(app.get(&view_path, Some(&reviewer.token)).await).await;
+    assert_eq!(view["status"], "PENDING");
+    assert!(view["verification"]["employerOnRecord"].is_null(), "{view}");
+    let decided = ok_json(
+        send(
+            &app,
+            Method::POST,
+            &path,
+            &reviewer.token,
+            Some(json!({"action": "APPROVE", "version": 1})),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(decided["status"], "APPROVED");
+    let view = ok_json(app.get(&view_path, Some(&reviewer.token)).await).await;
+    assert_eq!(view["verification"]["employer"]["id"], "tsmc");
+    assert_eq!(view["verification"]["employerOnRecord"]["id"], "tsmc");
+    let own = ok_json(app.get("/api/user/colleagues", Some(&mei.user.token)).await).await;
+    assert_eq!(own["employerOnRecord"], true);
+    let missing = ok_json(
+        app.get("/api/review/employers/missing", Some(&reviewer.token))
+            .await,
+    )
+    .await;
+    assert_eq!(missing["members"], json!([]));
+    // Kai, approved at TSMC too, is kept apart; Bo, at MediaTek, is introduced.
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![bo.id]);
+    assert!(!listed_ids(&introductions(&app, &kai).await).contains(&mei.id));
 }
 
 async fn the_console_sets_the_employer_of_members_approved_without_one(backend: Backend) {
@@ -424,4 +502,5 @@ on_both_backends!(
     an_approval_puts_the_employer_on_record_and_the_proof_needs_a_pick,
     the_console_sets_the_employer_of_members_approved_without_one,
     only_an_approved_member_has_the_switch,
+    a_work_email_registration_is_approved_without_a_pick,
 );

@@ -61,6 +61,19 @@ pub(crate) async fn register_through(
     female: bool,
 ) -> (Member, Secrets) {
     let user = api.new_user().await;
+    register_user(api, app, user, n, female, |_| {}).await
+}
+
+/// `register_through` for a user signed in already, the registration body changed by `tweak`
+/// (another verification, say) before it is sent.
+pub(crate) async fn register_user(
+    api: &crate::helpers::Api,
+    app: &TestApp,
+    user: User,
+    n: usize,
+    female: bool,
+    tweak: impl FnOnce(&mut Value),
+) -> (Member, Secrets) {
     let photo = api.upload_ok(&user.token, jpeg(64, 48)).await;
     let verify = api.upload_ok(&user.token, jpeg(32, 32)).await;
     let s = secrets_of(n, female);
@@ -84,6 +97,7 @@ pub(crate) async fn register_through(
     );
     o.insert("height".into(), json!(if female { 162 } else { 176 }));
     o.insert("valueItem".into(), json!([]));
+    tweak(&mut body);
     let r = api.create_profile(Some(&user.id_token), &body).await;
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
     let id = profile_id(app, &user.line_id).await;

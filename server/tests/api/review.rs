@@ -117,7 +117,10 @@ async fn my_info(api: &Api, user: &User) -> Value {
 }
 
 /// The outbox rows of pushes to a LINE user.
-async fn outbox_for(db: &sea_orm::DatabaseConnection, line_id: &str) -> Vec<push_outbox::Model> {
+pub(crate) async fn outbox_for(
+    db: &sea_orm::DatabaseConnection,
+    line_id: &str,
+) -> Vec<push_outbox::Model> {
     push_outbox::Entity::find()
         .filter(push_outbox::Column::LineUserId.eq(line_id))
         .all(db)

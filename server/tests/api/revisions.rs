@@ -9,6 +9,7 @@ use reqwest::{Method, Response};
 use serde_json::{Value, json};
 
 use crate::{
+    colleagues::{approve, confirm_work_email},
     helpers::{Backend, TestApp, User, assert_error, jpeg, spawn_app},
     matchmaking::{Member, approved, introductions, listed_ids, ok_json, register, send},
     on_both_backends,
@@ -170,6 +171,131 @@ async fn what_one_looks_for_takes_effect_at_once_from_the_next_list(backend: Bac
     // Nothing of it reached the reviewers.
     let reviewer = make_reviewer(&app).await;
     assert!(queue(&app, &reviewer).await.is_empty());
+}
+
+/// Saves the member's form with `changes` (fields of row 1 only): nothing goes to review; answers
+/// the fields that took effect at once.
+async fn change(app: &TestApp, m: &Member, changes: Value) -> Value {
+    let mut body = form(app, m).await;
+    for (field, value) in changes.as_object().unwrap() {
+        body[field] = value.clone();
+    }
+    let saved = ok_json(edit(app, m, &body).await).await;
+    assert!(saved["revision"].is_null(), "{saved}");
+    saved["applied"].clone()
+}
+
+/// Whether `other` is in `viewer`'s list of the day (made on the first look).
+async fn lists(app: &TestApp, viewer: &Member, other: &Member) -> bool {
+    listed_ids(&introductions(app, viewer).await).contains(&other.id)
+}
+
+/// Kaohsiung (about 300 km from the Taipei of `register`'s members).
+fn in_kaohsiung() -> Value {
+    json!({"city": "KHH", "address": "Lingya District", "latitude": 22.6273, "longitude": 120.3014})
+}
+
+/// Row 1, one field at a time: the radius, the income, whom one looks for and the home location
+/// each change the member's next list (the one made today stays as it was), and the lists of the
+/// others follow through the two-way check: a member whose own rule kept her out (his radius, his
+/// income condition, her gender) has her from his next list, and one whose radius she moved out
+/// of does not until she moves back.
+async fn each_thing_one_looks_for_changes_the_next_lists_both_ways(backend: Backend) {
+    let app = spawn_app(backend).await;
+    // 01:00 in Taipei, so that no day ends in the middle of the test.
+    let into_day =
+        (app.clock().now_secs() + kizuna_core::rules::TAIPEI_UTC_OFFSET_SECS).rem_euclid(86_400);
+    app.clock().advance(86_400 - into_day + 3600);
+    let next_day = || app.clock().advance(86_400);
+    // Mei: Taipei, within 30 km, men, INCOME_150_200, no partner conditions.
+    let (mei, _) = approved(&app, 0, true).await;
+    // Far lives in Kaohsiung and takes anyone anywhere: only her radius keeps them apart.
+    let (far, _) = approved(&app, 1, false).await;
+    let mut far_away = in_kaohsiung();
+    far_away["recommendDistanceKm"] = json!(0);
+    change(&app, &far, far_away).await;
+    // Ren, in Taipei, looks for an income of 2,000,000 TWD a year or more.
+    let (ren, _) = approved(&app, 2, false).await;
+    change(
+        &app,
+        &ren,
+        json!({"valueItem": [{"type": "INCOME", "from": 200}]}),
+    )
+    .await;
+    // Lin, a woman in Taipei, looks for anyone: only Mei's "men" keeps them apart.
+    let (lin, _) = approved(&app, 3, true).await;
+    change(&app, &lin, json!({"matchGender": "ANY"})).await;
+    // Wu lives in Kaohsiung and looks within 30 km.
+    let (wu, _) = approved(&app, 4, false).await;
+    change(&app, &wu, in_kaohsiung()).await;
+    // Tao and Bo live in Taipei and look within 30 km: Tao's list is made while she lives
+    // there, Bo's first one once she moved away.
+    let (tao, _) = approved(&app, 5, false).await;
+    let (bo, _) = approved(&app, 6, false).await;
+
+    // Day 0: none of the four is in her list, nor she in theirs; Tao has her.
+    for other in [&far, &ren, &lin, &wu] {
+        assert!(!lists(&app, &mei, other).await, "{}", other.id);
+        assert!(!lists(&app, other, &mei).await, "{}", other.id);
+    }
+    assert!(lists(&app, &tao, &mei).await);
+    let today = listed_ids(&introductions(&app, &mei).await);
+
+    // The radius: anywhere. Today's list stays; from the next one Far and she meet.
+    let applied = change(&app, &mei, json!({"recommendDistanceKm": 0})).await;
+    assert_eq!(applied, json!(["recommendDistanceKm"]));
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), today);
+    assert!(
+        !lists(&app, &far, &mei).await,
+        "his list of today stays too"
+    );
+    next_day();
+    assert!(lists(&app, &mei, &far).await);
+    assert!(lists(&app, &far, &mei).await);
+    for other in [&ren, &lin] {
+        assert!(!lists(&app, &mei, other).await, "{}", other.id);
+        assert!(!lists(&app, other, &mei).await, "{}", other.id);
+    }
+    // Her radius is not his: Wu's 30 km still keep her out.
+    assert!(!lists(&app, &mei, &wu).await);
+    assert!(!lists(&app, &wu, &mei).await);
+
+    // The income: now within Ren's condition, so his next list has her and hers has him.
+    let applied = change(&app, &mei, json!({"incomeRange": "INCOME_200_300"})).await;
+    assert_eq!(applied, json!(["incomeRange"]));
+    assert!(!lists(&app, &ren, &mei).await);
+    next_day();
+    assert!(lists(&app, &ren, &mei).await);
+    assert!(lists(&app, &mei, &ren).await);
+    assert!(!lists(&app, &mei, &lin).await);
+    assert!(!lists(&app, &lin, &mei).await);
+
+    // Whom she looks for: anyone. Lin and she meet from their next lists.
+    let applied = change(&app, &mei, json!({"matchGender": "ANY"})).await;
+    assert_eq!(applied, json!(["matchGender"]));
+    assert!(!lists(&app, &lin, &mei).await);
+    next_day();
+    assert!(lists(&app, &mei, &lin).await);
+    assert!(lists(&app, &lin, &mei).await);
+    assert!(!lists(&app, &wu, &mei).await);
+
+    // Her home: Kaohsiung. Wu's 30 km now reach her; Bo's, in Taipei, no longer do.
+    let applied = change(&app, &mei, in_kaohsiung()).await;
+    assert_eq!(applied, json!(["city", "address", "latitude", "longitude"]));
+    assert!(!lists(&app, &wu, &mei).await);
+    next_day();
+    assert!(lists(&app, &wu, &mei).await);
+    assert!(lists(&app, &mei, &wu).await);
+    assert!(!lists(&app, &bo, &mei).await, "beyond his 30 km");
+    // Back in Taipei: Bo has her from his next list.
+    let mut taipei = form(&app, &tao).await;
+    let home: serde_json::Map<String, Value> = ["city", "address", "latitude", "longitude"]
+        .into_iter()
+        .map(|field| (field.to_string(), taipei[field].take()))
+        .collect();
+    change(&app, &mei, Value::Object(home)).await;
+    next_day();
+    assert!(lists(&app, &bo, &mei).await);
 }
 
 /// Row 2: photos, the nickname, the texts, tags, job, school, height and lifestyle go to review
@@ -448,6 +574,107 @@ async fn the_verification_goes_to_review_and_its_approval_records_the_employer(b
     assert_eq!(view["verification"]["employerOnRecord"]["id"], "mediatek");
 }
 
+/// Row 3 end to end with a new work e-mail: refused until its code is confirmed, then saved as a
+/// revision (others' lists as before meanwhile); the reviewer sees it confirmed with its
+/// catalogue employer and approves without a pick (one naming another employer is `mismatch`).
+/// The e-mail's employer goes on record, and with the colleagues switch on (the default) the
+/// member of the new employer leaves her list at once, while the one of her old employer is
+/// introduced from the next list.
+async fn a_new_work_email_moves_the_employer_on_record_and_the_colleagues(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let reviewer = make_reviewer(&app).await;
+    let (mei, _) = register(&app, 0, true).await;
+    let (kai, _) = register(&app, 1, false).await;
+    let (bo, _) = register(&app, 2, false).await;
+    approve(&app, &reviewer, &mei, "mediatek").await;
+    approve(&app, &reviewer, &kai, "tsmc").await;
+    approve(&app, &reviewer, &bo, "mediatek").await;
+    // At MediaTek: Bo is her colleague, Kai is introduced.
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![kai.id]);
+    assert!(!listed_ids(&introductions(&app, &bo).await).contains(&mei.id));
+
+    let email = "mei.lin@tsmc.com";
+    let mut body = form(&app, &mei).await;
+    body["verifyMethod"] = json!("COMPANY_EMAIL");
+    body["companyEmail"] = json!(email);
+    let err = assert_error(edit(&app, &mei, &body).await, 422, "E002").await;
+    assert_eq!(
+        err["fields"]["companyEmail"],
+        json!(["email_not_confirmed"])
+    );
+    confirm_work_email(&app, &mei.user, email).await;
+    let saved = ok_json(edit(&app, &mei, &body).await).await;
+    assert_eq!(saved["revision"]["status"], "PENDING");
+    assert_eq!(
+        saved["revision"]["changedFields"],
+        json!(["verifyMethod", "companyEmail"])
+    );
+    // Until it is approved nothing changes for anyone.
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![kai.id]);
+    let view = review_view(&app, &reviewer, &mei).await;
+    let verification = &view["verification"];
+    assert_eq!(verification["method"], "COMPANY_EMAIL");
+    assert_eq!(verification["companyEmail"], email);
+    assert_eq!(verification["emailConfirmed"], true);
+    assert_eq!(verification["employer"]["id"], "tsmc");
+    assert_eq!(verification["employerOnRecord"]["id"], "mediatek");
+
+    let r = decide(
+        &app,
+        &reviewer,
+        &mei,
+        json!({"action": "APPROVE", "revision": 1, "employer": "mediatek"}),
+    )
+    .await;
+    let err = assert_error(r, 422, "E002").await;
+    assert_eq!(err["fields"]["employer"], json!(["mismatch"]));
+    // Nothing recorded: the revision waits, the approved verification and employer stand.
+    let unchanged = review_view(&app, &reviewer, &mei).await;
+    assert_eq!(unchanged["revision"], 1);
+    assert_eq!(unchanged["version"], view["version"]);
+    assert_eq!(unchanged["previousProfile"]["verifyMethod"], "EMPLOYEE_ID");
+    assert_eq!(
+        unchanged["verification"]["employerOnRecord"]["id"],
+        "mediatek"
+    );
+    let decided = ok_json(
+        decide(
+            &app,
+            &reviewer,
+            &mei,
+            json!({"action": "APPROVE", "revision": 1}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(decided["status"], "APPROVED");
+    let view = review_view(&app, &reviewer, &mei).await;
+    assert!(view["revision"].is_null());
+    assert_eq!(view["verification"]["method"], "COMPANY_EMAIL");
+    assert_eq!(view["verification"]["companyEmail"], email);
+    assert_eq!(view["verification"]["employerOnRecord"]["id"], "tsmc");
+
+    // Kai is her colleague now: gone from her list at once, and she from his, profiles too.
+    assert_eq!(
+        listed_ids(&introductions(&app, &mei).await),
+        Vec::<i64>::new()
+    );
+    assert!(!listed_ids(&introductions(&app, &kai).await).contains(&mei.id));
+    for (viewer, other) in [(&mei, &kai), (&kai, &mei)] {
+        let page = app
+            .get(
+                &format!("/api/members/{}", other.id),
+                Some(&viewer.user.token),
+            )
+            .await;
+        assert_error(page, 404, "E003").await;
+    }
+    // Bo no longer is: they meet from their next lists.
+    app.clock().advance(24 * 3600);
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![bo.id]);
+    assert!(listed_ids(&introductions(&app, &bo).await).contains(&mei.id));
+}
+
 /// Row 4: the name, birthday and gender a reviewer checked cannot be changed in the app: 422
 /// `not_editable` on each, and nothing of the save is kept.
 async fn the_name_birthday_and_gender_cannot_be_changed_in_the_app(backend: Backend) {
@@ -556,6 +783,136 @@ async fn racing_reviewers_and_a_save_during_review_make_one_decision(backend: Ba
     .await;
 }
 
+/// A real race, many rounds: each round a member saves their form while one reviewer approves and
+/// another rejects the revision that was pending, all three sent at once. Every round ends one of
+/// the ways the design allows and no other: the save is never lost (always the one pending
+/// revision, one number on); at most one decision wins and it is applied to the revision the
+/// reviewers saw, never to the save's (an approval shows that revision's words, a rejection and
+/// a save that came first change nothing others see); every other decision is 409 E005; one push
+/// per decision made.
+async fn a_save_racing_two_decisions_ends_one_consistent_way_each_round(backend: Backend) {
+    // Members race at once; each saves once to start and once a round, within the edit limit.
+    const MEMBERS: usize = 3;
+    const ROUNDS: usize = kizuna_core::rules::PROFILE_EDITS_PER_MINUTE as usize - 1;
+    let app = spawn_app(backend).await;
+    let approver = make_reviewer(&app).await;
+    let rejecter = make_reviewer(&app).await;
+    let mut members = Vec::new();
+    for n in 0..MEMBERS {
+        members.push(approved(&app, n, n % 2 == 0).await.0);
+    }
+    let outcomes = futures_util::future::join_all(
+        members
+            .iter()
+            .enumerate()
+            .map(|(n, m)| race_rounds(&app, &approver, &rejecter, m, n, ROUNDS)),
+    )
+    .await;
+    let mut total = [0; 3];
+    for (m, counts) in members.iter().zip(&outcomes) {
+        for (sum, count) in total.iter_mut().zip(counts) {
+            *sum += count;
+        }
+        // One push per decision made, none for a refused one.
+        let pushes = crate::review::outbox_for(&app.db, &m.user.line_id).await;
+        assert_eq!(pushes.len(), counts[0] + counts[1], "{counts:?}");
+    }
+    eprintln!(
+        "{backend:?}: {} approved, {} rejected, {} saved first",
+        total[0], total[1], total[2]
+    );
+    assert_eq!(total.iter().sum::<usize>(), MEMBERS * ROUNDS);
+}
+
+/// `rounds` rounds of a save racing an approval and a rejection for member `m` (number `n`);
+/// answers how many rounds the approval, the rejection and the save won.
+async fn race_rounds(
+    app: &TestApp,
+    approver: &User,
+    rejecter: &User,
+    m: &Member,
+    n: usize,
+    rounds: usize,
+) -> [usize; 3] {
+    let words =
+        |round: usize| format!("Member {n}, round {round}: words saved while reviewers decide.");
+    let mut body = form(app, m).await;
+    let mut shown = body["aboutMe"].clone();
+    body["aboutMe"] = json!(words(0));
+    let saved = ok_json(edit(app, m, &body).await).await;
+    let mut pending = saved["revision"]["number"].as_i64().unwrap();
+    let mut pending_words = words(0);
+    let mut version = review_view(app, approver, m).await["version"]
+        .as_i64()
+        .unwrap();
+    let mut won = [0; 3];
+    for round in 1..=rounds {
+        body["aboutMe"] = json!(words(round));
+        let (saved, approved, rejected) = tokio::join!(
+            edit(app, m, &body),
+            decide(
+                app,
+                approver,
+                m,
+                json!({"action": "APPROVE", "revision": pending})
+            ),
+            decide(
+                app,
+                rejecter,
+                m,
+                json!({"action": "REJECT", "reasons": ["PROFILE_INCOMPLETE"], "revision": pending})
+            ),
+        );
+        // The save is never refused nor lost: it is the pending revision, one number on.
+        let saved = ok_json(saved).await;
+        let revision = &saved["revision"];
+        assert_eq!(revision["status"], "PENDING", "round {round}: {saved}");
+        assert_eq!(revision["number"], pending + 1, "round {round}: {saved}");
+        assert_eq!(revision["profile"]["aboutMe"], words(round));
+        // At most one decision; every other one is a conflict.
+        let mut winner = None;
+        for (action, r) in [("APPROVED", approved), ("REJECTED", rejected)] {
+            if r.status() == 200 {
+                assert!(winner.is_none(), "round {round}: two decisions");
+                let decided = ok_json(r).await;
+                assert_eq!(decided["status"], action, "round {round}");
+                winner = Some(action);
+            } else {
+                assert_error(r, 409, "E005").await;
+            }
+        }
+        // What others see: the revision the reviewers saw once approved, nothing new otherwise.
+        match winner {
+            Some("APPROVED") => {
+                shown = json!(pending_words);
+                version += 1;
+                won[0] += 1;
+            }
+            Some(_) => won[1] += 1,
+            None => won[2] += 1,
+        }
+        let info = my_info(app, m).await;
+        assert_eq!(info["profile"]["aboutMe"], shown, "round {round}");
+        assert_eq!(info["revision"]["number"], pending + 1, "round {round}");
+        assert_eq!(info["revision"]["status"], "PENDING", "round {round}");
+        assert_eq!(info["revision"]["profile"]["aboutMe"], words(round));
+        let view = review_view(app, approver, m).await;
+        assert_eq!(view["version"], version, "round {round}");
+        assert_eq!(view["revision"], pending + 1, "round {round}");
+        assert_eq!(view["previousProfile"]["aboutMe"], shown, "round {round}");
+        let queued: Vec<Value> = queue(app, approver)
+            .await
+            .into_iter()
+            .filter(|item| item["profileId"] == m.id)
+            .collect();
+        assert_eq!(queued.len(), 1, "round {round}");
+        assert_eq!(queued[0]["revision"], pending + 1, "round {round}");
+        pending += 1;
+        pending_words = words(round);
+    }
+    won
+}
+
 /// Hostile and unlucky callers: no session, a member not approved, someone else's photo, a body
 /// of the wrong shape, a member deciding, a save loop (429 with Retry-After); a revision's photo
 /// outlives the sweep of expired uploads.
@@ -632,4 +989,7 @@ on_both_backends!(
     the_name_birthday_and_gender_cannot_be_changed_in_the_app,
     racing_reviewers_and_a_save_during_review_make_one_decision,
     every_edit_and_decision_is_checked_and_limited,
+    each_thing_one_looks_for_changes_the_next_lists_both_ways,
+    a_new_work_email_moves_the_employer_on_record_and_the_colleagues,
+    a_save_racing_two_decisions_ends_one_consistent_way_each_round,
 );
