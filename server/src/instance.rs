@@ -21,6 +21,13 @@ use sea_orm::{DatabaseConnection, DbBackend};
 /// The first key of every process's advisory lock (the second is the process id).
 pub const PROCESS_LOCKS: i32 = 0x4b5a_0001;
 
+/// The advisory lock `(MIGRATION_LOCK, 0)` that a process holds while it applies the database
+/// migrations (`storage::migrate`), so that processes starting at once take turns and the later
+/// ones find the schema migrated. Its first key differs from [`PROCESS_LOCKS`], so it never
+/// counts as a live process; the one-key locks (`pg_advisory_xact_lock(bigint)`, per member or
+/// address) live in another space of `pg_locks` (`objsubid` 1, not 2) and cannot meet either.
+pub const MIGRATION_LOCK: i32 = 0x4b5a_0002;
+
 /// This process: its id, and what keeps it marked alive until it stops.
 pub struct Instance {
     id: i32,

@@ -114,10 +114,47 @@ fn ensure_sqlite_dir(url: &str) -> anyhow::Result<()> {
 }
 
 /// Applies every pending migration.
+///
+/// On PostgreSQL several processes may start at once (a rolling or simultaneous start behind a
+/// load balancer): each holds the advisory lock `(instance::MIGRATION_LOCK, 0)` while it
+/// migrates, on a session of its own taken out of the pool, so they take turns and the later
+/// ones find nothing pending. Closing that session lets the lock go, on every path (an error
+/// included; dropped, the connection closes its socket and PostgreSQL ends the session all the
+/// same). SQLite needs no lock: one `serve` per file (`instance`).
 pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<()> {
-    migration::Migrator::up(db, None)
+    use sea_orm::sqlx::Connection;
+    if db.get_database_backend() != sea_orm::DbBackend::Postgres {
+        return migration::Migrator::up(db, None)
+            .await
+            .context("running the database migrations");
+    }
+    let mut session = db
+        .get_postgres_connection_pool()
+        .acquire()
         .await
-        .context("running the database migrations")
+        .context("connecting the migration lock")?
+        .detach();
+    let (taken,): (bool,) = sea_orm::sqlx::query_as("SELECT pg_try_advisory_lock($1, 0)")
+        .bind(crate::instance::MIGRATION_LOCK)
+        .fetch_one(&mut session)
+        .await
+        .context("taking the migration lock")?;
+    if !taken {
+        tracing::info!("another process is migrating the database; waiting for it to finish");
+        sea_orm::sqlx::query("SELECT pg_advisory_lock($1, 0)")
+            .bind(crate::instance::MIGRATION_LOCK)
+            .execute(&mut session)
+            .await
+            .context("waiting for the migration lock")?;
+    }
+    let migrated = migration::Migrator::up(db, None)
+        .await
+        .context("running the database migrations");
+    if let Err(err) = session.close().await {
+        // The session ends with its socket all the same, and the lock with it.
+        tracing::warn!(error = %err, "closing the migration lock's connection");
+    }
+    migrated
 }
 
 /// `SELECT 1` for /healthz.

@@ -60,6 +60,18 @@ impl Server {
         rust_log: &str,
         env: &[(&str, &str)],
     ) -> Server {
+        let mut server = Server::spawn(data_dir, database_url, rust_log, env);
+        server.until_healthy().await;
+        server
+    }
+
+    /// Starts the process without waiting for it to serve (several at the same instant).
+    pub(crate) fn spawn(
+        data_dir: &Path,
+        database_url: Option<&str>,
+        rust_log: &str,
+        env: &[(&str, &str)],
+    ) -> Server {
         let port = free_port();
         let log = data_dir.join("server.log");
         let out = std::fs::File::create(&log).unwrap();
@@ -70,23 +82,30 @@ impl Server {
             .stderr(out)
             .spawn()
             .unwrap();
-        let server = Server {
+        Server {
             child,
             base: format!("http://127.0.0.1:{port}"),
             log,
-        };
-        let api = Api::new(server.base.clone());
+        }
+    }
+
+    /// Waits until /healthz answers 200 (30 s at most); fails at once if the process exited.
+    pub(crate) async fn until_healthy(&mut self) {
+        let api = Api::new(self.base.clone());
         let started = Instant::now();
         loop {
             if let Ok(r) = api.client.get(api.url("/healthz")).send().await
                 && r.status() == StatusCode::OK
             {
-                return server;
+                return;
+            }
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!("the server exited ({status}): {}", self.log_text());
             }
             assert!(
                 started.elapsed() < Duration::from_secs(30),
                 "the server did not come up: {}",
-                server.log_text()
+                self.log_text()
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -124,7 +143,8 @@ impl Drop for Server {
     }
 }
 
-async fn table_count(url: &str, table: &str) -> Option<i64> {
+/// The rows of `table` (None: it cannot be read).
+pub(crate) async fn table_count(url: &str, table: &str) -> Option<i64> {
     use sea_orm::ConnectionTrait;
     let db = sea_orm::Database::connect(url).await.unwrap();
     let row = db

@@ -2,7 +2,7 @@
 //! PostgreSQL database and one S3 bucket (a real S3-compatible server, `s3`), each with a data
 //! dir of its own. Each test is one row of the table of "what is shared" (docs/design.md,
 //! "Several processes"): photos, rate limits and the stream cap, the match pool, chat presence
-//! after a crash, and a second process on one SQLite file.
+//! after a crash, and a second process on one SQLite file; also processes that start at once.
 
 use std::time::{Duration, Instant};
 
@@ -14,9 +14,11 @@ use serde_json::json;
 
 use crate::{
     chat::{Events, client_id, matched_pair, post},
-    helpers::{Api, Backend, TestApp, assert_error, jpeg, scratch_dir, spawn_app_on_s3},
+    helpers::{
+        Api, Backend, TestApp, assert_error, jpeg, scratch_database, scratch_dir, spawn_app_on_s3,
+    },
     matchmaking::{Member, approved, ok_json, register, send},
-    process::{Server, command, free_port},
+    process::{Server, command, free_port, table_count},
     review::make_reviewer,
     s3::{BUCKET, S3Server},
 };
@@ -125,6 +127,53 @@ async fn a_second_process_on_one_sqlite_file_refuses_to_start() {
     assert!(first.wait(Duration::from_secs(30)).await);
     let _third = Server::start(&data_dir, None, "warn").await;
     std::fs::remove_dir_all(&data_dir).ok();
+}
+
+/// Processes started at the same instant on one fresh PostgreSQL database (a simultaneous start
+/// behind a load balancer) take turns at the migrations under an advisory lock: every one
+/// serves, and the schema is migrated once. Five rounds of three, a fresh database each; some
+/// process says it waited for another's migrations.
+#[tokio::test]
+async fn processes_started_at_once_migrate_the_database_once_postgres() {
+    use sea_orm_migration::MigratorTrait;
+    let migrations = kizuna_server::storage::migration::Migrator::migrations().len() as i64;
+    let mut waited = 0;
+    for round in 0..5 {
+        let (url, database) = scratch_database(Backend::Postgres).await;
+        let url = url.unwrap();
+        let dirs: Vec<_> = (0..3).map(|_| scratch_dir()).collect();
+        let mut servers: Vec<Server> = dirs
+            .iter()
+            .map(|dir| Server::spawn(dir, Some(&url), "info", &[]))
+            .collect();
+        for server in &mut servers {
+            server.until_healthy().await;
+            let api = Api::new(server.base.clone());
+            assert_eq!(
+                api.get("/healthz", None).await.status(),
+                200,
+                "round {round}"
+            );
+        }
+        assert_eq!(
+            table_count(&url, "seaql_migrations").await,
+            Some(migrations),
+            "round {round}"
+        );
+        waited += servers
+            .iter()
+            .filter(|s| {
+                s.log_text()
+                    .contains("another process is migrating the database; waiting")
+            })
+            .count();
+        drop(servers);
+        drop(database);
+        for dir in dirs {
+            std::fs::remove_dir_all(dir).ok();
+        }
+    }
+    assert!(waited > 0, "no process waited for another's migrations");
 }
 
 /// Waits until `holds` is true of `app`'s match pool; answers how long that took.
