@@ -58,22 +58,49 @@ pub fn print_figures(
 ) {
     let arrivals: Vec<HashMap<i64, Instant>> = streams.iter().map(|s| arrivals(s)).collect();
     let mut latencies = Vec::new();
+    let mut sends = Vec::new();
     let mut acked = 0usize;
     for s in sent.iter().filter(|s| s.started >= from && s.started < to) {
-        let Some((_, id)) = s.acked else { continue };
+        let Some((at, id)) = s.acked else { continue };
         acked += 1;
+        sends.push(at.saturating_duration_since(s.started));
         let recipient = s.sender ^ 1;
         if let Some(at) = arrivals[recipient].get(&id) {
             latencies.push(at.saturating_duration_since(s.started));
         }
     }
     latencies.sort();
+    if std::env::var("CHAOS_SERIES").is_ok() {
+        let mut buckets: BTreeMap<u64, Vec<Duration>> = BTreeMap::new();
+        for s in sent.iter().filter(|s| s.started >= from && s.started < to) {
+            if let Some((at, _)) = s.acked {
+                buckets
+                    .entry((s.started - from).as_secs() / 3)
+                    .or_default()
+                    .push(at.saturating_duration_since(s.started));
+            }
+        }
+        for (b, mut v) in buckets {
+            v.sort();
+            println!(
+                "  {label} t={:>3}s n={:>4} send p50 {:>8.1} p90 {:>8.1} max {:>8.1}",
+                b * 3,
+                v.len(),
+                percentile(&v, 0.5),
+                percentile(&v, 0.9),
+                percentile(&v, 1.0)
+            );
+        }
+    }
+    sends.sort();
     let secs = (to - from).as_secs_f64();
     println!(
-        "{label}: {:.1} messages/s sustained ({acked} acknowledged in {secs:.1} s), delivery p50 {:.1} ms p99 {:.1} ms, {streams_open} streams open",
+        "{label}: {:.1} messages/s sustained ({acked} acknowledged in {secs:.1} s), delivery p50 {:.1} ms p99 {:.1} ms (the send's answer p50 {:.1} ms p99 {:.1} ms), {streams_open} streams open",
         acked as f64 / secs,
         percentile(&latencies, 0.5),
         percentile(&latencies, 0.99),
+        percentile(&sends, 0.5),
+        percentile(&sends, 0.99),
     );
 }
 

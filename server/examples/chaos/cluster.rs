@@ -35,6 +35,35 @@ fn wait_for_port(port: u16, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Waits until a server answers `/healthz` with 200: a port that accepts is not yet a server
+/// that serves (it may still be migrating, or about to exit on an error).
+fn wait_for_health(port: u16, what: &str, process: &mut Process) -> anyhow::Result<()> {
+    use std::io::{Read, Write};
+    let started = Instant::now();
+    loop {
+        if let Some(status) = process.exited() {
+            bail!(
+                "{what} exited while starting ({status}): see {what}-*.log in the run's directory"
+            );
+        }
+        let healthy = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok_and(|mut s| {
+            let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+            let mut answer = [0u8; 12];
+            s.write_all(b"GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                .is_ok()
+                && s.read_exact(&mut answer).is_ok()
+                && answer.ends_with(b" 200")
+        });
+        if healthy {
+            return Ok(());
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            bail!("{what} did not answer /healthz on {port} within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// A child process killed (SIGKILL) when dropped.
 pub struct Process(Option<Child>);
 
@@ -48,6 +77,13 @@ impl Process {
             .spawn()
             .with_context(|| format!("starting {command:?}"))?;
         Ok(Process(Some(child)))
+    }
+
+    /// How the process ended, if it has (None while it runs, and once killed on purpose).
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.0
+            .as_mut()
+            .and_then(|child| child.try_wait().ok().flatten())
     }
 
     pub fn kill(&mut self) {
@@ -272,7 +308,7 @@ impl Server {
 
     fn spawn(spec: &ServerSpec, start: usize) -> anyhow::Result<Process> {
         std::fs::create_dir_all(&spec.data_dir)?;
-        let process = Process::spawn(
+        let mut process = Process::spawn(
             Command::new(&spec.bin)
                 .arg("serve")
                 .env_clear()
@@ -285,8 +321,13 @@ impl Server {
                 .envs(spec.env.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
             &spec.log_dir.join(format!("{}-{start}.log", spec.name)),
         )?;
-        wait_for_port(spec.port, spec.name)?;
+        wait_for_health(spec.port, spec.name, &mut process)?;
         Ok(process)
+    }
+
+    /// Whether the server runs (it has not exited by itself).
+    pub fn running(&mut self) -> bool {
+        self.process.0.is_some() && self.process.exited().is_none()
     }
 
     pub fn base(&self) -> String {

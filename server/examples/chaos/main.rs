@@ -18,7 +18,8 @@
 //!
 //! Settings: `CHAOS_PAIRS` (1000), `CHAOS_RATE` (messages a second in all, 500), `CHAOS_SECS`
 //! (each measured phase, 30), `CHAOS_FORGET_LAST_EVENT_ID=1` (streams reconnect without it: the
-//! checker must then fail). `chaos SERVER_BIN [S3S_FS_BIN]`; exits 1 unless the checker passes.
+//! checker must then fail), `CHAOS_SERIES=1` (also print each measured phase's send answers 3 s at
+//! a time: a process that is slow or retried shows there). `chaos SERVER_BIN [S3S_FS_BIN]`; exits 1 unless the checker passes.
 
 mod check;
 mod cluster;
@@ -314,6 +315,12 @@ async fn main() -> anyhow::Result<()> {
     tokio::time::sleep(settle).await;
     let from = Instant::now();
     tokio::time::sleep(phase).await;
+    if !a.running() || !b.running() {
+        bail!(
+            "a server exited by itself during the two-process phase: see the run's logs in {}",
+            run.0.display()
+        );
+    }
     let two = Window {
         label: "2 processes",
         from,
@@ -345,6 +352,12 @@ async fn main() -> anyhow::Result<()> {
     tokio::time::sleep(settle + Duration::from_secs(2)).await;
     let from = Instant::now();
     tokio::time::sleep(phase).await;
+    if !a.running() {
+        bail!(
+            "A exited by itself during the one-process phase: see the run's logs in {}",
+            run.0.display()
+        );
+    }
     let one = Window {
         label: "1 process",
         from,
