@@ -116,16 +116,33 @@ pub async fn may_name(
 }
 
 /// The match `match_id` when the viewer may chat in it now (`access::may_chat`); None for
-/// someone else's match, an ended one, an unknown id and a pair that may not chat alike.
+/// unknown matches and for matches that are not theirs alike.
 pub async fn chat(
     db: &impl ConnectionTrait,
     viewer: &Viewer,
     match_id: i64,
 ) -> Result<Option<LiveMatch>, StorageError> {
-    let Some(me) = viewer.member else {
-        return Ok(None);
-    };
-    let Some(row) = storage::chat::match_row(db, match_id).await? else {
+    let row = storage::chat::match_row(db, match_id).await?;
+    live_match(db, viewer, row).await
+}
+
+/// [`chat`] inside a write transaction, with the match row locked first (`FOR UPDATE`): the
+/// answer holds until the commit, since whatever ends the match takes the same lock.
+pub async fn chat_locked(
+    txn: &impl ConnectionTrait,
+    viewer: &Viewer,
+    match_id: i64,
+) -> Result<Option<LiveMatch>, StorageError> {
+    let row = storage::chat::lock_match(txn, match_id).await?;
+    live_match(txn, viewer, row).await
+}
+
+async fn live_match(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    row: Option<pair_match::Model>,
+) -> Result<Option<LiveMatch>, StorageError> {
+    let (Some(me), Some(row)) = (viewer.member, row) else {
         return Ok(None);
     };
     let other = match row {

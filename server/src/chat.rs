@@ -22,7 +22,6 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use anyhow::Context;
 use kizuna_core::rules::CHAT_STREAMS_PER_MEMBER;
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
 use serde::{Deserialize, Serialize};
@@ -202,35 +201,66 @@ impl ChatHub {
         self.resyncs.subscribe()
     }
 
-    /// Delivers another process's event to this process's streams.
-    pub(crate) async fn relay(&self, db: &DatabaseConnection, payload: &str) -> anyhow::Result<()> {
-        let relayed: Relayed = serde_json::from_str(payload).context("reading a chat event")?;
-        if relayed.o == self.origin {
-            return Ok(());
-        }
+    /// Delivers other processes' events (NOTIFY payloads, in the order heard) to this process's
+    /// streams, reading the messages they name in one statement. When that read fails, every
+    /// stream is told to read what it missed from the database once it can.
+    pub(crate) async fn relay(&self, db: &DatabaseConnection, payloads: &[String]) {
+        let mut heard = Vec::with_capacity(payloads.len());
         {
             let members = self.members.lock().expect("the chat hub's lock");
-            if !relayed.s.iter().any(|(m, _)| members.contains_key(m)) {
-                // Nobody it is for listens on this process: no need to read anything.
-                return Ok(());
+            for payload in payloads {
+                match serde_json::from_str::<Relayed>(payload) {
+                    // Nobody it is for listens on this process: nothing to read.
+                    Ok(relayed)
+                        if relayed.o != self.origin
+                            && relayed.s.iter().any(|(m, _)| members.contains_key(m)) =>
+                    {
+                        heard.push(relayed)
+                    }
+                    Ok(_) => {}
+                    Err(err) => {
+                        tracing::warn!(error = %err, "chat relay: an announcement was not read")
+                    }
+                }
             }
         }
-        let what = match relayed.k.as_str() {
-            "message" => match store::message(db, relayed.i).await? {
-                Some(message) => What::Message(message),
-                // Gone already (its sender deleted their account): nothing to show.
-                None => return Ok(()),
-            },
-            "read" => What::Read { up_to: relayed.i },
-            "ended" => What::Ended,
-            other => anyhow::bail!("unknown chat event kind {other}"),
+        let ids: Vec<i64> = heard
+            .iter()
+            .filter(|r| r.k == "message")
+            .map(|r| r.i)
+            .collect();
+        let messages: HashMap<i64, chat_message::Model> = if ids.is_empty() {
+            HashMap::new()
+        } else {
+            match store::messages(db, &ids).await {
+                Ok(rows) => rows.into_iter().map(|m| (m.id, m)).collect(),
+                Err(err) => {
+                    tracing::warn!(error = ?err, "chat relay: messages not read; the streams will read them");
+                    self.resync();
+                    return;
+                }
+            }
         };
-        self.deliver(ChatEvent {
-            match_id: relayed.m,
-            what,
-            to: relayed.s,
-        });
-        Ok(())
+        for relayed in heard {
+            let what = match relayed.k.as_str() {
+                "message" => match messages.get(&relayed.i) {
+                    Some(message) => What::Message(message.clone()),
+                    // Gone already (its sender deleted their account): nothing to show.
+                    None => continue,
+                },
+                "read" => What::Read { up_to: relayed.i },
+                "ended" => What::Ended,
+                other => {
+                    tracing::warn!(kind = other, "chat relay: an unknown event kind");
+                    continue;
+                }
+            };
+            self.deliver(ChatEvent {
+                match_id: relayed.m,
+                what,
+                to: relayed.s,
+            });
+        }
     }
 }
 

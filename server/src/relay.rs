@@ -11,8 +11,16 @@ use std::{sync::Arc, time::Duration};
 
 use anyhow::Context;
 use sea_orm::{DatabaseConnection, DbBackend};
+use tokio::sync::mpsc;
 
 use crate::{chat::ChatHub, matchmaking::PoolCache};
+
+/// Chat announcements heard and not yet delivered, at most; beyond it the listener waits (and
+/// PostgreSQL keeps the rest in its notification queue).
+const CHAT_QUEUE: usize = 10_000;
+
+/// Chat announcements delivered together, their messages read in one statement.
+const CHAT_BATCH: usize = 256;
 
 /// LISTENs on both channels and answers once the LISTEN is in place (so nothing announced after
 /// start-up is missed); the task hands each announcement to the chat hub or the pool.
@@ -32,20 +40,32 @@ pub async fn start(
         .listen_all([crate::chat::CHANNEL, crate::matchmaking::pool::CHANNEL])
         .await
         .context("listening for other processes' announcements")?;
-    let db = db.clone();
+    // Delivery apart from listening: the listener never waits for a read, and whatever was heard
+    // while one batch was read is read together in the next, so a busy process reads the other
+    // processes' messages in a few statements, not one statement (and one wait) per message.
+    let (heard, mut to_deliver) = mpsc::channel::<String>(CHAT_QUEUE);
+    tokio::spawn({
+        let (db, chat) = (db.clone(), chat.clone());
+        async move {
+            let mut batch = Vec::with_capacity(CHAT_BATCH);
+            while to_deliver.recv_many(&mut batch, CHAT_BATCH).await > 0 {
+                chat.relay(&db, &batch).await;
+                batch.clear();
+            }
+        }
+    });
     Ok(Some(tokio::spawn(async move {
         let mut backoff = Duration::from_millis(500);
         loop {
             match listener.try_recv().await {
                 Ok(Some(note)) => {
                     backoff = Duration::from_millis(500);
-                    let heard = if note.channel() == crate::chat::CHANNEL {
-                        chat.relay(&db, note.payload()).await
-                    } else {
-                        pool.announced(note.payload())
-                    };
-                    if let Err(err) = heard {
-                        tracing::warn!(error = ?err, channel = note.channel(), "relay: an announcement was not taken");
+                    if note.channel() == crate::chat::CHANNEL {
+                        if heard.send(note.payload().to_owned()).await.is_err() {
+                            break;
+                        }
+                    } else if let Err(err) = pool.announced(note.payload()) {
+                        tracing::warn!(error = ?err, "relay: a pool announcement was not taken");
                     }
                 }
                 // The connection was lost and has been re-established (LISTEN included); what

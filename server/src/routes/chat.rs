@@ -244,7 +244,7 @@ impl ChatApi {
         let body = body.0.read()?;
         let viewer = Viewer::from(&caller.0);
         let me = viewer.approved_member()?;
-        let live = chats::live(&state, &viewer, path_id(&match_id.0)?).await?;
+        let match_id = path_id(&match_id.0)?;
 
         let mut fields = FieldErrors::new();
         let client_id = ClientMessageId::parse(&body.client_message_id);
@@ -257,7 +257,7 @@ impl ChatApi {
         let (Some(client_id), Some(text)) = (client_id, text) else {
             return Err(ApiError::validation("the message is not valid", &fields));
         };
-        let sent = chats::send(&state, &viewer, live, &client_id, &text)
+        let sent = chats::send(&state, &viewer, match_id, &client_id, &text)
             .await?
             .apply(&state)
             .await;

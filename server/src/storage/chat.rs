@@ -9,7 +9,7 @@ use anyhow::Context;
 use sea_orm::{
     ActiveValue::Set,
     ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect,
+    QueryOrder, QuerySelect, TryInsertResult,
     sea_query::{Expr, Func, OnConflict, Query},
 };
 
@@ -30,16 +30,18 @@ pub struct LiveMatch {
     pub high: i64,
 }
 
-/// Holds the match row until the transaction ends (PostgreSQL; SQLite's `BEGIN IMMEDIATE`
-/// already runs writers one at a time): a send and an unmatch or block of the same match run
-/// one after the other, so no message is stored into a match that has just ended.
-pub async fn lock_match(db: &impl ConnectionTrait, match_id: i64) -> Result<(), StorageError> {
-    pair_match::Entity::find_by_id(match_id)
+/// Reads the match row and holds it until the transaction ends (PostgreSQL; SQLite's `BEGIN
+/// IMMEDIATE` already runs writers one at a time): a send and an unmatch or block of the same
+/// match run one after the other, so no message is stored into a match that has just ended.
+pub async fn lock_match(
+    db: &impl ConnectionTrait,
+    match_id: i64,
+) -> Result<Option<pair_match::Model>, StorageError> {
+    Ok(pair_match::Entity::find_by_id(match_id)
         .lock_exclusive()
         .one(db)
         .await
-        .context("locking a match")?;
-    Ok(())
+        .context("locking a match")?)
 }
 
 /// The match row `match_id`, ended or not, whoever it belongs to (the events relay;
@@ -81,6 +83,18 @@ pub async fn message(
         .context("reading a message")?)
 }
 
+/// The messages of `ids` that exist, in no particular order.
+pub async fn messages(
+    db: &impl ConnectionTrait,
+    ids: &[i64],
+) -> Result<Vec<chat_message::Model>, StorageError> {
+    Ok(chat_message::Entity::find()
+        .filter(chat_message::Column::Id.is_in(ids.iter().copied()))
+        .all(db)
+        .await
+        .context("reading messages")?)
+}
+
 /// Stores a message unless the sender already stored one under this client id in this match;
 /// answers the stored row and whether this call wrote it. Two racing calls both end here with
 /// the same row: the unique key lets one insert, the other's insert does nothing (on
@@ -110,13 +124,20 @@ pub async fn insert_message(
         .do_nothing()
         .to_owned(),
     )
-    .exec_without_returning(db)
+    .try_insert()
+    // The many-row form: a conflict answers no row (the one-row form takes it for an error).
+    .exec_with_returning_many(db)
     .await
     .context("storing a message")?;
+    if let TryInsertResult::Inserted(mut rows) = inserted
+        && let Some(row) = rows.pop()
+    {
+        return Ok((row, true));
+    }
     let stored = find_message(db, match_id, sender, client_message_id)
         .await?
         .ok_or_else(|| StorageError::Unreadable("chat_messages: a stored message".into()))?;
-    Ok((stored, inserted == 1))
+    Ok((stored, false))
 }
 
 /// Up to `limit` messages of a match before `before` (all when None), oldest first, and whether

@@ -69,23 +69,43 @@ pub async fn record(
     let mut members: Vec<i64> = events.iter().map(|e| e.member).collect();
     members.sort_unstable();
     members.dedup();
-    let mut next: HashMap<i64, i64> = HashMap::new();
-    for member in members {
-        let count = events.iter().filter(|e| e.member == member).count() as i64;
-        let last: i64 = txn
-            .query_one_raw(sql(
-                backend,
-                "INSERT INTO chat_event_heads (member_id, seq) VALUES ($1, $2) \
+    // One statement numbers every member's events, taking their heads in member order (so two
+    // transactions numbering the same members never wait for each other crosswise).
+    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(members.len() * 2);
+    let mut rows = Vec::with_capacity(members.len());
+    for (n, member) in members.iter().enumerate() {
+        let count = events.iter().filter(|e| e.member == *member).count() as i64;
+        rows.push(format!("(${}, ${})", 2 * n + 1, 2 * n + 2));
+        values.extend([(*member).into(), count.into()]);
+    }
+    let heads = txn
+        .query_all_raw(sql(
+            backend,
+            &format!(
+                "INSERT INTO chat_event_heads (member_id, seq) VALUES {} \
                  ON CONFLICT (member_id) DO UPDATE SET seq = chat_event_heads.seq + excluded.seq \
-                 RETURNING seq",
-                vec![member.into(), count.into()],
-            ))
-            .await
-            .context("numbering chat events")?
-            .ok_or_else(|| StorageError::Unreadable("chat_event_heads: no number".into()))?
+                 RETURNING member_id, seq",
+                rows.join(", ")
+            ),
+            values,
+        ))
+        .await
+        .context("numbering chat events")?;
+    let mut next: HashMap<i64, i64> = HashMap::new();
+    for head in heads {
+        let member: i64 = head
+            .try_get("", "member_id")
+            .context("decoding an event head")?;
+        let last: i64 = head
             .try_get("", "seq")
             .context("decoding an event number")?;
+        let count = events.iter().filter(|e| e.member == member).count() as i64;
         next.insert(member, last - count + 1);
+    }
+    if next.len() != members.len() {
+        return Err(StorageError::Unreadable(
+            "chat_event_heads: a member without a number".into(),
+        ));
     }
     let mut seqs = Vec::with_capacity(events.len());
     let mut rows = Vec::with_capacity(events.len());

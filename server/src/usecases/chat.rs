@@ -86,21 +86,23 @@ fn stored_before(row: chat_message::Model, text: &ChatText) -> Result<Sent, ApiE
 /// after the send whose answer was lost (its process may have died before publishing).
 const REPUBLISH_WITHIN_SECS: i64 = 60;
 
-/// Sends a message into the viewer's live match. A retry (or a racing copy) of a stored message
-/// stores nothing and is answered before the rate limit; a retry of a recent one publishes its
-/// stored events again (within the member's message allowance), since the process that stored
-/// it may have died before it published them (streams take each event once, by its number). The
+/// Sends a message into the viewer's live match `match_id`. A retry (or a racing copy) of a
+/// stored message stores nothing and is answered before the rate limit; a retry of a recent one
+/// publishes its stored events again (within the member's message allowance), since the process
+/// that stored it may have died before it published them (streams take each event once, by its
+/// number). Who may chat is asked once, inside the transaction, with the match row locked. The
 /// other member gets a LINE push when no page of theirs is open, at most one per match every
 /// `CHAT_PUSH_INTERVAL_SECS`.
 pub async fn send(
     state: &AppState,
     viewer: &Viewer,
-    live: LiveMatch,
+    match_id: i64,
     client_id: &ClientMessageId,
     text: &ChatText,
 ) -> Result<Outcome<Sent>, ApiError> {
     let me = viewer.approved_member()?;
-    if let Some(row) = chat::find_message(&state.db, live.id, me, client_id.as_str()).await? {
+    if let Some(row) = chat::find_message(&state.db, match_id, me, client_id.as_str()).await? {
+        let live = live(state, viewer, match_id).await?;
         let sent = stored_before(row, text)?;
         let mut after = AfterCommit::default();
         if let Sent::Stored(row) = &sent
@@ -129,10 +131,9 @@ pub async fn send(
     let txn = storage::begin_write(&state.db)
         .await
         .context("starting a message")?;
-    chat::lock_match(&txn, live.id).await?;
-    if access::chat(&txn, viewer, live.id).await?.is_none() {
+    let Some(live) = access::chat_locked(&txn, viewer, match_id).await? else {
         return Err(ApiError::NotFound);
-    }
+    };
     let (row, created) =
         chat::insert_message(&txn, live.id, me, client_id.as_str(), text.as_str(), now).await?;
     if !created {
