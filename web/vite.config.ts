@@ -131,6 +131,31 @@ function coreFirstStep(): Plugin {
   };
 }
 
+/** `virtual:core-rules`: the core's limits for the screens that draw them without loading the
+ *  core (a like's comment, a report's text, how long a pass may be taken back), asked of the same
+ *  wasm package at build time, so that each limit is defined once, in core/src/rules.rs. One named
+ *  export per field limit, by its wire name (`likeComment` is `{min, max}`), and `passUndoSecs`:
+ *  a screen's chunk carries only the ones it imports. */
+function coreRules(): Plugin {
+  const dir = fileURLToPath(new URL('./src/wasm-pkg', import.meta.url));
+  const id = 'virtual:core-rules';
+  return {
+    name: 'kizuna-core-rules',
+    enforce: 'pre',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    async load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      this.addWatchFile(join(dir, 'kizuna_wasm_bg.wasm'));
+      const { limits, passUndoSecs } = (await coreInNode(dir)).catalogues();
+      const named = Object.entries(limits).map(([field, rule]) => {
+        if (!/^[a-z][A-Za-z]*$/.test(field)) this.error(`a limit named ${field} is no JavaScript name`);
+        return `export const ${field} = ${JSON.stringify({ min: rule.min, max: rule.max })};`;
+      });
+      return [...named, `export const passUndoSecs = ${JSON.stringify(passUndoSecs)};`].join('\n');
+    },
+  };
+}
+
 const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|json|svg|webmanifest|txt|map)$/;
 /** Below this a variant saves too little to be worth a file. */
 const MIN_PRECOMPRESS_BYTES = 256;
@@ -175,7 +200,7 @@ const SHARED_MODULES =
   /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/]spinner\.tsx|assets[\\/]logo\.svg)$/;
 
 export default defineConfig({
-  plugins: [localeParts(), coreFirstStep(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
+  plugins: [localeParts(), coreFirstStep(), coreRules(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
   resolve: {
     alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },

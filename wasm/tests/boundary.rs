@@ -36,6 +36,11 @@ fn catalogues_come_out_as_plain_objects_with_thirty_one_employers() {
     assert_eq!(employers.length(), 31);
     let limits = get(&catalogues, "limits");
     assert_eq!(get(&get(&limits, "nickname"), "max").as_f64(), Some(20.0));
+    assert_eq!(
+        get(&get(&limits, "likeComment"), "max").as_f64(),
+        Some(140.0)
+    );
+    assert_eq!(get(&catalogues, "passUndoSecs").as_f64(), Some(10.0));
 }
 
 #[wasm_bindgen_test]

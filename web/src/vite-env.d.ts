@@ -24,3 +24,14 @@ declare module 'virtual:core-first-step' {
   const facts: FirstStepFacts;
   export default facts;
 }
+
+/** The core's limits for the screens that draw them without loading the core, asked of the wasm
+ *  package at build time (vite.config.ts `coreRules`): each field's `{min, max}` by its wire name
+ *  (those the app reads are declared here), and how long a pass may be taken back. */
+declare module 'virtual:core-rules' {
+  import type { Catalogues } from '@/lib/wasm/types';
+  type Limit = Catalogues['limits'][string];
+  export const likeComment: Limit;
+  export const reportText: Limit;
+  export const passUndoSecs: Catalogues['passUndoSecs'];
+}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { likeComment } from 'virtual:core-rules';
 import { Heart } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { Image } from '@/components/image';
@@ -8,8 +9,9 @@ import { answerKey, type AnswerCode } from '@/features/matchmaking/lib/member-fa
 /** The part of a profile a like is about: one photo or one Q&A answer. */
 export type LikedPart = { photoName: string; index: number } | { answer: AnswerCode; text: string };
 
-/** The most characters a like's comment has (`rules::LIKE_COMMENT`, in the OpenAPI document). */
-export const LIKE_COMMENT_MAX = 140;
+/** The most characters a like's comment has: the core's `rules::LIKE_COMMENT`, asked of the wasm
+ *  package when the app is built (the sheet does not load the core). */
+export const LIKE_COMMENT_MAX = likeComment.max;
 
 /** Like one photo or answer, with an optional comment the other member sees with the like. */
 export function LikeSheet({ part, name, busy, onSend, onClose }: { part: LikedPart | null; name: string; busy: boolean; onSend: (text: string) => void; onClose: () => void }) {

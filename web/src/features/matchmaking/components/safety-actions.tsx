@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { reportText } from 'virtual:core-rules';
 import { Ban, Flag } from 'lucide-react';
 import { hasMessage, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
@@ -104,7 +105,7 @@ export function SafetyDialogs({ memberId, name, matchId, open, onClose, onDone }
         </fieldset>
         <label className="mm-report-text">
           {t('match.reportText')}
-          <textarea value={text} maxLength={1000} rows={3} onChange={(e) => setText(e.target.value)} aria-invalid={problem === 'text' || undefined} />
+          <textarea value={text} maxLength={reportText.max} rows={3} onChange={(e) => setText(e.target.value)} aria-invalid={problem === 'text' || undefined} />
         </label>
         <p className="muted">{t('match.reportTextHint')}</p>
         {problem === 'text' ? <p className="field-error" role="alert">{t('match.reportNeedText')}</p> : null}

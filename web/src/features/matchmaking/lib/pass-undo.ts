@@ -1,7 +1,10 @@
+import { passUndoSecs } from 'virtual:core-rules';
+
 /** The last pass and until when it may be taken back: the profile page passes, /today (where the
- *  card has left the list) offers the Undo. The server keeps the real window
- *  (`rules::PASS_UNDO_SECS`, 10 s in whole seconds): this only decides how long Undo shows. */
-export const PASS_UNDO_MS = 10_000;
+ *  card has left the list) offers the Undo. The server keeps the real window, the core's
+ *  `rules::PASS_UNDO_SECS` in whole seconds (asked of the wasm package when the app is built):
+ *  this only decides how long Undo shows, as long as that. */
+export const PASS_UNDO_MS = passUndoSecs * 1000;
 
 export interface PassUndo {
   memberId: number;
