@@ -12,6 +12,13 @@
 //! | call | answer |
 //! |---|---|
 //! | POST /__mock/clock {advanceSecs} | moves the server's clock forward (0 to 30 days): {now} |
+//!
+//! And /__mock/introductions, so that it need not wait for the scheduler's next look (a minute)
+//! to see the morning run and its pushes:
+//!
+//! | call | answer |
+//! |---|---|
+//! | POST /__mock/introductions | runs the daily job now for the clock's Asia/Taipei day, as `kizuna-server introductions` does, and wakes the push worker: {day, lists, introductions, pushes} |
 
 use kizuna_core::line::LineUserId;
 use poem::{
@@ -71,6 +78,31 @@ async fn advance(state: Data<&State>, body: poem::Result<Json<AdvanceBody>>) -> 
                 fields: None,
             },
         ),
+    }
+}
+
+pub fn introductions_routes() -> impl poem::Endpoint {
+    Route::new().at("/", post(introductions))
+}
+
+#[handler]
+async fn introductions(state: Data<&State>) -> Response {
+    let day = state.settings.clock.taipei_today();
+    let liff_id = &state.settings.line.liff_id;
+    match crate::matchmaking::job::run(&state.db, day, state.now(), liff_id).await {
+        Ok(report) => {
+            if report.pushes > 0 {
+                state.push.wake();
+            }
+            Json(json!({
+                "day": day.to_string(),
+                "lists": report.lists,
+                "introductions": report.introductions,
+                "pushes": report.pushes,
+            }))
+            .into_response()
+        }
+        Err(err) => failed(err.into()),
     }
 }
 

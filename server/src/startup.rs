@@ -333,6 +333,10 @@ fn build_routes(
         app = app.nest("/__mock/line", mock.routes());
         app = app.nest("/__mock/reviewers", crate::mock_review::routes());
         app = app.nest("/__mock/clock", crate::mock_review::clock_routes());
+        app = app.nest(
+            "/__mock/introductions",
+            crate::mock_review::introductions_routes(),
+        );
     }
     if let Some(outbox) = mail_outbox {
         app = app.at("/__mock/mail", outbox.endpoint());

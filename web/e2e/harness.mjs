@@ -118,6 +118,19 @@ export class KizunaServer {
     const r = await this.json('/__mock/line/id-token', { method: 'POST', body: JSON.stringify({ userId }) });
     return r.body.idToken;
   }
+  /** Moves the server's clock forward (the mock platform's /__mock/clock): `secs` from now on. */
+  async advanceClock(secs) {
+    const r = await this.json('/__mock/clock', { method: 'POST', body: JSON.stringify({ advanceSecs: secs }) });
+    if (r.status !== 200) throw new Error(`clock: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+  /** Runs the daily introductions now for the clock's day, morning pushes included (what the
+   *  scheduler does at 06:00): {day, lists, introductions, pushes}. */
+  async runIntroductions() {
+    const r = await this.json('/__mock/introductions', { method: 'POST' });
+    if (r.status !== 200) throw new Error(`introductions: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
   async reviewStatus(userId) {
     const token = await this.idToken(userId);
     return this.json(`/api/user/review-status/${userId}`, { headers: { 'X-Line-Id-Token': token } });
