@@ -1,6 +1,7 @@
 // Issue 21 §6 end to end: the community guidelines, safety tips, what "verified employer" means,
-// the terms and the privacy policy, opened from /profile and from a chat's menu (their own lazy
-// chunk), the terms and the privacy policy marked as drafts.
+// how to ask for a correction of the name, birthday or gender, the terms and the privacy policy,
+// opened from /profile and from a chat's menu (their own lazy chunk), the terms and the privacy
+// policy marked as drafts.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ describe('Help and rules (issue 21)', () => {
     await page.getByTestId('help-index').waitFor();
     assert.ok(chunks.slice(before).some((u) => /help-page[^/]*\.js/.test(u)), 'the help is a chunk loaded when opened');
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'help-index.png') });
-    for (const topic of ['guidelines', 'safety', 'verified', 'terms', 'privacy']) {
+    for (const topic of ['guidelines', 'safety', 'verified', 'corrections', 'terms', 'privacy']) {
       await page.goto(`${base}/help`);
       await page.getByTestId(`help-topic-${topic}`).click();
       await page.locator(`[data-testid="help-topic"][data-topic="${topic}"]`).waitFor();
@@ -60,6 +61,16 @@ describe('Help and rules (issue 21)', () => {
       assert.equal(await page.getByTestId('help-draft').count(), topic === 'terms' || topic === 'privacy' ? 1 : 0, topic);
     }
     assert.match(await page.getByTestId('help-topic').innerText(), /never see your name/);
+    // How to have a reviewer correct the name, birthday or gender, in each language.
+    for (const [locale, words] of [['en-US', /official account in LINE/], ['zh-TW', /官方帳號/], ['ja-JP', /公式アカウント/]]) {
+      const s = await openAs(browser, server, mei.user.userId, { locale });
+      await s.page.goto(`${base}/help?topic=corrections`);
+      const topic = s.page.locator('[data-testid="help-topic"][data-topic="corrections"]');
+      await topic.waitFor();
+      assert.match(await topic.innerText(), words, locale);
+      assert.equal(await topic.locator('li').count(), 5, locale);
+      await s.context.close();
+    }
     if (SCREENSHOTS) {
       await page.goto(`${base}/help?topic=terms`);
       await page.getByTestId('help-draft').waitFor();

@@ -2,6 +2,10 @@ import { SelectInput, TextInput } from '@/components/form';
 import type { FirstStepForm } from '@/features/register/hooks/use-register-form';
 import { choiceOptions } from '@/lib/catalogue-labels';
 import { formatDate, useLocale } from '@/lib/i18n';
+import { navigate } from '@/lib/navigation';
+
+/** The help topic that says how to ask a reviewer to correct the name, birthday or gender. */
+const CORRECTIONS = '/help?topic=corrections';
 
 /** Drawn before the core is loaded too: it uses only what the first step's form has. */
 export function StepBasics({ form }: { form: FirstStepForm }) {
@@ -14,7 +18,17 @@ export function StepBasics({ form }: { form: FirstStepForm }) {
     <>
       {fixed ? (
         <p className="notice" data-testid="fixed-notice">
-          {t('register.fixedNotice')} <a href="/help">{t('register.fixedLink')}</a>
+          {t('register.fixedNotice')}{' '}
+          <a
+            href={CORRECTIONS}
+            data-testid="fixed-help"
+            onClick={(e) => {
+              e.preventDefault();
+              void navigate(CORRECTIONS);
+            }}
+          >
+            {t('register.fixedLink')}
+          </a>
         </p>
       ) : null}
       <TextInput name="nickname" label={t('field.nickname')} hint={t('hint.nickname')} value={draft.nickname} required={form.req('nickname')} onChange={(v) => update({ nickname: v })} onBlur={() => touch('nickname')} error={errorOf('nickname')} autoComplete="nickname" />
