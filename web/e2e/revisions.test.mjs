@@ -19,9 +19,11 @@ async function myProfile(server, auth) {
   return info.body;
 }
 
-async function shot(page, name) {
+/** The phone's screen (390×844, not the whole page), `part` brought into it when given. */
+async function shot(page, name, part) {
   if (!SCREENSHOTS) return;
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  if (part) await part.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
 /** What the other member's /today shows of `nickname`'s card (its text and image sources). */
@@ -67,9 +69,12 @@ describe('Edit after approval (issue 21 §1)', () => {
     const seen = await cardOf(kai.page, kai.base, 'Mei');
     assert.ok(seen.html.includes(oldPhoto), 'Kai sees her approved photo');
 
-    // Mei edits from /profile: the same form, her name and birthday read-only.
+    // Mei edits from /profile: the same form, her name, birthday and gender read-only. What she
+    // looks for is changed there too, as the card of her conditions says.
     const m = mei.page;
     await m.goto(`${mei.base}/profile`);
+    assert.match(await m.getByTestId('conditions-help').innerText(), /To change them, use Edit my profile above/);
+    assert.doesNotMatch(await m.getByTestId('conditions-help').innerText(), /official account/);
     await m.getByTestId('edit-profile').click();
     await m.waitForURL(/\/register$/);
     await m.getByTestId('edit-notice').waitFor();
@@ -77,8 +82,10 @@ describe('Edit after approval (issue 21 §1)', () => {
     await waitForStep(m, 'basics');
     await m.getByTestId('fixed-notice').waitFor();
     assert.equal(await m.locator('[data-field="name"] input').getAttribute('readonly'), '');
+    assert.equal(await m.locator('[data-field="birthday"] input').getAttribute('readonly'), '');
     assert.equal(await m.locator('[data-field="gender"] select').isDisabled(), true);
-    await shot(m, 'profile-edit-form');
+    assert.equal(await m.locator('[data-field="nickname"] input').getAttribute('readonly'), null, 'the rest stays editable');
+    await shot(m, 'profile-edit-form', m.getByTestId('fixed-notice'));
 
     await m.getByTestId('step-about').click();
     await waitForStep(m, 'about');
@@ -95,7 +102,9 @@ describe('Edit after approval (issue 21 §1)', () => {
     await m.getByTestId('submit').click();
     await m.waitForURL(/\/profile$/, { timeout: 30_000 });
     await m.locator('[data-testid="revision-status"][data-status="PENDING"]').waitFor();
-    await shot(m, 'profile-revision-pending');
+    // (The "Saved" toast gone, so that it covers nothing.)
+    if (SCREENSHOTS) await m.getByTestId('toast-success').waitFor({ state: 'detached' });
+    await shot(m, 'profile-revision-pending', m.getByTestId('revision-status'));
     const pending = await myProfile(server, meiAuth);
     assert.equal(pending.reviewStatus, 'APPROVED');
     assert.deepEqual(pending.revision.changedFields, ['aboutMe', 'photoNameList']);
@@ -180,15 +189,26 @@ describe('Edit after approval (issue 21 §1)', () => {
     await m.locator('[data-testid="revision-status"][data-status="REJECTED"]').waitFor();
     assert.match(await m.getByTestId('revision-reasons').innerText(), /tell a little more about yourself/);
     assert.match(await m.getByTestId('revision-note').innerText(), /about your weekends/);
-    await shot(m, 'profile-revision-rejected');
-    // Edit again: the form opens on the revision, the reasons on top, on the step to change.
+    await shot(m, 'profile-revision-rejected', m.getByTestId('revision-status'));
+    // Edit again: "Update your profile", the form on the revision, the reasons on top, on the
+    // step to change.
     await m.getByTestId('edit-profile').click();
     await m.waitForURL(/\/register$/);
     await m.getByTestId('resubmit-reasons').waitFor();
+    assert.equal(await m.getByTestId('register-title').textContent(), 'Update your profile');
     await waitForStep(m, 'about');
     assert.equal(await m.locator('[data-field="aboutMe"] textarea').inputValue(), SENT_BACK);
     await m.locator('[data-field="aboutMe"].field-flagged').waitFor();
-    await shot(m, 'profile-edit-rejected');
+    await shot(m, 'profile-edit-rejected', m.getByTestId('resubmit-reasons'));
+
+    // The fixed fields' notice links the help topic on asking a reviewer for a correction.
+    await m.getByTestId('step-basics').click();
+    await waitForStep(m, 'basics');
+    await m.getByTestId('fixed-help').click();
+    await m.waitForURL(/\/help\?topic=corrections$/);
+    const topic = m.locator('[data-testid="help-topic"][data-topic="corrections"]');
+    await topic.waitFor();
+    assert.match(await topic.innerText(), /official account in LINE[\s\S]*proof[\s\S]*A reviewer checks the proof and corrects your profile/);
     await mei.context.close();
     await kai.context.close();
     await reviewer.context.close();

@@ -234,7 +234,7 @@ function ConditionsCard({ profile, cat }: { profile: NonNullable<UserInfo['profi
         {cat ? conditions.map((c) => <li key={c.type}>{conditionText(cat, t, c)}</li>) : null}
       </ul>
       {conditions.length === 0 ? <p className="muted">{t('profile.noConditions')}</p> : null}
-      <p className="muted">{t('profile.conditionsHelp')}</p>
+      <p className="muted" data-testid="conditions-help">{t('profile.conditionsHelp', { edit: t('profile.editProfile') })}</p>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
 import { navigate } from '@/lib/navigation';
 import { getMyInfo } from '@/lib/user-api';
-import { getUserInfo } from '@/lib/auth';
+import { getUserInfo, type UserInfo } from '@/lib/auth';
 import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type FirstStepForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
@@ -83,7 +83,11 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   // An approved member edits their profile here (issue 21 §1): some changes count at once, the
   // rest go to review as a revision; a revision sent back guides like a rejection.
   const editing = form.editing;
-  const guide = useResubmitGuide(resubmitting, editing);
+  // my-info was asked as the form opened (its revision is what the form was filled from).
+  const [revision] = useState(() => (editing ? getUserInfo()?.revision ?? null : null));
+  // A revision sent back is updated, as a rejected profile is (issue 21 §2).
+  const updating = resubmitting || revision?.status === 'REJECTED';
+  const guide = useResubmitGuide(resubmitting, editing, revision);
   const opened = useRef(false);
   useEffect(() => {
     // A rejected member's form opens on the first step the reviewer asked to change, once.
@@ -226,7 +230,7 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   return (
     <FlaggedFields value={guide ? { fields: guide.flagged, label: t('register.flagged') } : NOTHING_FLAGGED}>
     <section className="page register-page" aria-labelledby="register-step-title">
-      <p className="eyebrow" data-testid="register-title">{t(editing ? 'register.editTitle' : resubmitting ? 'register.updateTitle' : 'register.title')}</p>
+      <p className="eyebrow" data-testid="register-title">{t(updating ? 'register.updateTitle' : editing ? 'register.editTitle' : 'register.title')}</p>
       {resubmitting ? <p className="notice" data-testid="resubmit-notice">{t('register.resubmitNotice')}</p> : null}
       {editing ? <p className="notice" data-testid="edit-notice">{t('register.editNotice')}</p> : null}
       {guide && (guide.reasons.length || guide.note) ? (
@@ -310,13 +314,13 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
 
 const NOTHING_FLAGGED = { fields: new Set<string>(), label: '' };
 
+type Revision = NonNullable<UserInfo['revision']>;
+
 /** What a REJECTED member's form (or an approved member's, whose revision was sent back) shows
  *  first: the reasons and note of the decision, and the fields they concern (the `reject`
  *  catalogue's, kizuna-core's). Null while neither or until the catalogue is there. */
-function useResubmitGuide(rejected: boolean, editing: boolean): { reasons: string[]; note: string | null; flagged: Set<string> } | null {
+function useResubmitGuide(rejected: boolean, editing: boolean, revision: Revision | null): { reasons: string[]; note: string | null; flagged: Set<string> } | null {
   const reviewStatus = useStore(appState, (s) => s.reviewStatus);
-  // my-info was asked as the form opened (its revision is what the form was filled from).
-  const [revision] = useState(() => (editing ? getUserInfo()?.revision ?? null : null));
   const status = useMemo(
     () => (editing ? (revision?.status === 'REJECTED' ? { reasons: revision.reasons, note: revision.note } : null) : reviewStatus),
     [editing, revision, reviewStatus],
