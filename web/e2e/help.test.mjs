@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR } from './harness.mjs';
 import { approveAll, bearer, registerByApi } from './members.mjs';
+import { fillBasics, next, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
@@ -89,6 +90,33 @@ describe('Help and rules (issue 21)', () => {
     await page.waitForURL(/\/help\?topic=safety$/);
     await page.locator('[data-testid="help-topic"][data-topic="safety"]').waitFor();
     assert.match(await page.getByTestId('help-topic').innerText(), /public place/);
+    await session.context.close();
+  });
+
+  it('the register form’s privacy link reaches the whole privacy policy, and the form is kept', async () => {
+    // A new member, before there is an account: the work step's privacy note.
+    const user = await server.mockUser({ displayName: 'Yui' });
+    const session = await openAs(browser, server, user.userId);
+    const { page, base } = session;
+    await page.goto(`${base}/`);
+    await page.waitForURL(/\/register$/);
+    await fillBasics(page, { nickname: 'Yui', name: 'Lin Yui' });
+    await next(page);
+    await waitForStep(page, 'work');
+    await page.locator('.privacy-line button').click();
+    await page.getByTestId('privacy-full').click();
+    await page.waitForURL(/\/help\?topic=privacy$/);
+    const policy = page.locator('[data-testid="help-topic"][data-topic="privacy"]');
+    await policy.waitFor();
+    assert.match(await policy.innerText(), /never see your name/);
+    await page.getByTestId('help-draft').waitFor();
+    // Back to the form: the same step, what was filled in kept.
+    await page.goBack();
+    await page.waitForURL(/\/register$/);
+    await waitForStep(page, 'work');
+    await page.getByTestId('step-basics').click();
+    await waitForStep(page, 'basics');
+    assert.equal(await page.locator('[data-field="nickname"] input').inputValue(), 'Yui');
     await session.context.close();
   });
 });

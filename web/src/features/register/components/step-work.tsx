@@ -10,6 +10,11 @@ import { choiceOptions } from '@/lib/catalogue-labels';
 import { getPhoto, isLocalToken, newLocalToken, savePhoto } from '@/features/register/lib/draft-storage';
 import { imageUrl } from '@/lib/image-url';
 import { EmailCode } from '@/features/register/components/email-code';
+import { navigate } from '@/lib/navigation';
+
+/** The whole privacy policy, on the help pages (readable before there is an account); the draft
+ *  is kept while the member reads it. */
+const PRIVACY_POLICY = '/help?topic=privacy';
 
 export function StepWork({ form }: { form: RegisterForm }) {
   const { draft, update, touch, errorOf, t, cat, core } = form;
@@ -63,6 +68,18 @@ export function StepWork({ form }: { form: RegisterForm }) {
           <p>{t('privacy.p1')}</p>
           <p>{t('privacy.p2')}</p>
           <p>{t('privacy.p3')}</p>
+          <p>
+            <a
+              href={PRIVACY_POLICY}
+              data-testid="privacy-full"
+              onClick={(e) => {
+                e.preventDefault();
+                void navigate(PRIVACY_POLICY);
+              }}
+            >
+              {t('register.privacyFull')}
+            </a>
+          </p>
         </div>
       ) : null}
     </>
