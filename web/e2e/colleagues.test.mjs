@@ -1,11 +1,12 @@
 // Issue 21 §4 end to end: two members at one employer are never introduced while a member of
 // another employer is; when both switch "never introduce me to people of my employer" off on
-// /profile, their next lists introduce them.
+// /profile, their next lists introduce them. The console lists the members approved before
+// employers were recorded, and a reviewer sets theirs.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, launchBrowser, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
-import { approveAll, register } from './members.mjs';
+import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR } from './harness.mjs';
+import { approveAll, bearer, register, registerByApi, reviewer } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
@@ -75,5 +76,48 @@ describe('Hide me from colleagues (issue 21)', () => {
     await kai.page.goto(`${kai.base}/today`);
     await card(kai.page, 'Mei').waitFor();
     for (const m of [mei, kai, bo]) await m.context.close();
+  });
+  it('the console lists members approved without an employer on record, and a reviewer sets one', async () => {
+    const ren = await registerByApi(server, { nickname: 'Ren', gender: 'MALE', matchGender: 'FEMALE' });
+    const yui = await registerByApi(server, { nickname: 'Yui', gender: 'FEMALE', matchGender: 'MALE' });
+    assert.equal(await approveAll(server), 2);
+    // As members approved before review recorded employers are (the migration could not tell
+    // theirs from an employee-ID photo): approved, no employer on record.
+    assert.equal(server.sql("UPDATE profiles SET employer_id = NULL WHERE nickname IN ('Ren', 'Yui')"), 2);
+    const renAuth = await bearer(server, ren.user.userId);
+    assert.equal((await server.json('/api/user/colleagues', { headers: renAuth })).body.employerOnRecord, false);
+
+    const rei = await server.mockUser({ displayName: 'Rei Reviewer' });
+    await server.json('/__mock/reviewers', { method: 'POST', body: JSON.stringify({ userId: rei.userId }) });
+    const console_ = await openAs(browser, server, rei.userId, { laptop: true });
+    const page = console_.page;
+    await page.goto(`${console_.base}/review`);
+    const list = page.getByTestId('employers-missing');
+    // (By the nickname's button: an employer's name in the choices may contain it.)
+    const row = (name) => list.getByTestId('employer-missing').filter({ has: page.getByRole('button', { name, exact: true }) });
+    await row('Yui').waitFor();
+    await row('Ren').waitFor();
+    assert.equal(await list.getByTestId('employer-missing').count(), 2, 'only the two without one');
+    const renId = await row('Ren').getAttribute('data-profile-id');
+    const pick = row('Ren').locator('select');
+    await page.waitForFunction((el) => el.options.length > 1, await pick.elementHandle());
+    if (SCREENSHOTS) {
+      await list.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'console-employers-missing.png') });
+    }
+
+    // Set where Ren works: he leaves the list, and it is on record.
+    await pick.selectOption('mediatek');
+    await row('Ren').getByRole('button', { name: 'Set' }).click();
+    await row('Ren').waitFor({ state: 'detached' });
+    assert.equal(await list.getByTestId('employer-missing').count(), 1);
+    const auth = await reviewer(server, 'Second Reviewer');
+    const missing = await server.json('/api/review/employers/missing', { headers: auth });
+    assert.deepEqual(missing.body.members.map((m) => m.nickname), ['Yui']);
+    const view = await server.json(`/api/review/profiles/${renId}`, { headers: auth });
+    assert.equal(view.body.verification.employerOnRecord.id, 'mediatek');
+    assert.equal((await server.json('/api/user/colleagues', { headers: renAuth })).body.employerOnRecord, true);
+    assert.equal((await server.json('/api/user/colleagues', { headers: await bearer(server, yui.user.userId) })).body.employerOnRecord, false, 'Yui still waits');
+    await console_.context.close();
   });
 });

@@ -131,6 +131,13 @@ export class KizunaServer {
     if (r.status !== 200) throw new Error(`introductions: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   }
+  /** Runs one SQL statement on the server's SQLite database (Python's sqlite3, as the server's
+   *  tests' tools): for a state the API cannot make any more, such as what a migration left. */
+  sql(statement) {
+    const db = join(this.dataDir, 'kizuna.db');
+    const script = 'import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=10)\nprint(c.execute(sys.argv[2]).rowcount)\nc.commit()';
+    return Number(execFileSync('python3', ['-c', script, db, statement], { encoding: 'utf8' }).trim());
+  }
   async reviewStatus(userId) {
     const token = await this.idToken(userId);
     return this.json(`/api/user/review-status/${userId}`, { headers: { 'X-Line-Id-Token': token } });
