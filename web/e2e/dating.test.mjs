@@ -3,17 +3,21 @@
 // where a point needs them (the member who likes and the one liked; two tabs of one member; both
 // sides of a chat). Members are registered through the API (the register form has its own
 // tests) and approved by a reviewer; English throughout, but for one point in Japanese (the
-// profile's facts) and one in Traditional Chinese (the small things).
+// profile's facts) and one in Traditional Chinese (the small things). The layout points (the like
+// sheet, the likes lists, the chat's header, menu and confirmations, the match badges) are also
+// checked at 320 px: nothing wider than the phone, every control in view, whole and uncovered.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { KizunaServer, SCREENSHOT_DIR, WEB_DIR, ensureScreenshotDir, launchBrowser, openAs } from './harness.mjs';
+import { KizunaServer, SCREENSHOT_DIR, WEB_DIR, ensureScreenshotDir, launchBrowser, layoutProblems, openAs } from './harness.mjs';
 import { approveAll, bearer, fetchFromPage, registerByApi, reviewer, waitFor } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 const ja = JSON.parse(readFileSync(join(WEB_DIR, 'src/lib/i18n/locales/ja.json'), 'utf8'));
+const NARROW = { width: 320, height: 640 };
+const PHONE = { width: 390, height: 844 };
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** The phone's screenshot, at the viewport's size and (`full`) the whole page. */
@@ -33,6 +37,23 @@ async function shot(page, name) {
 async function assertNoOverflow(page, what) {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, width: window.innerWidth }));
   assert.ok(scroll <= width, `${what}: ${scroll} px wide in a ${width} px viewport`);
+}
+
+/** `root`'s controls fit the viewport as it is: no sideways overflow, each in view, whole,
+ *  uncovered, a button's label on one line (harness `layoutProblems`). */
+async function assertFits(page, root, what) {
+  await assertNoOverflow(page, what);
+  assert.deepEqual(await layoutProblems(root), [], what);
+}
+
+/** Runs `check` with the page at 320 px, and puts the phone's size back. */
+async function at320(page, check) {
+  await page.setViewportSize(NARROW);
+  try {
+    await check();
+  } finally {
+    await page.setViewportSize(PHONE);
+  }
 }
 
 const card = (page, name) => page.getByTestId('introduction').filter({ has: page.getByTestId('member-nickname').filter({ hasText: name }) });
@@ -219,6 +240,7 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     assert.equal(await page.getByTestId('like-send').isDisabled(), true);
     await page.getByTestId('like-comment').fill('Where was this taken? It looks like Yangmingshan.');
     await shot(page, 'like-sheet');
+    await at320(page, () => assertFits(page, sheet, 'the like sheet at 320 px'));
     await page.getByTestId('like-send').click();
     await page.getByTestId('liked').filter({ hasText: 'You liked Kai' }).waitFor();
     assert.equal(await page.getByTestId('like-photo').count(), 0, 'one like per member');
@@ -258,6 +280,7 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     assert.deepEqual(await sent.getByTestId('member-nickname').allInnerTexts(), ['Kai']);
     assert.match(await sent.getByTestId('like-comment-text').innerText(), /Yangmingshan/);
     await shot(page, 'likes-sent');
+    await at320(page, () => assertFits(page, page.locator('main'), '“Likes you sent” at 320 px'));
 
     // Liked you, on Kai's side.
     await kai.page.goto(`${kai.base}/likes`);
@@ -265,6 +288,7 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     await received.first().waitFor();
     assert.deepEqual(await received.getByTestId('member-nickname').allInnerTexts(), ['Mei']);
     await shot(kai.page, 'likes-received');
+    await at320(kai.page, () => assertFits(kai.page, kai.page.locator('main'), '“Liked you” at 320 px'));
 
     // Bo is approved after Mei's list of today was made: he likes her, and she is not told.
     const bo = await registerByApi(server, { nickname: 'Bo', gender: 'MALE', matchGender: 'FEMALE' });
@@ -376,6 +400,12 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     assert.equal(await row.getByTestId('match-unread').innerText(), '1');
     assert.equal(await mei.page.getByTestId('nav-badge-matches').innerText(), '1');
     await shot(mei.page, 'matches');
+    // At 320 px the row's "New" and unread count and the tab's badge stay whole, in view.
+    await at320(mei.page, async () => {
+      for (const badge of [row.getByTestId('match-new'), row.getByTestId('match-unread'), mei.page.getByTestId('nav-badge-matches')]) assert.ok(await badge.isVisible());
+      await assertFits(mei.page, row, 'the match row at 320 px');
+      await assertFits(mei.page, mei.page.getByTestId('bottom-nav'), 'the tab bar at 320 px');
+    });
     // Opening the chat reads it and it is no longer new: no badge anywhere.
     await row.getByTestId('open-chat').click();
     await mei.page.locator('[data-testid="chat-message"][data-mine="false"]').waitFor();
@@ -457,8 +487,18 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     await page.waitForURL(new RegExp(`/member\\?id=${ids.Leo}$`));
     await page.getByTestId('member-profile').waitFor();
     await page.goBack();
-    await page.getByTestId('chat-menu').click();
+    await page.getByTestId('chat-form').waitFor();
     const sheet = page.getByTestId('chat-menu-sheet');
+    // At 320 px: back, the photo and name, and the menu button in one header; the menu fits.
+    await at320(page, async () => {
+      await assertFits(page, page.locator('.chat-head'), 'the chat header at 320 px');
+      await page.getByTestId('chat-menu').click();
+      await sheet.waitFor();
+      await assertFits(page, sheet, 'the chat menu at 320 px');
+      await sheet.getByRole('button', { name: 'Cancel' }).click();
+      await sheet.waitFor({ state: 'hidden' });
+    });
+    await page.getByTestId('chat-menu').click();
     await sheet.waitFor();
     for (const item of ['menu-profile', 'menu-report', 'menu-block', 'menu-unmatch']) assert.ok(await sheet.getByTestId(item).isVisible(), item);
     await shot(page, 'chat-menu');
@@ -484,12 +524,14 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     await page.getByTestId('menu-block').click();
     const block = page.getByTestId('block-dialog');
     assert.match(await block.innerText(), /Block Leo\?[\s\S]*disappear from each other at once/);
+    await at320(page, () => assertFits(page, block, 'the block confirmation at 320 px'));
     await block.getByRole('button', { name: 'Cancel' }).click();
     // Unmatch says what it does, then ends the chat on both sides at once.
     await page.getByTestId('chat-menu').click();
     await page.getByTestId('menu-unmatch').click();
     const unmatch = page.getByTestId('unmatch-dialog');
     assert.match(await unmatch.innerText(), /Unmatch Leo\?[\s\S]*ends for both of you/);
+    await at320(page, () => assertFits(page, unmatch, 'the unmatch confirmation at 320 px'));
     await shot(page, 'chat-unmatch');
     await page.getByTestId('unmatch-confirm').click();
     await page.waitForURL(/\/matches$/);

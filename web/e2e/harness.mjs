@@ -216,3 +216,49 @@ export function pngBytes(width = 96, height = 128, rgb = [15, 118, 110]) {
 export function ensureScreenshotDir() {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 }
+
+/** What is wrong with the layout of the controls inside `root` (a playwright locator) on the
+ *  viewport as it is: each button, link, field, tab and badge brought into view must have a box,
+ *  lie within the viewport's width, not be clipped (its content wider than its box), not be
+ *  covered by something else at its centre, and a button's, tab's or badge's label must stay on
+ *  one line. Answers a list of problems, empty when all is well. */
+export async function layoutProblems(root) {
+  return root.evaluate((el) => {
+    const out = [];
+    const vw = document.documentElement.clientWidth;
+    const LABELS = 'button, [role="tab"], [data-testid^="nav-badge"], .new-badge, .match-unread, [data-testid="match-unread"]';
+    const controls = [...el.querySelectorAll(`a[href], input:not([type="hidden"]), select, textarea, ${LABELS}`)];
+    if (el.matches(`a[href], ${LABELS}`)) controls.unshift(el);
+    for (const c of controls) {
+      if (c.getClientRects().length === 0 || getComputedStyle(c).visibility === 'hidden') continue;
+      const name = c.dataset.testid || c.getAttribute('aria-label') || c.textContent.trim().slice(0, 30) || c.tagName.toLowerCase();
+      c.scrollIntoView({ block: 'center', inline: 'nearest' });
+      const r = c.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) {
+        out.push(`${name}: no box`);
+        continue;
+      }
+      if (r.left < -0.5 || r.right > vw + 0.5) out.push(`${name}: ${Math.round(r.left)}–${Math.round(r.right)} px, outside 0–${vw}`);
+      if (!['INPUT', 'TEXTAREA', 'SELECT'].includes(c.tagName) && c.scrollWidth > c.clientWidth + 1 && getComputedStyle(c).overflowX !== 'visible') {
+        out.push(`${name}: clipped, ${c.scrollWidth} px of content in ${c.clientWidth}`);
+      }
+      const hit = document.elementFromPoint(Math.min(Math.max(r.left + r.width / 2, 0), vw - 1), Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1));
+      const labelOf = hit?.closest('label');
+      if (!hit || !(c === hit || c.contains(hit) || (labelOf && labelOf.contains(c)))) out.push(`${name}: covered by <${hit?.tagName.toLowerCase()} class="${hit?.className}">`);
+      if (c.matches(LABELS)) {
+        // The lines of its text (an icon beside it is no line of its own).
+        const texts = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+        const tops = [];
+        for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+          if (!node.textContent.trim()) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const b of range.getClientRects()) if (b.width > 0 && b.height > 0) tops.push(b.top + b.height / 2);
+        }
+        const lines = tops.sort((a, b) => a - b).filter((t, i, all) => i === 0 || t - all[i - 1] > 6).length;
+        if (lines > 1) out.push(`${name}: its label wraps onto ${lines} lines`);
+      }
+    }
+    return out;
+  });
+}
