@@ -256,6 +256,49 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     assert.match(await kai.page.getByTestId('their-like').innerText(), /Yangmingshan/);
   });
 
+  it('§1 a like on a Q&A answer carries its comment to the other’s card, and Pass on a profile goes back to /today with Undo', async () => {
+    const ana = await chatter('Ana');
+    const { page } = ana;
+    await openProfile(ana, ids.Jun);
+    // The heart beside his answer opens the sheet on that answer.
+    const answer = page.getByTestId('member-answer').filter({ hasText: 'I can juggle five balls.' });
+    await answer.getByTestId('like-answer').click();
+    const sheet = page.getByTestId('like-sheet');
+    await sheet.waitFor();
+    assert.match(await sheet.locator('blockquote').innerText(), /I can juggle five balls\./);
+    await page.getByTestId('like-comment').fill('Five? Show me on our first date!');
+    await at320(page, () => assertFits(page, sheet, 'the like sheet on an answer at 320 px'));
+    await page.getByTestId('like-send').click();
+    await page.getByTestId('liked').filter({ hasText: 'You liked Jun' }).waitFor();
+    const sent = await server.json('/api/likes', { headers: auth.Ana });
+    assert.deepEqual(sent.body.sent.find((l) => l.member.nickname === 'Jun').like.comment, { text: 'Five? Show me on our first date!', answer: 'SURPRISE_POINT', photoName: null });
+
+    // Jun: Ana's card says which answer she liked, with her words.
+    const junSession = await openAs(browser, server, jun.user.userId);
+    try {
+      await openToday(junSession);
+      const anaCard = card(junSession.page, 'Ana');
+      const theirs = anaCard.getByTestId('their-like');
+      await theirs.waitFor();
+      assert.match(await theirs.innerText(), /^Ana liked your answer to “.+”:/);
+      assert.equal(await anaCard.getByTestId('their-like-comment').innerText(), 'Five? Show me on our first date!');
+    } finally {
+      await junSession.context.close();
+    }
+
+    // Pass, on Ren's profile: back to /today, his card gone, Undo offered; Undo brings him back.
+    await openProfile(ana, ids.Ren);
+    await page.locator('.action-dock').getByTestId('pass').click();
+    await page.waitForURL(/\/today$/);
+    await page.getByTestId('undo-bar').filter({ hasText: 'You passed Ren.' }).waitFor();
+    assert.equal(await card(page, 'Ren').count(), 0);
+    await page.getByTestId('undo').click();
+    await card(page, 'Ren').waitFor();
+    await page.getByTestId('undo-bar').waitFor({ state: 'detached' });
+    const list = await server.json('/api/introductions', { headers: auth.Ana });
+    assert.ok(list.body.introductions.some((i) => i.member.nickname === 'Ren' && i.reaction == null), 'the pass was taken back on the server');
+  });
+
   it('§3 a like shows as liked, not as a pale pill, and both members find it in "Likes you sent" and "Liked you", which makes nobody visible', async () => {
     const { page } = mei;
     // Liked on his profile in §1 (a like again changes nothing).
