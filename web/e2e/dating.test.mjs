@@ -596,21 +596,27 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
       await zh.context.close();
     }
 
-    // Sora's chat, ended while he reads it, still shows the messages and says they can be read;
-    // opened again it shows none and says only that nothing can be sent.
-    const sora = await chatter('Sora');
-    await apiSend('Ana', endingMatch, 'Hi Sora!');
-    await sora.page.goto(`${sora.base}/chat?match=${endingMatch}`);
-    await sora.page.getByTestId('chat-message').filter({ hasText: 'Hi Sora!' }).waitFor();
-    const ended = await server.json(`/api/matches/${endingMatch}`, { method: 'DELETE', headers: auth.Ana });
-    assert.equal(ended.status, 204);
-    const box = sora.page.getByTestId('chat-ended');
-    await box.waitFor();
-    assert.equal(await sora.page.getByTestId('chat-message').count(), 1);
-    assert.match(await box.innerText(), /You can still read the messages here, but no new ones can be sent\./);
-    await sora.page.reload();
-    await box.filter({ hasText: 'This match has ended. No messages can be sent.' }).waitFor();
-    assert.equal(await sora.page.getByTestId('chat-message').count(), 0);
+    // Sora's chat (in Traditional Chinese), ended while he reads it, still shows the messages and
+    // says they can still be read; opened again it shows none and says only that nothing can be
+    // sent.
+    const sora = await openAs(browser, server, mei.registered.Sora.user.userId, { locale: 'zh-TW' });
+    try {
+      await apiSend('Ana', endingMatch, 'Hi Sora!');
+      await sora.page.goto(`${sora.base}/chat?match=${endingMatch}`);
+      await sora.page.getByTestId('chat-message').filter({ hasText: 'Hi Sora!' }).waitFor();
+      const ended = await server.json(`/api/matches/${endingMatch}`, { method: 'DELETE', headers: auth.Ana });
+      assert.equal(ended.status, 204);
+      const box = sora.page.getByTestId('chat-ended');
+      await box.waitFor();
+      assert.equal(await sora.page.getByTestId('chat-message').count(), 1);
+      assert.match(await box.innerText(), /這個配對已結束。你仍可在這裡閱讀訊息，但無法再傳送新訊息。/);
+      await sora.page.reload();
+      await box.filter({ hasText: '這個配對已結束，無法再傳送訊息。' }).waitFor();
+      assert.doesNotMatch(await box.innerText(), /閱讀/, 'no word of reading what is not shown');
+      assert.equal(await sora.page.getByTestId('chat-message').count(), 0);
+    } finally {
+      await sora.context.close();
+    }
 
     // A member whose profile was sent back with two reasons reads "Reasons:".
     const rejected = await registerByApi(server, { nickname: 'Aya' });
@@ -621,6 +627,19 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     const view = await server.json(`/api/review/profiles/${item.profileId}`, { headers: reviewing });
     const decided = await server.json(`/api/review/profiles/${item.profileId}/decision`, { method: 'POST', headers: reviewing, body: JSON.stringify({ action: 'REJECT', reasons: ['PHOTOS_UNCLEAR', 'PROFILE_INCOMPLETE'], version: view.body.version }) });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
+    // In Traditional Chinese, 原因： heads both reasons (the language has no plural to mark);
+    // English, which has, says "Reasons:".
+    const ayaZh = await openAs(browser, server, rejected.user.userId, { locale: 'zh-TW' });
+    try {
+      await ayaZh.page.goto(`${ayaZh.base}/profile`);
+      const reasons = ayaZh.page.getByTestId('review-reasons');
+      await reasons.waitFor();
+      assert.equal(await reasons.locator('strong').first().innerText(), '原因：');
+      assert.equal(await reasons.locator('li').count(), 2);
+      assert.doesNotMatch(await reasons.innerText(), /Reason/);
+    } finally {
+      await ayaZh.context.close();
+    }
     const aya = await openAs(browser, server, rejected.user.userId);
     try {
       await aya.page.goto(`${aya.base}/profile`);
