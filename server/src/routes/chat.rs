@@ -475,6 +475,9 @@ fn format_stored(event: &chat_events::Stored, member: i64) -> String {
     format_event(event.match_id, &what, member, event.seq)
 }
 
+/// The reconnection delays EventSource is told (`retry:`), in milliseconds.
+const RECONNECT_MS: std::ops::RangeInclusive<u64> = 2000..=4000;
+
 /// Events read from the database per statement while catching up.
 const CATCH_UP_BATCH: u64 = 200;
 
@@ -533,10 +536,25 @@ fn event_stream(
         .chat
         .keep_alive
         .max(Duration::from_millis(100));
+    // Spread over time, not in step: streams opened together (every client of a process that
+    // died reconnects at once) would otherwise refresh their presence rows in one burst at every
+    // keep-alive and come back together after the next failure. The first keep-alive comes at a
+    // random point of the first period; the reconnection delay EventSource is told varies.
+    let (first_tick, retry_ms) = {
+        use rand::Rng;
+        let mut rng = rand::thread_rng();
+        (
+            keep_alive.mul_f64(rng.gen_range(0.1..=1.0)),
+            rng.gen_range(RECONNECT_MS),
+        )
+    };
     // The reconnection delay for EventSource, the last event id, and a first chunk so that the
     // client knows at once that the stream is live.
     let mut queued = std::collections::VecDeque::new();
-    queued.push_back(format!("retry: 3000\nid: {}\n: connected\n\n", start.after));
+    queued.push_back(format!(
+        "retry: {retry_ms}\nid: {}\n: connected\n\n",
+        start.after
+    ));
     if start.reset {
         queued.push_back("event: reset\ndata: {}\n\n".to_string());
     }
@@ -544,7 +562,7 @@ fn event_stream(
         member,
         subscription,
         presence,
-        tick: tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive),
+        tick: tokio::time::interval_at(tokio::time::Instant::now() + first_tick, keep_alive),
         closing: state.chat.closing(),
         resyncs: state.chat.resyncs(),
         state,
