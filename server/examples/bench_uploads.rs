@@ -45,7 +45,7 @@ fn big_photo() -> Vec<u8> {
         Rgb(px)
     });
     let mut out = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 80)
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
         .encode_image(&img)
         .expect("encoding the photo");
     out
