@@ -158,7 +158,7 @@ bench-store: s3s-fs
     cargo build --release -p kizuna-server --bin kizuna-server --example bench_store
     {{target_dir}}/release/examples/bench_store {{target_dir}}/release/kizuna-server
 
-# Load and faults (not part of `just test`; about 15 minutes, 11 of them setting up 2,000 members): two release servers on a PostgreSQL
+# Load and faults (not part of `just test`; about 5 minutes after the release build, 40 s of them setting up 2,000 members): two release servers on a PostgreSQL
 # cluster the run starts on a spare port and an s3s-fs bucket, the mock LINE platform in a third
 # process; members register with photos, are approved, match, keep event streams open and chat at
 # `rate` messages a second in all while server A is killed (SIGKILL) and restarted three times and

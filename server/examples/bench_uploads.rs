@@ -45,7 +45,7 @@ fn big_photo() -> Vec<u8> {
         Rgb(px)
     });
     let mut out = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 88)
         .encode_image(&img)
         .expect("encoding the photo");
     out
@@ -113,7 +113,9 @@ async fn main() -> anyhow::Result<()> {
         .into_dimensions()?;
     assert!(
         photo.len() <= images::MAX_UPLOAD_BYTES
-            && u64::from(w) * u64::from(h) <= images::MAX_PIXELS
+            && u64::from(w) * u64::from(h) <= images::MAX_PIXELS,
+        "the photo ({} bytes, {w}×{h}) must be one the server accepts",
+        photo.len()
     );
 
     let data = std::env::temp_dir().join(format!("kizuna-bench-uploads-{}", std::process::id()));
