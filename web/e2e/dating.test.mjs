@@ -477,6 +477,12 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     await page.getByTestId('chat-input').fill('Great! Coffee on Saturday?');
     await page.getByTestId('chat-send').click();
     await page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'Coffee on Saturday?' }).waitFor();
+    // The screenshots come before the server's clock moves: the browser's clock stays on today, so
+    // a message from the server's tomorrow would sit under a date after "Today".
+    await shot(page, 'chat');
+    await page.setViewportSize({ width: 320, height: 640 });
+    await shot(page, 'chat-320');
+    await page.setViewportSize({ width: 390, height: 844 });
     // A message from tomorrow (the server's mock clock): a second day.
     await server.json('/__mock/clock', { method: 'POST', body: JSON.stringify({ advanceSecs: 86_400 }) });
     await apiSend('Leo', chatMatch, 'Saturday at ten works.');
@@ -505,7 +511,6 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     assert.equal(l.nav, 0, 'no tab bar in a conversation');
     assert.ok(l.pageScroll <= 0, `the page scrolls ${l.pageScroll} px`);
     assert.ok(l.formBottom <= l.viewport + 0.5, `input bottom ${l.formBottom} below ${l.viewport}`);
-    await shot(page, 'chat');
     // The keyboard: the visual viewport shrinks; the input stays in view.
     await page.setViewportSize({ width: 390, height: 460 });
     await waitFor(async () => (await layout()).formBottom <= 460.5, 'the input above the keyboard', 5_000);
@@ -516,7 +521,6 @@ describe('A dating app people enjoy on a phone (issue 23)', () => {
     assert.ok(l.backHeight <= 48, `back button ${l.backHeight} px high`);
     assert.equal(l.titleLines, 1);
     await assertNoOverflow(page, 'the chat at 320 px');
-    await shot(page, 'chat-320');
     await page.setViewportSize({ width: 390, height: 844 });
   });
 
