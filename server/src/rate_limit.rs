@@ -1,7 +1,7 @@
 //! Keyed allowances (a member, a session's user, a client address): `burst` requests at once,
 //! refilled evenly over `period` (GCRA). One API for every limit of the server:
 //!
-//! ```ignore
+//! ```text
 //! let limiter = state.limits.per_minute("chat", 30);      // once, at start
 //! limiter.check(&format!("member:{id}")).await?;          // Err(wait) when used up
 //! ```
