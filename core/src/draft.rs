@@ -421,12 +421,14 @@ impl Repairer {
         };
         let kept: Vec<String> = items
             .iter()
-            .filter_map(|item| match item {
-                Value::String(text) if !text.is_empty() && text.len() <= MAX_STORED_TAG_ID => {
-                    Some(text.clone())
-                }
-                Value::Number(number) if number.is_u64() => Some(number.to_string()),
-                _ => None,
+            .filter_map(|item| {
+                let text = match item {
+                    Value::String(text) => text.clone(),
+                    // An id stored as a number is kept as its digits, by the same length rule.
+                    Value::Number(number) if number.is_u64() => number.to_string(),
+                    _ => return None,
+                };
+                (!text.is_empty() && text.len() <= MAX_STORED_TAG_ID).then_some(text)
             })
             .collect();
         if kept.len() != items.len() || items.iter().any(Value::is_number) {
@@ -1008,6 +1010,23 @@ mod tests {
         assert_eq!(repaired.draft.longitude, None);
         assert!(repaired.repaired.contains(&"height".to_string()));
         assert_eq!(repaired.dropped, ["longitude"]);
+    }
+
+    #[test]
+    fn a_tag_id_stored_as_a_number_too_long_for_an_id_is_dropped_as_its_digits_would_be() {
+        // Found by the draft_repair fuzz target: the number was kept as 11 digits, which the next
+        // repair dropped, so a repaired draft changed when repaired again.
+        let stored =
+            json!({"version": 2, "exerciseTagIds": [55555555555u64, 55555553, "55555555555"]});
+        let repaired = repair(&stored);
+        assert_eq!(repaired.draft.exercise_tag_ids, ["55555553"]);
+        assert_eq!(repaired.repaired, ["exerciseTagIds"]);
+        let again = repair(&serde_json::to_value(&repaired.draft).unwrap());
+        assert_eq!(again.draft, repaired.draft);
+        assert!(
+            again.repaired.is_empty() && again.dropped.is_empty(),
+            "{again:?}"
+        );
     }
 
     #[test]
