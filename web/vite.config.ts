@@ -2,7 +2,7 @@
 import { defineConfig } from 'vite';
 import wasm from 'vite-plugin-wasm';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Plugin } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -105,30 +105,38 @@ async function coreInNode(dir: string) {
   return glue as unknown as typeof import('./src/wasm-pkg/kizuna_wasm');
 }
 
+type Core = Awaited<ReturnType<typeof coreInNode>>;
+
+/** A virtual module `id` whose source `source` writes from the wasm core, loaded in Node at build
+ *  time from the same package the app ships; rebuilt when the package changes. */
+function coreModule(id: string, source: (this: Rolldown.PluginContext, core: Core) => string): Plugin {
+  const dir = fileURLToPath(new URL('./src/wasm-pkg', import.meta.url));
+  return {
+    name: `kizuna-${id.replace('virtual:', '')}`,
+    enforce: 'pre',
+    resolveId: (requested) => (requested === id ? `\0${id}` : null),
+    async load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      this.addWatchFile(join(dir, 'kizuna_wasm_bg.wasm'));
+      return source.call(this, await coreInNode(dir));
+    },
+  };
+}
+
 /** `virtual:core-first-step`: what /register's first step shows of the core (a fresh draft, the
  *  gender choices, every field's limits, which fields are required), asked of the same wasm
  *  package at build time. The first step is drawn with it before the core is downloaded (50 KB on
  *  the wire that a new member's first screen does not wait for); the rules stay the core's alone. */
 function coreFirstStep(): Plugin {
-  const dir = fileURLToPath(new URL('./src/wasm-pkg', import.meta.url));
-  const id = 'virtual:core-first-step';
-  return {
-    name: 'kizuna-core-first-step',
-    enforce: 'pre',
-    resolveId: (source) => (source === id ? `\0${id}` : null),
-    async load(resolved) {
-      if (resolved !== `\0${id}`) return null;
-      this.addWatchFile(join(dir, 'kizuna_wasm_bg.wasm'));
-      const core = await coreInNode(dir);
-      const { draft } = core.repairDraft(null);
-      const { choices, limits } = core.catalogues();
-      const today = new Date().toISOString().slice(0, 10);
-      const errors = core.validateDraft(draft, '', today);
-      const required = Object.keys(errors).filter((k) => errors[k]!.includes('required'));
-      const facts = { draft, choices: { gender: choices.gender, matchGender: choices.matchGender }, limits, required };
-      return `export default ${JSON.stringify(facts)};`;
-    },
-  };
+  return coreModule('virtual:core-first-step', (core) => {
+    const { draft } = core.repairDraft(null);
+    const { choices, limits } = core.catalogues();
+    const today = new Date().toISOString().slice(0, 10);
+    const errors = core.validateDraft(draft, '', today);
+    const required = Object.keys(errors).filter((k) => errors[k]!.includes('required'));
+    const facts = { draft, choices: { gender: choices.gender, matchGender: choices.matchGender }, limits, required };
+    return `export default ${JSON.stringify(facts)};`;
+  });
 }
 
 /** `virtual:core-rules`: the core's limits for the screens that draw them without loading the
@@ -137,23 +145,14 @@ function coreFirstStep(): Plugin {
  *  export per field limit, by its wire name (`likeComment` is `{min, max}`), and `passUndoSecs`:
  *  a screen's chunk carries only the ones it imports. */
 function coreRules(): Plugin {
-  const dir = fileURLToPath(new URL('./src/wasm-pkg', import.meta.url));
-  const id = 'virtual:core-rules';
-  return {
-    name: 'kizuna-core-rules',
-    enforce: 'pre',
-    resolveId: (source) => (source === id ? `\0${id}` : null),
-    async load(resolved) {
-      if (resolved !== `\0${id}`) return null;
-      this.addWatchFile(join(dir, 'kizuna_wasm_bg.wasm'));
-      const { limits, passUndoSecs } = (await coreInNode(dir)).catalogues();
-      const named = Object.entries(limits).map(([field, rule]) => {
-        if (!/^[a-z][A-Za-z]*$/.test(field)) this.error(`a limit named ${field} is no JavaScript name`);
-        return `export const ${field} = ${JSON.stringify({ min: rule.min, max: rule.max })};`;
-      });
-      return [...named, `export const passUndoSecs = ${JSON.stringify(passUndoSecs)};`].join('\n');
-    },
-  };
+  return coreModule('virtual:core-rules', function (core) {
+    const { limits, passUndoSecs } = core.catalogues();
+    const named = Object.entries(limits).map(([field, rule]) => {
+      if (!/^[a-z][A-Za-z]*$/.test(field)) this.error(`a limit named ${field} is no JavaScript name`);
+      return `export const ${field} = ${JSON.stringify({ min: rule.min, max: rule.max })};`;
+    });
+    return [...named, `export const passUndoSecs = ${JSON.stringify(passUndoSecs)};`].join('\n');
+  });
 }
 
 const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|json|svg|webmanifest|txt|map)$/;
