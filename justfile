@@ -4,8 +4,15 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 wasm_bindgen_version := "0.2.130"
 # The S3-compatible server the tests keep files in (newer versions need a newer rustc).
 s3s_fs_version := "0.14.1"
+# The linter of the PostgreSQL migrations' SQL (PyPI squawk-cli; server/tests/api/migrations.rs).
+squawk_version := "2.70.0"
+# The bucket copies of the backup drill, as an operator makes them (PyPI awscli).
+awscli_version := "1.46.3"
 target_dir := env_var_or_default("CARGO_TARGET_DIR", justfile_directory() / "target")
 wasm_out := "web/src/wasm-pkg"
+wasm_safety_out := "web/src/wasm-safety-pkg"
+wasm_rules_out := "web/src/wasm-rules-pkg"
+wasm_opt_features := "--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue"
 
 default:
     @just --list
@@ -23,7 +30,7 @@ lint: web-install
     cd web && npm run lint
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
-    cargo clippy -p kizuna-core -p kizuna-wasm --target wasm32-unknown-unknown --all-targets -- -D warnings
+    cargo clippy -p kizuna-core -p kizuna-wasm -p kizuna-wasm-safety --target wasm32-unknown-unknown --all-targets -- -D warnings
     RUSTDOCFLAGS="-D warnings" cargo doc -p kizuna-core --no-deps
 
 # Core unit tests, property tests, the shared vectors natively (prints the vector count) and the
@@ -31,28 +38,41 @@ lint: web-install
 test-core:
     cargo test -p kizuna-core -- --show-output
 
-# The shared vectors and wasm unit tests, compiled to wasm32 and run by wasm-bindgen-test in Node.
+# The shared vectors and wasm unit tests, compiled to wasm32 and run by wasm-bindgen-test in Node:
+# the register form's module and the chat's safety module.
 test-wasm:
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p kizuna-wasm --target wasm32-unknown-unknown -- --nocapture
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p kizuna-wasm -p kizuna-wasm-safety --target wasm32-unknown-unknown -- --nocapture
 
-# Build the wasm package (release, size-optimised) into the web app's source tree. wasm-opt comes
-# from the npm `binaryen` package: Debian's binaryen 108 mis-wires wasm-bindgen's externref table
-# export and produces a package that fails to load.
+# Build the wasm packages (release, size-optimised) into the web app's source tree: the register
+# form's core (kizuna-wasm) and the chat's safety module (kizuna-wasm-safety), which only the chat
+# screen loads; and the core's rules for the build (kizuna-wasm-rules), which Vite asks in Node for
+# `virtual:core-rules` and no browser downloads. wasm-opt comes from the npm `binaryen` package: Debian's binaryen 108 mis-wires
+# wasm-bindgen's externref table export and produces a package that fails to load.
 wasm: web-install
     cargo build -p kizuna-wasm --target wasm32-unknown-unknown --profile wasm-release
+    # Apart: built together, cargo would give the register form's core the `safety` feature too.
+    cargo build -p kizuna-wasm-safety --target wasm32-unknown-unknown --profile wasm-release
+    cargo build -p kizuna-wasm-rules --target wasm32-unknown-unknown --profile wasm-release
     wasm-bindgen --target bundler --out-dir {{wasm_out}} --out-name kizuna_wasm {{target_dir}}/wasm32-unknown-unknown/wasm-release/kizuna_wasm.wasm
-    web/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue -o {{wasm_out}}/kizuna_wasm_bg.wasm {{wasm_out}}/kizuna_wasm_bg.wasm
+    web/node_modules/.bin/wasm-opt -Oz {{wasm_opt_features}} -o {{wasm_out}}/kizuna_wasm_bg.wasm {{wasm_out}}/kizuna_wasm_bg.wasm
+    wasm-bindgen --target web --out-dir {{wasm_safety_out}} --out-name kizuna_wasm_safety {{target_dir}}/wasm32-unknown-unknown/wasm-release/kizuna_wasm_safety.wasm
+    web/node_modules/.bin/wasm-opt -Oz {{wasm_opt_features}} -o {{wasm_safety_out}}/kizuna_wasm_safety_bg.wasm {{wasm_safety_out}}/kizuna_wasm_safety_bg.wasm
+    wasm-bindgen --target bundler --out-dir {{wasm_rules_out}} --out-name kizuna_wasm_rules {{target_dir}}/wasm32-unknown-unknown/wasm-release/kizuna_wasm_rules.wasm
     cd web && node scripts/check-wasm-pkg.mjs
 
-# Gzip size of the release .wasm the browser downloads (budget: 60 KB).
+# Gzip size of the release .wasm files the browser downloads: the register form's core (budget:
+# 60 KB) and the chat's safety module (budget: 32 KB; the browser's String.prototype.normalize
+# does its NFKC, so it carries no normalisation tables).
 wasm-size: wasm
     python3 scripts/wasm_size.py {{wasm_out}}/kizuna_wasm_bg.wasm 61440
+    python3 scripts/wasm_size.py {{wasm_safety_out}}/kizuna_wasm_safety_bg.wasm 32768
 
 # Server unit + integration tests (each test gets its own SQLite file or PostgreSQL database on
 # 127.0.0.1:5432, user postgres, dropped afterwards). The e-mail tests also send through a real
 # SMTP server, Python's aiosmtpd, from a virtualenv in the target dir (created on first use); the
-# tests of several processes keep their files in a real S3-compatible server, s3s-fs.
-test-server: smtp-venv s3s-fs
+# tests of several processes keep their files in a real S3-compatible server, s3s-fs. Every new
+# PostgreSQL migration is linted by squawk on the SQL it runs (`just squawk` installs it).
+test-server: smtp-venv s3s-fs squawk
     cargo test -p kizuna-server
 
 # s3s-fs, a real S3-compatible server for the tests (cargo install, a few minutes, once).
@@ -70,6 +90,10 @@ test-contract:
 contract:
     cargo build -p kizuna-server
     server/contract/run.sh long
+
+# squawk, the migrations' linter, in a virtualenv under ~/.cache/kizuna (made on first use).
+squawk:
+    bash scripts/tool-venv.sh squawk-cli {{squawk_version}} squawk
 
 # The virtualenv with aiosmtpd that the server tests start as a real SMTP server.
 smtp-venv:
@@ -109,6 +133,21 @@ bench-uploads uploads="60":
 # scanned for one member's daily list, over synthetic members (default 20000; `just bench-core 50000`).
 bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
+
+# The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
+# (core/data/safety: tune.jsonl, and heldout.jsonl kept aside while tuning): per language and part,
+# recall on scam and on contact lines, false positives on benign lines and hard negatives, and the
+# cost of a 200-character message (thread CPU time). Fails when the held-out part misses a target
+# (recall >= 95 %, false positives <= 1 %) or a message costs more than 20 µs.
+# `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tune part's errors.
+bench-safety:
+    cargo run --release -p kizuna-core --example safety_bench
+
+# The funnel of an Asia/Taipei day or range (default today) on the database the environment names
+# (DATABASE_URL, default ./data): introduction → like → match → first message → reply within a
+# day, each with its rate, and the pushes sent by kind with the visits their links brought.
+funnel first="" last="":
+    cargo run -q -p kizuna-server -- funnel {{first}} {{last}}
 
 # The server's OpenAPI document into the web app (web/src/lib/api/openapi.json, checked by a server
 # test) and the TypeScript types generated from it (schema.d.ts, by openapi-typescript).
@@ -179,3 +218,45 @@ chaos-short: s3s-fs
 # through PostgreSQL and in the process's memory, one at a time (p50/p99) and 32 at once.
 bench-limits checks="20000":
     cargo run --release -p kizuna-server --example bench_limits -- {{checks}}
+
+# The backup drill (not part of `just test`; a few minutes after the release build;
+# docs/operations.md): a PostgreSQL cluster of the run's own and an s3s-fs bucket populated through
+# the API (`pairs` matched pairs who chatted, photos and proofs), backed up as docs/operations.md
+# says (pg_dump --format=custom, `aws s3 sync` from PyPI's awscli), an account deleted after the
+# backup, everything restored into a fresh database and bucket with the deletion record of the
+# live bucket; every row and file compared (counts and checksums), then a server on the restore
+# replays the deletion and serves a member's chat and photos. Prints rows, files and minutes.
+backup-drill pairs="100": s3s-fs
+    cargo build --release -p kizuna-server --bin kizuna-server --example drill
+    {{target_dir}}/release/examples/drill backup {{target_dir}}/release/kizuna-server "$(command -v s3s-fs || echo $HOME/.cargo/bin/s3s-fs)" "$(bash scripts/tool-venv.sh awscli {{awscli_version}} aws)" {{pairs}}
+
+# The upgrade drill (not part of `just test`: a second release build, of another commit; run it
+# before a release and put its result in the note): the build before the newest migration (or
+# `just upgrade-drill <commit>`), from a git worktree built into its own target dir, serves a
+# populated database on PostgreSQL (one data dir for both: it may predate the bucket) while members chat; this build's `kizuna-server migrate` runs
+# meanwhile, then this build serves beside it. Fails on any answer that is not a success and on
+# any acknowledged message not stored exactly once.
+upgrade-drill old="":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    old="{{old}}"
+    if [ -z "$old" ]; then
+        newest=$(git log -n1 --diff-filter=A --format=%H -- 'server/src/storage/migration/m*.rs')
+        old=$(git rev-parse "$newest^")
+    fi
+    old=$(git rev-parse --verify "$old^{commit}")
+    cargo build --release -p kizuna-server --bin kizuna-server --example drill
+    drill_dir="{{target_dir}}/upgrade-drill"
+    old_bin="$drill_dir/kizuna-server-${old:0:12}"
+    if [ ! -x "$old_bin" ]; then
+        tree="$drill_dir/tree-${old:0:12}"
+        rm -rf "$tree"; git worktree prune
+        git worktree add --detach "$tree" "$old"
+        # Its own target dir, first seeded with this build's (the dependencies they share are
+        # not built twice).
+        [ -d "$drill_dir/target/release" ] || { mkdir -p "$drill_dir/target"; cp -a "{{target_dir}}/release" "$drill_dir/target/release"; }
+        (cd "$tree" && CARGO_TARGET_DIR="$drill_dir/target" cargo build --release -p kizuna-server --bin kizuna-server)
+        cp "$drill_dir/target/release/kizuna-server" "$old_bin"
+        git worktree remove --force "$tree"
+    fi
+    "{{target_dir}}/release/examples/drill" upgrade "$old_bin" "{{target_dir}}/release/kizuna-server" "$(git log -n1 --format='%h (%ad)' --date=short "$old")"

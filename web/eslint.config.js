@@ -13,7 +13,7 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
   .map((entry) => entry.name);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'src/wasm-pkg/**', 'node_modules/**', 'src/lib/api/schema.d.ts'] },
+  { ignores: ['dist/**', 'src/wasm-pkg/**', 'src/wasm-safety-pkg/**', 'src/wasm-rules-pkg/**', 'node_modules/**', 'src/lib/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -47,6 +47,37 @@ export default tseslint.config(
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  // A rule of kizuna-core reaches the web through the wasm package or `virtual:core-rules`, never
+  // as a copy: these are the shapes a copy has taken (tests may still name the values they expect).
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXAttribute[name.name=/^(maxLength|minLength|min|max)$/] > JSXExpressionContainer > Literal[value>0]',
+          message: 'A field limit is kizuna-core\'s: read it from the catalogues (core.catalogues().limits) or virtual:core-rules.',
+        },
+        {
+          selector: 'JSXAttribute[name.name=/^(pattern|maxLength|minLength)$/] > Literal',
+          message: 'A field pattern or length is kizuna-core\'s: build it from the core\'s limits.',
+        },
+        {
+          selector: 'Literal[regex.pattern=/^\\^?(\\\\d|\\[0-9\\])\\{[0-9]+\\}\\$?$/]',
+          message: 'A fixed count of digits (the e-mail code\'s) is kizuna-core\'s: ask core.isEmailCode.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^to(Locale)?LowerCase$/]:has(Identifier[name=/mail/i])',
+          message: 'An address is normalised by kizuna-core (core.normaliseEmail), ASCII letters only.',
+        },
+        {
+          selector: 'Literal[value=/^E001[AB]?$/]',
+          message: 'Which errors end the session is kizuna-core\'s: use sessionClearingCodes from virtual:core-rules.',
+        },
+      ],
     },
   },
   {

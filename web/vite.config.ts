@@ -9,7 +9,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 const buildId = process.env.KIZUNA_BUILD_ID ?? Date.now().toString(36);
 
-/** builds/latest.json: the manifest the running app polls to notice a new build (spec §4). */
+/** builds/latest.json: the manifest the running app polls to notice a new build. */
 function buildManifest(): Plugin {
   return {
     name: 'kizuna-build-manifest',
@@ -48,7 +48,7 @@ function nonBlockingCss(): Plugin {
  *  for it). An entry ending in "." is a prefix, any other a whole key. */
 const FIRST_SCREEN = [
   'app.', 'common.', 'error.', 'rule.', 'choice.gender.', 'choice.matchGender.', 'register.step.',
-  'register.title', 'register.steps', 'register.stepOf', 'register.progress', 'register.needsAttention',
+  'register.title', 'register.welcome.', 'register.steps', 'register.stepOf', 'register.progress', 'register.needsAttention',
   'register.resubmitNotice', 'register.coreFailed', 'register.backToReview', 'register.stepLead.basics',
   ...['nickname', 'name', 'gender', 'matchGender', 'birthday', 'height'].flatMap((f) => [`field.${f}`, `hint.${f}`]),
 ];
@@ -91,34 +91,35 @@ function localeParts(): Plugin {
   };
 }
 
-/** The wasm package (src/wasm-pkg) run in Node, the way check-wasm-pkg.mjs loads it. */
-async function coreInNode(dir: string) {
-  const glue = (await import(`${pathToFileURL(join(dir, 'kizuna_wasm_bg.js')).href}?t=${Date.now()}`)) as Record<string, unknown> & {
+/** A wasm package of wasm-bindgen's bundler target run in Node, the way check-wasm-pkg.mjs loads it. */
+async function wasmInNode<T>(dir: string, name: string): Promise<T> {
+  const glue = (await import(`${pathToFileURL(join(dir, `${name}_bg.js`)).href}?t=${Date.now()}`)) as Record<string, unknown> & {
     __wbg_set_wasm(exports: WebAssembly.Exports): void;
   };
-  const module = new WebAssembly.Module(readFileSync(join(dir, 'kizuna_wasm_bg.wasm')));
+  const module = new WebAssembly.Module(readFileSync(join(dir, `${name}_bg.wasm`)));
   const imports: Record<string, Record<string, WebAssembly.ImportValue>> = {};
   for (const imp of WebAssembly.Module.imports(module)) (imports[imp.module] ??= {})[imp.name] = glue[imp.name] as WebAssembly.ImportValue;
   const instance = new WebAssembly.Instance(module, imports);
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as (() => void) | undefined)?.();
-  return glue as unknown as typeof import('./src/wasm-pkg/kizuna_wasm');
+  return glue as unknown as T;
 }
 
-type Core = Awaited<ReturnType<typeof coreInNode>>;
+type Core = typeof import('./src/wasm-pkg/kizuna_wasm');
+type Rules = typeof import('./src/wasm-rules-pkg/kizuna_wasm_rules');
 
-/** A virtual module `id` whose source `source` writes from the wasm core, loaded in Node at build
- *  time from the same package the app ships; rebuilt when the package changes. */
-function coreModule(id: string, source: (this: Rolldown.PluginContext, core: Core) => string): Plugin {
-  const dir = fileURLToPath(new URL('./src/wasm-pkg', import.meta.url));
+/** A virtual module `id` whose source `source` writes from a wasm package of the core (`pkg`, its
+ *  folder under src, and `name`), loaded in Node at build time; rebuilt when the package changes. */
+function coreModule<T>(id: string, pkg: string, name: string, source: (this: Rolldown.PluginContext, core: T) => string | Promise<string>): Plugin {
+  const dir = fileURLToPath(new URL(`./src/${pkg}`, import.meta.url));
   return {
     name: `kizuna-${id.replace('virtual:', '')}`,
     enforce: 'pre',
     resolveId: (requested) => (requested === id ? `\0${id}` : null),
     async load(resolved) {
       if (resolved !== `\0${id}`) return null;
-      this.addWatchFile(join(dir, 'kizuna_wasm_bg.wasm'));
-      return source.call(this, await coreInNode(dir));
+      this.addWatchFile(join(dir, `${name}_bg.wasm`));
+      return await source.call(this, await wasmInNode<T>(dir, name));
     },
   };
 }
@@ -128,30 +129,38 @@ function coreModule(id: string, source: (this: Rolldown.PluginContext, core: Cor
  *  package at build time. The first step is drawn with it before the core is downloaded (50 KB on
  *  the wire that a new member's first screen does not wait for); the rules stay the core's alone. */
 function coreFirstStep(): Plugin {
-  return coreModule('virtual:core-first-step', (core) => {
+  const rulesDir = fileURLToPath(new URL('./src/wasm-rules-pkg', import.meta.url));
+  return coreModule<Core>('virtual:core-first-step', 'wasm-pkg', 'kizuna_wasm', async (core) => {
     const { draft } = core.repairDraft(null);
     const { choices, limits } = core.catalogues();
     const today = new Date().toISOString().slice(0, 10);
     const errors = core.validateDraft(draft, '', today);
     const required = Object.keys(errors).filter((k) => errors[k]!.includes('required'));
-    const facts = { draft, choices: { gender: choices.gender, matchGender: choices.matchGender }, limits, required };
+    // The fields fixed after approval (read-only when an approved member edits): from the rules
+    // package, as virtual:core-rules, but here so that the first step imports one module.
+    const { fixedFields } = (await wasmInNode<Rules>(rulesDir, 'kizuna_wasm_rules')).webRules();
+    const facts = { draft, choices: { gender: choices.gender, matchGender: choices.matchGender }, limits, required, fixedFields };
     return `export default ${JSON.stringify(facts)};`;
   });
 }
 
-/** `virtual:core-rules`: the core's limits for the screens that draw them without loading the
- *  core (a like's comment, a report's text, how long a pass may be taken back), asked of the same
- *  wasm package at build time, so that each limit is defined once, in core/src/rules.rs. One named
- *  export per field limit, by its wire name (`likeComment` is `{min, max}`), and `passUndoSecs`:
- *  a screen's chunk carries only the ones it imports. */
+/** `virtual:core-rules`: the core's rules for the code that applies them without loading the core
+ *  (a like's comment, a report's text, how long a pass may be taken back, the matchmaking day's
+ *  time zone, the session's life and the errors that end it, the fields fixed after approval, the
+ *  review console's decisions: kizuna-core's `web_rules::WebRules`), asked at build time of the
+ *  package built for it (src/wasm-rules-pkg, never shipped), so that each is defined once, in
+ *  kizuna-core, and none of it weighs on the register form's wasm. One named export per field
+ *  limit, by its wire name (`likeComment` is `{min, max}`), and one per rule: a chunk carries only
+ *  the ones it imports. */
 function coreRules(): Plugin {
-  return coreModule('virtual:core-rules', function (core) {
-    const { limits, passUndoSecs } = core.catalogues();
+  return coreModule<Rules>('virtual:core-rules', 'wasm-rules-pkg', 'kizuna_wasm_rules', function (core) {
+    const { limits, console: consoleRules, ...rules } = core.webRules();
     const named = Object.entries(limits).map(([field, rule]) => {
       if (!/^[a-z][A-Za-z]*$/.test(field)) this.error(`a limit named ${field} is no JavaScript name`);
       return `export const ${field} = ${JSON.stringify({ min: rule.min, max: rule.max })};`;
     });
-    return [...named, `export const passUndoSecs = ${JSON.stringify(passUndoSecs)};`].join('\n');
+    const others = Object.entries({ ...rules, consoleRules }).map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};`);
+    return [...named, ...others].join('\n');
   });
 }
 
@@ -229,14 +238,14 @@ export default defineConfig({
               test: (id: string) => id.includes('rolldown/runtime') || SHARED_MODULES.test(id),
             },
             // The register page's own modules, but for the steps it loads on demand (and the work
-            // step's e-mail code step),
+            // step's e-mail code step, and the resubmission's codes, which use the data hook),
             {
               name: 'register-page',
               priority: 1,
               includeDependenciesRecursively: false,
               // and the catalogue labels and form controls its first step uses (the review console
               // loads the labels from here rather than adding a request to /register's first render).
-              test: /src[\\/](lib[\\/]catalogue-labels\.ts$|components[\\/]form\.tsx$|features[\\/]register[\\/](?!components[\\/](step-(work|lifestyle|about|tags|photos|conditions|location|review)|email-code)\.tsx$|api[\\/](submit-profile|email-code)\.ts$)(?!.*\.(test\.|css$)))/,
+              test: /src[\\/](lib[\\/]catalogue-labels\.ts$|components[\\/]form\.tsx$|features[\\/]register[\\/](?!components[\\/](step-(work|lifestyle|about|tags|photos|conditions|location|review)|email-code|resubmit-codes)\.tsx$|api[\\/](submit-profile|email-code)\.ts$)(?!.*\.(test\.|css$)))/,
             },
           ],
         },

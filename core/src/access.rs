@@ -106,6 +106,42 @@ pub fn shown_in_list(viewer: Standing, ties: &Ties) -> bool {
     stands_in_list(viewer, ties) && !ties.passed
 }
 
+/// What a card of the viewer's list of the day offers (`liked`: the viewer liked the member).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardOffer {
+    /// Like and Pass: the card still waits for the viewer's answer.
+    Answer,
+    /// Nothing to do: the viewer liked them and waits for a like back.
+    Waiting,
+    /// The way into the chat: a match leaves discovery, and its card only offers the chat until
+    /// the list renews.
+    Chat,
+    /// Nothing: the match ended (or the chat is closed to them) since the list was made.
+    Done,
+}
+
+/// What a card of the list of the day offers the viewer, for a member [`shown_in_list`].
+pub fn card_offer(viewer: Standing, ties: &Ties, liked: bool) -> CardOffer {
+    if may_chat(viewer, ties) {
+        CardOffer::Chat
+    } else if ties.matched {
+        CardOffer::Done
+    } else if liked {
+        CardOffer::Waiting
+    } else {
+        CardOffer::Answer
+    }
+}
+
+/// How many cards of the list of the day still wait for a Like or Pass ("3 left today").
+pub fn left_today(offers: impl IntoIterator<Item = CardOffer>) -> u32 {
+    let open = offers
+        .into_iter()
+        .filter(|o| *o == CardOffer::Answer)
+        .count();
+    u32::try_from(open).unwrap_or(u32::MAX)
+}
+
 /// Whether the viewer is shown that the other member liked them (the "Liked you" list, their
 /// card and profile, with the like's comment): only someone already among the viewer's
 /// introductions whom they may see, and not yet a match. A like makes nobody visible.
@@ -171,6 +207,35 @@ mod tests {
             introduced: true,
             ..Ties::default()
         }
+    }
+
+    #[test]
+    fn a_card_offers_an_answer_then_waits_then_the_chat_and_only_open_cards_are_left() {
+        let open = introduced();
+        assert_eq!(card_offer(MEMBER, &open, false), CardOffer::Answer);
+        assert_eq!(card_offer(MEMBER, &open, true), CardOffer::Waiting);
+        let matched = Ties {
+            matched: true,
+            live_match: true,
+            ..introduced()
+        };
+        assert_eq!(card_offer(MEMBER, &matched, true), CardOffer::Chat);
+        // A match ended since the list was made: the card offers nothing, not Like again.
+        let ended = Ties {
+            live_match: false,
+            ..matched
+        };
+        assert_eq!(card_offer(MEMBER, &ended, true), CardOffer::Done);
+        assert_eq!(card_offer(MEMBER, &ended, false), CardOffer::Done);
+        let offers = [
+            CardOffer::Answer,
+            CardOffer::Waiting,
+            CardOffer::Chat,
+            CardOffer::Answer,
+            CardOffer::Done,
+        ];
+        assert_eq!(left_today(offers), 2);
+        assert_eq!(left_today([]), 0);
     }
 
     #[test]

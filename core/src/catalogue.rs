@@ -76,9 +76,9 @@ pub struct Employer {
 }
 
 /// What the web app draws its choices and limits with, in one object (the register form's
-/// choices, every field's limits, how long a pass may be taken back). The web build also asks it
-/// of the wasm package for the screens drawn before the core is loaded (`virtual:core-*`), so a
-/// limit is defined only here, in [`rules`].
+/// choices, every field's limits). The web build also asks it of the wasm package for the first
+/// step drawn before the core is loaded (`virtual:core-first-step`), so a limit is defined only
+/// here, in [`rules`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
@@ -95,9 +95,6 @@ pub struct Catalogues {
     #[cfg_attr(feature = "ts", tsify(type = "Record<string, RangeRule>"))]
     #[serde(serialize_with = "as_map")]
     pub limits: Vec<(&'static str, RangeRule)>,
-    /// How long a pass may be taken back, in seconds ([`rules::PASS_UNDO_SECS`]): the web's Undo
-    /// shows as long.
-    pub pass_undo_secs: i64,
 }
 
 /// The options of every closed choice of the form, in the order it shows them.
@@ -210,11 +207,11 @@ pub fn all() -> Catalogues {
         employers: employers(),
         choices: choices(),
         limits: rules::limits(),
-        pass_undo_secs: rules::PASS_UNDO_SECS,
     }
 }
 
-fn as_map<S: serde::Serializer>(
+/// A list of (field, rule) pairs as a JSON object.
+pub(crate) fn as_map<S: serde::Serializer>(
     pairs: &[(&'static str, RangeRule)],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {

@@ -29,8 +29,8 @@ pub trait NumericChoice: Sized {
     /// The choice of a wire code, if there is one.
     fn from_code(code: u8) -> Option<Self>;
 
-    /// Parses the JSON text a form select holds ("0", "1", …; spec §3: "parsed from a JSON
-    /// string"): a JSON integer literal, so no sign, fraction, exponent or leading zero.
+    /// Parses the JSON text a form select holds ("0", "1", …, a JSON string
+    /// the form parses): a JSON integer literal, so no sign, fraction, exponent or leading zero.
     fn from_json_text(text: &str) -> Option<Self> {
         let text = text.trim();
         let canonical = !text.is_empty()
@@ -95,7 +95,7 @@ macro_rules! string_choice {
 }
 
 /// Declares a choice whose wire form is a small number: the form keeps these as JSON strings
-/// ("0", "1", …) and the payload carries the parsed number (spec §3).
+/// ("0", "1", …) and the payload carries the parsed number.
 macro_rules! numeric_choice {
     ($(#[$doc:meta])* $name:ident, $key:literal { $($variant:ident = $wire:literal / $label:literal),+ $(,)? }) => {
         $(#[$doc])*

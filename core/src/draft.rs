@@ -588,7 +588,7 @@ pub fn repair(stored: &Value) -> RepairedDraft {
     }
 }
 
-/// Turns the draft into the payload (spec §3, §5): JSON-string choices parsed, tag ids to
+/// Turns the draft into the payload: JSON-string choices parsed, tag ids to
 /// numbers, the fertility plan as a one-element list, empty photo slots skipped, the distance
 /// defaulting to 0, and only selected conditions that carry data. Then applies every rule, so the
 /// payload comes back only when the server will accept it (save for its own checks of file
@@ -740,7 +740,7 @@ fn choice<T>(
     parsed
 }
 
-/// A choice whose select holds a JSON string ("0"), parsed as JSON (spec §3).
+/// A choice whose select holds a JSON string ("0"), parsed as JSON.
 fn json_choice<T: NumericChoice>(field: &str, value: &str, e: &mut FieldErrors) -> Option<T> {
     if value.trim().is_empty() {
         return None;
@@ -773,7 +773,7 @@ fn tag_ids(field: &str, ids: &[String], e: &mut FieldErrors) -> Option<Vec<u32>>
 /// A range condition of the form: its type, what was typed, and how to make the condition.
 type RangeSection<'a> = (&'a str, &'a RangeDraft, fn(Bounds) -> Condition);
 
-/// Only selected conditions that carry data are sent (spec §5).
+/// Only selected conditions that carry data are sent.
 fn conditions(c: &DraftConditions, e: &mut FieldErrors) -> Vec<Condition> {
     let mut out = Vec::new();
     let ranges: [RangeSection; 3] = [

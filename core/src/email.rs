@@ -29,7 +29,7 @@ impl EmailAddress {
     /// ``!#$%&'*+-/=?^_`{|}~`` (no quoted strings, no comments) and the domain is at least two
     /// dot-separated labels of letters, digits and inner hyphens, the last one not all digits.
     pub fn parse(text: &str) -> Option<EmailAddress> {
-        let address = text.trim().to_ascii_lowercase();
+        let address = normalise(text);
         let at = address.rfind('@')?;
         let (local, domain) = (&address[..at], &address[at + 1..]);
         (is_local_part(local) && is_domain(domain)).then_some(EmailAddress { address, at })
@@ -50,6 +50,14 @@ impl fmt::Display for EmailAddress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.address)
     }
+}
+
+/// An address as it is stored, compared and sent a code: trimmed and ASCII lower-cased. Only
+/// ASCII letters change, because only ASCII addresses are valid ([`EmailAddress::parse`]): a
+/// Unicode lower-casing would turn a look-alike such as the Kelvin sign (`\u{212A}`) into a `k`
+/// and make an address the core refuses equal to one it accepts.
+pub fn normalise(text: &str) -> String {
+    text.trim().to_ascii_lowercase()
 }
 
 fn is_local_part(local: &str) -> bool {
@@ -99,6 +107,17 @@ mod tests {
         let email = EmailAddress::parse(" Jane.Doe+kizuna@TSMC.com ").unwrap();
         assert_eq!(email.as_str(), "jane.doe+kizuna@tsmc.com");
         assert_eq!(email.domain(), "tsmc.com");
+    }
+
+    #[test]
+    fn normalising_lower_cases_ascii_letters_only() {
+        assert_eq!(normalise("  Jane.Doe@TSMC.com\n"), "jane.doe@tsmc.com");
+        assert_eq!(normalise("JANÉ@TSMC.COM"), "janÉ@tsmc.com");
+        assert_eq!(
+            normalise("jane@\u{212A}izuna.com"),
+            "jane@\u{212A}izuna.com"
+        );
+        assert!(EmailAddress::parse("jane@\u{212A}izuna.com").is_none());
     }
 
     #[test]

@@ -88,9 +88,18 @@ impl ErrorCode {
         }
     }
 
-    /// Session errors make the client drop its stored token (spec §8).
+    /// Session errors make the client drop its stored token: the token is unknown, revoked or
+    /// expired, so sending it again cannot succeed (a missing token, E001, has nothing to drop).
     pub fn clears_session(self) -> bool {
         matches!(self, ErrorCode::E001A | ErrorCode::E001B)
+    }
+
+    /// The codes that clear the session ([`ErrorCode::clears_session`]), for the web's client.
+    pub fn session_clearing() -> Vec<ErrorCode> {
+        ErrorCode::ALL
+            .into_iter()
+            .filter(|code| code.clears_session())
+            .collect()
     }
 
     /// The code of a wire code, if there is one.
@@ -113,10 +122,9 @@ mod tests {
 
     #[test]
     fn only_invalid_and_expired_sessions_clear_the_token() {
-        let clearing: Vec<_> = ErrorCode::ALL
-            .into_iter()
-            .filter(|c| c.clears_session())
-            .collect();
-        assert_eq!(clearing, [ErrorCode::E001A, ErrorCode::E001B]);
+        assert_eq!(
+            ErrorCode::session_clearing(),
+            [ErrorCode::E001A, ErrorCode::E001B]
+        );
     }
 }

@@ -127,11 +127,19 @@ pub mod line;
 pub mod locale;
 pub mod matching;
 pub mod profile;
+pub mod push;
 pub mod report;
 pub mod review;
+pub mod review_guard;
 pub mod revision;
 pub mod rules;
+// The register form's wasm has no room for the safety rule (its budget is 60 KB gzip and the
+// module alone costs bytes even unused): on wasm32 it is built only for the chat's own module
+// (kizuna-wasm-safety, feature `safety`). The server always has it.
+#[cfg(any(feature = "safety", not(target_arch = "wasm32")))]
+pub mod safety;
 pub mod url;
+pub mod web_rules;
 
 mod choices;
 mod reasons;

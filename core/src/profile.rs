@@ -1,4 +1,4 @@
-//! The registration payload (`UserProfileCreate`, spec §3) and its one validator.
+//! The registration payload (`UserProfileCreate`) and its one validator.
 //!
 //! The wire struct is deliberately loose (every field optional) so that a missing field is a
 //! `required` rule failure reported with all the others, rather than a parse error that hides
@@ -92,7 +92,7 @@ pub struct UserProfileCreate {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[validate(required, custom(function = line_user_id))]
     pub account: Option<String>,
-    /// The LINE user id again (spec §3).
+    /// The LINE user id again.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[validate(required)]
     pub password: Option<String>,

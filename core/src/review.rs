@@ -120,6 +120,16 @@ impl ReviewStatus {
     pub fn allows_editing(self) -> bool {
         self.apply(ReviewAction::Resubmit).is_ok()
     }
+
+    /// The decisions a reviewer may take on a profile in this status: every action but the
+    /// member's resubmission that the transition table allows from here. The review console
+    /// offers these and no other.
+    pub fn reviewer_actions(self) -> Vec<ReviewAction> {
+        ReviewAction::ALL
+            .into_iter()
+            .filter(|&action| action != ReviewAction::Resubmit && self.apply(action).is_ok())
+            .collect()
+    }
 }
 
 impl ReviewAction {
@@ -339,11 +349,10 @@ pub fn employer_on_approval(
 ) -> Result<&'static crate::catalogue::Employer, FieldErrors> {
     let mut errors = FieldErrors::new();
     let picked = picked.map(str::trim).filter(|id| !id.is_empty());
-    let of_email = match method {
-        crate::VerifyMethod::CompanyEmail => {
-            work_email.and_then(crate::catalogue::employer_for_email)
-        }
-        crate::VerifyMethod::EmployeeId | crate::VerifyMethod::ReviewLink => None,
+    let of_email = if reviewer_picks_employer(method) {
+        None
+    } else {
+        work_email.and_then(crate::catalogue::employer_for_email)
     };
     let chosen = match (of_email, picked) {
         (Some(employer), None) => Some(employer),
@@ -367,6 +376,16 @@ pub fn employer_on_approval(
     match chosen {
         Some(employer) if errors.is_empty() => Ok(employer),
         _ => Err(errors),
+    }
+}
+
+/// Whether approving a profile verified by `method` asks the reviewer which employer to put on
+/// record: yes for the employee-ID photo and the verification link, whose proof only a person
+/// reads; no for a work e-mail, whose confirmed address names its employer.
+pub fn reviewer_picks_employer(method: crate::VerifyMethod) -> bool {
+    match method {
+        crate::VerifyMethod::CompanyEmail => false,
+        crate::VerifyMethod::EmployeeId | crate::VerifyMethod::ReviewLink => true,
     }
 }
 
@@ -410,6 +429,17 @@ fn some_reasons<R: AsRef<str>, T: PartialEq>(
     reasons
 }
 
+/// The translation key of a reason code a decision gave, by the status the decision led to
+/// (REJECTED: a [`RejectReason`]; SUSPENDED: a [`SuspendReason`]; both catalogues have `OTHER`,
+/// with different labels); None for another status or an unknown code.
+pub fn reason_key(to: ReviewStatus, code: &str) -> Option<&'static str> {
+    match to {
+        ReviewStatus::Rejected => RejectReason::parse(code).map(RejectReason::key),
+        ReviewStatus::Suspended => SuspendReason::parse(code).map(SuspendReason::key),
+        ReviewStatus::Pending | ReviewStatus::Approved => None,
+    }
+}
+
 /// The wire fields (in [`FIELDS`] order) whose values differ between two submissions, for the
 /// reviewer's "what changed" view of a resubmission. Tag lists and conditions are compared as
 /// sets (their order means nothing); the photo list in order (the first photo leads).
@@ -441,6 +471,37 @@ mod tests {
     use super::*;
     use ReviewAction::*;
     use ReviewStatus::*;
+
+    #[test]
+    fn a_reviewer_approves_or_rejects_a_pending_profile_suspends_an_approved_one_and_reinstates_a_suspended_one()
+     {
+        let offered = |status: ReviewStatus| status.reviewer_actions();
+        assert_eq!(offered(ReviewStatus::Pending), [Approve, Reject]);
+        assert_eq!(offered(ReviewStatus::Approved), [Suspend]);
+        assert_eq!(offered(ReviewStatus::Suspended), [Reinstate]);
+        assert_eq!(offered(ReviewStatus::Rejected), []);
+    }
+
+    #[test]
+    fn the_employer_is_picked_by_the_reviewer_for_every_method_but_the_work_email() {
+        assert!(!reviewer_picks_employer(crate::VerifyMethod::CompanyEmail));
+        assert!(reviewer_picks_employer(crate::VerifyMethod::EmployeeId));
+        assert!(reviewer_picks_employer(crate::VerifyMethod::ReviewLink));
+    }
+
+    #[test]
+    fn a_reason_code_is_read_in_the_catalogue_of_the_status_it_led_to() {
+        assert_eq!(
+            reason_key(Rejected, "PHOTOS_UNCLEAR"),
+            Some("review.reject.PHOTOS_UNCLEAR")
+        );
+        assert_eq!(reason_key(Suspended, "SCAM"), Some("review.suspend.SCAM"));
+        assert_eq!(reason_key(Rejected, "OTHER"), Some("review.reject.OTHER"));
+        assert_eq!(reason_key(Suspended, "OTHER"), Some("review.suspend.OTHER"));
+        assert_eq!(reason_key(Suspended, "PHOTOS_UNCLEAR"), None);
+        assert_eq!(reason_key(Approved, "PHOTOS_UNCLEAR"), None);
+        assert_eq!(reason_key(Rejected, "[\"PHOTOS_UNCLEAR\"]"), None);
+    }
 
     #[test]
     fn a_pending_profile_is_approved_or_rejected() {

@@ -1,4 +1,4 @@
-//! Editing an approved profile (issue 21 §1): which field takes effect at once, which goes to
+//! Editing an approved profile: which field takes effect at once, which goes to
 //! review as a revision, which cannot be changed in the app; what a revision changes; and which
 //! decisions a reviewer makes on one.
 //!
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::profile::{FIELDS, UserProfileCreate};
-use crate::review::{Decision, changed_fields};
+use crate::review::{Decision, ReviewAction, changed_fields};
 use crate::rules::{FieldErrors, RuleCode};
 
 /// What saving the edit form does with a changed field.
@@ -248,13 +248,15 @@ pub fn next_step(
 /// suspending or reinstating is a decision on the member, not on a revision (`action`:
 /// `invalid_choice`).
 pub fn check_revision_decision(decision: &Decision) -> Result<(), FieldErrors> {
-    match decision {
-        Decision::Approve { .. } | Decision::Reject { .. } => Ok(()),
-        Decision::Suspend { .. } | Decision::Reinstate { .. } => {
-            Err(FieldErrors::single("action", RuleCode::InvalidChoice))
-        }
+    if REVISION_ACTIONS.contains(&decision.action()) {
+        Ok(())
+    } else {
+        Err(FieldErrors::single("action", RuleCode::InvalidChoice))
     }
 }
+
+/// The decisions a reviewer may take on a revision: approve it, or reject it with reasons.
+pub const REVISION_ACTIONS: [ReviewAction; 2] = [ReviewAction::Approve, ReviewAction::Reject];
 
 #[cfg(test)]
 mod tests {
@@ -357,6 +359,34 @@ mod tests {
             );
         }
         assert_eq!(errors.get("aboutMe"), None);
+    }
+
+    #[test]
+    fn the_fields_fixed_after_approval_are_the_account_the_name_the_birthday_and_the_gender() {
+        let mut fixed = fields(OnSave::Fixed);
+        fixed.sort_unstable();
+        assert_eq!(fixed, ["account", "birthday", "gender", "name", "password"]);
+    }
+
+    #[test]
+    fn a_revision_is_approved_or_rejected_and_nothing_else() {
+        for (action, reasons) in [
+            ("APPROVE", &[][..]),
+            ("REJECT", &["PHOTOS_UNCLEAR"][..]),
+            ("SUSPEND", &["SCAM"][..]),
+            ("REINSTATE", &[][..]),
+        ] {
+            let decision = Decision::parse(action, reasons, None).unwrap();
+            assert_eq!(
+                check_revision_decision(&decision).is_ok(),
+                REVISION_ACTIONS.contains(&decision.action()),
+                "{action}"
+            );
+        }
+        assert_eq!(
+            REVISION_ACTIONS,
+            [ReviewAction::Approve, ReviewAction::Reject]
+        );
     }
 
     #[test]

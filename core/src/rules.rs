@@ -623,7 +623,7 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Review (issue 14): decisions, claims and the work e-mail's one-time code.
+// Review: decisions, claims and the work e-mail's one-time code.
 
 /// The reviewer's optional note to the member on a decision (shown on /profile and in the push).
 pub const REVIEW_NOTE: TextRule = optional(500, true);
@@ -648,7 +648,7 @@ pub const EMAIL_CODE_CONFIRMATION_VALID_SECS: i64 = 24 * 60 * 60;
 pub const EMAIL_CODE_RETENTION_SECS: i64 = 30 * 24 * 60 * 60;
 
 // ---------------------------------------------------------------------------------------------
-// Matchmaking (issue 15): days, location privacy, introductions, chat and reports.
+// Matchmaking: days, location privacy, introductions, chat and reports.
 
 /// Asia/Taipei is UTC+8 all year (no daylight saving): the service's days start at 16:00 UTC.
 pub const TAIPEI_UTC_OFFSET_SECS: i64 = 8 * 60 * 60;
@@ -677,6 +677,10 @@ pub const CANDIDATE_WINDOW: usize = 300;
 pub const PICK_ROUND: usize = 32;
 /// Days during which a pass (either way) keeps two people from being introduced again.
 pub const PASS_COOLDOWN_DAYS: i32 = 30;
+/// Days after one of a pair deleted their account during which the pair, if it had matched or
+/// passed, is not introduced again should they register afresh (the pair is kept, as a hash of
+/// both LINE user ids, this long and no longer).
+pub const FORMER_PAIR_DAYS: i32 = 365;
 
 /// The weights of the compatibility score (`matching::score`); see each field.
 pub const SCORE: ScoreWeights = ScoreWeights {
@@ -755,10 +759,19 @@ pub const LIKE_COMMENT: TextRule = TextRule {
     max: 140,
     multiline: true,
 };
+/// How long a session lasts from its last renewal, in seconds (7 days): the server's session
+/// token and the web's cookies that carry it expire together.
+pub const SESSION_TTL_SECS: i64 = 7 * 24 * 60 * 60;
 /// How long a pass may be taken back (the web's Undo toast shows as long), in seconds.
 pub const PASS_UNDO_SECS: i64 = 10;
 /// The optional text of a report.
 pub const REPORT_TEXT: TextRule = optional(1000, true);
+/// A match is young (for [`crate::safety`]: contact details in it are a caution) while it is
+/// younger than this, in seconds: members usually share their LINE after meeting, and asking to
+/// move elsewhere in the first days is the romance scam's first step.
+pub const SAFETY_YOUNG_MATCH_SECS: i64 = 14 * 24 * 60 * 60;
+/// ... or while either side has sent fewer messages than this (before the message screened).
+pub const SAFETY_YOUNG_MATCH_MESSAGES: u32 = 20;
 /// Messages one call for a match's history may ask for.
 pub const CHAT_PAGE: RangeRule = RangeRule { min: 1, max: 50 };
 /// Messages a history call returns when it does not say.

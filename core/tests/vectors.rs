@@ -37,6 +37,14 @@ impl Engine for Native {
         draft::satisfies(&person, &seeker, line_user_id, today(day))
             .map_err(|errors| format!("{errors:?}"))
     }
+
+    fn normalise_email(&self, email: &str) -> String {
+        kizuna_core::email::normalise(email)
+    }
+
+    fn is_email_code(&self, typed: &str) -> bool {
+        kizuna_core::email_code::EmailCode::parse(typed).is_some()
+    }
 }
 
 #[test]
@@ -53,4 +61,39 @@ fn every_shared_vector_passes_natively() {
         report.failures.join("\n")
     );
     assert!(report.passed >= 300, "only {} vectors ran", report.passed);
+}
+
+mod safety_vectors {
+    use kizuna_core::safety::{self, Conversation};
+
+    include!("../../tests/vectors/safety_runner.rs");
+
+    struct Native;
+
+    impl Screener for Native {
+        fn screen(&self, text: &str, conversation: &serde_json::Value) -> Vec<String> {
+            let conversation: Conversation =
+                serde_json::from_value(conversation.clone()).expect("a conversation");
+            safety::screen(text, &conversation)
+                .codes()
+                .into_iter()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    #[test]
+    fn every_safety_vector_passes_natively() {
+        let (passed, failures) = run_safety(&Native);
+        println!(
+            "safety vectors (native): {passed} passed, {} failed",
+            failures.len()
+        );
+        assert!(
+            failures.is_empty(),
+            "failing vectors:\n{}",
+            failures.join("\n")
+        );
+        assert!(passed >= 40, "only {passed} safety vectors ran");
+    }
 }

@@ -162,6 +162,7 @@ async fn live_match(
         other,
         low: row.low_id,
         high: row.high_id,
+        matched_at: row.created_at,
     }))
 }
 
@@ -225,6 +226,36 @@ fn report_parties(viewer: &Viewer, reporter: Option<i64>, target: Option<i64>) -
     }
 }
 
+/// Open conversations the screening queued that the viewer may review: none of their own
+/// (`access::may_review`, as for reports).
+pub async fn safety_queue(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    limit: u64,
+) -> Result<Vec<storage::safety::OpenReview>, StorageError> {
+    let mut items = storage::safety::open(db, limit, viewer.member).await?;
+    items.retain(|i| {
+        let parties = report_parties(viewer, Some(i.other_id), Some(i.member_id));
+        access::may_review(viewer.standing, parties)
+    });
+    Ok(items)
+}
+
+/// Whether the viewer may settle the queued conversation of match `match_id`: not one of their
+/// own; None when no such item exists.
+pub async fn may_settle_safety_review(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    match_id: i64,
+) -> Result<Option<bool>, StorageError> {
+    let Some((member, low, high)) = storage::safety::item(db, match_id).await? else {
+        return Ok(None);
+    };
+    let other = if member == low { high } else { low };
+    let parties = report_parties(viewer, Some(other), Some(member));
+    Ok(Some(access::may_review(viewer.standing, parties)))
+}
+
 /// Whether the viewer may dismiss the report: not one they filed nor one about them
 /// (`access::may_review`); None for an unknown report.
 pub async fn may_dismiss_report(
@@ -247,8 +278,8 @@ pub async fn report_queue(
     db: &impl ConnectionTrait,
     viewer: &Viewer,
     limit: u64,
-) -> Result<Vec<storage::review::ReportEntry>, StorageError> {
-    let mut entries = storage::review::report_queue(db, limit, viewer.member).await?;
+) -> Result<Vec<storage::reports::ReportEntry>, StorageError> {
+    let mut entries = storage::reports::report_queue(db, limit, viewer.member).await?;
     entries.retain(|e| {
         let parties = report_parties(viewer, e.report.reporter_id, Some(e.target_id));
         access::may_see_report(viewer.standing, parties)

@@ -16,14 +16,19 @@
 //! that sees a number beyond the next one, falls behind its backlog or is told that the relay
 //! reconnected ([`ChatHub::resync`]) reads what it missed from the database; a stream that
 //! reconnects with `Last-Event-ID` starts with the events after it.
+//!
+//! Each published event carries the wall-clock time it was published at, right after its commit
+//! (in the NOTIFY payload too), so that a stream taking a message on any process records the
+//! message's delivery lag (`kizuna_chat_delivery_lag_seconds`; across machines it includes their
+//! clocks' difference, which NTP keeps to milliseconds).
 
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
 };
 
-use kizuna_core::rules::CHAT_STREAMS_PER_MEMBER;
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
+use kizuna_core::{rules::CHAT_STREAMS_PER_MEMBER, safety::Kinds};
+use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
@@ -36,11 +41,41 @@ pub const CHANNEL: &str = "kizuna_chat";
 /// them from the database).
 const BACKLOG: usize = 256;
 
+/// A stored chat message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// Increasing within the match.
+    pub id: i64,
+    pub match_id: i64,
+    pub sender_id: i64,
+    /// The id the sender's client gave it.
+    pub client_message_id: String,
+    pub text: String,
+    /// Unix seconds.
+    pub sent_at: i64,
+    /// What the screening found in it.
+    pub kinds: Kinds,
+}
+
+impl From<chat_message::Model> for Message {
+    fn from(row: chat_message::Model) -> Message {
+        Message {
+            id: row.id,
+            match_id: row.match_id,
+            sender_id: row.sender_id,
+            client_message_id: row.client_message_id,
+            text: row.text,
+            sent_at: row.sent_at,
+            kinds: Kinds::from_bits(u8::try_from(row.safety_kinds & 0xff).unwrap_or(0)),
+        }
+    }
+}
+
 /// What changed in a chat.
 #[derive(Clone, Debug, PartialEq)]
 pub enum What {
     /// A message was stored (for both members: the sender's other pages show it too).
-    Message(chat_message::Model),
+    Message(Message),
     /// The other member read up to this message.
     Read { up_to: i64 },
     /// The match ended: unmatch, block, report, suspension or a deleted account (for both).
@@ -89,12 +124,26 @@ struct Relayed {
     i: i64,
     /// The members and their event numbers.
     s: Vec<(i64, i64)>,
+    /// When it was published (Unix milliseconds; 0 from a process that did not say).
+    #[serde(default)]
+    t: i64,
 }
+
+/// Now, in Unix milliseconds by the wall clock (never the application's mock clock: lags are
+/// measured across processes).
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// An event on its way to the streams, with when it was published (Unix ms, 0: unknown).
+type Stamped = (Arc<ChatEvent>, i64);
 
 pub struct ChatHub {
     /// This process, in NOTIFY payloads.
     origin: String,
-    members: Mutex<HashMap<i64, broadcast::Sender<Arc<ChatEvent>>>>,
+    members: Mutex<HashMap<i64, broadcast::Sender<Stamped>>>,
     closing: watch::Sender<bool>,
     /// Bumped when events may have been missed (the relay reconnected): streams read the
     /// database for what they have not seen.
@@ -109,6 +158,12 @@ impl ChatHub {
             closing: watch::Sender::new(false),
             resyncs: watch::Sender::new(0),
         })
+    }
+
+    /// Event streams open on this process (a metric).
+    pub fn open_streams(&self) -> usize {
+        let members = self.members.lock().expect("the chat hub's lock");
+        members.values().map(|tx| tx.receiver_count()).sum()
     }
 
     /// The events of `member`'s chats from now on, until the subscription is dropped; None when
@@ -137,13 +192,13 @@ impl ChatHub {
         self.members.lock().expect("the chat hub's lock").len()
     }
 
-    fn deliver(&self, event: ChatEvent) {
+    fn deliver(&self, event: ChatEvent, published_ms: i64) {
         let event = Arc::new(event);
         let members = self.members.lock().expect("the chat hub's lock");
         for (member, _) in &event.to {
             if let Some(tx) = members.get(member) {
                 // No receiver left is not an error: the stream just closed.
-                let _ = tx.send(event.clone());
+                let _ = tx.send((event.clone(), published_ms));
             }
         }
     }
@@ -157,27 +212,19 @@ impl ChatHub {
             What::Read { up_to } => ("read", *up_to),
             What::Ended => ("ended", 0),
         };
+        let published_ms = wall_ms();
         let relayed = Relayed {
             o: self.origin.clone(),
             k: kind.into(),
             m: event.match_id,
             i: id,
             s: event.to.clone(),
+            t: published_ms,
         };
-        self.deliver(event);
-        if db.get_database_backend() != DbBackend::Postgres {
-            return;
-        }
+        self.deliver(event, published_ms);
         let payload = serde_json::to_string(&relayed).unwrap_or_default();
-        let notified = db
-            .execute_raw(Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                "SELECT pg_notify($1, $2)",
-                [CHANNEL.into(), payload.into()],
-            ))
-            .await;
-        if let Err(err) = notified {
-            tracing::warn!(error = %err, "chat relay: NOTIFY failed");
+        if let Err(err) = crate::storage::notify::notify(db, CHANNEL, &payload).await {
+            tracing::warn!(error = ?err, "chat relay: NOTIFY failed");
         }
     }
 
@@ -229,11 +276,11 @@ impl ChatHub {
             .filter(|r| r.k == "message")
             .map(|r| r.i)
             .collect();
-        let messages: HashMap<i64, chat_message::Model> = if ids.is_empty() {
+        let messages: HashMap<i64, Message> = if ids.is_empty() {
             HashMap::new()
         } else {
             match store::messages(db, &ids).await {
-                Ok(rows) => rows.into_iter().map(|m| (m.id, m)).collect(),
+                Ok(rows) => rows.into_iter().map(|m| (m.id, Message::from(m))).collect(),
                 Err(err) => {
                     tracing::warn!(error = ?err, "chat relay: messages not read; the streams will read them");
                     self.resync();
@@ -255,11 +302,14 @@ impl ChatHub {
                     continue;
                 }
             };
-            self.deliver(ChatEvent {
-                match_id: relayed.m,
-                what,
-                to: relayed.s,
-            });
+            self.deliver(
+                ChatEvent {
+                    match_id: relayed.m,
+                    what,
+                    to: relayed.s,
+                },
+                relayed.t,
+            );
         }
     }
 }
@@ -268,14 +318,25 @@ impl ChatHub {
 pub struct Subscription {
     hub: Arc<ChatHub>,
     member: i64,
-    rx: Option<broadcast::Receiver<Arc<ChatEvent>>>,
+    rx: Option<broadcast::Receiver<Stamped>>,
 }
 
 impl Subscription {
-    /// The next event; `Lagged` when the stream fell more than the backlog behind.
+    /// The next event; `Lagged` when the stream fell more than the backlog behind. A message
+    /// from the other member records its delivery lag as the stream takes it.
     pub async fn recv(&mut self) -> Result<Arc<ChatEvent>, broadcast::error::RecvError> {
         match self.rx.as_mut() {
-            Some(rx) => rx.recv().await,
+            Some(rx) => {
+                let (event, published_ms) = rx.recv().await?;
+                if let What::Message(message) = &event.what
+                    && message.sender_id != self.member
+                    && published_ms > 0
+                {
+                    metrics::histogram!(crate::metric_names::CHAT_DELIVERY_LAG)
+                        .record((wall_ms() - published_ms).max(0) as f64 / 1000.0);
+                }
+                Ok(event)
+            }
             None => Err(broadcast::error::RecvError::Closed),
         }
     }
@@ -300,14 +361,15 @@ mod tests {
 
     use super::*;
 
-    fn message(id: i64, sender: i64) -> chat_message::Model {
-        chat_message::Model {
+    fn message(id: i64, sender: i64) -> Message {
+        Message {
             id,
             match_id: 7,
             sender_id: sender,
             client_message_id: "abcd1234".into(),
             text: "hi".into(),
             sent_at: 0,
+            kinds: Kinds::EMPTY,
         }
     }
 
@@ -318,16 +380,22 @@ mod tests {
         let mut a2 = hub.subscribe(1).unwrap();
         let mut b = hub.subscribe(2).unwrap();
         let mut c = hub.subscribe(3).unwrap();
-        hub.deliver(ChatEvent {
-            match_id: 7,
-            what: What::Message(message(10, 1)),
-            to: vec![(1, 4), (2, 9)],
-        });
-        hub.deliver(ChatEvent {
-            match_id: 7,
-            what: What::Read { up_to: 10 },
-            to: vec![(1, 5)],
-        });
+        hub.deliver(
+            ChatEvent {
+                match_id: 7,
+                what: What::Message(message(10, 1)),
+                to: vec![(1, 4), (2, 9)],
+            },
+            wall_ms(),
+        );
+        hub.deliver(
+            ChatEvent {
+                match_id: 7,
+                what: What::Read { up_to: 10 },
+                to: vec![(1, 5)],
+            },
+            wall_ms(),
+        );
         for s in [&mut a, &mut a2] {
             let first = s.recv().await.unwrap();
             assert!(matches!(first.what, What::Message(_)));
@@ -377,6 +445,7 @@ mod tests {
             m: i64::MAX,
             i: i64::MAX,
             s: vec![(i64::MAX, i64::MAX), (i64::MAX - 1, i64::MAX)],
+            t: i64::MAX,
         };
         let text = serde_json::to_string(&r).unwrap();
         assert!(text.len() < 300, "{text}");

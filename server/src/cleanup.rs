@@ -1,5 +1,7 @@
 //! The periodic housekeeping task: temp files not claimed within 24 h are deleted (row, file and
-//! cached variants), and sessions that expired or were revoked more than a day ago are forgotten.
+//! cached variants), sessions that expired or were revoked more than a day ago are forgotten,
+//! finished pushes a day after they finished, pairs kept after a departure after a year, and on
+//! SQLite the write-ahead log is checkpointed into the database file and emptied.
 //! At start and then hourly it also removes what a crash can leave in the file store: bytes whose
 //! row was never written (an upload stores the file first, then its row) and, in a local store,
 //! half-written files.
@@ -7,12 +9,12 @@
 use std::time::Duration;
 
 use anyhow::Context;
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QuerySelect};
+use sea_orm::DatabaseConnection;
 
 use crate::{
     clock::now_secs,
     file_store::{FileStore, file_id_of},
-    storage::entity::file,
+    storage,
 };
 
 pub const TEMP_FILE_TTL_SECS: i64 = 24 * 3600;
@@ -22,49 +24,35 @@ pub async fn sweep(db: &DatabaseConnection, files: &FileStore, now: i64) -> anyh
     let cutoff = now - TEMP_FILE_TTL_SECS;
     let mut removed = 0;
     loop {
-        let batch = file::Entity::find()
-            .filter(file::Column::ClaimedAt.is_null())
-            .filter(file::Column::CreatedAt.lt(cutoff))
-            .limit(500)
-            .all(db)
-            .await
-            .context("listing expired temp files")?;
-        if batch.is_empty() {
+        let ids = storage::files::unclaimed_before(db, cutoff, 500).await?;
+        if ids.is_empty() {
             break;
         }
-        let ids: Vec<String> = batch.into_iter().map(|f| f.id).collect();
         // Delete the rows first (only those still unclaimed), then the bytes.
-        file::Entity::delete_many()
-            .filter(file::Column::Id.is_in(ids.clone()))
-            .filter(file::Column::ClaimedAt.is_null())
-            .exec(db)
-            .await
-            .context("deleting expired temp files")?;
-        for id in &ids {
-            let still_there = file::Entity::find_by_id(id.clone())
-                .one(db)
-                .await
-                .context("re-reading a temp file")?
-                .is_some();
-            if !still_there {
-                // Its row is gone: bytes left by a failure are an orphan for the hourly sweep.
-                if let Err(err) = files.remove(id).await {
-                    tracing::warn!(error = ?err, "could not remove an expired temp file");
-                }
-                removed += 1;
+        for id in storage::files::delete_unclaimed(db, &ids).await? {
+            // Its row is gone: bytes left by a failure are an orphan for the hourly sweep.
+            if let Err(err) = files.remove(&id).await {
+                tracing::warn!(error = ?err, "could not remove an expired temp file");
             }
+            removed += 1;
         }
         if ids.len() < 500 {
             break;
         }
     }
-    crate::storage::sessions::sweep(db, now).await?;
+    storage::sessions::sweep(db, now).await?;
     // Review infrastructure: finished pushes, old webhook event ids and e-mail codes.
-    crate::storage::push_outbox::sweep(db, now).await?;
-    crate::storage::line_events::sweep(db, now).await?;
-    crate::storage::email_codes::sweep(db, now).await?;
+    storage::push_outbox::sweep(db, now).await?;
+    storage::line_events::sweep(db, now).await?;
+    storage::email_codes::sweep(db, now).await?;
     // Chat events past their replay time (a stream away longer is told to reload).
-    crate::storage::chat_events::sweep(db, now).await?;
+    storage::chat_events::sweep(db, now).await?;
+    // Pairs kept after a departure, past their year.
+    storage::departures::sweep_pairs(db, now).await?;
+    // What was deleted since the last run leaves the SQLite log too.
+    if !storage::checkpoint_wal(db).await? {
+        tracing::info!("the write-ahead log was busy; checkpointed at the next run");
+    }
     Ok(removed)
 }
 
@@ -120,16 +108,7 @@ pub async fn sweep_orphans(
     let ids: Vec<String> = ids.into_iter().collect();
     let mut orphans = Vec::new();
     for chunk in ids.chunks(500) {
-        let known: std::collections::HashSet<String> = file::Entity::find()
-            .select_only()
-            .column(file::Column::Id)
-            .filter(file::Column::Id.is_in(chunk.iter().cloned()))
-            .into_tuple::<String>()
-            .all(db)
-            .await
-            .context("looking up stored files")?
-            .into_iter()
-            .collect();
+        let known = storage::files::known(db, chunk).await?;
         orphans.extend(chunk.iter().filter(|id| !known.contains(*id)).cloned());
     }
     // A crash leaves a few orphans. A database that knows almost none of the stored files is the
@@ -160,23 +139,11 @@ pub async fn check_store_holds_files(
     files: &FileStore,
     sample: u64,
 ) -> anyhow::Result<()> {
-    use sea_orm::{PaginatorTrait, QueryOrder};
-    let named = file::Entity::find()
-        .count(db)
-        .await
-        .context("counting stored files")?;
+    let named = storage::files::count(db).await?;
     if named == 0 {
         return Ok(());
     }
-    let newest: Vec<String> = file::Entity::find()
-        .select_only()
-        .column(file::Column::Id)
-        .order_by_desc(file::Column::CreatedAt)
-        .limit(sample)
-        .into_tuple::<String>()
-        .all(db)
-        .await
-        .context("listing stored files")?;
+    let newest = storage::files::newest(db, sample).await?;
     for id in &newest {
         if files.exists(&FileStore::original(id)).await? {
             return Ok(());
@@ -200,16 +167,40 @@ pub async fn remove_departed_files(
 ) -> anyhow::Result<usize> {
     let mut removed = 0;
     loop {
-        let batch = crate::storage::departures::queued_files(db, 500).await?;
+        let batch = storage::departures::queued_files(db, 500).await?;
         if batch.is_empty() {
             return Ok(removed);
         }
         for id in &batch {
             // A removal that fails stays queued for the next run.
             files.remove(id).await?;
-            crate::storage::departures::file_removed(db, id).await?;
+            storage::departures::file_removed(db, id).await?;
             removed += 1;
         }
+    }
+}
+
+/// How long after a deletion the deleted bytes must be gone from the SQLite files.
+pub const PURGE_WITHIN: Duration = Duration::from_secs(60);
+
+/// After a deletion on SQLite: checkpoints the write-ahead log into the database file and empties
+/// it (`storage::checkpoint_wal`), so that neither file holds the deleted rows (`secure_delete`
+/// zeroed them in the pages; the log's old frames still had them). A reader holding an older
+/// snapshot makes the checkpoint wait: it is tried again every second, for
+/// [`PURGE_WITHIN`]; the housekeeping run checkpoints too. Nothing to do on PostgreSQL.
+pub async fn purge_deleted_bytes(db: &DatabaseConnection) {
+    let started = std::time::Instant::now();
+    loop {
+        match storage::checkpoint_wal(db).await {
+            Ok(true) => return,
+            Ok(false) => {}
+            Err(err) => tracing::warn!(error = ?err, "the write-ahead log was not checkpointed"),
+        }
+        if started.elapsed() >= PURGE_WITHIN {
+            tracing::error!("the write-ahead log still holds deleted rows: a reader kept it");
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }
 
@@ -239,6 +230,11 @@ pub fn spawn(
             if let Err(err) = crate::data_export::sweep(&db, now).await {
                 tracing::warn!(error = ?err, "clearing expired data exports failed");
             }
+            match crate::deletions::record_missing(&db, &files, now).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(written = n, "departures written to the deletion record"),
+                Err(err) => tracing::warn!(error = ?err, "writing the deletion record failed"),
+            }
             match remove_departed_files(&db, &files).await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(removed = n, "deleted accounts' files removed"),
@@ -251,6 +247,13 @@ pub fn spawn(
                     Ok(0) => {}
                     Ok(n) => tracing::info!(removed = n, "orphaned files removed"),
                     Err(err) => tracing::error!(error = ?err, "orphan cleanup failed"),
+                }
+                match crate::deletions::prune(&files, now_secs()).await {
+                    Ok(0) => {}
+                    Ok(n) => {
+                        tracing::info!(pruned = n, "old entries of the deletion record pruned")
+                    }
+                    Err(err) => tracing::warn!(error = ?err, "pruning the deletion record failed"),
                 }
             }
         }

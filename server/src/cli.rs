@@ -1,5 +1,5 @@
 //! The binary's command line (clap): `serve` (the default), `migrate`, `introductions`,
-//! `reviewers` and `openapi`; `kizuna-server help <command>` says what each does. The operator
+//! `funnel`, `reviewers`, `members`, `files` and `openapi`; `kizuna-server help <command>` says what each does. The operator
 //! commands read the same environment as `serve` (DATABASE_URL, KIZUNA_DATA_DIR), apply pending
 //! migrations first, print their answer on stdout and log only warnings, on stderr.
 
@@ -37,10 +37,27 @@ pub enum Command {
         #[arg(value_parser = parse_day)]
         day: Option<kizuna_core::date::Date>,
     },
+    /// Print the funnel of an Asia/Taipei day or range: introductions → likes → matches → first
+    /// messages → replies within a day, with the rate of each stage, and the pushes sent by kind
+    /// with the visits their links brought. Counts only; nobody is named.
+    Funnel {
+        /// The first day, YYYY-MM-DD (default: today in Asia/Taipei).
+        #[arg(value_parser = parse_day)]
+        first: Option<kizuna_core::date::Date>,
+        /// The last day, YYYY-MM-DD (default: the first).
+        #[arg(value_parser = parse_day)]
+        last: Option<kizuna_core::date::Date>,
+    },
     /// Who may use the reviewer console.
     Reviewers {
         #[command(subcommand)]
         action: ReviewersCommand,
+    },
+    /// A member's deletion or export request answered by hand (someone who can no longer open
+    /// the app): the same use-cases as the member's own buttons.
+    Members {
+        #[command(subcommand)]
+        action: MembersCommand,
     },
     /// Print the OpenAPI document of /api (for the web app's generated types: `just openapi`).
     Openapi,
@@ -58,6 +75,27 @@ pub enum FilesCommand {
     /// holds already at the same size is skipped, so a cut-off run is run again; each copy is
     /// read back and compared; then checks that the bucket holds every file the database names.
     CopyToS3,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum MembersCommand {
+    /// Delete the member's account at once, as their own "Delete my account" does: matches end,
+    /// files are removed, the deletion record is written, what the retention table keeps is
+    /// kept. On SQLite, stop the server first.
+    Delete {
+        /// U followed by 32 lowercase hex digits.
+        #[arg(value_parser = parse_id)]
+        line_user_id: LineUserId,
+    },
+    /// Write a copy of the member's data (the zip their own "Download my data" makes) to a file,
+    /// which must not exist yet. Counts against their copies of the day.
+    Export {
+        /// U followed by 32 lowercase hex digits.
+        #[arg(value_parser = parse_id)]
+        line_user_id: LineUserId,
+        /// Where the zip goes.
+        out_file: std::path::PathBuf,
+    },
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -294,6 +332,122 @@ pub async fn files(command: FilesCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A use-case's refusal as the command's error: its cause, or the whole chain of an internal
+/// error.
+fn refused(err: crate::error::ApiError) -> anyhow::Error {
+    match err {
+        crate::error::ApiError::Internal(err) => err,
+        other => anyhow::anyhow!("{other}"),
+    }
+}
+
+/// How long `members export` waits for the archive.
+const EXPORT_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// `kizuna-server members …`: runs the member's own use-case with an operator's state
+/// (`startup::operator_state`) and waits for what follows its commit; answers what to print.
+pub async fn members(settings: Settings, command: MembersCommand) -> anyhow::Result<String> {
+    let (state, instance) = crate::startup::operator_state(settings).await?;
+    let result = member_request(&state, command).await;
+    state.db.clone().close().await.ok();
+    drop(instance);
+    result
+}
+
+async fn member_request(
+    state: &crate::state::AppState,
+    command: MembersCommand,
+) -> anyhow::Result<String> {
+    use crate::usecases::{export, membership};
+    use anyhow::Context;
+    let id = match &command {
+        MembersCommand::Delete { line_user_id } | MembersCommand::Export { line_user_id, .. } => {
+            line_user_id.clone()
+        }
+    };
+    {
+        let Some(user) = storage::users::find_by_line_id(&state.db, id.as_str()).await? else {
+            anyhow::bail!(
+                "no account of {id}: nothing to do (a deleted account leaves none; its deletion \
+                 is under deletions/ in the file store)"
+            );
+        };
+        match command {
+            MembersCommand::Delete { .. } => {
+                membership::delete_account(&state.db, &user, None, state.now())
+                    .await
+                    .map_err(|err| refused(err.into()))?
+                    .apply(state)
+                    .await;
+                // What the outcome started in the background, awaited here before the command
+                // exits (each is idempotent: a second run finds nothing left to do).
+                crate::cleanup::remove_departed_files(&state.db, &state.files).await?;
+                crate::deletions::record_missing(&state.db, &state.files, state.now()).await?;
+                crate::cleanup::purge_deleted_bytes(&state.db).await;
+                Ok(format!(
+                    "deleted the account of {id}: its matches ended, its files are removed and \
+                     the deletion is recorded"
+                ))
+            }
+            MembersCommand::Export { out_file, .. } => {
+                anyhow::ensure!(
+                    !out_file.exists(),
+                    "{} exists already: name a new file",
+                    out_file.display()
+                );
+                let requested = export::request(&state.db, user.id, state.now())
+                    .await
+                    .map_err(|err| refused(err.into()))?
+                    .apply(state)
+                    .await;
+                let started = std::time::Instant::now();
+                let (row, archive) = loop {
+                    if let Some(ready) = export::download(&state.db, &requested.token, state.now())
+                        .await
+                        .map_err(|err| refused(err.into()))?
+                    {
+                        break ready;
+                    }
+                    let latest = export::latest(&state.db, user.id, state.now())
+                        .await
+                        .map_err(|err| refused(err.into()))?;
+                    if latest.map(|export| export.status) == Some(export::ExportStatus::Failed) {
+                        anyhow::bail!("the copy could not be made: the log says why");
+                    }
+                    anyhow::ensure!(
+                        started.elapsed() < EXPORT_WAIT,
+                        "the copy was not ready within {} s",
+                        EXPORT_WAIT.as_secs()
+                    );
+                    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                };
+                let mut file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&out_file)
+                    .with_context(|| format!("creating {}", out_file.display()))?;
+                std::io::Write::write_all(&mut file, &archive)?;
+                file.sync_all()?;
+                Ok(format!(
+                    "wrote the data of {id} to {} ({} bytes, made {})",
+                    out_file.display(),
+                    archive.len(),
+                    format_utc(row.ready_at.unwrap_or(row.requested_at))
+                ))
+            }
+        }
+    }
+}
+
+/// The entry point for `kizuna-server members …`.
+pub async fn members_main(command: MembersCommand) -> anyhow::Result<()> {
+    init_logging();
+    let settings = Settings::from_env()?;
+    let answer = members(settings, command).await?;
+    println!("{answer}");
+    Ok(())
+}
+
 /// `kizuna-server introductions [YYYY-MM-DD]`: runs the daily job for that Asia/Taipei day
 /// (today by default) against the configured database and prints what it did. Meant for a
 /// scheduler (cron, a systemd timer) early each morning; running it again is harmless.
@@ -304,12 +458,18 @@ pub async fn introductions(
     let day = day.unwrap_or_else(|| settings.clock.taipei_today());
     let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
     storage::migrate(&db).await?;
-    let report =
-        crate::matchmaking::job::run(&db, day, settings.clock.now_secs(), &settings.line.liff_id)
-            .await?;
+    let ran = crate::matchmaking::schedule::run_by_hand(
+        &db,
+        &settings.clock,
+        day,
+        &settings.line.liff_id,
+    )
+    .await;
+    db.close().await.ok();
+    let (report, recorded) = ran?;
     println!(
         "{day}: {} approved members, {} new lists, {} introductions, {} pushes; \
-         load {:.1}s, picks {:.1}s, pushes {:.1}s; pool {} MB",
+         load {:.1}s, picks {:.1}s, pushes {:.1}s; pool {} MB; {}",
         report.members,
         report.lists,
         report.introductions,
@@ -317,8 +477,39 @@ pub async fn introductions(
         report.load_secs,
         report.pick_secs,
         report.push_secs,
-        report.pool_bytes / 1_000_000
+        report.pool_bytes / 1_000_000,
+        match recorded {
+            crate::matchmaking::schedule::Recorded::Finished => "the run is recorded in job_runs",
+            crate::matchmaking::schedule::Recorded::AlreadyFinished =>
+                "the day's run was recorded in job_runs already",
+            crate::matchmaking::schedule::Recorded::HeldElsewhere =>
+                "a serving process holds the day's run and records it when it finishes",
+        }
     );
+    Ok(())
+}
+
+/// `kizuna-server funnel`: the table of a day or range (see [`Command::Funnel`]).
+pub async fn funnel(
+    settings: &Settings,
+    first: Option<kizuna_core::date::Date>,
+    last: Option<kizuna_core::date::Date>,
+) -> anyhow::Result<()> {
+    let first = first.unwrap_or_else(|| settings.clock.taipei_today());
+    let last = last.unwrap_or(first);
+    anyhow::ensure!(
+        last >= first,
+        "the last day ({last}) is before the first ({first})"
+    );
+    let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
+    storage::migrate(&db).await?;
+    let stages = storage::funnel::stages(&db, first, last).await?;
+    let title = if first == last {
+        format!("{first} (Asia/Taipei)")
+    } else {
+        format!("{first} to {last} (Asia/Taipei)")
+    };
+    print!("{}", stages.table(&title));
     db.close().await.ok();
     Ok(())
 }
@@ -366,6 +557,22 @@ mod tests {
             &["kizuna-server", "introductions", "2026-13-01"],
             &["kizuna-server", "files"],
             &["kizuna-server", "files", "copy-to-s4"],
+            &["kizuna-server", "members", "delete"],
+            &["kizuna-server", "members", "delete", "U0123"],
+            &[
+                "kizuna-server",
+                "members",
+                "export",
+                "U0123456789abcdef0123456789abcdef",
+            ],
+            &["kizuna-server", "funnel", "2026-11-31"],
+            &[
+                "kizuna-server",
+                "funnel",
+                "2026-11-01",
+                "2026-11-02",
+                "2026-11-03",
+            ],
         ] {
             assert!(Cli::try_parse_from(words).is_err(), "{words:?}");
         }

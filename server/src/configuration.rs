@@ -30,6 +30,10 @@
 //! Behind a reverse proxy: KIZUNA_TRUSTED_PROXY_HEADER (the header the proxy writes the client's
 //! address into, e.g. `X-Forwarded-For`; unset: the connection's peer is the client).
 //!
+//! Operations: KIZUNA_METRICS_BIND (the address of the Prometheus metrics listener, `GET /metrics`;
+//! unset: none; never the public port) and KIZUNA_DRAIN_SECS (after SIGTERM, how long `/readyz`
+//! answers 503 while the server still serves, before the graceful shutdown; 0 to 60, default 5).
+//!
 //! Mail (work e-mail codes): KIZUNA_SMTP_URL (lettre's connection URL, see `crate::mail`: e.g.
 //! `smtp://host:25`, `smtp://user:pass@host:587?tls=required`, `smtps://user:pass@host:465`;
 //! unset: mail goes to the in-process outbox at `/__mock/mail`, which only exists beside the mock
@@ -103,6 +107,36 @@ pub struct Settings {
     pub uploads: crate::images::admission::UploadLimits,
     /// KIZUNA_FILE_STORE and KIZUNA_S3_*: where uploaded files, previews and variants live.
     pub file_store: FileStoreSettings,
+    /// KIZUNA_METRICS_BIND: where Prometheus scrapes `/metrics` (None: no metrics listener).
+    pub metrics_bind: Option<String>,
+    /// KIZUNA_DRAIN_SECS: after SIGTERM, how long `/readyz` says "draining" while requests are
+    /// still served, so that the load balancer stops sending any before the shutdown (5 s).
+    pub drain: std::time::Duration,
+}
+
+/// The longest drain KIZUNA_DRAIN_SECS may ask for: a balancer that needs longer to notice is
+/// probing too rarely, and an orchestrator kills a process that takes too long to stop.
+pub const MAX_DRAIN_SECS: u64 = 60;
+
+/// KIZUNA_METRICS_BIND: an `ip:port`, never the public listener's port (metrics tell the world
+/// how the service is doing, and its rate limits would count a scraper as a member).
+fn metrics_bind(value: Option<String>, bind: &str) -> anyhow::Result<Option<String>> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let addr: std::net::SocketAddr = value.trim().parse().map_err(|_| {
+        anyhow::anyhow!("KIZUNA_METRICS_BIND must be an address and port (127.0.0.1:9464)")
+    })?;
+    let public_port = bind
+        .rsplit_once(':')
+        .and_then(|(_, port)| port.parse::<u16>().ok());
+    if addr.port() != 0 && public_port == Some(addr.port()) {
+        anyhow::bail!(
+            "KIZUNA_METRICS_BIND is on the port of KIZUNA_BIND ({}): metrics get a listener of              their own, never the public one",
+            addr.port()
+        );
+    }
+    Ok(Some(addr.to_string()))
 }
 
 /// Where uploaded files live (`crate::file_store`).
@@ -362,9 +396,20 @@ impl Settings {
             }
         }
         let file_store = file_store_settings(var)?;
+        let bind = var("KIZUNA_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
         Ok(Settings {
             file_store,
-            bind: var("KIZUNA_BIND").unwrap_or_else(|| "127.0.0.1:8080".into()),
+            metrics_bind: metrics_bind(var("KIZUNA_METRICS_BIND"), &bind)?,
+            drain: match var("KIZUNA_DRAIN_SECS") {
+                Some(v) => match v.parse::<u64>() {
+                    Ok(n) if n <= MAX_DRAIN_SECS => std::time::Duration::from_secs(n),
+                    _ => anyhow::bail!(
+                        "KIZUNA_DRAIN_SECS must be a number of seconds from 0 to {MAX_DRAIN_SECS}"
+                    ),
+                },
+                None => std::time::Duration::from_secs(5),
+            },
+            bind,
             database_url: var("DATABASE_URL"),
             data_dir: PathBuf::from(var("KIZUNA_DATA_DIR").unwrap_or_else(|| "./data".into())),
             web_dir: PathBuf::from(var("KIZUNA_WEB_DIR").unwrap_or_else(|| "web/dist".into())),
@@ -664,6 +709,43 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("KIZUNA_S3_ENDPOINT must be"), "{err}");
+    }
+
+    #[test]
+    fn metrics_get_a_listener_of_their_own_only_when_asked() {
+        assert_eq!(settings(&[]).unwrap().metrics_bind, None);
+        let s = settings(&[("KIZUNA_METRICS_BIND", "127.0.0.1:9464")]).unwrap();
+        assert_eq!(s.metrics_bind.as_deref(), Some("127.0.0.1:9464"));
+        for (bind, metrics) in [
+            ("127.0.0.1:8080", "127.0.0.1:8080"),
+            ("0.0.0.0:8080", "10.0.0.5:8080"),
+        ] {
+            let err = settings(&[("KIZUNA_BIND", bind), ("KIZUNA_METRICS_BIND", metrics)])
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("never the public one"), "{err}");
+        }
+        for bad in ["localhost", "9464", "http://127.0.0.1:9464/metrics"] {
+            let err = settings(&[("KIZUNA_METRICS_BIND", bad)])
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("KIZUNA_METRICS_BIND"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_drain_is_a_few_seconds_by_default_and_bounded() {
+        assert_eq!(settings(&[]).unwrap().drain.as_secs(), 5);
+        assert_eq!(
+            settings(&[("KIZUNA_DRAIN_SECS", "0")])
+                .unwrap()
+                .drain
+                .as_secs(),
+            0
+        );
+        for bad in ["61", "-1", "soon"] {
+            assert!(settings(&[("KIZUNA_DRAIN_SECS", bad)]).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -159,12 +159,19 @@ impl<A> BoundedAcceptor<A> {
     fn take_slot(&self, address: Option<IpAddr>) -> Option<Slot> {
         let mut counts = self.counts.lock().expect("connection counts");
         if counts.total >= self.limits.total {
+            metrics::counter!(crate::metric_names::LIMIT_REFUSALS, "limit" => "connections")
+                .increment(1);
             return None;
         }
         let address = address.filter(|_| self.per_peer);
         if let Some(address) = address {
             let n = counts.per_address.entry(address).or_insert(0);
             if *n >= self.limits.per_address {
+                metrics::counter!(
+                    crate::metric_names::LIMIT_REFUSALS,
+                    "limit" => "connections-address"
+                )
+                .increment(1);
                 return None;
             }
             *n += 1;

@@ -14,7 +14,11 @@ use serde_json::{Value, json};
 
 use crate::{
     file_store::FileStore,
-    storage::exports::{self, MemberData, OtherData},
+    locale::Locale,
+    storage::{
+        exports::{self, MemberData, OtherData},
+        review::reason_codes,
+    },
 };
 
 /// Prepares one requested archive and stores it (READY), or marks it FAILED. Run after the
@@ -35,6 +39,7 @@ pub async fn prepare(
         Ok(Some(archive)) => {
             let size = archive.len();
             if exports::finish(db, export_id, archive, now).await? {
+                metrics::counter!(crate::metric_names::EXPORTS, "stage" => "ready").increment(1);
                 tracing::info!(export = export_id, bytes = size, "data export ready");
             }
             Ok(())
@@ -42,6 +47,7 @@ pub async fn prepare(
         // The user left meanwhile: their request went with them.
         Ok(None) => Ok(()),
         Err(err) => {
+            metrics::counter!(crate::metric_names::EXPORTS, "stage" => "failed").increment(1);
             exports::fail(db, export_id).await?;
             Err(err.context("preparing a data export"))
         }
@@ -129,7 +135,32 @@ fn day(days: i32) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// Reason codes as the export lists them: `reasons`, the codes (as every answer of the API
+/// carries them), and `reasonTexts` beside them, each code's label in the member's language (the
+/// code itself when the catalogue no longer has it).
+fn reasons(
+    codes: &[String],
+    key_of: impl Fn(&str) -> Option<&'static str>,
+    locale: Locale,
+) -> Value {
+    let texts: Vec<&str> = codes
+        .iter()
+        .map(|code| {
+            key_of(code)
+                .and_then(|key| locale.text(key))
+                .unwrap_or(code)
+        })
+        .collect();
+    json!({"reasons": codes, "reasonTexts": texts})
+}
+
 fn document(data: &MemberData, files: Vec<Value>, now: i64) -> anyhow::Result<Value> {
+    let locale = data
+        .account
+        .locale
+        .as_deref()
+        .and_then(Locale::from_tag)
+        .unwrap_or_else(Locale::fallback);
     let profile = match &data.profile {
         Some(p) => {
             let submitted: Value =
@@ -182,11 +213,19 @@ fn document(data: &MemberData, files: Vec<Value>, now: i64) -> anyhow::Result<Va
             "language": data.account.locale,
         },
         "profile": profile,
-        "reviewDecisions": data.decisions.iter().map(|d| json!({
-            "from": d.from_status, "to": d.to_status,
-            "reasons": d.reasons.as_deref().map(|r| r.split(',').collect::<Vec<_>>()),
-            "reason": d.reason, "at": d.at,
-        })).collect::<Vec<_>>(),
+        "reviewDecisions": data.decisions.iter().map(|d| {
+            let to = kizuna_core::review::ReviewStatus::parse(&d.to_status);
+            let mut decision = reasons(
+                &reason_codes(d.reasons.as_deref()),
+                |code| to.and_then(|to| kizuna_core::review::reason_key(to, code)),
+                locale,
+            );
+            decision["from"] = json!(d.from_status);
+            decision["to"] = json!(d.to_status);
+            decision["reason"] = json!(d.reason);
+            decision["at"] = json!(d.at);
+            decision
+        }).collect::<Vec<_>>(),
         "introductions": data.introductions.iter().map(|i| json!({
             "day": day(i.day), "member": other(&i.member),
         })).collect::<Vec<_>>(),
@@ -201,10 +240,24 @@ fn document(data: &MemberData, files: Vec<Value>, now: i64) -> anyhow::Result<Va
         "blocks": data.blocks.iter().map(|b| json!({
             "at": b.at, "member": other(&b.member),
         })).collect::<Vec<_>>(),
-        "reportsFiled": data.reports.iter().map(|r| json!({
-            "reasons": r.reasons.split(',').collect::<Vec<_>>(), "text": r.text,
-            "status": r.status, "at": r.at, "member": r.member.as_ref().map(other),
-        })).collect::<Vec<_>>(),
+        "reportsFiled": data.reports.iter().map(|r| {
+            let codes: Vec<String> = r
+                .reasons
+                .split(',')
+                .filter(|code| !code.is_empty())
+                .map(str::to_string)
+                .collect();
+            let mut report = reasons(
+                &codes,
+                |code| kizuna_core::report::ReportReason::parse(code).map(|r| r.key()),
+                locale,
+            );
+            report["text"] = json!(r.text);
+            report["status"] = json!(r.status);
+            report["at"] = json!(r.at);
+            report["member"] = json!(r.member.as_ref().map(other));
+            report
+        }).collect::<Vec<_>>(),
         "files": files,
     }))
 }

@@ -199,8 +199,10 @@ impl poem::error::ResponseError for ApiError {
         if let ApiError::Internal(err) = self {
             if body.code == ErrorCode::E503.as_str() {
                 tracing::warn!(error = ?err, "database unavailable");
+                metrics::counter!(crate::metric_names::STORE_UNAVAILABLE).increment(1);
             } else {
                 tracing::error!(error = ?err, "internal error");
+                metrics::counter!(crate::metric_names::INTERNAL_ERRORS).increment(1);
             }
         }
         let mut response = error_response(self.status_code(), &body);

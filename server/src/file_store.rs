@@ -222,6 +222,28 @@ impl FileStore {
         Ok(())
     }
 
+    /// Deletes one object (nothing when it is not there).
+    pub async fn delete_key(&self, key: &Path) -> anyhow::Result<()> {
+        match self.objects.delete(key).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(err) => Err(err).with_context(|| format!("deleting {key} in {}", self.name)),
+        }
+    }
+
+    /// Every object under `prefix`, in key order (a page of a thousand keys at a time).
+    pub async fn list_all(&self, prefix: &str) -> anyhow::Result<Vec<StoredObject>> {
+        let mut all: Vec<StoredObject> = Vec::new();
+        loop {
+            let after = all.last().map(|o| o.key.clone());
+            let page = self.list_page(prefix, after.as_deref(), 1000).await?;
+            let full = page.len() == 1000;
+            all.extend(page);
+            if !full {
+                return Ok(all);
+            }
+        }
+    }
+
     /// Up to `limit` objects under `prefix` (`files` or `cache`), in key order, after `after`
     /// (the last key of the previous page): listing a bucket is paid per thousand keys, so the
     /// sweep reads it a page at a time.

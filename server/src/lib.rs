@@ -3,6 +3,7 @@
 //! contract and `startup` for how it is wired.
 
 pub mod access;
+pub mod after_commit;
 pub mod chat;
 pub mod cleanup;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod compress;
 pub mod configuration;
 pub mod connections;
 pub mod data_export;
+pub mod deletions;
 pub mod error;
 pub mod extract;
 pub mod file_store;
@@ -22,11 +24,15 @@ pub mod line;
 pub mod locale;
 pub mod mail;
 pub mod matchmaking;
+pub mod metric_names;
 pub mod middleware;
 pub mod mock_line;
 pub mod mock_review;
+pub mod monitoring;
 pub mod rate_limit;
+pub mod readiness;
 pub mod relay;
+pub mod restore;
 pub mod routes;
 pub mod security_headers;
 pub mod startup;

@@ -11,6 +11,7 @@ async fn main() -> anyhow::Result<()> {
     let command = cli.command.unwrap_or(Command::Serve);
     match command {
         Command::Reviewers { action } => return cli::main(action).await,
+        Command::Members { action } => return cli::members_main(action).await,
         Command::Openapi => {
             println!("{}", routes::openapi_json());
             return Ok(());
@@ -31,7 +32,11 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Migrate => startup::migrate_only(&settings).await,
         Command::Introductions { day } => cli::introductions(&settings, day).await,
-        Command::Reviewers { .. } | Command::Openapi | Command::Files { .. } => {
+        Command::Funnel { first, last } => cli::funnel(&settings, first, last).await,
+        Command::Reviewers { .. }
+        | Command::Members { .. }
+        | Command::Openapi
+        | Command::Files { .. } => {
             unreachable!("answered above")
         }
     }

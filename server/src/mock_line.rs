@@ -12,7 +12,7 @@
 //! | GET /oauth2/v2.1/certs | the JWKS |
 //! | GET /friendship/v1/status?userId= | {friendFlag} |
 //! | GET /v2/profile?userId= | {userId, displayName, pictureUrl} |
-//! | POST /v2/bot/message/push {to, messages} | records a push (Bearer channel access token); like LINE, an `X-Line-Retry-Key` (a UUID) already accepted answers 409 and records nothing, a malformed one 400 |
+//! | POST /v2/bot/message/push {to, messages} | records a push (Bearer channel access token); like LINE, it answers 400 `{message}` to messages beyond LINE's limits (kizuna-core's `push::check_messages`: their number, text and altText lengths, bubble and carousel sizes, the bubble count, HTTPS images, URI actions), and an `X-Line-Retry-Key` (a UUID) already accepted answers 409 and records nothing, a malformed one 400 |
 //! | GET /messages | every recorded push (with its `retryKey`) |
 //! | POST /push-failures {count, status} | the next `count` push calls answer `status` (e.g. 500, 429, 400) and record nothing |
 //! | POST /push-delay {count, delayMs} | the next `count` pushes are recorded, then answered after `delayMs` (a slow platform, or an answer lost to a time-out) |
@@ -382,14 +382,12 @@ async fn push(
     let Ok(Json(body)) = body else {
         return error(StatusCode::BAD_REQUEST, "E002", "expected {to, messages}");
     };
-    let count = body.messages.as_array().map_or(0, Vec::len);
-    if !(1..=5).contains(&count) {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "E002",
-            "Number of messages should be in range 1 to 5.",
-        );
+    // LINE's limits (kizuna-core's `push`, with their source): what LINE would refuse, the mock
+    // refuses with LINE's 400 `{message}`.
+    if let Err(refusal) = kizuna_core::push::check_messages(&body.messages) {
+        return line_error(StatusCode::BAD_REQUEST, &refusal.0);
     }
+    let count = body.messages.as_array().map_or(0, Vec::len);
     if let Some(key) = &retry_key {
         let fresh = mock
             .accepted_retry_keys

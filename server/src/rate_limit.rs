@@ -2,9 +2,10 @@
 //! refilled evenly over `period` (GCRA). One API for every limit of the server:
 //!
 //! ```text
-//! let limiter = state.limits.per_minute("chat", 30);      // once, at start
-//! limiter.check(&format!("member:{id}")).await?;          // Err(wait) when used up
+//! state.limits.get(LimitKind::Chat).check(&format!("member:{id}")).await?; // Err(wait) when used up
 //! ```
+//!
+//! Each limit of the server is a [`LimitKind`], whose name and allowance are defined there once.
 //!
 //! Where the allowances live is [`Limits`]' business, not the caller's. On PostgreSQL they are
 //! shared by every process on the database: one row per key in the UNLOGGED table
@@ -30,33 +31,127 @@ use governor::{
     middleware::NoOpMiddleware,
     state::keyed::DefaultKeyedStateStore,
 };
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
+use kizuna_core::rules;
+use sea_orm::{DatabaseConnection, DbBackend};
 
-/// The PostgreSQL table of shared allowances (migration `m20261127_000001_shared_limits`).
-const TABLE: &str = "rate_allowances";
+/// Every rate limit of the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    /// Client log lines of a member, per user.
+    Log,
+    /// Client log lines without a session, per client address.
+    AnonymousLog,
+    /// Arrivals through a push's link, per client address.
+    Visit,
+    /// Session look-ups the logger makes, per client address.
+    LogLookup,
+    /// Chat messages, per member.
+    Chat,
+    /// Uncached image proxy renders, per user.
+    Render,
+    /// Logins, per user.
+    LoginUser,
+    /// Logins, per client address.
+    LoginAddress,
+    /// Colleagues switch and employer changes, per user.
+    Switch,
+    /// Saves of the edit form, per user.
+    Edit,
+    /// Uploads started, per user.
+    Upload,
+}
 
-/// Where the allowances of every limiter of this process live.
+impl LimitKind {
+    /// Every kind, in the order of their discriminants.
+    pub const ALL: [LimitKind; 11] = [
+        LimitKind::Log,
+        LimitKind::AnonymousLog,
+        LimitKind::Visit,
+        LimitKind::LogLookup,
+        LimitKind::Chat,
+        LimitKind::Render,
+        LimitKind::LoginUser,
+        LimitKind::LoginAddress,
+        LimitKind::Switch,
+        LimitKind::Edit,
+        LimitKind::Upload,
+    ];
+
+    /// What keeps this limit's keys apart from every other's (in the shared table) and names
+    /// it in the refusals metric.
+    pub fn name(self) -> &'static str {
+        match self {
+            LimitKind::Log => "log",
+            LimitKind::AnonymousLog => "log-anonymous",
+            LimitKind::Visit => "visit",
+            LimitKind::LogLookup => "log-lookup",
+            LimitKind::Chat => "chat",
+            LimitKind::Render => "ipx-render",
+            LimitKind::LoginUser => "login-user",
+            LimitKind::LoginAddress => "login-address",
+            LimitKind::Switch => "switch",
+            LimitKind::Edit => "profile-edit",
+            LimitKind::Upload => "upload",
+        }
+    }
+
+    /// Requests a minute for each key, as many at once.
+    pub fn per_minute(self) -> u32 {
+        match self {
+            LimitKind::Log => rules::LOG_LINES_PER_MINUTE_MEMBER,
+            LimitKind::AnonymousLog => rules::LOG_LINES_PER_MINUTE_ANONYMOUS,
+            LimitKind::Visit => kizuna_core::push::VISITS_PER_MINUTE_PER_ADDRESS,
+            LimitKind::LogLookup => rules::LOG_SESSION_LOOKUPS_PER_MINUTE,
+            LimitKind::Chat => rules::CHAT_MESSAGES_PER_MINUTE,
+            LimitKind::Render => rules::IMAGE_RENDERS_PER_MINUTE,
+            LimitKind::LoginUser => rules::LOGINS_PER_MINUTE_PER_USER,
+            LimitKind::LoginAddress => rules::LOGINS_PER_MINUTE_PER_ADDRESS,
+            LimitKind::Switch => rules::SWITCH_CHANGES_PER_MINUTE,
+            LimitKind::Edit => rules::PROFILE_EDITS_PER_MINUTE,
+            LimitKind::Upload => rules::UPLOADS_PER_MINUTE,
+        }
+    }
+}
+
+/// The server's limits, one per [`LimitKind`], and where their allowances live.
 #[derive(Clone)]
 pub struct Limits {
     shared: Option<DatabaseConnection>,
+    /// Every limiter made here, for the housekeeping.
     limiters: Arc<Mutex<Vec<Arc<RateLimiter>>>>,
+    /// The limiter of each kind, at the kind's discriminant.
+    kinds: Arc<Vec<Arc<RateLimiter>>>,
 }
 
 impl Limits {
     /// Shared through the database when it is PostgreSQL, in this process's memory otherwise.
     pub fn for_database(db: &DatabaseConnection) -> Limits {
-        Limits {
-            shared: (db.get_database_backend() == DbBackend::Postgres).then(|| db.clone()),
-            limiters: Arc::default(),
-        }
+        Limits::with((db.get_database_backend() == DbBackend::Postgres).then(|| db.clone()))
     }
 
     /// In this process's memory only (tests; tools without a database).
     pub fn in_process() -> Limits {
-        Limits {
-            shared: None,
+        Limits::with(None)
+    }
+
+    fn with(shared: Option<DatabaseConnection>) -> Limits {
+        let mut limits = Limits {
+            shared,
             limiters: Arc::default(),
-        }
+            kinds: Arc::default(),
+        };
+        limits.kinds = Arc::new(
+            LimitKind::ALL
+                .iter()
+                .map(|kind| limits.per_minute(kind.name(), kind.per_minute()))
+                .collect(),
+        );
+        limits
+    }
+
+    /// The limit of this kind.
+    pub fn get(&self, kind: LimitKind) -> &RateLimiter {
+        &self.kinds[kind as usize]
     }
 
     /// Whether the allowances are shared by every process on the database.
@@ -109,15 +204,7 @@ impl Limits {
             limiter.local.retain_recent();
         }
         if let Some(db) = &self.shared {
-            let forgot = db
-                .execute_raw(Statement::from_string(
-                    DbBackend::Postgres,
-                    format!(
-                        "DELETE FROM {TABLE} \
-                         WHERE tat_ms < (extract(epoch FROM clock_timestamp()) * 1000)::bigint"
-                    ),
-                ))
-                .await;
+            let forgot = crate::storage::rate_limits::forget_whole(db).await;
             if let Err(err) = forgot {
                 tracing::warn!(error = %err, "rate limits: old allowances not forgotten");
             }
@@ -144,6 +231,15 @@ impl RateLimiter {
     /// Takes one request of `key`'s allowance; when it is used up, how long until the next one
     /// (for `Retry-After`).
     pub async fn check(&self, key: &str) -> Result<(), Duration> {
+        let answer = self.take(key).await;
+        if answer.is_err() {
+            metrics::counter!(crate::metric_names::LIMIT_REFUSALS, "limit" => self.name)
+                .increment(1);
+        }
+        answer
+    }
+
+    async fn take(&self, key: &str) -> Result<(), Duration> {
         let Some(shared) = &self.shared else {
             return self.local.check(key);
         };
@@ -155,6 +251,7 @@ impl RateLimiter {
                     error = %err,
                     "rate limits: the database is unreachable; limiting in this process"
                 );
+                metrics::counter!(crate::metric_names::STORE_UNAVAILABLE).increment(1);
                 self.local.check(key)
             }
         }
@@ -176,36 +273,15 @@ impl RateLimiter {
 }
 
 impl Shared {
-    /// GCRA in one statement: the key's theoretical arrival time (TAT) moves one interval
-    /// forward when it is at most `burst - 1` intervals ahead of now (or the key is new);
-    /// otherwise nothing changes and the answer is how long until it would be allowed. The row
-    /// lock of the upsert serialises racing checks of one key, on every process.
+    /// One request of the key's allowance, or how long until one is allowed (the statement is
+    /// `storage::rate_limits::take`): `burst - 1` intervals of tolerance.
     async fn take(&self, key: &str) -> Result<Result<(), Duration>, sea_orm::DbErr> {
         let tolerance_ms = self.interval_ms * (self.burst as i64 - 1);
-        let row = self
-            .db
-            .query_one_raw(Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                format!(
-                    "WITH clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms), \
-                     taken AS ( \
-                       INSERT INTO {TABLE} AS a (key, tat_ms) SELECT $1, now_ms + $2 FROM clock \
-                       ON CONFLICT (key) DO UPDATE SET tat_ms = GREATEST(a.tat_ms, EXCLUDED.tat_ms - $2) + $2 \
-                       WHERE GREATEST(a.tat_ms, EXCLUDED.tat_ms - $2) - (EXCLUDED.tat_ms - $2) <= $3 \
-                       RETURNING 0::bigint AS wait_ms) \
-                     SELECT wait_ms FROM taken \
-                     UNION ALL \
-                     SELECT GREATEST(a.tat_ms - clock.now_ms - $3, 1) FROM {TABLE} a, clock \
-                     WHERE a.key = $1 AND NOT EXISTS (SELECT 1 FROM taken)"
-                ),
-                [key.into(), self.interval_ms.into(), tolerance_ms.into()],
-            ))
-            .await?;
-        let wait_ms = match row {
-            Some(row) => row.try_get::<i64>("", "wait_ms")?,
-            // Refused, and the row that refused us is newer than this statement's snapshot.
-            None => self.interval_ms,
-        };
+        let wait_ms =
+            crate::storage::rate_limits::take(&self.db, key, self.interval_ms, tolerance_ms)
+                .await?
+                // Refused, and the row that refused us is newer than this statement's snapshot.
+                .unwrap_or(self.interval_ms);
         Ok(if wait_ms <= 0 {
             Ok(())
         } else {
@@ -379,6 +455,31 @@ mod tests {
         clock.advance(Duration::from_secs(120));
         limiter.retain_recent();
         assert!(limiter.is_empty());
+    }
+
+    #[test]
+    fn each_kind_has_its_own_limiter_with_its_own_allowance() {
+        let limits = Limits::in_process();
+        for (i, kind) in LimitKind::ALL.iter().enumerate() {
+            assert_eq!(*kind as usize, i, "{kind:?} out of order");
+            assert_eq!(limits.get(*kind).name, kind.name());
+        }
+        let names: std::collections::HashSet<_> = LimitKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(names.len(), LimitKind::ALL.len(), "one name per limit");
+        assert_eq!(
+            LimitKind::Chat.per_minute(),
+            rules::CHAT_MESSAGES_PER_MINUTE
+        );
+    }
+
+    #[tokio::test]
+    async fn a_kind_refuses_beyond_its_allowance_and_no_other_kind_does() {
+        let limits = Limits::in_process();
+        for _ in 0..rules::CHAT_MESSAGES_PER_MINUTE {
+            assert!(limits.get(LimitKind::Chat).allow("member:1").await);
+        }
+        assert!(!limits.get(LimitKind::Chat).allow("member:1").await);
+        assert!(limits.get(LimitKind::Upload).allow("member:1").await);
     }
 
     #[tokio::test]

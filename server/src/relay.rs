@@ -1,11 +1,13 @@
 //! What other processes on the same PostgreSQL database announce, heard on one LISTEN connection
 //! per process (`sqlx::postgres::PgListener`, which reconnects and LISTENs again by itself): chat
-//! events (`chat::CHANNEL`) for this process's open streams, and members whose standing in
-//! matchmaking changed (`matchmaking::pool::CHANNEL`) for its pool. Payloads carry ids only;
-//! each process reads the rows itself. Nothing to hear on SQLite (one process).
+//! events (`chat::CHANNEL`) for this process's open streams, sessions that ended
+//! (`identity::ends::CHANNEL`) for the same streams, and members whose standing in matchmaking
+//! changed (`matchmaking::cache::CHANNEL`) for its pool. Payloads carry ids (and token hashes)
+//! only; each process reads the rows itself. Nothing to hear on SQLite (one process).
 //!
 //! While the connection is being re-established, announcements are missed: the pool then
-//! reloads in the background.
+//! reloads in the background, the streams read the events they missed and look their sessions
+//! up again.
 
 use std::{sync::Arc, time::Duration};
 
@@ -13,7 +15,7 @@ use anyhow::Context;
 use sea_orm::{DatabaseConnection, DbBackend};
 use tokio::sync::mpsc;
 
-use crate::{chat::ChatHub, matchmaking::PoolCache};
+use crate::{chat::ChatHub, identity::ends::SessionEnds, matchmaking::PoolCache};
 
 /// Chat announcements heard and not yet delivered, at most; beyond it the listener waits (and
 /// PostgreSQL keeps the rest in its notification queue).
@@ -22,11 +24,13 @@ const CHAT_QUEUE: usize = 10_000;
 /// Chat announcements delivered together, their messages read in one statement.
 const CHAT_BATCH: usize = 256;
 
-/// LISTENs on both channels and answers once the LISTEN is in place (so nothing announced after
-/// start-up is missed); the task hands each announcement to the chat hub or the pool.
+/// LISTENs on the three channels and answers once the LISTEN is in place (so nothing announced
+/// after start-up is missed); the task hands each announcement to the chat hub, the session ends
+/// or the pool.
 pub async fn start(
     db: &DatabaseConnection,
     chat: Arc<ChatHub>,
+    ends: Arc<SessionEnds>,
     pool: PoolCache,
 ) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
     if db.get_database_backend() != DbBackend::Postgres {
@@ -37,7 +41,11 @@ pub async fn start(
             .await
             .context("connecting the relay")?;
     listener
-        .listen_all([crate::chat::CHANNEL, crate::matchmaking::pool::CHANNEL])
+        .listen_all([
+            crate::chat::CHANNEL,
+            crate::identity::ends::CHANNEL,
+            crate::matchmaking::cache::CHANNEL,
+        ])
         .await
         .context("listening for other processes' announcements")?;
     // Delivery apart from listening: the listener never waits for a read, and whatever was heard
@@ -64,6 +72,8 @@ pub async fn start(
                         if heard.send(note.payload().to_owned()).await.is_err() {
                             break;
                         }
+                    } else if note.channel() == crate::identity::ends::CHANNEL {
+                        ends.heard(note.payload());
                     } else if let Err(err) = pool.announced(note.payload()) {
                         tracing::warn!(error = ?err, "relay: a pool announcement was not taken");
                     }
@@ -74,6 +84,7 @@ pub async fn start(
                     tracing::warn!("relay: reconnected to the database");
                     pool.expire();
                     chat.resync();
+                    ends.recheck();
                 }
                 Err(sea_orm::sqlx::Error::PoolClosed) => break,
                 Err(err) => {

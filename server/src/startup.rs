@@ -51,6 +51,10 @@ pub struct Application {
     pool_updater: tokio::task::JoinHandle<()>,
     /// Marks this process alive (PostgreSQL) or holds the SQLite file (`instance`) until it stops.
     instance: Instance,
+    /// What `/readyz` says: starting, ready, draining.
+    readiness: crate::readiness::Readiness,
+    /// The Prometheus listener (KIZUNA_METRICS_BIND), bound at start.
+    metrics: Option<crate::monitoring::MetricsListener>,
 }
 
 impl Application {
@@ -67,6 +71,11 @@ impl Application {
 
         std::fs::create_dir_all(&settings.data_dir)
             .with_context(|| format!("creating the data dir {}", settings.data_dir.display()))?;
+        // Bound before anything else: a bad or taken address stops the start at once.
+        let metrics = match &settings.metrics_bind {
+            Some(bind) => Some(crate::monitoring::MetricsListener::bind(bind).await?),
+            None => None,
+        };
         let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
         // Before anything is written: a second process on one SQLite file stops here.
         let instance = Instance::start(&db, &settings.database_url()).await?;
@@ -87,11 +96,6 @@ impl Application {
             (None, true) => format!("{own_base}/__mock/line"),
             (None, false) => "https://api.line.me".into(),
         };
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(10))
-            .no_proxy()
-            .build()
-            .context("building the HTTP client")?;
         let mock = settings.line.mock.then(|| {
             Arc::new(
                 MockLine::new(
@@ -118,50 +122,36 @@ impl Application {
             &settings.line.channel_access_token,
             settings.push.clone(),
             push.clone(),
-        )?;
+        )?
+        .with_liff_id(&settings.line.liff_id)
+        .with_clock(settings.clock.clone());
         let chat = crate::chat::ChatHub::new();
         let pool = crate::matchmaking::PoolCache::new(settings.pool_ttl, instance.id());
-        let relay = crate::relay::start(&db, chat.clone(), pool.clone()).await?;
+        let session_ends = crate::identity::ends::SessionEnds::new();
+        let relay =
+            crate::relay::start(&db, chat.clone(), session_ends.clone(), pool.clone()).await?;
         let pool_updater = pool.spawn_updater(db.clone());
         tracing::info!(%addr, line_api = %api_base, mock = settings.line.mock, "kizuna-server ready");
 
-        let deauthorizer = crate::line::deauthorize::Deauthorizer::new(
-            &api_base,
-            &settings.line.login_channel_token,
-        )?;
-        let limits = Limits::for_database(&db);
-        let state = Arc::new(AppState {
-            deauthorizer,
-            verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
-            sessions: SessionStore::new(db.clone(), settings.clock.clone()),
-            image_workers: ImageWorkers::new(settings.image_workers)?,
-            log_limiter: limits.per_minute("log", rules::LOG_LINES_PER_MINUTE_MEMBER),
-            anonymous_log_limiter: limits
-                .per_minute("log-anonymous", rules::LOG_LINES_PER_MINUTE_ANONYMOUS),
-            log_lookup_limiter: limits
-                .per_minute("log-lookup", rules::LOG_SESSION_LOOKUPS_PER_MINUTE),
-            chat_limiter: limits.per_minute("chat", kizuna_core::rules::CHAT_MESSAGES_PER_MINUTE),
-            render_limiter: limits.per_minute("ipx-render", rules::IMAGE_RENDERS_PER_MINUTE),
-            login_user_limiter: limits.per_minute("login-user", rules::LOGINS_PER_MINUTE_PER_USER),
-            login_address_limiter: limits
-                .per_minute("login-address", rules::LOGINS_PER_MINUTE_PER_ADDRESS),
-            switch_limiter: limits.per_minute("switch", rules::SWITCH_CHANGES_PER_MINUTE),
-            edit_limiter: limits.per_minute("profile-edit", rules::PROFILE_EDITS_PER_MINUTE),
-            upload_limiter: limits.per_minute("upload", rules::UPLOADS_PER_MINUTE),
-            upload_slots: UploadSlots::new(
-                settings.uploads.in_flight,
-                rules::UPLOADS_IN_FLIGHT_PER_USER,
-            ),
-            limits,
-            push,
-            mailer,
-            files,
-            db,
-            pool,
-            process: instance.id(),
+        let state = Arc::new(app_state(
             settings,
-            chat,
-        });
+            Parts {
+                db,
+                files,
+                process: instance.id(),
+                api_base,
+                push,
+                mailer,
+                chat,
+                pool,
+                session_ends,
+            },
+        )?);
+        // A database restored from a backup: the deletions made since come off it before anyone
+        // is served.
+        crate::restore::replay(&state)
+            .await
+            .context("replaying the deletions recorded outside the database")?;
         Ok(Application {
             addr,
             acceptor,
@@ -172,7 +162,14 @@ impl Application {
             relay,
             pool_updater,
             instance,
+            readiness: Default::default(),
+            metrics,
         })
+    }
+
+    /// Where Prometheus scrapes `/metrics`, when KIZUNA_METRICS_BIND is set.
+    pub fn metrics_address(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|m| m.addr)
     }
 
     pub fn port(&self) -> u16 {
@@ -190,6 +187,7 @@ impl Application {
     pub fn endpoint(&self) -> impl Endpoint + 'static {
         build_routes(
             self.state.clone(),
+            self.readiness.clone(),
             self.mock.clone(),
             self.mail_outbox.clone(),
         )
@@ -217,11 +215,25 @@ impl Application {
             .limits
             .spawn_housekeeping(Duration::from_secs(60));
         let pushes = self.push_worker.clone().spawn();
+        let metrics = self.metrics.map(|m| m.spawn(self.state.clone()));
+        let warm_up = spawn_warm_up(self.state.clone(), self.readiness.clone());
         let chat = self.state.chat.clone();
-        // Open events streams never finish by themselves: they end first, so that the requests
-        // in flight are what the grace period waits for.
+        let readiness = self.readiness.clone();
+        let drain = self.state.settings.drain;
+        // First not ready (the balancer stops sending requests while they are still served),
+        // then open events streams end, so that the requests in flight are what the grace period
+        // waits for.
         let stopping = async move {
             stop.await;
+            readiness.drain();
+            if !drain.is_zero() {
+                tracing::info!(
+                    secs = drain.as_secs(),
+                    "draining: /readyz answers 503 while requests are still served"
+                );
+                tokio::time::sleep(drain).await;
+            }
+            tracing::info!("shutting down: finishing in-flight requests");
             chat.shut_down();
         };
         let introductions = self.state.settings.introductions.clone().map(|schedule| {
@@ -243,6 +255,10 @@ impl Application {
             .await;
         cleanup.abort();
         housekeeping.abort();
+        warm_up.abort();
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
         // At least once: a push in flight is sent again (same retry key) after its lease.
         pushes.abort();
         if let Some(relay) = self.relay {
@@ -257,6 +273,99 @@ impl Application {
         drop(self.instance);
         result.context("serving HTTP")
     }
+}
+
+/// What the shared state is made of besides the settings: made by [`Application::build`] for a
+/// serving process, by [`operator_state`] for an operator command.
+struct Parts {
+    db: sea_orm::DatabaseConnection,
+    files: FileStore,
+    process: i32,
+    /// Where LINE's API is (the real one, the configured one or the mock's).
+    api_base: String,
+    push: PushQueue,
+    mailer: Mailer,
+    chat: Arc<crate::chat::ChatHub>,
+    pool: crate::matchmaking::PoolCache,
+    session_ends: Arc<crate::identity::ends::SessionEnds>,
+}
+
+fn app_state(settings: Settings, parts: Parts) -> anyhow::Result<AppState> {
+    let Parts {
+        db,
+        files,
+        process,
+        api_base,
+        push,
+        mailer,
+        chat,
+        pool,
+        session_ends,
+    } = parts;
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .no_proxy()
+        .build()
+        .context("building the HTTP client")?;
+    let deauthorizer =
+        crate::line::deauthorize::Deauthorizer::new(&api_base, &settings.line.login_channel_token)?;
+    Ok(AppState {
+        deauthorizer,
+        verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
+        sessions: SessionStore::new(db.clone(), settings.clock.clone()),
+        image_workers: ImageWorkers::new(settings.image_workers)?,
+        upload_slots: UploadSlots::new(
+            settings.uploads.in_flight,
+            rules::UPLOADS_IN_FLIGHT_PER_USER,
+        ),
+        limits: Limits::for_database(&db),
+        push,
+        mailer,
+        files,
+        db,
+        pool,
+        process,
+        settings,
+        chat,
+        session_ends,
+    })
+}
+
+/// The state an operator command runs the use-cases with (`kizuna-server members …`), on the
+/// serving processes' database and store: migrated first; on SQLite it takes the file as `serve`
+/// does, so it refuses while a server serves it (that server's pool and streams would not hear of
+/// the change). It serves nothing and hears no other process: what the use-cases announce after
+/// their commit (ended sessions, pool changes, chat events) reaches the serving processes on
+/// PostgreSQL through NOTIFY, and pushes written to the outbox are sent by their push workers.
+/// LINE's API is called for nothing (no member's access token is at hand). Hold the
+/// [`Instance`] until the command ends.
+pub async fn operator_state(settings: Settings) -> anyhow::Result<(State, Instance)> {
+    let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
+    let instance = Instance::start(&db, &settings.database_url()).await?;
+    storage::migrate(&db).await?;
+    let files = FileStore::open(&settings.file_store, &settings.data_dir)?;
+    let api_base = settings
+        .line
+        .api_base
+        .clone()
+        .unwrap_or_else(|| "https://api.line.me".into());
+    let mailer = Mailer::new(&settings.mail)?;
+    let pool = crate::matchmaking::PoolCache::new(settings.pool_ttl, instance.id());
+    let state = app_state(
+        settings,
+        Parts {
+            db,
+            files,
+            process: instance.id(),
+            api_base,
+            push: PushQueue::new(),
+            mailer,
+            chat: crate::chat::ChatHub::new(),
+            pool,
+            session_ends: crate::identity::ends::SessionEnds::new(),
+        },
+    )?;
+    Ok((Arc::new(state), instance))
 }
 
 async fn shutdown_signal() {
@@ -278,11 +387,34 @@ async fn shutdown_signal() {
         _ = ctrl_c => {},
         _ = term => {},
     }
-    tracing::info!("shutting down: finishing in-flight requests");
+    tracing::info!("stop signal received");
+}
+
+/// Loads the match pool before the process says it is ready (the first member's list then does
+/// not wait for it); tries again every second while the database cannot be reached.
+fn spawn_warm_up(
+    state: State,
+    readiness: crate::readiness::Readiness,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            match state.pool.get(&state.db).await {
+                Ok(_) => {
+                    readiness.started();
+                    return;
+                }
+                Err(err) => {
+                    tracing::warn!(error = ?err, "loading the match pool at start; trying again");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
+        }
+    })
 }
 
 fn build_routes(
     state: State,
+    readiness: crate::readiness::Readiness,
     mock: Option<Arc<MockLine>>,
     mail_outbox: Option<MockOutbox>,
 ) -> impl Endpoint + 'static {
@@ -293,6 +425,7 @@ fn build_routes(
         .swagger_ui_html()
         .replace(&service.spec(), &document);
     let route_table = routes::RouteTable::from_document(&document);
+    let http_metrics = crate::monitoring::HttpMetrics::new(route_table.clone());
     let development = mock.is_some();
     let mut api = Route::new();
     // Development only: production's document is `kizuna-server openapi` (and the copy in the
@@ -328,6 +461,7 @@ fn build_routes(
     let mut app = Route::new()
         .nest("/api", api)
         .at("/healthz", get(routes::health::healthz))
+        .at("/readyz", get(routes::health::readyz).data(readiness))
         .at("/_ipx/*path", get(routes::ipx::ipx));
     if let Some(mock) = mock {
         app = app.nest("/__mock/line", mock.routes());
@@ -362,15 +496,41 @@ fn build_routes(
             state.settings.trusted_proxy_header.clone(),
             state.settings.connections.per_address,
         ))
+        // Every answer counts, a refusal for too many requests in flight included.
+        .with(http_metrics)
         // Outermost: every answer, a refusal or a caught panic included, carries them.
         .with(SecurityHeaders)
         .data(state)
 }
 
-/// `kizuna-server migrate`: apply pending migrations and exit.
+/// `kizuna-server migrate`, the upgrade step: applies this build's pending migrations and says
+/// what it did (on stdout). Processes of the previous build go on serving meanwhile, since a
+/// release only expands the schema (docs/operations.md, "Upgrading").
 pub async fn migrate_only(settings: &Settings) -> anyhow::Result<()> {
     let db = storage::connect(&settings.database_url(), settings.db_pool).await?;
-    storage::migrate(&db).await?;
+    let report = storage::migrate(&db).await;
     db.close().await.ok();
+    let report = report?;
+    println!("{}", describe_migrations(&report));
     Ok(())
+}
+
+fn describe_migrations(report: &storage::migration::run::Report) -> String {
+    let mut said = if report.applied.is_empty() {
+        "no migration to apply: every migration of this build is applied".to_string()
+    } else {
+        format!(
+            "applied {} migrations: {}",
+            report.applied.len(),
+            report.applied.join(", ")
+        )
+    };
+    if !report.unknown.is_empty() {
+        said.push_str(&format!(
+            "\nthe database also holds {} migrations of a newer build: {}",
+            report.unknown.len(),
+            report.unknown.join(", ")
+        ));
+    }
+    said
 }

@@ -12,7 +12,7 @@ use crate::{
     images::{admission::UploadSlots, workers::ImageWorkers},
     line::push::PushQueue,
     mail::Mailer,
-    rate_limit::{Limits, RateLimiter},
+    rate_limit::Limits,
 };
 
 /// Everything a handler needs, shared by reference.
@@ -27,15 +27,9 @@ pub struct AppState {
     pub files: FileStore,
     /// The CPU-bound image work (uploads and the proxy), KIZUNA_IMAGE_WORKERS at once.
     pub image_workers: ImageWorkers,
-    /// Where every rate limit keeps its allowances (shared by all processes on PostgreSQL); new
-    /// limits are made from it (`limits.per_minute(name, n)`).
+    /// Every rate limit, by kind (`limits.get(LimitKind::Chat)`), with their allowances
+    /// (shared by all processes on PostgreSQL).
     pub limits: Limits,
-    /// Client log lines of a member: `LOG_LINES_PER_MINUTE_MEMBER` per user.
-    pub log_limiter: Arc<RateLimiter>,
-    /// Client log lines without a session: `LOG_LINES_PER_MINUTE_ANONYMOUS` per client address.
-    pub anonymous_log_limiter: Arc<RateLimiter>,
-    /// Session look-ups the logger makes for one address: `LOG_SESSION_LOOKUPS_PER_MINUTE`.
-    pub log_lookup_limiter: Arc<RateLimiter>,
     /// Wakes the LINE push worker after a push was committed (`line::push`).
     pub push: PushQueue,
     /// Revokes a leaving member's LINE Login authorisation (`line::deauthorize`).
@@ -46,20 +40,9 @@ pub struct AppState {
     pub pool: crate::matchmaking::PoolCache,
     /// Live chat delivery to the events streams (`chat`).
     pub chat: Arc<crate::chat::ChatHub>,
-    /// Chat messages: `CHAT_MESSAGES_PER_MINUTE` per member.
-    pub chat_limiter: Arc<RateLimiter>,
-    /// Uncached image proxy renders: `IMAGE_RENDERS_PER_MINUTE` per user.
-    pub render_limiter: Arc<RateLimiter>,
-    /// Logins: `LOGINS_PER_MINUTE_PER_USER` per user, `LOGINS_PER_MINUTE_PER_ADDRESS` per client
-    /// address.
-    pub login_user_limiter: Arc<RateLimiter>,
-    pub login_address_limiter: Arc<RateLimiter>,
-    /// Colleagues switch and employer changes: `SWITCH_CHANGES_PER_MINUTE` per user.
-    pub switch_limiter: Arc<RateLimiter>,
-    /// Saves of the edit form: `PROFILE_EDITS_PER_MINUTE` per user.
-    pub edit_limiter: Arc<RateLimiter>,
-    /// Uploads started: `UPLOADS_PER_MINUTE` per user.
-    pub upload_limiter: Arc<RateLimiter>,
+    /// Sessions that ended, told to the open events streams of every process
+    /// (`identity::ends`).
+    pub session_ends: Arc<crate::identity::ends::SessionEnds>,
     /// Uploads in flight in this process: KIZUNA_UPLOADS_IN_FLIGHT in all,
     /// `UPLOADS_IN_FLIGHT_PER_USER` each.
     pub upload_slots: UploadSlots,

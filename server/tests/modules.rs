@@ -71,6 +71,39 @@ impl<'ast> Visit<'ast> for Paths {
             syn::visit::visit_item_mod(self, item);
         }
     }
+    // A macro's arguments are tokens, not a syntax tree: `metrics::counter!(crate::x::NAME)` is a
+    // use of `x` all the same, so `crate::a::b` runs inside them are read too.
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        fn scan(tokens: proc_macro2::TokenStream, out: &mut Vec<Vec<String>>) {
+            let tokens: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+            for (i, token) in tokens.iter().enumerate() {
+                match token {
+                    proc_macro2::TokenTree::Group(group) => scan(group.stream(), out),
+                    proc_macro2::TokenTree::Ident(ident) if ident == "crate" => {
+                        let mut path = vec!["crate".to_string()];
+                        let mut j = i + 1;
+                        while let [
+                            proc_macro2::TokenTree::Punct(a),
+                            proc_macro2::TokenTree::Punct(b),
+                            proc_macro2::TokenTree::Ident(next),
+                            ..,
+                        ] = &tokens[j.min(tokens.len())..]
+                        {
+                            if a.as_char() != ':' || b.as_char() != ':' {
+                                break;
+                            }
+                            path.push(next.to_string());
+                            j += 3;
+                        }
+                        out.push(path);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        scan(mac.tokens.clone(), &mut self.0);
+        syn::visit::visit_macro(self, mac);
+    }
     fn visit_path(&mut self, path: &'ast syn::Path) {
         self.0
             .push(path.segments.iter().map(|s| s.ident.to_string()).collect());
@@ -184,6 +217,10 @@ fn no_module_of_the_server_depends_on_itself_through_others() {
         graph["routes::chat"].contains("chat"),
         "uses are read: {graph:#?}"
     );
+    assert!(
+        graph["storage"].contains("metric_names"),
+        "uses inside macro calls are read: {graph:#?}"
+    );
     let found = circles(&graph);
     assert!(found.is_empty(), "module circles in the server: {found:#?}");
 }
@@ -231,5 +268,102 @@ fn storage_knows_neither_line_nor_sessions() {
     assert!(
         crossings.is_empty(),
         "storage reaching past its tables: {crossings:#?}"
+    );
+}
+
+/// The modules of `graph` under `top` (itself included).
+fn under<'a>(
+    graph: &'a Graph,
+    top: &'a str,
+) -> impl Iterator<Item = (&'a String, &'a BTreeSet<String>)> {
+    graph
+        .iter()
+        .filter(move |(m, _)| *m == top || m.starts_with(&format!("{top}::")))
+}
+
+fn is_in(module: &str, top: &str) -> bool {
+    module == top || module.starts_with(&format!("{top}::"))
+}
+
+#[test]
+fn no_route_reaches_storage() {
+    let graph = module_graph(&crate_src("server"));
+    let crossings: Vec<String> = under(&graph, "routes")
+        .flat_map(|(module, uses)| {
+            uses.iter()
+                .filter(|used| is_in(used, "storage"))
+                .map(move |used| format!("{module} -> {used}"))
+        })
+        .collect();
+    assert!(
+        graph["routes::chat"].contains("usecases::chat"),
+        "uses are read: {graph:#?}"
+    );
+    assert!(
+        crossings.is_empty(),
+        "routes reading storage instead of calling a use-case: {crossings:#?}"
+    );
+}
+
+#[test]
+fn use_cases_take_neither_the_whole_state_nor_the_http_error() {
+    let graph = module_graph(&crate_src("server"));
+    let crossings: Vec<String> = under(&graph, "usecases")
+        .flat_map(|(module, uses)| {
+            uses.iter()
+                .filter(|used| is_in(used, "state") || is_in(used, "error"))
+                .map(move |used| format!("{module} -> {used}"))
+        })
+        .collect();
+    assert!(
+        under(&graph, "usecases").count() > 5,
+        "the use-case modules were found"
+    );
+    assert!(
+        crossings.is_empty(),
+        "use-cases reaching the application state or the HTTP error: {crossings:#?}"
+    );
+}
+
+/// sea-orm's names for reading and writing tables: queries, raw statements, row changes.
+const TABLE_ACCESS: [&str; 9] = [
+    "EntityTrait",
+    "QueryFilter",
+    "QuerySelect",
+    "QueryOrder",
+    "ActiveModelTrait",
+    "ActiveValue",
+    "Statement",
+    "PaginatorTrait",
+    "LoaderTrait",
+];
+
+#[test]
+fn tables_are_reached_only_through_storage() {
+    let mut inside = 0;
+    let mut outside = Vec::new();
+    for (module, file) in modules(&crate_src("server")) {
+        // Test code builds its fixtures as it likes (as in `Paths`, a test module is left out).
+        if module.ends_with("::tests") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let mut paths = Paths::default();
+        paths.visit_file(&ast);
+        let touches = paths.0.iter().any(|path| {
+            path.first().is_some_and(|s| s == "sea_orm")
+                && path.iter().any(|s| TABLE_ACCESS.contains(&s.as_str()))
+        });
+        match (touches, is_in(&module, "storage")) {
+            (true, true) => inside += 1,
+            (true, false) => outside.push(module),
+            (false, _) => {}
+        }
+    }
+    assert!(inside > 10, "storage's table access is found");
+    assert!(
+        outside.is_empty(),
+        "table access outside storage: {outside:#?}"
     );
 }

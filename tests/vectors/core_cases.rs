@@ -103,6 +103,7 @@ fn relation(value: Option<&Value>) -> kizuna_core::matching::Relation {
         candidate_liked: flag("candidateLiked"),
         pending_introduction: flag("pendingIntroduction"),
         last_pass: value.get("lastPass").filter(|day| !day.is_null()).map(date),
+        former_pair: value.get("formerPair").filter(|day| !day.is_null()).map(date),
     }
 }
 

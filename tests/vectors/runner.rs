@@ -15,6 +15,10 @@ pub trait Engine {
     /// The employer as JSON, or null.
     fn employer(&self, email: &str) -> Value;
     fn satisfies(&self, person: &Value, seeker: &Value, line_user_id: &str, today: &str) -> Result<bool, String>;
+    /// The address as stored and compared.
+    fn normalise_email(&self, email: &str) -> String;
+    /// Whether the typed text is an e-mail code.
+    fn is_email_code(&self, typed: &str) -> bool;
 }
 
 pub struct Report {
@@ -26,6 +30,7 @@ const BUILD: &str = include_str!("build.json");
 const REPAIR: &str = include_str!("repair.json");
 const EMPLOYER: &str = include_str!("employer.json");
 const SATISFIES: &str = include_str!("satisfies.json");
+const EMAIL: &str = include_str!("email.json");
 
 pub fn run(engine: &dyn Engine) -> Report {
     let mut report = Report { passed: 0, failures: Vec::new() };
@@ -68,6 +73,18 @@ pub fn run(engine: &dyn Engine) -> Report {
         };
         let outcome = if got == case["expect"] { Ok(()) } else { Err(format!("got {got}")) };
         check("satisfies.json", name(case), outcome);
+    }
+
+    let email: Value = serde_json::from_str(EMAIL).expect("email.json parses");
+    for case in email["normalise"].as_array().expect("normalise") {
+        let got = engine.normalise_email(case["email"].as_str().expect("email"));
+        let outcome = if case["expect"] == got.as_str() { Ok(()) } else { Err(format!("got {got:?}")) };
+        check("email.json", name(case), outcome);
+    }
+    for case in email["codes"].as_array().expect("codes") {
+        let got = engine.is_email_code(case["typed"].as_str().expect("typed"));
+        let outcome = if case["expect"] == got { Ok(()) } else { Err(format!("got {got}")) };
+        check("email.json", name(case), outcome);
     }
 
     run_core_cases(&mut check);

@@ -29,11 +29,12 @@ fn error(message: impl std::fmt::Display) -> JsError {
 // messages that only ever mean "this argument is not plain JSON data".
 
 /// Plain JSON-shaped values (objects, not Maps; numbers, not BigInts), as the web app expects.
+/// Neither step fails on the core's types; one message for both keeps a few bytes off the budget.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let json =
-        serde_json::to_value(value).map_err(|_| error("result is not representable as JSON"))?;
+    const NOT_PLAIN: &str = "result is not plain JSON data";
+    let json = serde_json::to_value(value).map_err(|_| error(NOT_PLAIN))?;
     json.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|_| error("result is not representable in JavaScript"))
+        .map_err(|_| error(NOT_PLAIN))
 }
 
 /// Reads a JavaScript value as JSON data. Written out instead of serde-wasm-bindgen's
@@ -189,4 +190,19 @@ pub fn rule_codes() -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
 pub fn error_codes() -> Result<JsValue, JsError> {
     to_js(&ErrorCode::ALL)
+}
+
+/// The address as the server stores and compares it: trimmed, ASCII letters lower-cased
+/// (`email::normalise`; other letters are left as typed, and such an address is invalid).
+/// Handed over as a JavaScript string the module makes (as every other answer is): a returned
+/// `String` would add wasm-bindgen's copy-out glue to the module.
+#[wasm_bindgen(js_name = normaliseEmail, unchecked_return_type = "string")]
+pub fn normalise_email(email: &str) -> JsValue {
+    JsValue::from_str(&kizuna_core::email::normalise(email))
+}
+
+/// Whether `typed` is a work e-mail code as the server reads one (`EmailCode::parse`).
+#[wasm_bindgen(js_name = isEmailCode)]
+pub fn is_email_code(typed: &str) -> bool {
+    kizuna_core::email_code::EmailCode::parse(typed).is_some()
 }

@@ -40,7 +40,8 @@ fn catalogues_come_out_as_plain_objects_with_thirty_one_employers() {
         get(&get(&limits, "likeComment"), "max").as_f64(),
         Some(140.0)
     );
-    assert_eq!(get(&catalogues, "passUndoSecs").as_f64(), Some(10.0));
+    // The rules that code without the core applies are the build's (kizuna-wasm-rules), not here.
+    assert!(get(&catalogues, "passUndoSecs").is_undefined());
 }
 
 #[wasm_bindgen_test]

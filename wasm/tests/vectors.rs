@@ -60,6 +60,16 @@ impl Engine for Wasm {
         kizuna_wasm::satisfies_conditions(to_js(person), to_js(seeker), line_user_id, today)
             .map_err(message)
     }
+
+    fn normalise_email(&self, email: &str) -> String {
+        kizuna_wasm::normalise_email(email)
+            .as_string()
+            .expect("normaliseEmail answers a string")
+    }
+
+    fn is_email_code(&self, typed: &str) -> bool {
+        kizuna_wasm::is_email_code(typed)
+    }
 }
 
 #[wasm_bindgen_test]

@@ -1,8 +1,8 @@
-// The Playwright suite of issue 4, against the real server in mock mode.
+// The app's Playwright suite, against the real server in mock mode.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
+import { KizunaServer, checkScreen, launchBrowser, openAs, ensureScreenshotDir, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
 import { completeForm, currentStep, fillBasics, fillWork, next, shot, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
@@ -42,6 +42,7 @@ describe('Kizuna LIFF app', () => {
     await page.locator('.photo-grid img').first().waitFor();
     assert.equal(await page.locator('.photo-grid img').count(), 2);
     await page.locator('.summary-list dd', { hasText: 'Taipei City' }).waitFor();
+    await checkScreen(page, '/profile, PENDING, just registered');
     if (SCREENSHOTS) {
       await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
       await page.screenshot({ path: join(SCREENSHOT_DIR, 'profile.png'), fullPage: true });
@@ -125,6 +126,7 @@ describe('Kizuna LIFF app', () => {
     // Friendship is decided before anything of the register page is fetched.
     assert.deepEqual(requested.filter((p) => /register-page|\.wasm$|kizuna_wasm/.test(p)), []);
     const href = await page.getByTestId('add-friend').getAttribute('href');
+    await checkScreen(page, 'the friend page');
     assert.match(href, /^https:\/\/line\.me\/R\/ti\/p\//);
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'friend.png'), fullPage: true });
     await context.close();
@@ -249,6 +251,7 @@ describe('Kizuna LIFF app', () => {
     await page.goto(`${base}/dev`);
     assert.equal(await page.getByTestId('dev-user-id').innerText(), user.userId);
     assert.match(await page.getByTestId('dev-draft').innerText(), /"nickname": "Mei"/);
+    await checkScreen(page, '/dev with a draft');
     await page.getByRole('button', { name: 'Load messages' }).click();
     await page.getByRole('button', { name: 'Remove friendship' }).click();
     await page.waitForURL(/\/friend$/);
@@ -256,12 +259,13 @@ describe('Kizuna LIFF app', () => {
   });
 
   it('an unknown path shows the 404 page', async () => {
-    // An unregistered user is sent to /register by the guard (spec §2 step 3), so a registered one.
+    // An unregistered user is sent to /register by the guard, so a registered one.
     assert.ok(registered, 'needs the user of the first test');
     const { page, base, context } = await openAs(browser, server, registered.userId);
     await page.goto(`${base}/no-such-page`);
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     assert.match(await page.getByTestId('error-message').innerText(), /Page not found: \/no-such-page/);
+    await checkScreen(page, 'the 404 page');
     await context.close();
   });
 
@@ -270,6 +274,7 @@ describe('Kizuna LIFF app', () => {
     for (const [locale, heading] of [['zh-TW', '基本資料'], ['en-US', 'About you']]) {
       const { page, base, context } = await openAs(browser, server, user.userId, { locale });
       await page.goto(`${base}/register`);
+      await waitForStep(page, 'basics');
       await page.getByRole('heading', { name: heading }).waitFor();
       if (SCREENSHOTS && locale === 'zh-TW') await shot(page, 'register-zh-TW');
       await context.close();

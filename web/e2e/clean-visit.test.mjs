@@ -1,9 +1,9 @@
-// Issue 12 §3: a normal visit logs no console error and has no failed request — a new user's first
+// A normal visit logs no console error and has no failed request — a new user's first
 // visit, their registration, and their return visit — against the real server in mock mode.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
-import { completeForm } from './register-flow.mjs';
+import { KizunaServer, checkScreen, launchBrowser, openAs } from './harness.mjs';
+import { completeForm, passWelcome } from './register-flow.mjs';
 
 /** Everything that went wrong on a page: console errors, uncaught errors, failed requests and
  *  answers with an error status. */
@@ -41,6 +41,7 @@ describe('a normal visit', () => {
     const problems = watch(first.page);
     await first.page.goto(`${first.base}/`);
     await first.page.waitForURL(/\/register$/);
+    await passWelcome(first.page);
     await first.page.locator('#register-step-title[data-step="basics"]').waitFor();
     await first.page.waitForLoadState('networkidle');
     assert.deepEqual(problems, [], 'first visit');
@@ -61,6 +62,7 @@ describe('a normal visit', () => {
     await back.page.locator('.photo-grid img').first().waitFor();
     await back.page.waitForLoadState('networkidle');
     assert.deepEqual(problemsBack, [], 'return visit');
+    await checkScreen(back.page, '/profile on a return visit');
     await back.context.close();
   });
 });

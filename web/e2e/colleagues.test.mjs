@@ -1,16 +1,16 @@
-// Issue 21 §4 end to end: two members at one employer are never introduced while a member of
+// End to end: two members at one employer are never introduced while a member of
 // another employer is; when both switch "never introduce me to people of my employer" off on
 // /profile, their next lists introduce them. The console lists the members approved before
 // employers were recorded, and a reviewer sets theirs.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR } from './harness.mjs';
+import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR, checkScreen } from './harness.mjs';
 import { approveAll, bearer, register, registerByApi, reviewer } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
-describe('Hide me from colleagues (issue 21)', () => {
+describe('Hide me from colleagues', () => {
   const server = new KizunaServer();
   let browser;
 
@@ -36,16 +36,18 @@ describe('Hide me from colleagues (issue 21)', () => {
     const card = (page, name) => page.getByTestId('introduction').filter({ hasText: name });
     await mei.page.goto(`${mei.base}/today`);
     await card(mei.page, 'Bo').waitFor();
+    await checkScreen(mei.page, '/today');
     assert.equal(await card(mei.page, 'Kai').count(), 0, 'a colleague is not introduced');
     await kai.page.goto(`${kai.base}/today`);
     await kai.page.getByTestId('today-empty').waitFor();
     assert.equal(await card(kai.page, 'Mei').count(), 0);
 
     // The switch is on by default and says what it does; Mei turns it off.
-    await mei.page.goto(`${mei.base}/profile`);
+    await mei.page.goto(`${mei.base}/settings`);
     const on = (page) => page.locator('[data-testid="hide-colleagues"][data-state="on"]');
     const off = (page) => page.locator('[data-testid="hide-colleagues"][data-state="off"]');
     await on(mei.page).waitFor();
+    await checkScreen(mei.page, '/settings');
     assert.match(await mei.page.getByTestId('colleagues-card').innerText(), /never introduced and never see each other/);
     if (SCREENSHOTS) {
       const centre = () => mei.page.getByTestId('colleagues-card').evaluate((el) => el.scrollIntoView({ block: 'center' }));
@@ -66,7 +68,7 @@ describe('Hide me from colleagues (issue 21)', () => {
     assert.equal(await card(mei.page, 'Kai').count(), 0, 'either one asking keeps them apart');
 
     // Kai turns it off too: their next lists introduce them to each other.
-    await kai.page.goto(`${kai.base}/profile`);
+    await kai.page.goto(`${kai.base}/settings`);
     await on(kai.page).waitFor();
     await kai.page.getByTestId('hide-colleagues').click();
     await off(kai.page).waitFor();
@@ -97,6 +99,7 @@ describe('Hide me from colleagues (issue 21)', () => {
     const row = (name) => list.getByTestId('employer-missing').filter({ has: page.getByRole('button', { name, exact: true }) });
     await row('Yui').waitFor();
     await row('Ren').waitFor();
+    await checkScreen(page, 'the review console, members without an employer');
     assert.equal(await list.getByTestId('employer-missing').count(), 2, 'only the two without one');
     const renId = await row('Ren').getAttribute('data-profile-id');
     const pick = row('Ren').locator('select');

@@ -1,13 +1,16 @@
 // End-to-end harness: the real kizuna-server (mock LINE mode, temp data dir, built web app) and
 // Debian Chromium driven by playwright-core. No browser download, ever.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { createServer } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_DIR = resolve(here, '..');
@@ -40,9 +43,13 @@ export function freePort() {
   });
 }
 
+/** The servers of this process not disposed yet (a failed check disposes of them itself). */
+const liveServers = new Set();
+
 /** One server: start, stop, restart on the same port and data dir. */
 export class KizunaServer {
   constructor() {
+    liveServers.add(this);
     this.dataDir = mkdtempSync(join(tmpdir(), 'kizuna-e2e-'));
     this.child = null;
     this.port = 0;
@@ -97,6 +104,7 @@ export class KizunaServer {
     });
   }
   async dispose() {
+    liveServers.delete(this);
     await this.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
@@ -150,18 +158,143 @@ export function randomUserId() {
   return `U${hex}`;
 }
 
-export async function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+/** Debian's Chromium. Every page of every context it opens is watched for the screens it shows
+ *  (`checkScreen`): closing the browser fails when one of them was never checked by axe. `screens:
+ *  false` for a script that measures (the budget) rather than tests. */
+export async function launchBrowser({ screens = true } = {}) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  if (!screens) return browser;
+  const ledger = new ScreenLedger();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await ledger.watch(context);
+    return context;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (options) => {
+    await close(options);
+    const missed = ledger.missed();
+    if (!missed.length) return;
+    // A run of some of a file's tests (--test-name-pattern) cannot know what the others check.
+    if (process.execArgv.some((a) => /^--test-(name|skip)-pattern|^--test-only/.test(a))) return;
+    // The test's `after` stops at this failure: its servers are not left running.
+    await Promise.all([...liveServers].map((server) => server.dispose()));
+    throw new Error(`screens shown but never checked by axe (checkScreen):\n  ${missed.join('\n  ')}`);
+  };
+  return browser;
+}
+
+// --- Accessibility: axe-core on every screen ------------------------------------------------
+
+/** axe-core's own package, not the copy @axe-core/playwright pins: the newest rules (4.14 runs
+ *  WCAG 2.5.3 "label in name", which 4.13 still held back as experimental). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What the app promises (docs/design.md "Accessibility"): WCAG 2.0, 2.1 and 2.2, levels A and AA. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/** Screens that ask for no check of their own: the start-up's frame, and `/`, which only sends
+ *  the visitor on. */
+const PASSING_SCREENS = new Set(['loading', 'index']);
+
+/** In the page: the screens on display now. The route the app drew (`main[data-route]`, set by
+ *  app.tsx once the guards let it through), refined by the register form's step, and each modal
+ *  dialog open over it ("member › report-dialog"). Serialised into the pages: self-contained. */
+function screensOnDisplay() {
+  const main = document.getElementById('main');
+  const route = main?.dataset.route;
+  if (!route) return [];
+  const step = route === 'register' ? main.querySelector('#register-step-title')?.dataset.step : undefined;
+  // The form shows nothing of its own until it knows its step.
+  if (route === 'register' && !step) return [];
+  const screen = step ? `${route}/${step}` : route;
+  const dialogs = [...document.querySelectorAll('dialog[open]')].map((d) => `${screen} › ${d.dataset.testid || d.getAttribute('aria-label') || 'dialog'}`);
+  return [screen, ...dialogs];
+}
+
+/** In the page, from the first script on: reports each screen it shows to the test process. */
+function watchScreens(screensOnDisplay) {
+  const reported = new Set();
+  let queued = false;
+  const report = () => {
+    queued = false;
+    for (const screen of screensOnDisplay()) {
+      if (reported.has(screen)) continue;
+      reported.add(screen);
+      window.__kizunaScreen?.(screen);
+    }
+  };
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(report);
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-route', 'data-step', 'open'] });
+}
+
+/** One browser's screens: each one shown (and where), each one checked. */
+class ScreenLedger {
+  shown = new Map();
+  checked = new Set();
+  async watch(context) {
+    ledgers.set(context, this);
+    await context.exposeBinding('__kizunaScreen', ({ page }, screen) => {
+      if (!PASSING_SCREENS.has(screen.split(' › ')[0]) && !this.shown.has(screen)) this.shown.set(screen, page.url());
+    });
+    await context.addInitScript({ content: `(${watchScreens})(${screensOnDisplay});` });
+  }
+  missed() {
+    return [...this.shown].filter(([screen]) => !this.checked.has(screen)).map(([screen, url]) => `${screen} (first at ${url})`);
+  }
+}
+const ledgers = new WeakMap();
+
+/** Waits for what moves to come to rest (a toast fading in is not yet its colours); endless
+ *  animations (a spinner) are not waited for. */
+async function settled(page) {
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity));
+    await Promise.race([Promise.allSettled(finite.map((a) => a.finished)), new Promise((r) => setTimeout(r, 2000))]);
+    await document.fonts?.ready;
+  });
+}
+
+/** axe-core's WCAG 2.2 A and AA rules on `page` as it is now: fails with every violation, its
+ *  rule, its help and the elements it found. `what` names the screen in that message. Counts the
+ *  screens on display as checked (closing the browser fails for one shown and never checked). */
+export async function checkScreen(page, what) {
+  await settled(page);
+  const screens = await page.evaluate(screensOnDisplay);
+  const results = await new AxeBuilder({ page, axeSource: AXE_SOURCE }).setLegacyMode(true).withTags(WCAG_TAGS).analyze();
+  const found = results.violations.map(
+    (v) => `${v.id} (${v.impact}, ${v.tags.filter((t) => /^wcag\d{3,}$/.test(t)).join(' ')}): ${v.help}\n${v.nodes
+      .slice(0, 8)
+      .map((n) => `    ${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`)
+      .join('\n')}`,
+  );
+  assert.deepEqual(found, [], `axe on ${what} (${screens.join(', ') || page.url()}): ${found.length} violation(s)\n${found.join('\n')}`);
+  const ledger = ledgers.get(page.context());
+  for (const screen of screens) ledger?.checked.add(screen);
+}
+
+/** `checkScreen` unless every screen on display was already checked in this browser: for the
+ *  shared helpers that arrive on the same screen test after test. */
+export async function checkScreenOnce(page, what) {
+  const ledger = ledgers.get(page.context());
+  const screens = await page.evaluate(screensOnDisplay);
+  if (ledger && screens.length && screens.every((s) => ledger.checked.has(s))) return;
+  await checkScreen(page, what);
 }
 
 /** A page playing `userId` on the mock LINE platform, in `locale`. */
 export const LAPTOP = { width: 1280, height: 800 };
 
 /** `laptop`: a desktop browser window (reviewers work on laptops) instead of the phone;
- *  `timezoneId`: the phone's time zone (the browser's otherwise); `viewport`: another phone size. */
-export async function openAs(browser, server, userId, { locale = 'en-US', laptop = false, timezoneId, viewport } = {}) {
+ *  `timezoneId`: the phone's time zone (the browser's otherwise); `viewport`: another phone size;
+ *  `reducedMotion: 'reduce'`: the phone's setting for less motion. */
+export async function openAs(browser, server, userId, { locale = 'en-US', laptop = false, timezoneId, viewport, reducedMotion } = {}) {
   const device = laptop ? { viewport: LAPTOP, hasTouch: false, isMobile: false } : { viewport: viewport ?? VIEWPORT, hasTouch: true, isMobile: true };
-  const context = await browser.newContext({ ...device, locale, deviceScaleFactor: 1, ...(timezoneId ? { timezoneId } : {}) });
+  const context = await browser.newContext({ ...device, locale, deviceScaleFactor: 1, ...(timezoneId ? { timezoneId } : {}), ...(reducedMotion ? { reducedMotion } : {}) });
   await context.addInitScript((id) => {
     if (!localStorage.getItem('kizuna:mock-user')) localStorage.setItem('kizuna:mock-user', id);
   }, userId);

@@ -1,17 +1,17 @@
-// Issue 21 §6 end to end: the community guidelines, safety tips, what "verified employer" means,
+// End to end: the community guidelines, safety tips, what "verified employer" means,
 // how to ask for a correction of the name, birthday or gender, the terms and the privacy policy,
 // opened from /profile and from a chat's menu (their own lazy chunk), the terms and the privacy
 // policy marked as drafts.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR } from './harness.mjs';
+import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR, checkScreen } from './harness.mjs';
 import { approveAll, bearer, registerByApi } from './members.mjs';
-import { fillBasics, next, waitForStep } from './register-flow.mjs';
+import { checkStep, fillBasics, next, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
-describe('Help and rules (issue 21)', () => {
+describe('Help and rules', () => {
   const server = new KizunaServer();
   let browser;
 
@@ -46,14 +46,27 @@ describe('Help and rules (issue 21)', () => {
     const chunks = [];
     page.on('request', (r) => chunks.push(r.url()));
 
-    // From /profile: the index, then each topic; only the terms and the privacy policy are drafts.
+    // From /settings (one entry on /profile): the index, then each topic; only the terms and the
+    // privacy policy are drafts.
     await page.goto(`${base}/profile`);
+    await page.getByTestId('open-settings').waitFor();
+    await checkScreen(page, '/profile');
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('profile-help').waitFor();
+    await checkScreen(page, '/settings');
     const before = chunks.length;
     await page.getByTestId('profile-help').click();
     await page.waitForURL(/\/help$/);
     await page.getByTestId('help-index').waitFor();
     assert.ok(chunks.slice(before).some((u) => /help-page[^/]*\.js/.test(u)), 'the help is a chunk loaded when opened');
+    await checkScreen(page, 'the help');
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'help-index.png') });
+    // The index's way back leads where the help was opened from, however many topics were read.
+    await page.getByTestId('help-topic-safety').click();
+    await page.getByTestId('help-back').click();
+    await page.getByTestId('help-leave').click();
+    await page.waitForURL(/\/settings$/);
+    await page.getByTestId('settings-page').waitFor();
     for (const topic of ['guidelines', 'safety', 'verified', 'corrections', 'terms', 'privacy']) {
       await page.goto(`${base}/help`);
       await page.getByTestId(`help-topic-${topic}`).click();
@@ -86,6 +99,8 @@ describe('Help and rules (issue 21)', () => {
     // From a chat: the menu's "Safety tips and rules" opens the safety tips.
     await page.goto(`${base}/chat?match=${matchId}`);
     await page.getByTestId('chat-menu').click();
+    await page.getByTestId('chat-menu-sheet').waitFor();
+    await checkScreen(page, "a chat's menu");
     await page.getByTestId('menu-help').click();
     await page.waitForURL(/\/help\?topic=safety$/);
     await page.locator('[data-testid="help-topic"][data-topic="safety"]').waitFor();
@@ -100,9 +115,12 @@ describe('Help and rules (issue 21)', () => {
     const { page, base } = session;
     await page.goto(`${base}/`);
     await page.waitForURL(/\/register$/);
+    await waitForStep(page, 'basics');
+    await checkStep(page);
     await fillBasics(page, { nickname: 'Yui', name: 'Lin Yui' });
     await next(page);
     await waitForStep(page, 'work');
+    await checkStep(page);
     await page.locator('.privacy-line button').click();
     await page.getByTestId('privacy-full').click();
     await page.waitForURL(/\/help\?topic=privacy$/);

@@ -1,14 +1,14 @@
-// Issue 22 end to end: a member who deletes their account while matched. The other member's open
+// End to end: a member who deletes their account while matched. The other member's open
 // chat says it ended, live; the leaver's photo URLs answer E003 to them; the leaver is gone from
 // their matches. A member who was blocked, leaves and registers again is still never introduced to
 // the person who blocked them (the next day's list, through the mock platform's /__mock/clock).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KizunaServer, launchBrowser } from './harness.mjs';
+import { KizunaServer, launchBrowser, checkScreen } from './harness.mjs';
 import { approveAll, fetchFromPage, register } from './members.mjs';
 import { completeForm } from './register-flow.mjs';
 
-describe('Leaving while matched (issue 22)', () => {
+describe('Leaving while matched', () => {
   const server = new KizunaServer();
   let browser;
 
@@ -31,29 +31,38 @@ describe('Leaving while matched (issue 22)', () => {
       await m.page.goto(`${m.base}/today`);
       await m.page.getByTestId('introductions').waitFor();
     }
+    await checkScreen(mei.page, '/today');
     await card(mei, 'Kai').getByTestId('like').click();
     await card(mei, 'Kai').getByTestId('liked').waitFor();
     await card(kai, 'Mei').getByTestId('like').click();
     await kai.page.getByRole('heading', { name: "It's a match!" }).waitFor();
+    await checkScreen(kai.page, "It's a match");
 
     // Kai notes Mei's photo URLs from her profile, then keeps their chat open.
     await kai.page.goto(`${kai.base}/matches`);
     const meiMatch = kai.page.getByTestId('match').filter({ hasText: 'Mei' });
     const matchId = await meiMatch.getAttribute('data-match-id');
+    await checkScreen(kai.page, '/matches');
     await meiMatch.getByTestId('view-profile').click();
     await kai.page.getByTestId('member-profile').waitFor();
+    await checkScreen(kai.page, 'a match’s profile');
     const srcs = await kai.page.locator('[data-testid="member-profile"] img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src')));
     const photos = srcs.map((s) => `/api/file/fetch/${s.split('/api/file/fetch/')[1]}`);
     assert.ok(photos.length >= 1);
     for (const u of photos) assert.equal((await fetchFromPage(kai.page, u)).status, 200, u);
     await kai.page.goto(`${kai.base}/chat?match=${matchId}`);
     await kai.page.getByTestId('chat-form').waitFor();
+    await checkScreen(kai.page, 'a chat');
 
-    // Mei deletes her account from /profile.
-    await mei.page.goto(`${mei.base}/profile`);
+    // Mei deletes her account from /settings.
+    await mei.page.goto(`${mei.base}/settings`);
+    await mei.page.getByTestId('delete-account').waitFor();
+    await checkScreen(mei.page, '/settings');
     await mei.page.getByTestId('delete-account').click();
     await mei.page.getByTestId('delete-account-confirm').click();
     await mei.page.waitForURL(/\/signed-out\?left=1$/);
+    await mei.page.getByTestId('sign-in-again').waitFor();
+    await checkScreen(mei.page, 'signed out, having left');
 
     // Kai's open chat is told at once; Mei's photos and her match are gone for him.
     await kai.page.getByTestId('chat-ended').waitFor();
@@ -76,11 +85,13 @@ describe('Leaving while matched (issue 22)', () => {
     await card('Jun').getByTestId('view-profile').click();
     await ren.page.getByTestId('member-profile').waitFor();
     await ren.page.getByTestId('block').click();
+    await ren.page.getByTestId('block-confirm').waitFor();
+    await checkScreen(ren.page, 'the block dialog');
     await ren.page.getByTestId('block-confirm').click();
     await ren.page.waitForURL(/\/(today|matches)$/);
 
     // Jun deletes his account, signs in again and registers afresh; a reviewer approves him.
-    await jun.page.goto(`${jun.base}/profile`);
+    await jun.page.goto(`${jun.base}/settings`);
     await jun.page.getByTestId('delete-account').click();
     await jun.page.getByTestId('delete-account-confirm').click();
     await jun.page.waitForURL(/\/signed-out\?left=1$/);

@@ -1,4 +1,4 @@
-// Issue 15 end to end: two approved, compatible members in two browser contexts see each other in
+// End to end: two approved, compatible members in two browser contexts see each other in
 // today's introductions, like each other and match (the mock LINE platform records one push to
 // each), both see the match; they chat, each message appearing live on the other's open page
 // (a send whose answer was lost, or that failed and is retried with its client id, is shown once); one blocks,
@@ -6,10 +6,10 @@
 // have them and that person's photo URLs answer E003 from the page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
+import { KizunaServer, launchBrowser, openAs, checkScreen } from './harness.mjs';
 import { approveAll, fetchFromPage, pushesTo, register, waitFor } from './members.mjs';
 
-describe('Matchmaking and chat (issue 15)', () => {
+describe('Matchmaking and chat', () => {
   const server = new KizunaServer();
   let browser;
   let mei;
@@ -59,6 +59,7 @@ describe('Matchmaking and chat (issue 15)', () => {
     // nothing private on the card
     const text = await kaiCard.innerText();
     assert.doesNotMatch(text, /Chen Kai|1994|Da.an/);
+    await checkScreen(mei.page, '/today');
 
     // the profile view
     await kaiCard.getByTestId('view-profile').click();
@@ -68,6 +69,7 @@ describe('Matchmaking and chat (issue 15)', () => {
     assert.match(await mei.page.getByTestId('member-about').innerText(), /sourdough/);
     assert.ok((await mei.page.getByTestId('member-tags').locator('li').count()) >= 3);
     assert.doesNotMatch(await profile.innerText(), /Chen Kai|1994|Da.an|INCOME|tsmc/i);
+    await checkScreen(mei.page, "an introduction's profile");
     await mei.page.goBack();
     await mei.page.waitForURL(/\/today$/);
 
@@ -79,12 +81,13 @@ describe('Matchmaking and chat (issue 15)', () => {
     // Kai likes back: it's a match
     await card(kai, 'Mei').getByTestId('like').click();
     await kai.page.getByRole('heading', { name: "It's a match!" }).waitFor();
+    await checkScreen(kai.page, "It's a match");
     for (const m of [mei, kai]) await waitFor(async () => (await pushesTo(server, m.user.userId)).length === 2, 'the match push');
     await new Promise((r) => setTimeout(r, 1000));
     for (const m of [mei, kai]) {
       const pushes = await pushesTo(server, m.user.userId);
       assert.equal(pushes.length, 2, 'exactly one match push each');
-      assert.match(JSON.stringify(pushes[1].messages), /new match/i);
+      assert.match(JSON.stringify(pushes[1].messages), /It's a match!/);
     }
 
     await kai.page.getByTestId('see-matches').click();
@@ -94,6 +97,7 @@ describe('Matchmaking and chat (issue 15)', () => {
     await mei.page.waitForURL(/\/matches$/);
     await mei.page.getByTestId('match').filter({ hasText: 'Kai' }).waitFor();
     assert.equal(await mei.page.getByTestId('match').count(), 1);
+    await checkScreen(mei.page, '/matches');
   });
 
   it('matched members chat: messages appear live on the other’s open page, with last message, unread and read marks', async () => {
@@ -109,6 +113,7 @@ describe('Matchmaking and chat (issue 15)', () => {
     await mei.page.getByTestId('chat-input').fill('Hi Kai! Coffee this weekend?');
     await mei.page.getByTestId('chat-send').click();
     await mei.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: 'Coffee this weekend' }).waitFor();
+    await checkScreen(mei.page, 'a chat');
 
     // Kai's matches show it, unread; then he opens the chat
     await kai.page.reload();
@@ -189,6 +194,8 @@ describe('Matchmaking and chat (issue 15)', () => {
     await kaiCard.getByTestId('view-profile').click();
     await mei.page.getByTestId('member-profile').waitFor();
     await mei.page.getByTestId('block').click();
+    await mei.page.getByTestId('block-confirm').waitFor();
+    await checkScreen(mei.page, 'the block dialog');
     await mei.page.getByTestId('block-confirm').click();
     await mei.page.waitForURL(/\/matches$/);
     await mei.page.getByTestId('matches-empty').waitFor();
@@ -235,7 +242,8 @@ describe('Matchmaking and chat (issue 15)', () => {
     await ren.page.getByTestId('report').click();
     const dialog = ren.page.getByTestId('report-dialog');
     await dialog.getByLabel('Other (please describe)').waitFor();
-    assert.equal(await dialog.locator('input[type=checkbox]').count(), 9);
+    await checkScreen(ren.page, 'the report dialog');
+    assert.equal(await dialog.locator('input[type=radio]').count(), 9);
     await dialog.getByLabel('Other (please describe)').check();
     await ren.page.getByTestId('report-confirm').click();
     await dialog.getByText('Please describe what happened.').waitFor();

@@ -2,7 +2,7 @@
 // browser, approved by a reviewer through the API, and what the mock LINE platform pushed to them.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openAs, pngBytes } from './harness.mjs';
+import { checkScreenOnce, openAs, pngBytes } from './harness.mjs';
 import { completeForm } from './register-flow.mjs';
 
 export async function pushesTo(server, userId) {
@@ -32,6 +32,7 @@ export async function register(browser, server, basics = {}, form = {}) {
   await session.page.getByTestId('submit').click();
   await session.page.waitForURL(/\/profile$/, { timeout: 30_000 });
   await session.page.locator('[data-testid="review-status"][data-status="PENDING"]').waitFor();
+  await checkScreenOnce(session.page, '/profile, PENDING');
   return { user, ...session };
 }
 
@@ -96,8 +97,9 @@ const PHOTO_COLOURS = [
 
 /** A member registered through the API (what the register form sends, without driving it: the
  *  form has tests of its own), PENDING until a reviewer approves. `photos` of them (portrait PNGs),
- *  an employee-id proof; everything else as a typical member fills it in. */
-export async function registerByApi(server, { nickname, name = `${nickname} Secretname`, gender = 'FEMALE', matchGender = 'MALE', photos = 2, birthday = '1994-07-21', height = 165, locale = 'en-US', mbti = 'ENFP', recommendDistanceKm = 30 }) {
+ *  an employee-id proof; everything else as a typical member fills it in. `latitude`: where they
+ *  are (members some hundred kilometres apart are never introduced to each other). */
+export async function registerByApi(server, { nickname, name = `${nickname} Secretname`, gender = 'FEMALE', matchGender = 'MALE', photos = 2, birthday = '1994-07-21', height = 165, locale = 'en-US', mbti = 'ENFP', recommendDistanceKm = 30, latitude = 25.0412 }) {
   const user = await server.mockUser({ displayName: nickname });
   const idToken = await server.idToken(user.userId);
   const auth = await bearer(server, user.userId);
@@ -119,7 +121,7 @@ export async function registerByApi(server, { nickname, name = `${nickname} Secr
     aboutMe: `I'm ${nickname}. Weekends are for hiking, sourdough and long coffee walks along the river.`,
     personalityTagIds: [101, 104], exerciseTagIds: [204], hobbyTagIds: [301, 310], marriageTypeTagIds: [402], fertilityPlanTagIds: [502], petTagIds: [602],
     datingQuestion: 'Mountains or the sea, and why?', dailyLife: 'Design reviews, then climbing twice a week.', surprisePoint: 'I can juggle five balls.',
-    city: 'TPE', address: 'No. 7 Secret Lane', latitude: 25.0412, longitude: 121.5321, recommendDistanceKm, mbti,
+    city: 'TPE', address: 'No. 7 Secret Lane', latitude, longitude: 121.5321, recommendDistanceKm, mbti,
     verifyMethod: 'EMPLOYEE_ID', verifyTempFileName: proof, verifyDescription: 'Badge photo',
     photoNameList: names, valueItem: [],
   };

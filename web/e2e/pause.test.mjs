@@ -1,4 +1,4 @@
-// Issue 21 §3 end to end: a member takes a break from /profile and leaves the other members'
+// End to end: a member takes a break from /profile and leaves the other members'
 // /today at once; their own /today says they are on a break and brings them back in one tap.
 // Coming back (docs/design.md, "Taking a break") puts them back at once in today's lists that had
 // them, and in the lists made from then on: a list made during the break stays without them for
@@ -6,12 +6,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR } from './harness.mjs';
+import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR, checkScreen } from './harness.mjs';
 import { approveAll, registerByApi } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
-describe('Taking a break (issue 21)', () => {
+describe('Taking a break', () => {
   const server = new KizunaServer();
   let browser;
 
@@ -42,13 +42,15 @@ describe('Taking a break (issue 21)', () => {
     // Mei's list of today is made with Kai in it.
     await today(mei);
     await kaiCard(mei).waitFor();
+    await checkScreen(mei.page, '/today');
 
-    // Kai takes a break from /profile.
-    await kai.page.goto(`${kai.base}/profile`);
+    // Kai takes a break from /settings.
+    await kai.page.goto(`${kai.base}/settings`);
     const toggle = kai.page.getByTestId('pause');
     await kai.page.locator('[data-testid="pause"][data-state="off"]').waitFor();
     await toggle.click();
     await kai.page.locator('[data-testid="pause"][data-state="on"]').waitFor();
+    await checkScreen(kai.page, '/settings, on a break');
     if (SCREENSHOTS) {
       // The phone's screen, the break's switch in the middle of it.
       await kai.page.getByTestId('pause-card').evaluate((el) => el.scrollIntoView({ block: 'center' }));
@@ -65,6 +67,7 @@ describe('Taking a break (issue 21)', () => {
     // Kai's /today says he is on a break.
     await kai.page.goto(`${kai.base}/today`);
     await kai.page.getByTestId('today-paused').waitFor();
+    await checkScreen(kai.page, '/today on a break');
     if (SCREENSHOTS) await kai.page.screenshot({ path: join(SCREENSHOT_DIR, 'today-paused.png') });
     await kai.page.setViewportSize({ width: 320, height: 700 });
     if (SCREENSHOTS) await kai.page.screenshot({ path: join(SCREENSHOT_DIR, 'today-paused-320.png') });

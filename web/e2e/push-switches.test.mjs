@@ -1,17 +1,17 @@
-// Issue 21 §5 end to end: each LINE push kind has its own switch on /profile. Three members each
+// End to end: each LINE push kind has its own switch on /settings. Three members each
 // turn one kind off in their browser (the morning introductions, a new match, a new message); the
 // daily run, the matches and the messages that follow then push to them every kind but that one,
 // while a member who left every switch on gets all three, so each switch stops exactly its push.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KizunaServer, launchBrowser, openAs } from './harness.mjs';
+import { KizunaServer, launchBrowser, openAs, checkScreen, checkScreenOnce } from './harness.mjs';
 import { approveAll, bearer, pushesTo, registerByApi, waitFor } from './members.mjs';
 
-/** Each push kind, the switch on /profile that stops it and how its English text reads. */
+/** Each push kind, the switch on /settings that stops it and how its English text reads. */
 const KINDS = {
   introductions: { testId: 'morning-push', text: /new introductions? today/ },
-  matches: { testId: 'match-push', text: /You have a new match/ },
-  messages: { testId: 'message-push', text: /New message from Kai\./ },
+  matches: { testId: 'match-push', text: /It's a match!/ },
+  messages: { testId: 'message-push', text: /New message from Kai\b/ },
 };
 
 /** How many pushes of each kind `userId` was sent. */
@@ -20,7 +20,7 @@ async function kindsSentTo(server, userId) {
   return Object.fromEntries(Object.entries(KINDS).map(([kind, { text }]) => [kind, texts.filter((t) => text.test(t)).length]));
 }
 
-describe('Each push kind switched off on its own (issue 21 §5)', () => {
+describe('Each push kind switched off on its own', () => {
   const server = new KizunaServer();
   let browser;
 
@@ -34,7 +34,7 @@ describe('Each push kind switched off on its own (issue 21 §5)', () => {
     await server.dispose();
   });
 
-  it('a switch turned off on /profile stops its push to that member, while members with it on still get it', async () => {
+  it('a switch turned off on /settings stops its push to that member, while members with it on still get it', async () => {
     // Ana keeps every switch on; Iris, Mei and Yui each turn one kind off. Kai meets all four.
     const off = { Ana: null, Iris: 'introductions', Mei: 'matches', Yui: 'messages' };
     const women = {};
@@ -45,11 +45,12 @@ describe('Each push kind switched off on its own (issue 21 §5)', () => {
     const sessions = {};
     for (const [name, m] of Object.entries(all)) sessions[name] = await openAs(browser, server, m.user.userId);
 
-    // The switches, on /profile: all on at first; each of three members turns one off.
+    // The switches, on /settings: all on at first; each of three members turns one off.
     for (const [name, kind] of Object.entries(off)) {
       const { page, base } = sessions[name];
-      await page.goto(`${base}/profile`);
+      await page.goto(`${base}/settings`);
       for (const { testId } of Object.values(KINDS)) await page.locator(`[data-testid="${testId}"][data-state="on"]`).waitFor();
+      await checkScreenOnce(page, "/settings' push switches");
       if (!kind) continue;
       const { testId } = KINDS[kind];
       const [put] = await Promise.all([
@@ -72,6 +73,8 @@ describe('Each push kind switched off on its own (issue 21 §5)', () => {
     for (const name of Object.keys(off)) {
       const { page, base } = sessions[name];
       await page.goto(`${base}/today`);
+      await kaiCard(name).waitFor();
+      await checkScreenOnce(page, '/today');
       await kaiCard(name).getByTestId('like').click();
       await kaiCard(name).getByTestId('liked').waitFor();
     }
@@ -81,16 +84,20 @@ describe('Each push kind switched off on its own (issue 21 §5)', () => {
       const card = kai.page.getByTestId('introduction').filter({ has: kai.page.getByTestId('member-nickname').filter({ hasText: name }) });
       await card.getByTestId('like').click();
       await kai.page.getByRole('heading', { name: "It's a match!" }).waitFor();
+      await checkScreenOnce(kai.page, "It's a match");
     }
 
     // Kai writes to each of them while they are away from the chat (no events stream open).
     await kai.page.goto(`${kai.base}/matches`);
+    await kai.page.getByTestId('match').first().waitFor();
+    await checkScreen(kai.page, '/matches');
     for (const name of Object.keys(off)) {
       const matchId = await kai.page.getByTestId('match').filter({ hasText: name }).getAttribute('data-match-id');
       await kai.page.goto(`${kai.base}/chat?match=${matchId}`);
       await kai.page.getByTestId('chat-input').fill(`Hi ${name}!`);
       await kai.page.getByTestId('chat-send').click();
       await kai.page.locator('[data-testid="chat-message"][data-delivery="sent"]').filter({ hasText: `Hi ${name}!` }).waitFor();
+      await checkScreenOnce(kai.page, 'a chat');
       await kai.page.goto(`${kai.base}/matches`);
     }
 

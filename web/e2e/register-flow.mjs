@@ -2,7 +2,7 @@
 // are found by their payload name through data-field).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { pngBytes, SCREENSHOT_DIR } from './harness.mjs';
+import { checkScreenOnce, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
 
 export const STEP_IDS = ['basics', 'work', 'lifestyle', 'tags', 'about', 'photos', 'conditions', 'location', 'review'];
 
@@ -13,7 +13,17 @@ export async function currentStep(page) {
 }
 
 export async function waitForStep(page, id) {
-  await page.locator(`#register-step-title[data-step="${id}"]`).waitFor({ timeout: 15_000 });
+  const step = page.locator(`#register-step-title[data-step="${id}"]`);
+  // A newcomer's /register opens on the welcome: Start leads to step 1.
+  if (id === 'basics') await passWelcome(page, step);
+  await step.waitFor({ timeout: 15_000 });
+}
+
+/** Waits for the welcome or `then`, and presses Start on the welcome. */
+export async function passWelcome(page, then = page.locator('#register-step-title[data-step="basics"]')) {
+  const start = page.getByTestId('welcome-start');
+  await start.or(then).first().waitFor({ timeout: 15_000 });
+  if (await start.isVisible()) await start.click();
 }
 
 async function fill(page, name, value) {
@@ -32,18 +42,12 @@ export async function next(page) {
   await page.getByTestId('next').click();
 }
 
-/** Full-page screenshot; the sticky step navigation is laid out in flow so it does not float over
- *  the middle of the stitched image. */
+/** Full-page screenshot. */
 export async function shot(page, name, screenshots = true) {
   if (!screenshots) return;
   // A step seen for the first time shows a spinner until its code has rendered.
   await page.locator('form .spinner').waitFor({ state: 'detached', timeout: 10_000 });
-  // Through the CSSOM, not a <style> tag: the page's Content-Security-Policy refuses inline styles.
-  const navs = (position) =>
-    page.evaluate((p) => document.querySelectorAll('.form-nav').forEach((el) => (p ? el.style.setProperty('position', p, 'important') : el.style.removeProperty('position'))), position);
-  await navs('static');
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-  await navs(null);
 }
 
 export async function fillBasics(page, { nickname = 'Mei', name = 'Lin Mei', gender = 'FEMALE', matchGender = 'MALE' } = {}) {
@@ -142,16 +146,25 @@ export async function fillLocation(page) {
   await fill(page, 'address', 'Da\u2019an District');
 }
 
-/** Fills every step (from `startAt` on) up to review; returns at the review step. */
+/** The step on display, once drawn, checked by axe unless this browser did already. */
+export async function checkStep(page) {
+  await page.locator('form .spinner').waitFor({ state: 'detached', timeout: 10_000 });
+  await checkScreenOnce(page, `register: ${await currentStep(page)}`);
+}
+
+/** Fills every step (from `startAt` on) up to review; returns at the review step. Each step is
+ *  checked by axe as it arrives (once a browser). */
 export async function completeForm(page, { photos = 2, screenshots = false, verify = 'COMPANY_EMAIL', email = workEmail(), basics = {}, startAt = 'basics' } = {}) {
   const fillers = [(p) => fillBasics(p, basics), (p) => fillWork(p, verify, { email }), fillLifestyle, fillTags, fillAbout, (p) => addPhotos(p, photos), fillConditions, fillLocation];
   for (let i = STEP_IDS.indexOf(startAt); i < fillers.length; i++) {
     await waitForStep(page, STEP_IDS[i]);
+    await checkStep(page);
     await fillers[i](page);
     await shot(page, `register-${i + 1}-${STEP_IDS[i]}`, screenshots);
     await next(page);
   }
   await waitForStep(page, 'review');
+  await checkStep(page);
   assert.equal(await page.getByTestId('error-summary').count(), 0, 'no errors left at review');
   await shot(page, 'register-9-review', screenshots);
 }

@@ -1,10 +1,10 @@
-// Issue 14 end to end: members register (a work e-mail confirmed with the code from the mock
+// End to end: members register (a work e-mail confirmed with the code from the mock
 // outbox), a reviewer in a second browser context decides on a laptop, the member sees the decision
 // and the mock LINE platform records the push; a rejected member edits and resubmits.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs } from './harness.mjs';
+import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, checkScreen, checkScreenOnce } from './harness.mjs';
 import { readFileSync } from 'node:fs';
 import { pushesTo, register, waitFor } from './members.mjs';
 import { codeFromOutbox, fillBasics, fillWork, next, waitForStep, workEmail } from './register-flow.mjs';
@@ -33,10 +33,11 @@ async function openNewest(page) {
   const id = String(items.at(-1).profileId);
   await page.locator(`[data-testid="queue-item"][data-profile-id="${id}"]`).click();
   await page.locator(`[data-testid="review-detail"][data-profile-id="${id}"]`).waitFor();
+  await checkScreenOnce(page, 'a profile in the review console');
   return id;
 }
 
-describe('Review (issue 14)', () => {
+describe('Review', () => {
   const server = new KizunaServer();
   let browser;
   let reviewer; // { page, context, user }
@@ -53,6 +54,7 @@ describe('Review (issue 14)', () => {
     await session.page.getByTestId('dev-user-id').waitFor();
     await session.page.getByTestId('dev-reviewer-toggle').click();
     await session.page.getByTestId('dev-reviewer').filter({ hasText: 'Yes' }).waitFor();
+    await checkScreen(session.page, '/dev, a reviewer');
     reviewer = { user, ...session };
   });
 

@@ -1,11 +1,11 @@
-// Issue 21 §1 end to end, in three browser contexts: an approved member edits a photo and the
+// End to end, in three browser contexts: an approved member edits a photo and the
 // about-me from /profile; the other member keeps seeing the approved version; the reviewer sees
 // the revision with what changed and approves it; the other member then sees the new photo. A
 // second revision is sent back: the approved version stays and the member's form shows why.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, pngBytes } from './harness.mjs';
+import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, pngBytes, checkScreen, checkScreenOnce } from './harness.mjs';
 import { approveAll, bearer, register } from './members.mjs';
 import { waitForStep } from './register-flow.mjs';
 
@@ -32,6 +32,7 @@ async function cardOf(page, base, nickname) {
   const card = page.getByTestId('introduction').filter({ hasText: nickname });
   await card.waitFor();
   await card.locator('img').first().waitFor();
+  await checkScreenOnce(page, '/today');
   return { text: await card.innerText(), html: await card.innerHTML() };
 }
 
@@ -41,10 +42,12 @@ async function aboutOf(page, base, nickname) {
   const card = page.getByTestId('introduction').filter({ hasText: nickname });
   const id = await card.getAttribute('data-member-id');
   await page.goto(`${base}/member?id=${id}`);
+  await page.getByTestId('member-about').waitFor();
+  await checkScreenOnce(page, "an introduction's profile");
   return page.getByTestId('member-about').innerText();
 }
 
-describe('Edit after approval (issue 21 §1)', () => {
+describe('Edit after approval', () => {
   const server = new KizunaServer();
   let browser;
 
@@ -131,6 +134,7 @@ describe('Edit after approval (issue 21 §1)', () => {
     const changed = r.getByTestId('changed-fields');
     await changed.locator('[data-field="aboutMe"]').waitFor();
     await changed.locator('[data-field="photoNameList"]').waitFor();
+    await checkScreen(r, 'a revision in the review console');
     assert.match(await changed.innerText(), /sail on Sundays/);
     assert.equal(await changed.locator('[data-field="nickname"]').count(), 0, 'only what changed');
     assert.ok((await r.locator('.review-photos').innerHTML()).includes(newPhoto));
@@ -207,6 +211,8 @@ describe('Edit after approval (issue 21 §1)', () => {
     await m.getByTestId('fixed-help').click();
     await m.waitForURL(/\/help\?topic=corrections$/);
     const topic = m.locator('[data-testid="help-topic"][data-topic="corrections"]');
+    await topic.waitFor();
+    await checkScreen(m, 'the help on corrections');
     await topic.waitFor();
     assert.match(await topic.innerText(), /official account in LINE[\s\S]*proof[\s\S]*A reviewer checks the proof and corrects your profile/);
     await mei.context.close();

@@ -1,10 +1,10 @@
-// Issue 12 §4: the rough edges a new user met on a phone-sized screen (390×844, Chromium), each
+// The rough edges a new user met on a phone-sized screen (390×844, Chromium), each
 // asserted where it shows: a failed submit's error and retry in view, the first photo as avatar,
 // dates in the member's language, named steps with a way back to the review, the compact employer
 // list whose entries fill in the work e-mail domain.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KizunaServer, launchBrowser, openAs, VIEWPORT } from './harness.mjs';
+import { KizunaServer, launchBrowser, openAs, VIEWPORT, checkScreen } from './harness.mjs';
 import { completeForm, fillBasics, next, waitForStep } from './register-flow.mjs';
 
 const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
@@ -20,7 +20,7 @@ function fileOf(src) {
   return /\/file\/fetch\/([^/?#]+)/.exec(src ?? '')?.[1];
 }
 
-describe('rough edges on a phone (issue 12 §4)', () => {
+describe('rough edges on a phone', () => {
   const server = new KizunaServer();
   let browser;
 
@@ -115,6 +115,7 @@ describe('rough edges on a phone (issue 12 §4)', () => {
     await page.getByTestId('review-status').waitFor();
 
     await page.locator('.photo-grid img').first().waitFor();
+    await checkScreen(page, '/profile, PENDING');
     const firstPhoto = fileOf(await page.locator('.photo-grid img').first().getAttribute('src'));
     assert.ok(firstPhoto, 'the first photo has a stored name');
     const avatar = page.locator('.profile-header img.avatar');

@@ -1,4 +1,4 @@
-// Sessions that end and leaving (issue 22): a member signs out on one device, the other device
+// Sessions that end and leaving: a member signs out on one device, the other device
 // stays signed in; signing out everywhere ends the other device's session too; signing in again is
 // one tap. A member deletes their account after a confirmation: their sessions end, their photo
 // answers E003, and signing in again starts a new registration.
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR } from './harness.mjs';
+import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR, checkScreenOnce, checkScreen } from './harness.mjs';
 import { completeForm } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
@@ -28,13 +28,17 @@ async function myInfoStatus(server, token) {
 async function onProfile(browser, server, userId) {
   const session = await openAs(browser, server, userId);
   await session.page.goto(`${session.base}/profile`);
+  await session.page.getByTestId('review-status').waitFor();
+  await checkScreenOnce(session.page, '/profile');
+  await session.page.getByTestId('open-settings').click();
   await session.page.getByTestId('sign-out-card').waitFor();
+  await checkScreenOnce(session.page, '/settings');
   const token = await tokenOf(session.context);
   assert.ok(token, 'signed in');
   return { ...session, token };
 }
 
-describe('Signing out and leaving (issue 22)', () => {
+describe('Signing out and leaving', () => {
   const server = new KizunaServer();
   let browser;
   let user;
@@ -66,6 +70,7 @@ describe('Signing out and leaving (issue 22)', () => {
     await phone.page.getByTestId('sign-out').click();
     await phone.page.waitForURL(/\/signed-out$/);
     await phone.page.getByTestId('sign-in-again').waitFor();
+    await checkScreen(phone.page, 'signed out');
     if (SCREENSHOTS) await phone.page.screenshot({ path: join(SCREENSHOT_DIR, 'signed-out.png') });
     assert.equal(await tokenOf(phone.context), null, 'the token is gone from the device');
     assert.deepEqual(await myInfoStatus(server, phone.token), { status: 401, code: 'E001A' });
@@ -77,7 +82,7 @@ describe('Signing out and leaving (issue 22)', () => {
 
     await phone.page.getByTestId('sign-in-again').click();
     await phone.page.waitForURL(/\/profile$/);
-    await phone.page.getByTestId('sign-out-card').waitFor();
+    await phone.page.getByTestId('review-status').waitFor();
     const fresh = await tokenOf(phone.context);
     assert.ok(fresh && fresh !== phone.token, 'a new session');
     assert.equal((await myInfoStatus(server, fresh)).status, 200);

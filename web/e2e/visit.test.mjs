@@ -1,10 +1,10 @@
-// Issue 24 end to end: one login per opening of the app, screens that appear at once, empty states
+// End to end: one login per opening of the app, screens that appear at once, empty states
 // that lead somewhere, and the way back from a profile. Approved members registered through the
 // API (the register form has its own tests), in Chromium at 390×844.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs } from './harness.mjs';
+import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, checkScreen, checkScreenOnce } from './harness.mjs';
 import { approveAll, registerByApi, reviewer } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
@@ -53,7 +53,7 @@ const TAB_CONTENT = {
   profile: '[data-testid="review-status"]',
 };
 
-describe('One login per opening, screens at once (issue 24)', () => {
+describe('One login per opening, screens at once', () => {
   const server = new KizunaServer();
   let browser;
   let mei;
@@ -76,7 +76,7 @@ describe('One login per opening, screens at once (issue 24)', () => {
     await server.dispose();
   });
 
-  it('§1 ten tab switches log in 0 times after the first load, ask review-status and my-info at most when a screen shows it, and show seen data without a spinner', async () => {
+  it('ten tab switches log in 0 times after the first load, ask review-status and my-info at most when a screen shows it, and show seen data without a spinner', async () => {
     const { context, page, base } = await openAs(browser, server, mei.user.userId);
     await watchSpinners(context);
     const requests = countRequests(page);
@@ -96,6 +96,8 @@ describe('One login per opening, screens at once (issue 24)', () => {
       if (tab === 'profile') profileVisits++;
       if (seen.has(tab)) assert.equal(await page.evaluate(() => window.__spinnerShown), false, `a spinner on the way back to /${tab} (switch ${i + 1})`);
       seen.add(tab);
+      // (axe asks the server nothing: the counts stay the app's.)
+      await checkScreenOnce(page, `/${tab}`);
     }
     assert.equal(requests.of('POST /api/user/login'), 0, JSON.stringify(requests.all()));
     assert.equal(requests.of('GET /api/user/review-status/{userId}'), 0, JSON.stringify(requests.all()));
@@ -111,7 +113,7 @@ describe('One login per opening, screens at once (issue 24)', () => {
     await context.close();
   });
 
-  it('§1 a stored session the server refuses (revoked) costs one login, and the screen shows', async () => {
+  it('a stored session the server refuses (revoked) costs one login, and the screen shows', async () => {
     const { context, page, base } = await openAs(browser, server, mei.user.userId);
     await context.addCookies([{ name: 'kizuna_token', value: 'not-a-session', url: base }]);
     const requests = countRequests(page);
@@ -121,7 +123,7 @@ describe('One login per opening, screens at once (issue 24)', () => {
     await context.close();
   });
 
-  it('§2 a returning member’s cold /today paints the frame with the HTML and asks for the introductions beside my-info, not after it', async () => {
+  it('a returning member’s cold /today paints the frame with the HTML and asks for the introductions as soon as my-info says APPROVED, never under an unproven session', async () => {
     const first = await openAs(browser, server, mei.user.userId);
     await first.page.goto(`${first.base}/today`);
     await first.page.locator(TAB_CONTENT.today).first().waitFor();
@@ -147,11 +149,52 @@ describe('One login per opening, screens at once (issue 24)', () => {
     await page.locator('[data-testid="page-frame"]').waitFor({ timeout: 5000 });
     assert.equal(myInfoAnsweredAt, Infinity, 'the frame waited for my-info');
     await page.getByTestId('introduction').first().waitFor();
-    assert.ok(introductionsAskedAt < myInfoAnsweredAt, `introductions asked ${introductionsAskedAt - myInfoAnsweredAt} ms after my-info answered`);
+    // Nothing goes out under the stored session before my-info proved it (a suspension ends it);
+    // then the introductions at once, not after the screen's render asks for them.
+    assert.ok(introductionsAskedAt >= myInfoAnsweredAt, `introductions asked ${myInfoAnsweredAt - introductionsAskedAt} ms before my-info answered`);
+    assert.ok(introductionsAskedAt - myInfoAnsweredAt < 500, `introductions asked ${introductionsAskedAt - myInfoAnsweredAt} ms after my-info answered`);
     await context.close();
   });
 
-  it('§2 a visitor who is not a friend starts no request that the move to /friend cuts off', async () => {
+  it('a member suspended since the last opening asks for nothing they cannot have: one 401 (the ended session), then /profile', async () => {
+    const sora = await registerByApi(server, { nickname: 'Sora', gender: 'FEMALE', matchGender: 'MALE' });
+    const pending = await server.json('/api/review/queue', { headers: reviewerAuth });
+    assert.equal(pending.body.items.length, 1, JSON.stringify(pending.body));
+    const profileId = pending.body.items[0].profileId;
+    assert.equal(await approveAll(server, reviewerAuth), 1);
+    const first = await openAs(browser, server, sora.user.userId);
+    await first.page.goto(`${first.base}/today`);
+    await first.page.locator(TAB_CONTENT.today).first().waitFor();
+    const cookies = await first.context.cookies();
+    await first.context.close();
+    // The last opening left its session and an APPROVED member's cookie; a reviewer suspends her,
+    // which ends her sessions.
+    const view = await server.json(`/api/review/profiles/${profileId}`, { headers: reviewerAuth });
+    const decided = await server.json(`/api/review/profiles/${profileId}/decision`, { method: 'POST', headers: reviewerAuth, body: JSON.stringify({ action: 'SUSPEND', reasons: ['SPAM'], version: view.body.version }) });
+    assert.equal(decided.status, 200, JSON.stringify(decided.body));
+
+    const { context, page, base } = await openAs(browser, server, sora.user.userId);
+    await context.addCookies(cookies);
+    const failed = [];
+    const asked = [];
+    page.on('requestfailed', (req) => failed.push(`failed ${req.method()} ${new URL(req.url()).pathname}`));
+    page.on('response', (res) => {
+      const path = new URL(res.url()).pathname;
+      if (path.startsWith('/api/')) asked.push(`${res.request().method()} ${path.replace(/\/U[0-9a-f]{32}$/, '/{userId}')} ${res.status()}`);
+      if (res.status() >= 400) failed.push(`${res.status()} ${res.request().method()} ${path}`);
+    });
+    await page.goto(`${base}/today`);
+    await page.waitForURL(/\/profile$/);
+    await page.locator('[data-testid="review-status"][data-status="SUSPENDED"]').waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(failed, ['401 GET /api/user/my-info'], JSON.stringify(asked));
+    for (const path of ['/api/introductions', '/api/matches', '/api/likes']) {
+      assert.ok(!asked.some((a) => a.includes(` ${path} `)), `${path} asked: ${JSON.stringify(asked)}`);
+    }
+    await context.close();
+  });
+
+  it('a visitor who is not a friend starts no request that the move to /friend cuts off', async () => {
     const visitor = await server.mockUser({ displayName: 'Visitor', friend: false });
     const { context, page, base } = await openAs(browser, server, visitor.userId);
     const aborted = [];
@@ -165,12 +208,13 @@ describe('One login per opening, screens at once (issue 24)', () => {
     await page.waitForURL(/\/friend$/);
     await page.getByTestId('friend-page').or(page.locator('main h1')).first().waitFor();
     assert.deepEqual(aborted, []);
+    await checkScreen(page, 'the friend page');
     // Only /friend's own rules: nothing asked about the page the visitor was sent away from.
     assert.deepEqual(asked, ['/friend']);
     await context.close();
   });
 
-  it('§3 going back from a profile never shows "no longer available" and logs no E003', async () => {
+  it('going back from a profile never shows "no longer available" and logs no E003', async () => {
     const { context, page, base } = await openAs(browser, server, mei.user.userId);
     await context.addInitScript(() => {
       window.__goneShown = false;
@@ -192,6 +236,7 @@ describe('One login per opening, screens at once (issue 24)', () => {
     for (let i = 0; i < 3; i++) {
       await page.getByTestId('view-profile').first().click();
       await page.getByTestId('member-profile').waitFor();
+      await checkScreenOnce(page, "an introduction's profile");
       await page.getByTestId('back').click();
       await page.waitForURL(/\/today$/);
       await page.getByTestId('introduction').first().waitFor();
@@ -207,7 +252,7 @@ describe('One login per opening, screens at once (issue 24)', () => {
     await context.close();
   });
 
-  it('§4 an empty /today says when the next introductions come, in the member’s own time zone, and what to do meanwhile; an empty Matches leads to Today', async () => {
+  it('an empty /today says when the next introductions come, in the member’s own time zone, and what to do meanwhile; an empty Matches leads to Today', async () => {
     const config = await server.json('/api/config');
     assert.match(config.body.introductionsAt, /^\d\d:\d\d$/);
     const { context, page, base } = await openAs(browser, server, ren.user.userId, { timezoneId: 'Asia/Tokyo' });
@@ -236,7 +281,7 @@ describe('One login per opening, screens at once (issue 24)', () => {
     await context.close();
   });
 
-  it('§8 the reviewers’ console translates the history, shows the location as one row with a map link, 0 km as any distance, steady reason boxes and 44 px controls', async () => {
+  it('the reviewers’ console translates the history, shows the location as one row with a map link, 0 km as any distance, steady reason boxes and 44 px controls', async () => {
     // Mei reports Kai, so that the report queue has a reported member's link.
     const intro = await server.json('/api/introductions', { headers: mei.auth });
     const kaiId = intro.body.introductions.find((i) => i.member.nickname === 'Kai').member.memberId;
@@ -270,6 +315,7 @@ describe('One login per opening, screens at once (issue 24)', () => {
       await page.goto(`${base}/review?profile=${kaiProfile}`);
       const detail = page.getByTestId('review-detail');
       await detail.waitFor();
+      await checkScreenOnce(page, 'a profile in the review console');
       const history = await page.getByTestId('history-step').allInnerTexts();
       assert.deepEqual(history, steps, `${locale} history`);
       for (const word of ['PENDING', 'APPROVE', 'REJECT', 'RESUBMIT']) assert.ok(!history.some((h) => h.includes(word)), `${locale}: ${history}`);

@@ -101,7 +101,7 @@ await server.start();
 let failed = false;
 try {
   // 1. bytes on the wire until the form is usable
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ screens: false });
   const user = await server.mockUser();
   const { page, context } = await openAs(browser, server, user.userId);
   const cdp = await context.newCDPSession(page);
@@ -124,7 +124,12 @@ try {
   });
   await page.goto(`${server.base}/register`);
   // Usable: the first step is drawn and its first field takes input.
-  await page.locator('#register-step-title[data-step="basics"]').waitFor({ timeout: 30_000 });
+  // A newcomer's first screen is the welcome; the form is usable once Start opened step 1.
+  const start = page.getByTestId('welcome-start');
+  const step = page.locator('#register-step-title[data-step="basics"]');
+  await start.or(step).first().waitFor({ timeout: 30_000 });
+  if (await start.isVisible()) await start.click();
+  await step.waitFor({ timeout: 30_000 });
   await page.locator('form input:not([type=hidden])').first().waitFor({ state: 'visible' });
   const usable = [...finished];
   await context.close();

@@ -25,13 +25,20 @@ declare module 'virtual:core-first-step' {
   export default facts;
 }
 
-/** The core's limits for the screens that draw them without loading the core, asked of the wasm
- *  package at build time (vite.config.ts `coreRules`): each field's `{min, max}` by its wire name
- *  (those the app reads are declared here), and how long a pass may be taken back. */
+/** The core's rules for the code that applies them without loading the core, asked at build time
+ *  of the rules' own wasm package (vite.config.ts `coreRules`, kizuna-core's `WebRules`): each
+ *  field's `{min, max}` by its wire name (those the app reads are declared here), and every rule. */
 declare module 'virtual:core-rules' {
-  import type { Catalogues } from '@/lib/wasm/types';
-  type Limit = Catalogues['limits'][string];
+  import type { WebRules } from '@/wasm-rules-pkg/kizuna_wasm_rules';
+  type Limit = WebRules['limits'][string];
   export const likeComment: Limit;
+  export const chatMessage: Limit;
   export const reportText: Limit;
-  export const passUndoSecs: Catalogues['passUndoSecs'];
+  export const emailCode: Limit;
+  export const passUndoSecs: WebRules['passUndoSecs'];
+  export const taipeiUtcOffsetSecs: WebRules['taipeiUtcOffsetSecs'];
+  export const sessionTtlSecs: WebRules['sessionTtlSecs'];
+  export const sessionClearingCodes: WebRules['sessionClearingCodes'];
+  export const fixedFields: WebRules['fixedFields'];
+  export const consoleRules: WebRules['console'];
 }

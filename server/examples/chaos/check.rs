@@ -297,7 +297,7 @@ pub async fn run(run: Run<'_>) -> anyhow::Result<bool> {
     }
     let outbox = rows(
         run.db,
-        "SELECT retry_key, line_user_id, messages, status FROM push_outbox",
+        "SELECT retry_key, line_user_id, messages, subject, status FROM push_outbox",
     )
     .await?;
     let pushed = run.line.pushes().await?;
@@ -317,7 +317,14 @@ pub async fn run(run: Run<'_>) -> anyhow::Result<bool> {
         if status != "delivered" || pushed_keys.get(&key) != Some(&1) {
             undelivered_pushes += 1;
         }
-        if !written.insert((to.clone(), r.try_get("", "messages")?)) {
+        // What a push is: its stored subject (kind and ids), or an older row's rendered text.
+        let what = format!(
+            "{}{}",
+            r.try_get::<String>("", "messages")?,
+            r.try_get::<Option<String>>("", "subject")?
+                .unwrap_or_default()
+        );
+        if !written.insert((to.clone(), what)) {
             written_twice += 1;
         }
         *per_member.entry(to).or_default() += 1;

@@ -118,17 +118,24 @@ async fn main() -> anyhow::Result<()> {
         ]);
         env
     };
-    let spec = |name: &'static str| ServerSpec {
+    // Each server's metrics on a port of its own: the run reads how many members each process's
+    // match pool holds.
+    let spec = |name: &'static str, metrics: u16| ServerSpec {
         bin: bin.clone(),
         name,
         port: free_port(),
-        env: shared_env.clone(),
+        env: [
+            shared_env.clone(),
+            vec![("KIZUNA_METRICS_BIND".into(), format!("127.0.0.1:{metrics}"))],
+        ]
+        .concat(),
         data_dir: run.0.join(name),
         log_dir: run.0.clone(),
     };
+    let metrics = [free_port(), free_port()];
     // A first: it runs the migrations.
-    let mut a = Server::start(spec("a"))?;
-    let mut b = Server::start(spec("b"))?;
+    let mut a = Server::start(spec("a", metrics[0]))?;
+    let mut b = Server::start(spec("b", metrics[1]))?;
     let both = vec![a.base(), b.base()];
     let lb = Balancer::new(both.clone());
     let line = Line {
@@ -216,6 +223,18 @@ async fn main() -> anyhow::Result<()> {
         .into_iter()
         .collect::<anyhow::Result<Vec<_>>>()?;
     log(started, "every member approved by the reviewer");
+    // An approval reaches the other process's pool through PostgreSQL's NOTIFY "within moments"
+    // (`matchmaking::PoolCache`): lists are asked for once both pools hold every member, and how
+    // long that took is a figure of the run.
+    let converged = members::pools_hold(&lb.client, &metrics, members.len()).await?;
+    log(
+        started,
+        &format!(
+            "both processes' pools hold the {} members ({} ms after the last approval)",
+            members.len(),
+            converged.as_millis()
+        ),
+    );
     let match_ids: Vec<i64> = stream::iter(0..pairs)
         .map(|p| members::match_pair(&lb, &members[2 * p], &members[2 * p + 1]))
         .buffered(32)

@@ -367,6 +367,40 @@ pub async fn approve(lb: &Balancer, reviewer: &Member, member: &Member) -> anyho
 
 /// Both members of a pair open their introductions and like each other: the second like makes
 /// the match. Answers the match id.
+/// Waits until every process's match pool holds `members` members (its metrics' gauge), for at
+/// most 30 s; answers how long it took.
+pub async fn pools_hold(
+    client: &reqwest::Client,
+    metrics_ports: &[u16],
+    members: usize,
+) -> anyhow::Result<Duration> {
+    let started = Instant::now();
+    loop {
+        let mut held = Vec::new();
+        for port in metrics_ports {
+            let text = client
+                .get(format!("http://127.0.0.1:{port}/metrics"))
+                .send()
+                .await?
+                .text()
+                .await?;
+            held.push(
+                text.lines()
+                    .find_map(|l| l.strip_prefix("kizuna_match_pool_members "))
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+                    .unwrap_or(0.0) as usize,
+            );
+        }
+        if held.iter().all(|n| *n == members) {
+            return Ok(started.elapsed());
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            bail!("the processes' pools hold {held:?} of {members} members after 30 s");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 pub async fn match_pair(lb: &Balancer, a: &Member, b: &Member) -> anyhow::Result<i64> {
     for (who, whom) in [(a, b), (b, a)] {
         let list = lb

@@ -1,9 +1,10 @@
 //! What a handler receives already checked: the verified caller (`auth`, as OpenAPI security
-//! schemes), strictly read JSON bodies (`body`), upload bodies read once admitted (`upload`) and
-//! ids from the path.
+//! schemes), strictly read JSON bodies (`body`) and the profile body's schema they document
+//! (`profile_schema`), upload bodies read once admitted (`upload`) and ids from the path.
 
 pub mod auth;
 pub mod body;
+pub mod profile_schema;
 pub mod upload;
 
 use crate::error::ApiError;

@@ -1,5 +1,6 @@
 //! Who is calling: LINE ID tokens (verified against LINE's JWKS) and our own sessions.
 
+pub mod ends;
 pub mod id_token;
 pub mod session;
 

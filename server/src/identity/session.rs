@@ -8,23 +8,22 @@
 
 use std::sync::{Arc, OnceLock};
 
-use anyhow::Context;
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use poem::Request;
 use rand::RngCore;
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, FromQueryResult, JoinType,
-    QueryFilter, QuerySelect, RelationDef, sea_query::Expr,
-};
+use sea_orm::DatabaseConnection;
 use sha2::{Digest, Sha256};
 
 use super::SESSION_COOKIE;
 use crate::{
     error::ApiError,
-    storage::entity::{profile, session, user},
+    storage::{
+        entity::user,
+        sessions::{self, SessionRow},
+    },
 };
 
-pub const SESSION_TTL_SECS: i64 = 7 * 24 * 3600;
+pub const SESSION_TTL_SECS: i64 = kizuna_core::rules::SESSION_TTL_SECS;
 /// However often it is renewed, a session ends this long after its login.
 pub const SESSION_MAX_AGE_SECS: i64 = 30 * 24 * 3600;
 const RENEW_EVERY_SECS: i64 = 3600;
@@ -40,6 +39,9 @@ pub struct Auth {
     /// On the reviewers list now: joined from `reviewers` on every request, so that adding or
     /// removing a reviewer takes effect on their next call, sessions unchanged.
     pub reviewer: bool,
+    /// When the session ends unless it is renewed (Unix seconds): its sliding expiry, or its
+    /// absolute end if that comes first. What outlives the request (an events stream) ends then.
+    pub ends_at: i64,
 }
 
 #[derive(Debug, Clone)]
@@ -48,22 +50,6 @@ pub struct ProfileBrief {
     pub status: String,
     /// The normalised UserProfileCreate payload (JSON text).
     pub payload: String,
-}
-
-#[derive(Debug, FromQueryResult)]
-struct AuthRow {
-    session_created_at: i64,
-    expires_at: i64,
-    revoked_at: Option<i64>,
-    user_id: i64,
-    line_user_id: String,
-    display_name: Option<String>,
-    avatar_file_id: Option<String>,
-    user_created_at: i64,
-    profile_id: Option<i64>,
-    profile_status: Option<String>,
-    profile_payload: Option<String>,
-    reviewer_since: Option<i64>,
 }
 
 /// Put into each request's extensions by [`crate::startup`]'s middleware; filled by a successful
@@ -143,64 +129,12 @@ pub fn request_token(req: &Request, source: TokenSource) -> Result<Option<String
     Ok(None)
 }
 
-/// sessions ⋈ users ⟕ profiles ⟕ open reviewer period: the single indexed lookup of every
-/// authenticated request (the partial unique index on reviewers keeps it at one row).
-macro_rules! auth_sql {
-    ($placeholder:literal) => {
-        concat!(
-            "SELECT s.created_at, s.expires_at, s.revoked_at, u.id, u.line_user_id, u.display_name, ",
-            "u.avatar_file_id, u.created_at, p.id, p.status, p.payload, r.added_at ",
-            "FROM sessions s JOIN users u ON u.id = s.user_id ",
-            "LEFT JOIN profiles p ON p.user_id = u.id ",
-            "LEFT JOIN reviewers r ON r.line_user_id = u.line_user_id AND r.removed_at IS NULL ",
-            "WHERE s.token_hash = ",
-            $placeholder
-        )
-    };
-}
-
-type AuthTuple = (
-    i64,
-    i64,
-    Option<i64>,
-    i64,
-    String,
-    Option<String>,
-    Option<String>,
-    i64,
-    Option<i64>,
-    Option<String>,
-    Option<String>,
-    Option<i64>,
-);
-
-impl AuthRow {
-    /// When the session ends: its sliding expiry, or its absolute end if that comes first.
-    fn ends_at(&self) -> i64 {
-        Ord::min(
-            self.expires_at,
-            self.session_created_at + SESSION_MAX_AGE_SECS,
-        )
-    }
-}
-
-impl From<AuthTuple> for AuthRow {
-    fn from(t: AuthTuple) -> AuthRow {
-        AuthRow {
-            session_created_at: t.0,
-            expires_at: t.1,
-            revoked_at: t.2,
-            user_id: t.3,
-            line_user_id: t.4,
-            display_name: t.5,
-            avatar_file_id: t.6,
-            user_created_at: t.7,
-            profile_id: t.8,
-            profile_status: t.9,
-            profile_payload: t.10,
-            reviewer_since: t.11,
-        }
-    }
+/// When the session of `row` ends: its sliding expiry, or its absolute end if that comes first.
+fn ends_at(row: &SessionRow) -> i64 {
+    Ord::min(
+        row.expires_at,
+        row.session_created_at + SESSION_MAX_AGE_SECS,
+    )
 }
 
 impl SessionStore {
@@ -208,68 +142,8 @@ impl SessionStore {
         SessionStore { db, clock }
     }
 
-    /// The hot path runs its one SQL statement on sea-orm's own sqlx pool: measured at ~40 µs
-    /// against ~95 µs through the query builder on SQLite (see `examples/auth_profile.rs`).
-    async fn lookup(&self, hash: &str) -> anyhow::Result<Option<AuthRow>> {
-        use sea_orm::{DbBackend, sqlx};
-        let row = match self.db.get_database_backend() {
-            DbBackend::Sqlite => {
-                sqlx::query_as::<_, AuthTuple>(auth_sql!("?"))
-                    .bind(hash)
-                    .fetch_optional(self.db.get_sqlite_connection_pool())
-                    .await
-            }
-            DbBackend::Postgres => {
-                sqlx::query_as::<_, AuthTuple>(auth_sql!("$1"))
-                    .bind(hash)
-                    .fetch_optional(self.db.get_postgres_connection_pool())
-                    .await
-            }
-            _ => return self.lookup_portable(hash).await,
-        };
-        Ok(row.context("looking up a session")?.map(AuthRow::from))
-    }
-
-    /// The same lookup through sea-orm's query builder (any backend).
-    async fn lookup_portable(&self, hash: &str) -> anyhow::Result<Option<AuthRow>> {
-        let to_user: RelationDef = session::Entity::belongs_to(user::Entity)
-            .from(session::Column::UserId)
-            .to(user::Column::Id)
-            .into();
-        let to_profile: RelationDef = profile::Entity::belongs_to(user::Entity)
-            .from(profile::Column::UserId)
-            .to(user::Column::Id)
-            .into();
-        let row = session::Entity::find_by_id(hash.to_string())
-            .select_only()
-            .column_as(session::Column::CreatedAt, "session_created_at")
-            .column(session::Column::ExpiresAt)
-            .column(session::Column::RevokedAt)
-            .column_as(user::Column::Id, "user_id")
-            .column(user::Column::LineUserId)
-            .column(user::Column::DisplayName)
-            .column(user::Column::AvatarFileId)
-            .column_as(user::Column::CreatedAt, "user_created_at")
-            .column_as(profile::Column::Id, "profile_id")
-            .column_as(profile::Column::Status, "profile_status")
-            .column_as(profile::Column::Payload, "profile_payload")
-            .column_as(
-                sea_orm::sea_query::Expr::val(Option::<i64>::None),
-                "reviewer_since",
-            )
-            .join(JoinType::InnerJoin, to_user)
-            .join(JoinType::LeftJoin, to_profile.rev())
-            .into_model::<AuthRow>()
-            .one(&self.db)
-            .await
-            .context("looking up a session")?;
-        let Some(mut row) = row else {
-            return Ok(None);
-        };
-        row.reviewer_since = crate::storage::reviewers::current(&self.db, &row.line_user_id)
-            .await?
-            .map(|period| period.added_at);
-        Ok(Some(row))
+    async fn lookup(&self, hash: &str) -> anyhow::Result<Option<SessionRow>> {
+        sessions::lookup(&self.db, hash).await
     }
 
     /// Starts a session for a user; answers the token (shown once, never stored).
@@ -278,16 +152,14 @@ impl SessionStore {
         rand::rngs::OsRng.fill_bytes(&mut bytes);
         let token = URL_SAFE_NO_PAD.encode(bytes);
         let now = self.clock.now_secs();
-        session::Entity::insert(session::ActiveModel {
-            token_hash: Set(hash_token(&token)),
-            user_id: Set(user_id),
-            created_at: Set(now),
-            expires_at: Set(now + SESSION_TTL_SECS),
-            revoked_at: Set(None),
-        })
-        .exec(&self.db)
-        .await
-        .context("storing a new session")?;
+        sessions::insert(
+            &self.db,
+            &hash_token(&token),
+            user_id,
+            now,
+            now + SESSION_TTL_SECS,
+        )
+        .await?;
         Ok(token)
     }
 
@@ -310,7 +182,17 @@ impl SessionStore {
         }
         let row = self.lookup(&hash_token(token)).await.ok()??;
         let now = self.clock.now_secs();
-        (row.revoked_at.is_none() && row.ends_at() > now).then_some(row.user_id)
+        (row.revoked_at.is_none() && ends_at(&row) > now).then_some(row.user_id)
+    }
+
+    /// When the session with this token hash ends (see [`Auth::ends_at`]); None once it has
+    /// ended (revoked, expired, or gone with its user). Never renews it.
+    pub async fn live_until(&self, hash: &str) -> anyhow::Result<Option<i64>> {
+        let Some(row) = sessions::find(&self.db, hash).await? else {
+            return Ok(None);
+        };
+        let ends_at = Ord::min(row.expires_at, row.created_at + SESSION_MAX_AGE_SECS);
+        Ok((row.revoked_at.is_none() && ends_at > self.clock.now_secs()).then_some(ends_at))
     }
 
     pub async fn check(&self, token: &str) -> Result<Auth, ApiError> {
@@ -324,7 +206,7 @@ impl SessionStore {
             .filter(|r| r.revoked_at.is_none())
             .ok_or(ApiError::InvalidSession)?;
         let now = self.clock.now_secs();
-        if row.ends_at() <= now {
+        if ends_at(&row) <= now {
             return Err(ApiError::ExpiredSession);
         }
         // Slides to a week from now, never past the session's absolute end.
@@ -332,14 +214,10 @@ impl SessionStore {
             now + SESSION_TTL_SECS,
             row.session_created_at + SESSION_MAX_AGE_SECS,
         );
+        let mut expires_at = row.expires_at;
         if row.expires_at < now + SESSION_TTL_SECS - RENEW_EVERY_SECS && renewed > row.expires_at {
-            session::Entity::update_many()
-                .col_expr(session::Column::ExpiresAt, Expr::value(renewed))
-                .filter(session::Column::TokenHash.eq(hash.clone()))
-                .filter(session::Column::ExpiresAt.lt(renewed))
-                .exec(&self.db)
-                .await
-                .context("renewing a session")?;
+            expires_at = renewed;
+            sessions::extend(&self.db, &hash, renewed).await?;
         }
         let profile = match (row.profile_id, row.profile_status, row.profile_payload) {
             (Some(id), Some(status), Some(payload)) => Some(ProfileBrief {
@@ -361,6 +239,7 @@ impl SessionStore {
             user,
             profile,
             reviewer: row.reviewer_since.is_some(),
+            ends_at: Ord::min(expires_at, row.session_created_at + SESSION_MAX_AGE_SECS),
         })
     }
 }

@@ -97,6 +97,7 @@ pub enum Refused {
 
 pub struct UploadSlots {
     slots: Arc<Semaphore>,
+    capacity: usize,
     per_user: u32,
     held: Arc<Mutex<HashMap<i64, u32>>>,
 }
@@ -105,9 +106,15 @@ impl UploadSlots {
     pub fn new(in_flight: usize, per_user: u32) -> UploadSlots {
         UploadSlots {
             slots: Arc::new(Semaphore::new(in_flight.max(1))),
+            capacity: in_flight.max(1),
             per_user: per_user.max(1),
             held: Arc::default(),
         }
+    }
+
+    /// Uploads being received or decoded now.
+    pub fn in_use(&self) -> usize {
+        self.capacity - self.slots.available_permits()
     }
 
     /// A slot for `user_id` now, or why not (never waits).

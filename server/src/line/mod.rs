@@ -10,11 +10,8 @@ pub mod webhook;
 
 use serde::{Deserialize, Serialize};
 
-/// LINE's limit of messages in one push.
-pub const MAX_MESSAGES: usize = 5;
-
-/// LINE's limit for one text message.
-pub const MAX_TEXT_CHARS: usize = 5000;
+/// LINE's limits (messages in one push, characters of a text), with their source, in the core.
+pub use kizuna_core::push::{MAX_MESSAGES, MAX_TEXT_CHARS};
 
 /// One message object of a push (only text so far): what `messages` writes and `push` sends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

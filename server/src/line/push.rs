@@ -1,14 +1,17 @@
 //! LINE pushes through an outbox: written in the transaction of the decision that causes them,
 //! delivered at least once by a background worker, deduplicated by LINE's retry key.
 //!
+//! A push is stored as what it is (kizuna-core's `push::Push`: its kind and ids) and rendered by
+//! the worker when it is sent: a Flex Message in the member's language at that moment, the
+//! sender's nickname as it is then, checked against LINE's limits (what LINE would refuse is
+//! marked failed, not sent). A delivered push is counted per day and kind in `push_days`.
+//!
 //! ```no_run
-//! # use kizuna_server::{line::{messages::{PushText, push_messages}, push}, routes::AppState, storage};
+//! # use kizuna_server::{line::push, routes::AppState, storage};
 //! # async fn decide(state: &AppState, member: kizuna_core::line::LineUserId) -> anyhow::Result<()> {
 //! let txn = storage::begin_write(&state.db).await?;
 //! // … the decision's own writes …
-//! let locale = storage::locale::locale_of_line_user(&txn, member.as_str()).await?;
-//! let messages = push_messages(locale, &PushText::Approved, None);
-//! push::enqueue(&txn, &member, &messages).await?;
+//! push::enqueue_push(&txn, &member, &kizuna_core::push::Push::Approved, None).await?;
 //! txn.commit().await?;
 //! state.push.wake(); // deliver now rather than at the next poll
 //! # Ok(())
@@ -34,25 +37,26 @@
 //! when the lease ends. Each worker also polls (`poll_every`), which is how a push written by
 //! another process, or left by a crashed one, is found.
 
-use std::{sync::Arc, time::Duration};
+use std::{borrow::Cow, sync::Arc, time::Duration};
 
 use anyhow::Context;
 use futures_util::StreamExt;
 use kizuna_core::line::LineUserId;
 use rand::Rng;
 use sea_orm::{ConnectionTrait, DatabaseConnection, TransactionTrait};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, watch};
+
+use kizuna_core::push::{Push, render};
 
 use crate::{
-    clock::now_secs,
-    line::MAX_TEXT_CHARS,
+    clock::{Clock, now_secs},
     storage::{
-        line_events,
-        push_outbox::{self, Claimed, PushStatus},
+        line_events, locale,
+        push_outbox::{self, Claimed, PushStatus, What},
     },
 };
 
-pub use super::{MAX_MESSAGES, Message};
+pub use super::{MAX_MESSAGES, MAX_TEXT_CHARS, Message};
 
 /// How the worker paces itself. The defaults are production's; tests shorten them.
 #[derive(Clone, Debug)]
@@ -95,64 +99,104 @@ fn now_ms() -> i64 {
 }
 
 fn check_messages(messages: &[Message]) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        (1..=MAX_MESSAGES).contains(&messages.len()),
-        "a push carries 1 to {MAX_MESSAGES} messages, not {}",
-        messages.len()
-    );
-    for message in messages {
-        let Message::Text { text } = message;
-        anyhow::ensure!(
-            !text.trim().is_empty() && text.chars().count() <= MAX_TEXT_CHARS,
-            "a text message has 1 to {MAX_TEXT_CHARS} characters"
-        );
-    }
-    Ok(())
+    let json = serde_json::to_value(messages).context("encoding push messages")?;
+    kizuna_core::push::check_messages(&json).map_err(|r| anyhow::anyhow!("{r}"))
 }
 
-/// Writes a push to the outbox on `conn` (a transaction: the push commits with the decision, or
-/// not at all). Answers its retry key. Call [`PushQueue::wake`] after the commit.
+fn prerendered(messages: &[Message]) -> anyhow::Result<What> {
+    check_messages(messages)?;
+    Ok(What {
+        messages: serde_json::to_string(messages).context("encoding push messages")?,
+        kind: None,
+        subject: None,
+    })
+}
+
+fn stored(push: &Push) -> anyhow::Result<What> {
+    Ok(What {
+        messages: String::new(),
+        kind: Some(push.kind().as_str().to_string()),
+        subject: Some(serde_json::to_string(push).context("encoding a push")?),
+    })
+}
+
+/// Writes pre-rendered messages to the outbox on `conn` (a transaction: the push commits with the
+/// decision, or not at all). Answers its retry key. Call [`PushQueue::wake`] after the commit.
+/// What the service tells members goes through [`enqueue_push`]; this is the delivery mechanism
+/// on its own (and how rows written before pushes were stored by kind are still sent).
 pub async fn enqueue(
     conn: &impl ConnectionTrait,
     to: &LineUserId,
     messages: &[Message],
 ) -> anyhow::Result<uuid::Uuid> {
-    check_messages(messages)?;
+    write(conn, to, prerendered(messages)?, None).await
+}
+
+/// Writes a push as what it is (kizuna-core's [`Push`]: kind and ids), rendered as a Flex Message
+/// in the member's language when it is sent. `about_user_id` is the member it names (the sender
+/// of a new message): its row, delivered or not, goes with that member's account when they
+/// delete it, and the nickname is read at sending time.
+pub async fn enqueue_push(
+    conn: &impl ConnectionTrait,
+    to: &LineUserId,
+    push: &Push,
+    about_user_id: Option<i64>,
+) -> anyhow::Result<uuid::Uuid> {
+    write(conn, to, stored(push)?, about_user_id).await
+}
+
+async fn write(
+    conn: &impl ConnectionTrait,
+    to: &LineUserId,
+    what: What,
+    about_user_id: Option<i64>,
+) -> anyhow::Result<uuid::Uuid> {
     let retry_key = uuid::Uuid::new_v4();
-    let json = serde_json::to_string(messages).context("encoding push messages")?;
     push_outbox::insert(
         conn,
         &retry_key.hyphenated().to_string(),
         to.as_str(),
-        json,
+        what,
+        about_user_id,
         now_ms(),
     )
     .await?;
     Ok(retry_key)
 }
 
-/// [`enqueue`] for many pushes at once, one statement (the daily job's morning pushes).
+/// [`enqueue_push`] for many pushes at once, one statement (the daily job's morning pushes:
+/// each row is a kind and a count, a few dozen bytes).
 pub async fn enqueue_many(
     conn: &impl ConnectionTrait,
-    pushes: &[(LineUserId, Vec<Message>)],
+    pushes: &[(LineUserId, Push)],
 ) -> anyhow::Result<()> {
     let mut rows = Vec::with_capacity(pushes.len());
-    for (to, messages) in pushes {
-        check_messages(messages)?;
-        let json = serde_json::to_string(messages).context("encoding push messages")?;
+    for (to, push) in pushes {
         rows.push((
             uuid::Uuid::new_v4().hyphenated().to_string(),
             to.as_str().to_string(),
-            json,
+            stored(push)?,
         ));
     }
     push_outbox::insert_many(conn, rows, now_ms()).await
 }
 
-/// The in-process doorbell of the push worker (in `AppState`).
-#[derive(Clone, Default)]
+/// The in-process doorbell of the push worker (in `AppState`), and whether it is waiting.
+#[derive(Clone)]
 pub struct PushQueue {
     bell: Arc<Notify>,
+    /// While the worker waits: the longest it waits before it looks at the outbox again
+    /// unless woken (None: it is looking now).
+    waiting: Arc<watch::Sender<Option<Duration>>>,
+}
+
+impl Default for PushQueue {
+    fn default() -> PushQueue {
+        PushQueue {
+            bell: Arc::default(),
+            waiting: Arc::new(watch::Sender::new(None)),
+        }
+    }
 }
 
 impl PushQueue {
@@ -164,6 +208,18 @@ impl PushQueue {
     /// busy is kept for when it is done.
     pub fn wake(&self) {
         self.bell.notify_one();
+    }
+
+    /// Resolves once this process's worker has looked at the outbox and waits, answering the
+    /// longest it waits before looking again unless woken: until then, a row committed without
+    /// a wake-up is left alone (what a test can count on instead of waiting to see).
+    pub async fn idle(&self) -> Duration {
+        let mut waiting = self.waiting.subscribe();
+        let wait = *waiting
+            .wait_for(Option::is_some)
+            .await
+            .expect("the queue holds the sender");
+        wait.unwrap_or_default()
     }
 
     /// Enqueues a push on its own (no surrounding transaction) and wakes the worker.
@@ -215,6 +271,8 @@ pub struct PushWorker {
     access_token: Arc<str>,
     settings: PushSettings,
     queue: PushQueue,
+    liff_id: Arc<str>,
+    clock: Clock,
 }
 
 impl PushWorker {
@@ -237,7 +295,37 @@ impl PushWorker {
             access_token: access_token.into(),
             settings,
             queue,
+            liff_id: "".into(),
+            clock: Clock::system(),
         })
+    }
+
+    /// The LIFF app whose permanent links the rendered pushes carry.
+    pub fn with_liff_id(mut self, liff_id: &str) -> PushWorker {
+        self.liff_id = liff_id.into();
+        self
+    }
+
+    /// The clock whose day a delivered push is counted under (the application's).
+    pub fn with_clock(mut self, clock: Clock) -> PushWorker {
+        self.clock = clock;
+        self
+    }
+
+    /// The `messages` of a claimed row: rendered now, in the member's current language, for a
+    /// row stored by kind (the sender's nickname as it is now); as written, for an older row.
+    async fn messages_of(&self, claim: &Claimed) -> anyhow::Result<serde_json::Value> {
+        let Some(subject) = &claim.subject else {
+            return serde_json::from_str(&claim.messages).context("stored messages are not JSON");
+        };
+        let push: Push = serde_json::from_str(subject).context("a stored push is unreadable")?;
+        let language = locale::locale_of_line_user(&self.db, &claim.line_user_id).await?;
+        let nickname = match claim.about_user_id {
+            Some(user) => push_outbox::nickname_of_user(&self.db, user).await?,
+            None => None,
+        };
+        let message = render(&push, language, &self.liff_id, nickname.as_deref());
+        serde_json::to_value([message]).context("encoding a rendered push")
     }
 
     /// Runs until aborted.
@@ -247,6 +335,7 @@ impl PushWorker {
 
     async fn run(self) {
         loop {
+            self.queue.waiting.send_replace(None);
             let wait = match self.run_once().await {
                 Ok(0) => self.idle_wait().await,
                 Ok(_) => continue,
@@ -255,6 +344,7 @@ impl PushWorker {
                     self.settings.poll_every
                 }
             };
+            self.queue.waiting.send_replace(Some(wait));
             tokio::select! {
                 _ = self.queue.bell.notified() => {}
                 _ = tokio::time::sleep(wait) => {}
@@ -309,6 +399,7 @@ impl PushWorker {
                 now_secs(),
             )
             .await?;
+            count("expired", "none".into());
             tracing::error!(
                 outbox = claim.id,
                 attempts = claim.attempts,
@@ -326,6 +417,7 @@ impl PushWorker {
                 now_secs(),
             )
             .await?;
+            count("unfollowed", "none".into());
             tracing::info!(
                 outbox = claim.id,
                 "push not sent: the member unfollowed or blocked the account"
@@ -334,8 +426,15 @@ impl PushWorker {
         }
         match self.attempt(claim).await {
             Attempt::Accepted | Attempt::AlreadyAccepted => {
-                push_outbox::finish(&self.db, claim, PushStatus::Delivered, None, now_secs())
-                    .await?;
+                let finished =
+                    push_outbox::finish(&self.db, claim, PushStatus::Delivered, None, now_secs())
+                        .await?;
+                if finished && let Some(kind) = &claim.kind {
+                    let day = kizuna_core::date::Date::taipei_day(self.clock.now_secs())
+                        .map(|d| d.to_string())
+                        .unwrap_or_default();
+                    push_outbox::count_sent(&self.db, &day, kind).await?;
+                }
                 tracing::info!(
                     outbox = claim.id,
                     attempts = claim.attempts,
@@ -361,6 +460,7 @@ impl PushWorker {
                         now_secs(),
                     )
                     .await?;
+                    count("expired", "none".into());
                     tracing::error!(
                         outbox = claim.id,
                         attempts = claim.attempts,
@@ -385,15 +485,40 @@ impl PushWorker {
         )
     }
 
+    /// One delivery attempt, counted by outcome and LINE's status code.
     async fn attempt(&self, claim: &Claimed) -> Attempt {
-        let messages: serde_json::Value = match serde_json::from_str(&claim.messages) {
+        let (attempt, code) = self.send_once(claim).await;
+        let outcome = match &attempt {
+            Attempt::Accepted | Attempt::AlreadyAccepted => "sent",
+            Attempt::Retry { .. } => "retried",
+            Attempt::Refused { .. } => "refused",
+        };
+        count(outcome, code);
+        attempt
+    }
+
+    async fn send_once(&self, claim: &Claimed) -> (Attempt, Cow<'static, str>) {
+        let messages = match self.messages_of(claim).await {
             Ok(messages) => messages,
-            Err(_) => {
-                return Attempt::Refused {
-                    why: "stored messages are not JSON".into(),
+            Err(err) if err.downcast_ref::<serde_json::Error>().is_some() => {
+                let why = format!("{err:#}");
+                return (Attempt::Refused { why }, "unreadable".into());
+            }
+            // The member's language or the sender's nickname could not be read: later.
+            Err(err) => {
+                let why = format!("rendering: {err:#}");
+                let retry = Attempt::Retry {
+                    why,
+                    retry_after: None,
                 };
+                return (retry, "render".into());
             }
         };
+        // What LINE would refuse is not sent (and would never be accepted on a retry).
+        if let Err(refusal) = kizuna_core::push::check_messages(&messages) {
+            let why = format!("beyond LINE's limits: {refusal}");
+            return (Attempt::Refused { why }, "limits".into());
+        }
         let body = serde_json::json!({"to": claim.line_user_id, "messages": messages});
         let sent = self
             .http
@@ -406,25 +531,27 @@ impl PushWorker {
         let response = match sent {
             Ok(response) => response,
             Err(err) => {
-                let why = if err.is_timeout() {
-                    "timed out"
+                let (why, code) = if err.is_timeout() {
+                    ("timed out", "timeout")
                 } else if err.is_connect() {
-                    "could not connect"
+                    ("could not connect", "connect")
                 } else {
-                    "transport error"
+                    ("transport error", "transport")
                 };
-                return Attempt::Retry {
+                let retry = Attempt::Retry {
                     why: why.into(),
                     retry_after: None,
                 };
+                return (retry, code.into());
             }
         };
         let status = response.status();
+        let code: Cow<'static, str> = status.as_u16().to_string().into();
         if status.is_success() {
-            return Attempt::Accepted;
+            return (Attempt::Accepted, code);
         }
         if status.as_u16() == 409 {
-            return Attempt::AlreadyAccepted;
+            return (Attempt::AlreadyAccepted, code);
         }
         let retry_after = response
             .headers()
@@ -447,11 +574,22 @@ impl PushWorker {
         let message = crate::telemetry::mask_line_ids(&message);
         let why = format!("HTTP {}: {message}", status.as_u16());
         if status.is_server_error() || status.as_u16() == 429 {
-            Attempt::Retry { why, retry_after }
+            (Attempt::Retry { why, retry_after }, code)
         } else {
-            Attempt::Refused { why }
+            (Attempt::Refused { why }, code)
         }
     }
+}
+
+/// A push's attempt or end in the metrics: `code` is LINE's HTTP status or a transport failure's
+/// kind, never a message.
+fn count(outcome: &'static str, code: Cow<'static, str>) {
+    metrics::counter!(
+        crate::metric_names::LINE_PUSHES,
+        "outcome" => outcome,
+        "code" => code
+    )
+    .increment(1);
 }
 
 #[cfg(test)]

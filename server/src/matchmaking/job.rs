@@ -10,6 +10,7 @@
 use std::{collections::HashMap, time::Instant};
 
 use anyhow::Context;
+use kizuna_core::push::Push;
 use kizuna_core::{
     date::Date,
     line::LineUserId,
@@ -17,13 +18,9 @@ use kizuna_core::{
 };
 use sea_orm::DatabaseConnection;
 
-use super::{Pool, pool, rank};
+use super::{Pool, all_relations, cache, rank};
 use crate::{
-    line::{
-        messages::{PushText, liff_url, push_messages},
-        push,
-    },
-    locale::Locale,
+    line::push,
     storage::{self, StorageError, matchmaking as store},
 };
 
@@ -53,8 +50,8 @@ pub async fn run(
     liff_id: &str,
 ) -> Result<JobReport, StorageError> {
     let started = Instant::now();
-    let pool = pool::load(db).await?;
-    let relations = store::all_relations(db, day).await?;
+    let pool = cache::load(db).await?;
+    let relations = all_relations(db, day).await?;
     let mut liked: HashMap<u64, Vec<u64>> = HashMap::new();
     for ((viewer, candidate), relation) in &relations {
         if relation.candidate_liked {
@@ -96,6 +93,8 @@ pub async fn run(
     let pushing = Instant::now();
     report.pushes = enqueue_pushes(db, day, now, liff_id).await?;
     report.push_secs = pushing.elapsed().as_secs_f64();
+    metrics::histogram!(crate::metric_names::JOB_DURATION).record(started.elapsed().as_secs_f64());
+    metrics::gauge!(crate::metric_names::JOB_MEMBERS).set(report.members as f64);
     Ok(report)
 }
 
@@ -148,40 +147,35 @@ fn scan_chunk(
     })
 }
 
-/// Enqueues one push per member with picks today who wants it and has none yet; each push
-/// commits with its `pushed_at` mark.
+/// Enqueues one push per member whose list of the day kizuna-core's `Push::morning` says is
+/// due; each push commits with its `pushed_at` mark.
 async fn enqueue_pushes(
     db: &DatabaseConnection,
     day: Date,
     now: i64,
     liff_id: &str,
 ) -> Result<usize, StorageError> {
-    let due = store::due_morning_pushes(db, day).await?;
-    let url = liff_url(liff_id);
+    let due: Vec<(LineUserId, Push, i64)> = store::lists_for_push(db, day)
+        .await?
+        .into_iter()
+        .filter_map(|list| {
+            let what = Push::morning(
+                list.picked.max(0) as u32,
+                list.wants_push,
+                list.pushed_at.is_some(),
+            )?;
+            Some((LineUserId::parse(&list.line_user_id)?, what, list.viewer))
+        })
+        .collect();
+    let _ = liff_id; // the worker renders the links when it sends
     let mut sent = 0;
     for part in due.chunks(500) {
         let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
-        let mut marked = Vec::new();
-        let mut pushes = Vec::new();
-        for due in part {
-            let Some(to) = LineUserId::parse(&due.line_user_id) else {
-                continue;
-            };
-            let locale = due
-                .locale
-                .as_deref()
-                .and_then(Locale::from_tag)
-                .unwrap_or(Locale::fallback());
-            let messages = push_messages(
-                locale,
-                &PushText::Introductions {
-                    count: due.picked as u32,
-                },
-                Some(&url),
-            );
-            pushes.push((to, messages));
-            marked.push(due.viewer);
-        }
+        let pushes: Vec<(LineUserId, Push)> = part
+            .iter()
+            .map(|(to, what, _)| (to.clone(), what.clone()))
+            .collect();
+        let marked: Vec<i64> = part.iter().map(|(_, _, viewer)| *viewer).collect();
         push::enqueue_many(&txn, &pushes)
             .await
             .context("enqueueing the morning pushes")?;

@@ -10,11 +10,12 @@
 //! Everything the scan reads comes from `match_pool` in one query; relations (blocks, reports,
 //! likes, passes, matches, open introductions) come from the database, for one member on demand
 //! or for everyone once per job. The in-memory pool follows every change of a member's standing
-//! member by member, announced between processes (`pool::PoolCache::changed`), and is reloaded
+//! member by member, announced between processes (`cache::PoolCache::changed`), and is reloaded
 //! whole only after `KIZUNA_POOL_TTL_SECS` (3600 by default, a safety net); the picks are checked
 //! against the database before they are stored, so a member who is no longer APPROVED is never
 //! introduced.
 
+pub mod cache;
 pub mod job;
 pub mod pool;
 pub mod schedule;
@@ -25,11 +26,84 @@ use kizuna_core::{
     date::Date,
     matching::{self, AppearanceCounter, DailyPick, MatchProfile, Ranked, Relation},
 };
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect};
+use sea_orm::ConnectionTrait;
 
-pub use pool::{Pool, PoolCache};
+pub use cache::PoolCache;
+pub use pool::Pool;
 
-use crate::storage::{self, StorageError, entity::profile, match_pool, matchmaking as store};
+use crate::storage::{
+    self, StorageError, match_pool,
+    matchmaking::{self as store, RelationRows},
+};
+
+/// What the rows say between each ordered pair of members, as the core's [`Relation`]: one
+/// entry per ordered pair (both directions of the symmetric ones), for a list made on demand
+/// and the daily job alike.
+pub fn relation_book(rows: &RelationRows) -> HashMap<(u64, u64), Relation> {
+    let mut book: HashMap<(u64, u64), Relation> = HashMap::new();
+    fn both(book: &mut HashMap<(u64, u64), Relation>, a: i64, b: i64, set: &dyn Fn(&mut Relation)) {
+        set(book.entry((a as u64, b as u64)).or_default());
+        set(book.entry((b as u64, a as u64)).or_default());
+    }
+    for (a, b) in &rows.blocks {
+        both(&mut book, *a, *b, &|r| r.blocked = true);
+    }
+    for (a, b) in &rows.reports {
+        both(&mut book, *a, *b, &|r| r.reported = true);
+    }
+    for (a, b) in &rows.matches {
+        both(&mut book, *a, *b, &|r| r.matched = true);
+    }
+    for (viewer, target, like, day) in &rows.reactions {
+        if *like {
+            book.entry((*viewer as u64, *target as u64))
+                .or_default()
+                .viewer_liked = true;
+            book.entry((*target as u64, *viewer as u64))
+                .or_default()
+                .candidate_liked = true;
+        } else if let Some(day) = day {
+            both(&mut book, *viewer, *target, &|r| {
+                r.last_pass = r.last_pass.max(Some(*day))
+            });
+        }
+    }
+    for (viewer, target) in &rows.pending {
+        book.entry((*viewer as u64, *target as u64))
+            .or_default()
+            .pending_introduction = true;
+    }
+    for (low, high, departed_at) in &rows.former_pairs {
+        let day = Date::taipei_day(*departed_at);
+        both(&mut book, *low, *high, &|r| {
+            r.former_pair = r.former_pair.max(day)
+        });
+    }
+    book
+}
+
+/// Everything between `viewer` and the members they have a relation with, from the viewer's
+/// side, by the other member.
+pub async fn relations_of(
+    db: &impl ConnectionTrait,
+    viewer: i64,
+    today: Date,
+) -> Result<HashMap<u64, Relation>, StorageError> {
+    let rows = store::relation_rows(db, Some(viewer), today).await?;
+    Ok(relation_book(&rows)
+        .into_iter()
+        .filter(|((from, _), _)| *from == viewer as u64)
+        .map(|((_, other), relation)| (other, relation))
+        .collect())
+}
+
+/// Every relation that keeps two members apart or changes a score, for the daily job.
+pub async fn all_relations(
+    db: &impl ConnectionTrait,
+    today: Date,
+) -> Result<HashMap<(u64, u64), Relation>, StorageError> {
+    Ok(relation_book(&store::relation_rows(db, None, today).await?))
+}
 
 /// `viewer`'s ranking in `pool`, best first: the core's [`matching::rank_nearest`] over the
 /// pool's nearest-first walk (at most [`kizuna_core::rules::CANDIDATE_WINDOW`] eligible
@@ -65,12 +139,15 @@ pub async fn todays_list(
     if let Some(list) = store::list_of_day(db, viewer_id, today).await? {
         return Ok(Some(list));
     }
-    let Some(me) = match_pool::approved_one(db, viewer_id).await? else {
+    let Some(me) = match_pool::approved_one(db, viewer_id)
+        .await?
+        .filter(|r| r.standing.takes_part())
+    else {
         return Ok(None);
     };
     let viewer = me.to_profile()?;
     let pool = cache.get(db).await?;
-    let relations = store::relations_of(db, viewer_id, today).await?;
+    let relations = relations_of(db, viewer_id, today).await?;
     // The scan is CPU work (a window of two-way checks over the pool): off the async threads.
     let ranked = tokio::task::spawn_blocking(move || {
         let relation_of = |id: u64| relations.get(&id).copied().unwrap_or(Relation::NONE);
@@ -99,8 +176,9 @@ pub async fn todays_list(
 }
 
 /// The core's [`DailyPick`] over the ranking, a round at a time, with the round's appearance
-/// counts, current review status, pauses and workplaces read from the database: the in-memory
-/// pool may be stale (another process's switch), the list never is.
+/// counts and each candidate's standing (review status, pause, workplace) read from the
+/// database and judged by the core's [`matching::may_be_picked`]: the in-memory pool may be
+/// stale (another process's switch), the list never is.
 async fn pick_checked(
     db: &impl ConnectionTrait,
     ranked: &[Ranked],
@@ -113,27 +191,17 @@ async fn pick_checked(
             break;
         }
         let ids: Vec<i64> = round.iter().map(|r| r.candidate as i64).collect();
-        let approved: Vec<i64> = profile::Entity::find()
-            .select_only()
-            .column(profile::Column::Id)
-            .filter(profile::Column::Id.is_in(ids.clone()))
-            .filter(profile::Column::Status.eq(profile::Status::Approved))
-            .into_tuple()
-            .all(db)
-            .await
-            .map_err(|e| anyhow::Error::new(e).context("checking candidates' status"))?;
-        let paused = storage::pauses::paused_among(db, &ids).await?;
-        let apart: Vec<i64> = storage::colleagues::workplaces(db, &ids)
-            .await?
-            .into_iter()
-            .filter(|(_, theirs)| matching::colleagues_kept_apart(mine, *theirs))
-            .map(|(id, _)| id)
-            .collect();
+        let standings: HashMap<i64, matching::PoolStanding> =
+            match_pool::standings(db, &ids).await?.into_iter().collect();
         let mut counter =
             AppearanceCounter::from_counts(store::appearances(db, today, &ids).await?);
         pick.offer(
             ids.iter()
-                .filter(|id| approved.contains(id) && !paused.contains(id) && !apart.contains(id))
+                .filter(|id| {
+                    standings
+                        .get(id)
+                        .is_some_and(|s| matching::may_be_picked(mine, s))
+                })
                 .map(|id| *id as u64),
             &mut counter,
         );
@@ -152,31 +220,17 @@ pub async fn bands(
     viewer: i64,
     others: &[i64],
 ) -> Result<HashMap<i64, kizuna_core::geo::DistanceBand>, StorageError> {
-    use crate::storage::entity::match_pool as mp;
     let mut ids = others.to_vec();
     ids.push(viewer);
-    let rows: Vec<(i64, i32, i32)> = mp::Entity::find()
-        .select_only()
-        .columns([
-            mp::Column::ProfileId,
-            mp::Column::HomeRow,
-            mp::Column::HomeCol,
-        ])
-        .filter(mp::Column::ProfileId.is_in(ids))
-        .into_tuple()
-        .all(db)
-        .await
-        .map_err(|e| anyhow::Error::new(e).context("reading home cells"))?;
-    let cell = |id: i64| {
-        rows.iter()
-            .find(|(p, _, _)| *p == id)
-            .and_then(|(_, r, c)| kizuna_core::geo::GridPoint::from_cell(*r, *c))
-    };
+    let cells = match_pool::home_cells(db, &ids).await?;
     let mut out = HashMap::new();
-    if let Some(home) = cell(viewer) {
+    if let Some(home) = cells.get(&viewer) {
         for other in others {
-            if let Some(there) = cell(*other) {
-                out.insert(*other, kizuna_core::geo::DistanceBand::between(home, there));
+            if let Some(there) = cells.get(other) {
+                out.insert(
+                    *other,
+                    kizuna_core::geo::DistanceBand::between(*home, *there),
+                );
             }
         }
     }

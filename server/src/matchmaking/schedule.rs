@@ -3,7 +3,8 @@
 //! the process whose claim on today's `job_runs` row succeeds runs the job, the others do
 //! nothing. A process started after that time catches up at once. A claim whose process died
 //! is taken over after [`LEASE_SECS`]; the job itself is idempotent, so a takeover (or the
-//! `introductions` command run by hand) does no harm.
+//! `introductions` command run by hand, which claims and finishes the day's row the same way:
+//! [`run_by_hand`]) does no harm.
 
 use std::time::Duration;
 
@@ -34,7 +35,47 @@ pub struct Schedule {
     /// test can stop the process in the middle of a run. Never set from the environment.
     #[doc(hidden)]
     pub gate: Option<Gate>,
+    /// Tests only: counts the process's looks, so that a test waits until the scheduler looked
+    /// (and did nothing) instead of for time to pass. Never set from the environment.
+    #[doc(hidden)]
+    pub looks: Option<Looks>,
 }
+
+/// How many looks a scheduler made (see [`Schedule::looks`]); compared by identity.
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub struct Looks(std::sync::Arc<tokio::sync::watch::Sender<u64>>);
+
+impl Looks {
+    pub fn new() -> Looks {
+        Looks(std::sync::Arc::new(tokio::sync::watch::channel(0).0))
+    }
+
+    fn looked(&self) {
+        self.0.send_modify(|n| *n += 1);
+    }
+
+    /// Returns once `more` looks have ended after this call.
+    pub async fn wait(&self, more: u64) {
+        let mut seen = self.0.subscribe();
+        let from = *seen.borrow_and_update();
+        let _ = seen.wait_for(|n| *n >= from + more).await;
+    }
+}
+
+impl Default for Looks {
+    fn default() -> Looks {
+        Looks::new()
+    }
+}
+
+impl PartialEq for Looks {
+    fn eq(&self, other: &Looks) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Looks {}
 
 /// A semaphore compared by identity (see [`Schedule::gate`]).
 #[doc(hidden)]
@@ -75,6 +116,7 @@ impl Schedule {
             at_minute,
             poll: Duration::from_secs(60),
             gate: None,
+            looks: None,
         }))
     }
 
@@ -89,6 +131,7 @@ impl Schedule {
             at_minute: 6 * 60,
             poll: Duration::from_secs(60),
             gate: None,
+            looks: None,
         }
     }
 
@@ -133,6 +176,56 @@ pub async fn tick(
         }
         Err(err) => {
             job_runs::release(db, JOB, d, owner).await?;
+            Err(err)
+        }
+    }
+}
+
+/// What [`run_by_hand`] did with the day's row in `job_runs`, the row the gauge
+/// `kizuna_daily_job_last_finished_timestamp_seconds` and the alert `KizunaDailyJobNotRun` read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// Claimed before the run and marked finished after it.
+    Finished,
+    /// The day's run had finished before (this one made only what was missing).
+    AlreadyFinished,
+    /// A serving process held the day's run meanwhile: its claim is left alone, and it records
+    /// the run when it finishes (two runs at once are harmless).
+    HeldElsewhere,
+}
+
+/// The day's job run by an operator (`kizuna-server introductions`, from cron or a timer when
+/// KIZUNA_INTRODUCTIONS_AT=off): claimed and finished in `job_runs` as a scheduled run is, so
+/// that the metrics and the alert on them see it whichever process or command ran it. It always
+/// runs (the job is idempotent): again on a finished day, and beside a serving process that
+/// holds the day.
+pub async fn run_by_hand(
+    db: &sea_orm::DatabaseConnection,
+    clock: &Clock,
+    day: Date,
+    liff_id: &str,
+) -> Result<(JobReport, Recorded), StorageError> {
+    let now = clock.now_secs();
+    let d = day_number(day);
+    let owner = format!("command-{}", uuid::Uuid::new_v4().hyphenated());
+    let recorded = if job_runs::finished(db, JOB, d).await? {
+        Recorded::AlreadyFinished
+    } else if job_runs::claim(db, JOB, d, &owner, now, now - LEASE_SECS).await? {
+        Recorded::Finished
+    } else {
+        Recorded::HeldElsewhere
+    };
+    match job::run(db, day, now, liff_id).await {
+        Ok(report) => {
+            if recorded == Recorded::Finished {
+                job_runs::finish(db, JOB, d, &owner, clock.now_secs(), report.lists as i64).await?;
+            }
+            Ok((report, recorded))
+        }
+        Err(err) => {
+            if recorded == Recorded::Finished {
+                job_runs::release(db, JOB, d, &owner).await?;
+            }
             Err(err)
         }
     }
@@ -187,6 +280,9 @@ pub fn spawn(
                 }
                 Ok(None) => {}
                 Err(err) => tracing::error!(error = ?err, "the daily introductions failed"),
+            }
+            if let Some(looks) = &schedule.looks {
+                looks.looked();
             }
             tokio::time::sleep(schedule.poll).await;
         }

@@ -11,7 +11,8 @@ use std::time::Duration;
 use futures_util::stream;
 use kizuna_core::{
     chat::{ChatText, ClientMessageId},
-    rules::{self, CHAT_STREAMS_PER_MEMBER, FieldErrors, RuleCode},
+    rules::{self, FieldErrors, RuleCode},
+    safety,
 };
 use poem::{Body, IntoResponse, Response};
 use poem_openapi::{
@@ -25,19 +26,16 @@ use poem_openapi::{
 use super::{ApiTags, State, page_size};
 use crate::{
     access::Viewer,
-    chat::{Subscription, What},
+    chat::{Message, Subscription, What},
     error::ApiError,
     extract::{
         auth::{Session, SessionOrCookie},
         body::JsonBody,
         path_id,
     },
-    storage::{
-        chat,
-        chat_events::{self, Kind},
-        entity::chat_message,
-    },
-    usecases::chat::{self as chats, Sent},
+    identity::ends::EndWatch,
+    rate_limit::LimitKind,
+    usecases::chat::{self as chats, Missed, Presence, SendDeps, Sent, Start, StreamDeps},
 };
 
 /// One message as its reader sees it.
@@ -53,16 +51,33 @@ pub struct ChatMessage {
     pub sent_at: i64,
     /// The caller sent it.
     pub mine: bool,
+    /// What the screening found in a message the other member sent (null: nothing, and always
+    /// for the caller's own): the chat shows a caution under it.
+    #[oai(nullable)]
+    pub caution: Option<Caution>,
+}
+
+/// A caution under a received message.
+#[derive(Debug, Object, Clone)]
+#[oai(rename_all = "camelCase")]
+pub struct Caution {
+    /// kizuna-core `safety::Kind` codes: `OFF_PLATFORM` (contact details or a move elsewhere in
+    /// a young match), `MONEY` (money, investing, crypto, fees, loans).
+    pub kinds: Vec<String>,
 }
 
 impl ChatMessage {
-    pub fn new(row: &chat_message::Model, reader: i64) -> ChatMessage {
+    pub fn new(row: &Message, reader: i64) -> ChatMessage {
+        let mine = row.sender_id == reader;
         ChatMessage {
             message_id: row.id,
             client_message_id: row.client_message_id.clone(),
             text: row.text.clone(),
             sent_at: row.sent_at,
-            mine: row.sender_id == reader,
+            mine,
+            caution: safety::caution_for(row.kinds, mine).map(|kinds| Caution {
+                kinds: kinds.codes().into_iter().map(String::from).collect(),
+            }),
         }
     }
 }
@@ -213,7 +228,7 @@ impl ChatApi {
         let limit = page_size(limit.0, rules::CHAT_PAGE, rules::CHAT_PAGE_DEFAULT)?;
         let viewer = Viewer::from(&caller.0);
         let me = viewer.approved_member()?;
-        let page = chats::page(&state, &viewer, path_id(&match_id.0)?, before.0, limit).await?;
+        let page = chats::page(&state.db, &viewer, path_id(&match_id.0)?, before.0, limit).await?;
         Ok(MessagesResponse::Ok(Json(MessagePage {
             messages: page
                 .messages
@@ -257,7 +272,13 @@ impl ChatApi {
         let (Some(client_id), Some(text)) = (client_id, text) else {
             return Err(ApiError::validation("the message is not valid", &fields));
         };
-        let sent = chats::send(&state, &viewer, match_id, &client_id, &text)
+        let deps = SendDeps {
+            db: &state.db,
+            now: state.now(),
+            process: state.process,
+            limiter: state.limits.get(LimitKind::Chat),
+        };
+        let sent = chats::send(&deps, &viewer, match_id, &client_id, &text)
             .await?
             .apply(&state)
             .await;
@@ -283,10 +304,16 @@ impl ChatApi {
         let body = body.0.read()?;
         let viewer = Viewer::from(&caller.0);
         viewer.approved_member()?;
-        chats::mark_read(&state, &viewer, path_id(&match_id.0)?, body.up_to)
-            .await?
-            .apply(&state)
-            .await;
+        chats::mark_read(
+            &state.db,
+            state.now(),
+            &viewer,
+            path_id(&match_id.0)?,
+            body.up_to,
+        )
+        .await?
+        .apply(&state)
+        .await;
         Ok(ReadResponse::Done)
     }
 
@@ -300,7 +327,8 @@ impl ChatApi {
     /// (kept a day) it gets `reset`: load the newest page again. A `: keep-alive` comment comes
     /// every 15 s. While it is open the caller gets no LINE push about new messages.
     /// Authenticated by the bearer session or the `kizuna_token` cookie (what `EventSource`
-    /// sends). At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member, across every server
+    /// sends); the stream ends within a second when that session ends (sign-out, sign-out
+    /// everywhere, suspension, deletion, or its own end), on every server process. At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member, across every server
     /// process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
     #[oai(path = "/chat/events", method = "get")]
     async fn events(
@@ -312,128 +340,36 @@ impl ChatApi {
         last_event_id: Header<Option<String>>,
     ) -> Result<ChatEvents, ApiError> {
         let me = Viewer::from(&caller.0).approved_member()?;
-        // A stream whose client vanished without closing is noticed at its next keep-alive,
-        // so a slot may be free by then.
-        let refused = || ApiError::Throttled {
-            cause: format!(
-                "at most {CHAT_STREAMS_PER_MEMBER} chat event streams open at once; close one"
-            ),
-            retry_after: Some(state.settings.chat.keep_alive.as_secs().max(1)),
+        // Listening for the session's end before the use-case looks it up once more: a sign-out
+        // that committed after the caller's check either shows there or reaches the stream.
+        let ends = state.session_ends.watch();
+        let deps = StreamDeps {
+            db: &state.db,
+            hub: &state.chat,
+            sessions: &state.sessions,
+            clock: &state.settings.clock,
+            process: state.process,
+            presence_ttl: state.settings.chat.presence_ttl_secs(),
+            // A stream whose client vanished without closing is noticed at its next keep-alive,
+            // so a slot may be free by then.
+            retry_after: state.settings.chat.keep_alive.as_secs(),
         };
-        // Subscribed before the presence row and the answer: whatever is published once the
-        // client sees the stream open reaches it.
-        let Some(subscription) = state.chat.subscribe(me) else {
-            return Err(refused());
+        let opened =
+            chats::open_stream(&deps, me, &caller.0.session, last_event_id.0.as_deref()).await?;
+        let session = StreamSession {
+            hash: caller.0.session.clone(),
+            user: caller.0.user.id,
+            ends_at: opened.session_ends_at,
+            ends,
         };
-        // The cap across every process: the live streams of the member's presence rows.
-        let Some(presence) = Presence::open(&state, me).await? else {
-            return Err(refused());
-        };
-        // Read after subscribing: every event numbered after `head` reaches the subscription.
-        let (head, oldest) = chat_events::bounds(&state.db, me).await?;
-        let start = Start::new(last_event_id.0.as_deref(), head, oldest);
         Ok(ChatEvents(event_stream(
             (*state).clone(),
             me,
-            subscription,
-            presence,
-            start,
+            opened.subscription,
+            opened.presence,
+            session,
+            opened.start,
         )))
-    }
-}
-
-/// An open stream's presence row; dropping it (the stream closed) deletes the row.
-struct Presence {
-    state: State,
-    stream_id: String,
-}
-
-impl Presence {
-    /// None when the member already holds `CHAT_STREAMS_PER_MEMBER` live streams.
-    async fn open(state: &State, member: i64) -> Result<Option<Presence>, ApiError> {
-        let stream_id = uuid::Uuid::new_v4().hyphenated().to_string();
-        let now = state.now();
-        let ttl = state.settings.chat.presence_ttl_secs();
-        let opened = chat::open_presence(
-            &state.db,
-            &stream_id,
-            member,
-            state.process,
-            now,
-            now + ttl,
-            CHAT_STREAMS_PER_MEMBER,
-        )
-        .await?;
-        Ok(opened.then(|| Presence {
-            state: state.clone(),
-            stream_id,
-        }))
-    }
-
-    async fn refresh(&self) {
-        let expires = self.state.now() + self.state.settings.chat.presence_ttl_secs();
-        if let Err(err) = chat::refresh_presence(&self.state.db, &self.stream_id, expires).await {
-            tracing::warn!(error = ?err, "chat presence not refreshed");
-        }
-    }
-}
-
-impl Drop for Presence {
-    fn drop(&mut self) {
-        let db = self.state.db.clone();
-        let stream_id = std::mem::take(&mut self.stream_id);
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                if let Err(err) = chat::close_presence(&db, &stream_id).await {
-                    // The row expires by itself.
-                    tracing::warn!(error = ?err, "chat presence not removed");
-                }
-            });
-        }
-    }
-}
-
-/// Where a stream starts, from the client's `Last-Event-ID` and the member's event numbers.
-#[derive(Debug, PartialEq)]
-struct Start {
-    /// The last number the client has; the stream sends what comes after.
-    after: i64,
-    /// Read the events after `after` from the database first.
-    replay: bool,
-    /// What the client missed can no longer be replayed (or it named a number it cannot
-    /// have): it is told to load the newest page again.
-    reset: bool,
-}
-
-impl Start {
-    fn new(last_event_id: Option<&str>, head: i64, oldest: Option<i64>) -> Start {
-        let Some(sent) = last_event_id else {
-            // A first open: the page loads the newest messages itself.
-            return Start {
-                after: head,
-                replay: false,
-                reset: false,
-            };
-        };
-        match sent.trim().parse::<i64>() {
-            Ok(last) if last == head => Start {
-                after: head,
-                replay: false,
-                reset: false,
-            },
-            Ok(last) if (0..head).contains(&last) && oldest.is_some_and(|o| o <= last + 1) => {
-                Start {
-                    after: last,
-                    replay: true,
-                    reset: false,
-                }
-            }
-            _ => Start {
-                after: head,
-                replay: false,
-                reset: true,
-            },
-        }
     }
 }
 
@@ -461,18 +397,13 @@ fn format_event(match_id: i64, what: &What, member: i64, seq: i64) -> String {
     format!("id: {seq}\nevent: {kind}\ndata: {data}\n\n")
 }
 
-/// A stored event as its stream sends it; a message that is gone (its sender deleted their
+/// A missed event as its stream sends it; a message that is gone (its sender deleted their
 /// account) only moves the client's last event id on.
-fn format_stored(event: &chat_events::Stored, member: i64) -> String {
-    let what = match (event.kind, &event.message) {
-        (Kind::Message, Some(message)) => What::Message(message.clone()),
-        (Kind::Message, None) => return format!("id: {}\n\n", event.seq),
-        (Kind::Read, _) => What::Read {
-            up_to: event.ref_id,
-        },
-        (Kind::Ended, _) => What::Ended,
-    };
-    format_event(event.match_id, &what, member, event.seq)
+fn format_missed(event: &Missed, member: i64) -> String {
+    match &event.what {
+        Some(what) => format_event(event.match_id, what, member, event.seq),
+        None => format!("id: {}\n\n", event.seq),
+    }
 }
 
 /// The reconnection delays EventSource is told (`retry:`), in milliseconds.
@@ -481,11 +412,30 @@ const RECONNECT_MS: std::ops::RangeInclusive<u64> = 2000..=4000;
 /// Events read from the database per statement while catching up.
 const CATCH_UP_BATCH: u64 = 200;
 
+/// The session a stream was opened with: the stream ends with it.
+struct StreamSession {
+    /// Its token hash.
+    hash: String,
+    user: i64,
+    /// When it ends unless renewed (Unix seconds).
+    ends_at: i64,
+    ends: EndWatch,
+}
+
+/// When `ends_at` (Unix seconds by the application's clock) comes, as a timer's instant.
+fn instant_of(state: &State, ends_at: i64) -> tokio::time::Instant {
+    let left_ms = ends_at.saturating_mul(1000) - state.settings.clock.now_millis();
+    tokio::time::Instant::now() + Duration::from_millis(left_ms.max(0) as u64)
+}
+
 struct Open {
     state: State,
     member: i64,
     subscription: Subscription,
     presence: Presence,
+    session: StreamSession,
+    /// The session's own end.
+    session_end: std::pin::Pin<Box<tokio::time::Sleep>>,
     tick: tokio::time::Interval,
     closing: tokio::sync::watch::Receiver<bool>,
     resyncs: tokio::sync::watch::Receiver<u64>,
@@ -498,16 +448,51 @@ struct Open {
 }
 
 impl Open {
+    /// Whether the stream's session still lives, looked up in the database (announcements may
+    /// have been missed); moves the timer of its end when it was renewed meanwhile. A failed
+    /// look-up keeps the stream: the next keep-alive looks again.
+    async fn session_lives(&mut self) -> bool {
+        match self.state.sessions.live_until(&self.session.hash).await {
+            Ok(Some(ends_at)) => {
+                if ends_at != self.session.ends_at {
+                    self.session.ends_at = ends_at;
+                    let at = instant_of(&self.state, ends_at);
+                    self.session_end.as_mut().reset(at);
+                }
+                true
+            }
+            Ok(None) => false,
+            Err(err) => {
+                tracing::warn!(error = ?err, "chat stream: the session was not looked up");
+                true
+            }
+        }
+    }
+
+    /// The session's end came: the stream ends unless it was renewed meanwhile (when the
+    /// database cannot say, it ends: the client reconnects and proves its session again).
+    async fn session_end_came(&mut self) -> bool {
+        match self.state.sessions.live_until(&self.session.hash).await {
+            Ok(Some(ends_at)) if ends_at > self.session.ends_at => {
+                self.session.ends_at = ends_at;
+                let at = instant_of(&self.state, ends_at);
+                self.session_end.as_mut().reset(at);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Queues every event after `last` from the database. On a failure the stream goes on and
     /// tries again at its next event, resync or keep-alive: it never sends out of order.
     async fn catch_up(&mut self) {
         loop {
-            match chat_events::after(&self.state.db, self.member, self.last, CATCH_UP_BATCH).await {
+            match chats::missed(&self.state.db, self.member, self.last, CATCH_UP_BATCH).await {
                 Ok(events) => {
                     self.behind = false;
                     let full = events.len() as u64 == CATCH_UP_BATCH;
                     for event in &events {
-                        self.queued.push_back(format_stored(event, self.member));
+                        self.queued.push_back(format_missed(event, self.member));
                         self.last = event.seq;
                     }
                     if !full {
@@ -529,6 +514,7 @@ fn event_stream(
     member: i64,
     subscription: Subscription,
     presence: Presence,
+    session: StreamSession,
     start: Start,
 ) -> Response {
     let keep_alive = state
@@ -562,6 +548,11 @@ fn event_stream(
         member,
         subscription,
         presence,
+        session_end: Box::pin(tokio::time::sleep_until(instant_of(
+            &state,
+            session.ends_at,
+        ))),
+        session,
         tick: tokio::time::interval_at(tokio::time::Instant::now() + first_tick, keep_alive),
         closing: state.chat.closing(),
         resyncs: state.chat.resyncs(),
@@ -586,6 +577,28 @@ fn event_stream(
             }
             tokio::select! {
                 _ = open.closing.changed() => return None,
+                // The session ended (announced by this process or another): nothing more.
+                ended = open.session.ends.ended.recv() => match ended {
+                    Ok(end) if end.covers(&open.session.hash, open.session.user) => return None,
+                    Ok(_) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        if !open.session_lives().await {
+                            return None;
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                },
+                // Announcements may have been missed (the relay reconnected).
+                _ = open.session.ends.rechecks.changed() => {
+                    if !open.session_lives().await {
+                        return None;
+                    }
+                }
+                _ = &mut open.session_end => {
+                    if !open.session_end_came().await {
+                        return None;
+                    }
+                }
                 _ = open.resyncs.changed() => open.catch_up().await,
                 event = open.subscription.recv() => match event {
                     Ok(event) => match event.seq_for(open.member) {
@@ -605,6 +618,11 @@ fn event_stream(
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
                 },
                 _ = open.tick.tick() => {
+                    // The safety net of the announcements: the session is looked up at every
+                    // keep-alive.
+                    if !open.session_lives().await {
+                        return None;
+                    }
                     open.presence.refresh().await;
                     return Some((Ok(": keep-alive\n\n".to_string()), open));
                 }
@@ -616,45 +634,4 @@ fn event_stream(
         .header("X-Accel-Buffering", "no")
         .header("Cache-Control", "no-store")
         .body(Body::from_bytes_stream(events))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn start(after: i64, replay: bool, reset: bool) -> Start {
-        Start {
-            after,
-            replay,
-            reset,
-        }
-    }
-
-    #[test]
-    fn a_first_open_starts_after_the_newest_event() {
-        assert_eq!(Start::new(None, 12, Some(3)), start(12, false, false));
-        assert_eq!(Start::new(None, 0, None), start(0, false, false));
-    }
-
-    #[test]
-    fn a_reconnect_replays_what_came_after_its_last_event() {
-        assert_eq!(Start::new(Some("7"), 12, Some(3)), start(7, true, false));
-        // The first kept event is the one right after: nothing lost.
-        assert_eq!(Start::new(Some("2"), 12, Some(3)), start(2, true, false));
-        assert_eq!(Start::new(Some("0"), 12, Some(1)), start(0, true, false));
-        // Up to date: nothing to read.
-        assert_eq!(Start::new(Some("12"), 12, Some(3)), start(12, false, false));
-    }
-
-    #[test]
-    fn a_reconnect_that_can_no_longer_be_replayed_is_told_to_reload() {
-        // Events 3 and later are kept; the client missed 2.
-        assert_eq!(Start::new(Some("1"), 12, Some(3)), start(12, false, true));
-        // Everything swept.
-        assert_eq!(Start::new(Some("4"), 12, None), start(12, false, true));
-        // A number the member never had, or none at all.
-        assert_eq!(Start::new(Some("13"), 12, Some(3)), start(12, false, true));
-        assert_eq!(Start::new(Some("-1"), 12, Some(1)), start(12, false, true));
-        assert_eq!(Start::new(Some("x"), 12, Some(1)), start(12, false, true));
-    }
 }

@@ -10,8 +10,7 @@ use super::{ApiTags, State};
 use crate::{
     error::ApiError,
     extract::auth::AccountSession,
-    storage::exports::{self, ExportRow},
-    usecases::export,
+    usecases::export::{self, ExportStatus, ExportView},
 };
 
 /// Where a requested copy stands.
@@ -55,20 +54,18 @@ pub struct DataExportRequested {
     pub download_url: String,
 }
 
-fn view(row: &ExportRow, now: i64) -> DataExport {
-    let expires_at = export::expires_at(row);
-    let status = match row.status.as_str() {
-        exports::READY if expires_at.is_some_and(|t| t < now) => ExportState::Expired,
-        exports::READY => ExportState::Ready,
-        exports::PREPARING => ExportState::Preparing,
-        _ => ExportState::Failed,
-    };
+fn view(export: ExportView) -> DataExport {
     DataExport {
-        status,
-        requested_at: row.requested_at,
-        ready_at: row.ready_at,
-        expires_at,
-        size_bytes: row.size_bytes,
+        status: match export.status {
+            ExportStatus::Preparing => ExportState::Preparing,
+            ExportStatus::Ready => ExportState::Ready,
+            ExportStatus::Expired => ExportState::Expired,
+            ExportStatus::Failed => ExportState::Failed,
+        },
+        requested_at: export.requested_at,
+        ready_at: export.ready_at,
+        expires_at: export.expires_at,
+        size_bytes: export.size_bytes,
     }
 }
 
@@ -119,12 +116,12 @@ impl DataExportApi {
         state: poem::web::Data<&State>,
         caller: AccountSession,
     ) -> Result<RequestExportResponse, ApiError> {
-        let requested = export::request(&state, caller.0.user.id)
+        let requested = export::request(&state.db, caller.0.user.id, state.now())
             .await?
             .apply(&state)
             .await;
         Ok(RequestExportResponse::Accepted(Json(DataExportRequested {
-            export: view(&requested.export, state.now()),
+            export: view(requested.export),
             download_url: format!("/api/data-export/{}", requested.token),
         })))
     }
@@ -138,10 +135,12 @@ impl DataExportApi {
         state: poem::web::Data<&State>,
         caller: AccountSession,
     ) -> Result<ExportStatusResponse, ApiError> {
-        Ok(match export::latest(&state, caller.0.user.id).await? {
-            Some(row) => ExportStatusResponse::Ok(Json(view(&row, state.now()))),
-            None => ExportStatusResponse::None,
-        })
+        Ok(
+            match export::latest(&state.db, caller.0.user.id, state.now()).await? {
+                Some(export) => ExportStatusResponse::Ok(Json(view(export))),
+                None => ExportStatusResponse::None,
+            },
+        )
     }
 
     /// Download a copy
@@ -155,7 +154,7 @@ impl DataExportApi {
         state: poem::web::Data<&State>,
         token: Path<String>,
     ) -> Result<DownloadResponse, ApiError> {
-        let (row, archive) = export::download(&state, &token.0)
+        let (row, archive) = export::download(&state.db, &token.0, state.now())
             .await?
             .ok_or(ApiError::NotFound)?;
         let day = kizuna_core::date::Date::from_days_since_epoch(

@@ -118,16 +118,33 @@ impl FileApi {
         let auth = caller.0;
         let user_id = auth.user.id;
         let has_profile = auth.profile.is_some();
-        if let Err(wait) = state.upload_limiter.check(&format!("u:{user_id}")).await {
+        if let Err(wait) = state
+            .limits
+            .get(crate::rate_limit::LimitKind::Upload)
+            .check(&format!("u:{user_id}"))
+            .await
+        {
             return Err(ApiError::Throttled {
                 cause: "too many uploads in a minute; wait a moment".into(),
                 retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
             });
         }
-        uploads::admit(&state, user_id, has_profile).await?;
+        uploads::admit(
+            &state.db,
+            &state.settings.uploads,
+            user_id,
+            has_profile,
+            state.now(),
+        )
+        .await?;
         let slot = match state.upload_slots.try_take(user_id) {
             Ok(slot) => Arc::new(slot),
             Err(Refused::UserBusy) => {
+                metrics::counter!(
+                    crate::metric_names::LIMIT_REFUSALS,
+                    "limit" => "uploads-per-member"
+                )
+                .increment(1);
                 return Err(ApiError::Throttled {
                     cause: "two uploads of yours are still arriving; send the next one when \
                             one has finished"
@@ -136,6 +153,11 @@ impl FileApi {
                 });
             }
             Err(Refused::Busy) => {
+                metrics::counter!(
+                    crate::metric_names::LIMIT_REFUSALS,
+                    "limit" => "uploads-in-flight"
+                )
+                .increment(1);
                 return Err(ApiError::Busy {
                     cause: "the server is receiving as many uploads as it can; retry in a few \
                             seconds"
@@ -153,7 +175,13 @@ impl FileApi {
                     timeout.as_secs()
                 ))
             })??;
-        let stored = uploads::store(&state, user_id, has_profile, bytes, slot).await?;
+        let deps = uploads::UploadDeps {
+            db: &state.db,
+            workers: &state.image_workers,
+            files: &state.files,
+            limits: &state.settings.uploads,
+        };
+        let stored = uploads::store(&deps, user_id, has_profile, bytes, slot, state.now()).await?;
         let processed = stored.processed;
         Ok(UploadResponse::Ok(Json(Uploaded {
             file_name: stored.id,

@@ -75,7 +75,8 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     // Only what is not cached costs the member's budget: varying the modifiers (every `b_`
     // colour is a new variant) must not take the image workers from everyone else.
     if let Err(wait) = state
-        .render_limiter
+        .limits
+        .get(crate::rate_limit::LimitKind::Render)
         .check(&format!("u:{}", viewer.user_id))
         .await
     {
@@ -109,6 +110,8 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     };
     let bytes = {
         let plan = plan.clone();
+        let _rendering = crate::monitoring::InFlight::new(crate::metric_names::RENDERS_IN_FLIGHT);
+        metrics::counter!(crate::metric_names::RENDERS).increment(1);
         state
             .image_workers
             .run(move || render(&source, source_kind, sw, sh, &plan))

@@ -61,14 +61,35 @@ pub struct LoggerApi;
 async fn allowed(state: &State, req: &Request, token: Option<String>) -> bool {
     let address = address_key(req, state.settings.trusted_proxy_header.as_ref());
     let Some(token) = token else {
-        return state.anonymous_log_limiter.allow(&address).await;
+        return state
+            .limits
+            .get(crate::rate_limit::LimitKind::AnonymousLog)
+            .allow(&address)
+            .await;
     };
-    if !state.log_lookup_limiter.allow(&address).await {
+    if !state
+        .limits
+        .get(crate::rate_limit::LimitKind::LogLookup)
+        .allow(&address)
+        .await
+    {
         return false;
     }
     match state.sessions.peek_user(&token).await {
-        Some(user) => state.log_limiter.allow(&format!("u:{user}")).await,
-        None => state.anonymous_log_limiter.allow(&address).await,
+        Some(user) => {
+            state
+                .limits
+                .get(crate::rate_limit::LimitKind::Log)
+                .allow(&format!("u:{user}"))
+                .await
+        }
+        None => {
+            state
+                .limits
+                .get(crate::rate_limit::LimitKind::AnonymousLog)
+                .allow(&address)
+                .await
+        }
     }
 }
 

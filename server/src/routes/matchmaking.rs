@@ -9,7 +9,7 @@
 //! among the caller's introductions or matches, or who blocked or was blocked, is E003 like an
 //! unknown id.
 
-use kizuna_core::{matching::PublicProfile, report::Report};
+use kizuna_core::{access::CardOffer, matching::PublicProfile, report::Report};
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
 use super::{ApiTags, State};
@@ -21,7 +21,6 @@ use crate::{
         body::{JsonBody, OptionalJsonBody},
         path_id,
     },
-    storage::{entity::reaction, matchmaking as store},
     usecases::matchmaking,
 };
 
@@ -134,13 +133,13 @@ pub struct LikeCommentView {
 }
 
 impl LikeView {
-    fn new(like: reaction::Model) -> LikeView {
+    fn new(like: matchmaking::LikeSeen) -> LikeView {
         LikeView {
-            liked_at: like.created_at,
+            liked_at: like.liked_at,
             comment: like.comment.map(|text| LikeCommentView {
                 text,
-                photo_name: like.comment_photo,
-                answer: like.comment_answer,
+                photo_name: like.photo_name,
+                answer: like.answer,
             }),
         }
     }
@@ -155,6 +154,13 @@ pub struct Introduction {
     /// The member liked the caller (with the like's comment, if any).
     #[oai(nullable)]
     pub their_like: Option<LikeView>,
+    /// What the card offers: ANSWER (Like and Pass), WAITING (liked, no like back yet), CHAT
+    /// (a match: the card leaves discovery and only offers the chat until the list renews) or
+    /// DONE (the match ended since).
+    pub offer: String,
+    /// The pair's live match when `offer` is CHAT (the chat is `/chat?match=…`).
+    #[oai(nullable)]
+    pub match_id: Option<i64>,
 }
 
 /// Another member's profile page: what the caller may see of them and where the two stand.
@@ -221,6 +227,8 @@ pub struct Introductions {
     /// Best first; at most 5. Someone blocked, paused or no longer approved since drops out.
     /// Empty while the caller is paused.
     pub introductions: Vec<Introduction>,
+    /// How many of them still wait for a Like or Pass ("3 left today").
+    pub left: u32,
     /// Since when the caller is paused (Unix seconds): no introductions until they resume
     /// (`PUT /user/pause`).
     #[oai(nullable)]
@@ -308,15 +316,31 @@ pub struct NotificationChange {
     pub messages: Option<bool>,
 }
 
-async fn notification_settings(
-    db: &impl sea_orm::ConnectionTrait,
-    user_id: i64,
-) -> Result<NotificationSettings, ApiError> {
-    Ok(NotificationSettings {
-        introductions: store::push_wanted(db, user_id, store::PushKind::Introductions).await?,
-        matches: store::push_wanted(db, user_id, store::PushKind::Matches).await?,
-        messages: store::push_wanted(db, user_id, store::PushKind::Messages).await?,
-    })
+impl From<matchmaking::PushSettings> for NotificationSettings {
+    fn from(s: matchmaking::PushSettings) -> NotificationSettings {
+        NotificationSettings {
+            introductions: s.introductions,
+            matches: s.matches,
+            messages: s.messages,
+        }
+    }
+}
+
+/// Makes or takes back a pass: the two pass routes differ only in the step they ask for.
+async fn pass_step(
+    state: &State,
+    caller: Session,
+    member: &str,
+    step: matchmaking::PassStep,
+) -> Result<DoneResponse, ApiError> {
+    let viewer = Viewer::from(&caller.0);
+    viewer.approved_member()?;
+    let target = path_id(member)?;
+    matchmaking::pass(&state.db, &viewer, target, step, state.now())
+        .await?
+        .apply(state)
+        .await;
+    Ok(DoneResponse::Done)
 }
 
 #[derive(ApiResponse)]
@@ -391,10 +415,11 @@ impl IntroductionsApi {
         caller: Session,
     ) -> Result<IntroductionsResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
-        let (list, paused_since) = match matchmaking::todays_list(&state, &viewer).await? {
-            matchmaking::TodaysList::Entries(list) => (list, None),
-            matchmaking::TodaysList::Paused { since } => (Vec::new(), Some(since)),
-        };
+        let (list, left, paused_since) =
+            match matchmaking::todays_list(&state.db, &state.pool, &viewer, state.now()).await? {
+                matchmaking::TodaysList::Entries { list, left } => (list, left, None),
+                matchmaking::TodaysList::Paused { since } => (Vec::new(), 0, Some(since)),
+            };
         Ok(IntroductionsResponse::Ok(Json(Introductions {
             day: state.settings.clock.taipei_today().to_string(),
             introductions: list
@@ -403,8 +428,17 @@ impl IntroductionsApi {
                     member: MemberView::new(entry.member, entry.profile),
                     reaction: entry.reaction,
                     their_like: entry.their_like.map(LikeView::new),
+                    offer: match entry.offer {
+                        CardOffer::Answer => "ANSWER",
+                        CardOffer::Waiting => "WAITING",
+                        CardOffer::Chat => "CHAT",
+                        CardOffer::Done => "DONE",
+                    }
+                    .to_string(),
+                    match_id: entry.match_id,
                 })
                 .collect(),
+            left,
             paused_since,
         })))
     }
@@ -435,7 +469,7 @@ impl IntroductionsApi {
                 photo_name: c.photo_name,
                 answer: c.answer,
             });
-        let liked = matchmaking::like(&state, &viewer, target, comment)
+        let liked = matchmaking::like(&state.db, &viewer, target, comment, state.now())
             .await?
             .apply(&state)
             .await;
@@ -456,14 +490,7 @@ impl IntroductionsApi {
         caller: Session,
         #[oai(name = "memberId")] member: Path<String>,
     ) -> Result<DoneResponse, ApiError> {
-        let viewer = Viewer::from(&caller.0);
-        viewer.approved_member()?;
-        let target = path_id(&member.0)?;
-        matchmaking::pass(&state, &viewer, target)
-            .await?
-            .apply(&state)
-            .await;
-        Ok(DoneResponse::Done)
+        pass_step(&state, caller, &member.0, matchmaking::PassStep::Make).await
     }
 
     /// Take back a pass
@@ -478,14 +505,7 @@ impl IntroductionsApi {
         caller: Session,
         #[oai(name = "memberId")] member: Path<String>,
     ) -> Result<DoneResponse, ApiError> {
-        let viewer = Viewer::from(&caller.0);
-        viewer.approved_member()?;
-        let target = path_id(&member.0)?;
-        matchmaking::undo_pass(&state, &viewer, target)
-            .await?
-            .apply(&state)
-            .await;
-        Ok(DoneResponse::Done)
+        pass_step(&state, caller, &member.0, matchmaking::PassStep::TakeBack).await
     }
 
     /// The caller's likes
@@ -499,7 +519,7 @@ impl IntroductionsApi {
         caller: Session,
     ) -> Result<LikesResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
-        let (sent, received) = matchmaking::likes(&state, &viewer).await?;
+        let (sent, received) = matchmaking::likes(&state.db, &viewer, state.now()).await?;
         let items = |entries: Vec<matchmaking::LikeEntry>| {
             entries
                 .into_iter()
@@ -536,7 +556,7 @@ impl MembersApi {
         let viewer = Viewer::from(&caller.0);
         viewer.approved_member()?;
         let target = path_id(&member.0)?;
-        let page = matchmaking::member(&state, &viewer, target).await?;
+        let page = matchmaking::member(&state.db, &viewer, target, state.now()).await?;
         Ok(MemberResponse::Ok(Json(MemberProfile {
             member: MemberView::new(target, page.profile),
             reaction: page.reaction,
@@ -559,18 +579,18 @@ impl MatchesApi {
         caller: Session,
     ) -> Result<MatchesResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
-        let me = viewer.approved_member()?;
-        let items = matchmaking::matches(&state, &viewer)
+        viewer.approved_member()?;
+        let items = matchmaking::matches(&state.db, &viewer, state.now())
             .await?
             .into_iter()
             .map(|entry| MatchItem {
-                match_id: entry.pair.id,
-                matched_at: entry.pair.created_at,
+                match_id: entry.match_id,
+                matched_at: entry.matched_at,
                 member: MemberView::new(entry.member, entry.profile),
                 last_message: entry.last_message.map(|m| LastMessage {
                     text: m.text,
                     sent_at: m.sent_at,
-                    mine: m.sender_id == me,
+                    mine: m.mine,
                 }),
                 unread: entry.unread,
                 is_new: entry.is_new,
@@ -592,7 +612,7 @@ impl MatchesApi {
         let viewer = Viewer::from(&caller.0);
         viewer.approved_member()?;
         let id = path_id(&match_id.0)?;
-        matchmaking::unmatch(&state, &viewer, id)
+        matchmaking::unmatch(&state.db, &viewer, id, state.now())
             .await?
             .apply(&state)
             .await;
@@ -619,7 +639,7 @@ impl BlocksApi {
     ) -> Result<DoneResponse, ApiError> {
         let body = body.0.read()?;
         let viewer = Viewer::from(&caller.0);
-        matchmaking::block(&state, &viewer, body.member_id)
+        matchmaking::block(&state.db, &viewer, body.member_id, state.now())
             .await?
             .apply(&state)
             .await;
@@ -650,7 +670,7 @@ impl ReportsApi {
         viewer.approved_member()?;
         let report = Report::parse(&body.reasons, body.text.as_deref())
             .map_err(|fields| ApiError::validation("the report failed validation", &fields))?;
-        let id = matchmaking::report(&state, &viewer, body.member_id, &report)
+        let id = matchmaking::report(&state.db, &viewer, body.member_id, &report, state.now())
             .await?
             .apply(&state)
             .await;
@@ -670,10 +690,8 @@ impl NotificationsApi {
         state: poem::web::Data<&State>,
         caller: Session,
     ) -> Result<NotificationsResponse, ApiError> {
-        let auth = caller.0;
-        Ok(NotificationsResponse::Ok(Json(
-            notification_settings(&state.db, auth.user.id).await?,
-        )))
+        let settings = matchmaking::push_settings(&state.db, caller.0.user.id).await?;
+        Ok(NotificationsResponse::Ok(Json(settings.into())))
     }
 
     /// Change the caller's push settings
@@ -687,20 +705,15 @@ impl NotificationsApi {
         caller: Session,
         body: Json<JsonBody<NotificationChange>>,
     ) -> Result<NotificationsResponse, ApiError> {
-        let auth = caller.0;
         let body = body.0.read()?;
-        for (kind, on) in [
-            (store::PushKind::Introductions, body.introductions),
-            (store::PushKind::Matches, body.matches),
-            (store::PushKind::Messages, body.messages),
-        ] {
-            if let Some(on) = on {
-                store::set_push_wanted(&state.db, auth.user.id, kind, on).await?;
-            }
-        }
-        Ok(NotificationsResponse::Ok(Json(
-            notification_settings(&state.db, auth.user.id).await?,
-        )))
+        let change = matchmaking::PushChange {
+            introductions: body.introductions,
+            matches: body.matches,
+            messages: body.messages,
+        };
+        let settings =
+            matchmaking::change_push_settings(&state.db, caller.0.user.id, change).await?;
+        Ok(NotificationsResponse::Ok(Json(settings.into())))
     }
 }
 
@@ -741,8 +754,7 @@ impl PauseApi {
         caller: Session,
     ) -> Result<PauseResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
-        let me = viewer.approved_member()?;
-        let since = crate::storage::pauses::paused_since(&state.db, me).await?;
+        let since = matchmaking::paused_since(&state.db, &viewer).await?;
         Ok(PauseResponse::Ok(Json(PauseState {
             paused: since.is_some(),
             paused_since: since,
@@ -764,10 +776,11 @@ impl PauseApi {
     ) -> Result<PauseResponse, ApiError> {
         let body = body.0.read()?;
         let viewer = Viewer::from(&caller.0);
-        let since = crate::usecases::membership::set_paused(&state, &viewer, body.paused)
-            .await?
-            .apply(&state)
-            .await;
+        let since =
+            crate::usecases::membership::pause(&state.db, &viewer, body.paused, state.now())
+                .await?
+                .apply(&state)
+                .await;
         Ok(PauseResponse::Ok(Json(PauseState {
             paused: since.is_some(),
             paused_since: since,
@@ -813,11 +826,11 @@ impl ColleaguesApi {
         caller: Session,
     ) -> Result<ColleaguesResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
-        let me = viewer.approved_member()?;
-        let (hides, employer) = crate::storage::colleagues::own(&state.db, me).await?;
+        let (hides, employer_on_record) =
+            matchmaking::colleagues_switch(&state.db, &viewer).await?;
         Ok(ColleaguesResponse::Ok(Json(ColleaguesState {
             hide_colleagues: hides,
-            employer_on_record: employer.is_some(),
+            employer_on_record,
         })))
     }
 
@@ -837,8 +850,8 @@ impl ColleaguesApi {
         let body = body.0.read()?;
         let viewer = Viewer::from(&caller.0);
         super::switch_allowed(&state, viewer.user_id).await?;
-        let (hides, employer_on_record) = crate::usecases::membership::set_hides_colleagues(
-            &state,
+        let (hides, employer_on_record) = crate::usecases::membership::hide_from_colleagues(
+            &state.db,
             &viewer,
             body.hide_colleagues,
         )

@@ -4,6 +4,7 @@ pub mod catalogue;
 pub mod chat;
 pub mod config;
 pub mod data_export;
+mod errors;
 pub mod file;
 pub mod health;
 pub mod ipx;
@@ -15,6 +16,7 @@ pub mod route_rules;
 pub mod user;
 pub mod user_profile;
 pub mod verification;
+pub mod visits;
 
 use kizuna_core::review::ReviewStatus;
 use kizuna_core::{
@@ -76,7 +78,7 @@ impl ReviewState {
     }
 }
 
-/// A member's own revision of their approved profile (issue 21 §1), as they read it: only they
+/// A member's own revision of their approved profile, as they read it: only they
 /// and the reviewers ever do; everyone else reads the approved profile.
 #[derive(Debug, poem_openapi::Object)]
 #[oai(rename_all = "camelCase")]
@@ -107,7 +109,7 @@ impl OwnRevision {
     /// an approved one (it is the profile now).
     pub fn of(
         approved: &str,
-        revision: &crate::storage::revisions::Revision,
+        revision: &crate::usecases::revisions::Revision,
     ) -> Result<Option<OwnRevision>, ApiError> {
         use kizuna_core::{profile::UserProfileCreate, revision::RevisionStatus};
         if revision.status == RevisionStatus::Approved {
@@ -140,7 +142,7 @@ impl OwnRevision {
 /// Every resource's `#[OpenApi]` struct, in the document's order. Matchmaking's resources nest
 /// in one tuple so that the whole stays within the tuple sizes that implement `Default`.
 pub type Apis = (
-    (user::UserApi, data_export::DataExportApi),
+    (user::UserApi, data_export::DataExportApi, visits::VisitsApi),
     user_profile::UserProfileApi,
     file::FileApi,
     logger::LoggerApi,
@@ -249,7 +251,12 @@ pub fn page_size(asked: Option<u64>, rule: RangeRule, default: u32) -> Result<u6
 /// from the console; one allowance for both, so two endpoints share it here):
 /// `rules::SWITCH_CHANGES_PER_MINUTE` per user, 429 E007 with Retry-After.
 pub(crate) async fn switch_allowed(state: &State, user_id: i64) -> Result<(), ApiError> {
-    if let Err(wait) = state.switch_limiter.check(&format!("u:{user_id}")).await {
+    if let Err(wait) = state
+        .limits
+        .get(crate::rate_limit::LimitKind::Switch)
+        .check(&format!("u:{user_id}"))
+        .await
+    {
         return Err(ApiError::Throttled {
             cause: "too many changes at once; wait a moment".into(),
             retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
@@ -385,9 +392,10 @@ fn state_core_limits(doc: &mut Value) {
     }
 }
 
-/// The methods of each path of the document, for the `Allow` header of a 405.
+/// The methods of each path of the document, for the `Allow` header of a 405, and the path's
+/// pattern (`/matches/{matchId}/messages`), which the metrics label a request with.
 #[derive(Debug, Clone, Default)]
-pub struct RouteTable(Vec<(Vec<String>, String)>);
+pub struct RouteTable(Vec<(Vec<String>, String, String)>);
 
 impl RouteTable {
     /// Reads the paths and their methods from an OpenAPI document.
@@ -411,23 +419,34 @@ impl RouteTable {
                 .split('/')
                 .map(str::to_string)
                 .collect();
-            routes.push((segments, allowed.join(", ")));
+            routes.push((segments, allowed.join(", "), path.clone()));
         }
         RouteTable(routes)
     }
 
     /// The `Allow` value of the path (relative to /api) that `path` names, if it is one.
     pub fn allow(&self, path: &str) -> Option<&str> {
+        self.find(path).map(|(_, allow, _)| allow.as_str())
+    }
+
+    /// The document's pattern of the path (relative to /api) that `path` names, if it is one:
+    /// ids stay out of it.
+    pub fn pattern(&self, path: &str) -> Option<&str> {
+        self.find(path).map(|(_, _, pattern)| pattern.as_str())
+    }
+
+    fn find(&self, path: &str) -> Option<&(Vec<String>, String, String)> {
         let asked: Vec<&str> = path.trim_matches('/').split('/').collect();
+        // A literal segment wins over a parameter (`/matches/read` before `/matches/{id}`).
         self.0
             .iter()
-            .find(|(segments, _)| {
+            .filter(|(segments, _, _)| {
                 segments.len() == asked.len()
                     && segments.iter().zip(&asked).all(|(template, segment)| {
                         template == segment || (template.starts_with('{') && !segment.is_empty())
                     })
             })
-            .map(|(_, allow)| allow.as_str())
+            .min_by_key(|(segments, _, _)| segments.iter().filter(|s| s.starts_with('{')).count())
     }
 }
 
@@ -595,6 +614,8 @@ mod tests {
             ("get", "/route-rules"),
             ("get", "/catalogue/codes"),
             ("post", "/line/webhook"),
+            // A push link's arrival is counted before any session exists (cold start, new member).
+            ("post", "/visits"),
         ];
         let doc: Value = serde_json::from_str(&openapi_json()).unwrap();
         for (path, methods) in doc["paths"].as_object().unwrap() {
@@ -622,5 +643,15 @@ mod tests {
         );
         assert_eq!(table.allow("/user/review-status/"), None);
         assert_eq!(table.allow("/nope"), None);
+        assert_eq!(
+            table.pattern("/user/review-status/U4af4980629a1b2c3d4e5f60718293a4b"),
+            Some("/user/review-status/{userId}")
+        );
+        assert_eq!(
+            table.pattern("/matches/12/messages"),
+            Some("/matches/{matchId}/messages")
+        );
+        assert_eq!(table.pattern("/user/my-info"), Some("/user/my-info"));
+        assert_eq!(table.pattern("/nope/12"), None);
     }
 }

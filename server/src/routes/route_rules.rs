@@ -6,7 +6,7 @@ use kizuna_core::rules::ROUTE_PATH;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Query, payload::Json};
 
 use super::{ApiTags, State};
-use crate::{error::ApiError, storage::route_rules};
+use crate::{error::ApiError, usecases::route_rules};
 
 #[derive(Debug, Object)]
 pub struct RouteRule {

@@ -13,8 +13,10 @@ use crate::extract::{
 use crate::{
     error::ApiError,
     identity::session::RenewSlot,
-    storage::{profiles, review, users},
-    usecases::membership,
+    usecases::{
+        login::{self, LoginDeps},
+        membership::{self, StandingDecision},
+    },
 };
 
 /// The spec's login body: both fields hold the LINE user id. They are no proof of identity (the ID
@@ -64,7 +66,7 @@ pub struct MyInfo {
     /// (`GET /catalogue/codes`).
     #[oai(nullable)]
     pub review_decision: Option<ReviewDecision>,
-    /// An approved member's revision of their profile (issue 21 §1): PENDING while a reviewer
+    /// An approved member's revision of their profile: PENDING while a reviewer
     /// has not decided it, REJECTED with the reasons once sent back (the form opens on it and
     /// marks the fields the reasons name); null when none waits. `profile` above stays the
     /// approved version, which everyone else reads.
@@ -88,29 +90,14 @@ pub struct ReviewDecision {
 }
 
 impl ReviewDecision {
-    fn of(row: &crate::storage::entity::review_history::Model) -> ReviewDecision {
+    fn of(decision: StandingDecision) -> ReviewDecision {
         ReviewDecision {
-            action: row.action.clone().unwrap_or_default(),
-            reasons: review::reasons_of(row),
-            note: row.note.clone(),
-            decided_at: row.created_at,
+            action: decision.action,
+            reasons: decision.reasons,
+            note: decision.note,
+            decided_at: decision.decided_at,
         }
     }
-}
-
-/// The last decision on a profile, unless it is PENDING (then its last change is a submission).
-async fn standing_decision(
-    state: &State,
-    profile_id: i64,
-    status: ReviewStatus,
-) -> Result<Option<ReviewDecision>, ApiError> {
-    if status == ReviewStatus::Pending {
-        return Ok(None);
-    }
-    Ok(review::last_decision(&state.db, profile_id)
-        .await?
-        .as_ref()
-        .map(ReviewDecision::of))
 }
 
 /// A role the server grants.
@@ -209,36 +196,25 @@ impl UserApi {
         }
         let address =
             crate::client_address::address_key(req, state.settings.trusted_proxy_header.as_ref());
-        throttle_login(&state.login_address_limiter, &address, "from this address").await?;
-        let user = users::find_or_create(
-            &state.db,
-            identity.user_id.as_str(),
-            identity.name.as_deref(),
-            state.now(),
-        )
-        .await?;
-        // Keyed on the row, not the LINE id: no member's identity in the allowances' table.
-        throttle_login(
-            &state.login_user_limiter,
-            &format!("u:{}", user.id),
-            "of this account",
-        )
-        .await?;
+        let deps = LoginDeps {
+            db: &state.db,
+            sessions: &state.sessions,
+            address_limiter: state.limits.get(crate::rate_limit::LimitKind::LoginAddress),
+            user_limiter: state.limits.get(crate::rate_limit::LimitKind::LoginUser),
+        };
         // The web app sends its locale: pushes and mails written later speak it.
-        if let Some(locale) = crate::locale::of_request(req) {
-            crate::storage::locale::set_locale(&state.db, user.id, locale).await?;
-        }
-        let token = state.sessions.create(user.id).await?;
+        let language = crate::locale::of_request(req);
+        let token = login::login(&deps, &identity, &address, language, state.now()).await?;
         if let Some(slot) = req.extensions().get::<RenewSlot>() {
             let _ = slot.0.set(token.clone());
         }
-        tracing::info!(user = user.id, "login");
         Ok(LoginResponse::Ok(Json(TokenBody { token })))
     }
 
     /// Sign out of this device
     ///
-    /// Ends the caller's session (a suspended member's too); other devices stay signed in.
+    /// Ends the caller's session (a suspended member's too), and its open events stream within a
+    /// second; other devices stay signed in.
     #[oai(path = "/user/logout", method = "post")]
     async fn logout(
         &self,
@@ -246,7 +222,10 @@ impl UserApi {
         req: &Request,
         caller: AccountSession,
     ) -> Result<SignedOutResponse, ApiError> {
-        membership::sign_out(&state, &caller.0.session).await?;
+        membership::sign_out(&state.db, &caller.0.session, state.now())
+            .await?
+            .apply(&state)
+            .await;
         if let Some(slot) = req.extensions().get::<RenewSlot>() {
             slot.end();
         }
@@ -255,7 +234,8 @@ impl UserApi {
 
     /// Sign out everywhere
     ///
-    /// Ends every session of the caller, on every device (a suspended member's too).
+    /// Ends every session of the caller, on every device (a suspended member's too), and every
+    /// open events stream of theirs within a second, on every server process.
     #[oai(path = "/user/logout-all", method = "post")]
     async fn logout_all(
         &self,
@@ -263,7 +243,10 @@ impl UserApi {
         req: &Request,
         caller: AccountSession,
     ) -> Result<SignedOutResponse, ApiError> {
-        membership::sign_out_everywhere(&state, caller.0.user.id).await?;
+        membership::sign_out_everywhere(&state.db, caller.0.user.id, state.now())
+            .await?
+            .apply(&state)
+            .await;
         if let Some(slot) = req.extensions().get::<RenewSlot>() {
             slot.end();
         }
@@ -298,7 +281,7 @@ impl UserApi {
                 kizuna_core::rules::RuleCode::Invalid.as_str(),
             ));
         }
-        membership::delete_account(&state, &caller.0.user, token)
+        membership::delete_account(&state.db, &caller.0.user, token, state.now())
             .await?
             .apply(&state)
             .await;
@@ -318,26 +301,25 @@ impl UserApi {
         caller: AccountSession,
     ) -> Result<MyInfoResponse, ApiError> {
         let auth = caller.0;
-        let revision = match &auth.profile {
-            Some(p) => match crate::storage::revisions::find(&state.db, p.id).await? {
-                Some(revision) => OwnRevision::of(&p.payload, &revision)?,
-                None => None,
-            },
-            None => None,
-        };
-        let (review_status, payload, review_decision) = match auth.profile {
+        let (review_status, payload, revision, review_decision) = match auth.profile {
             Some(p) => {
                 let status = ReviewStatus::parse(&p.status)
                     .with_context(|| format!("a stored review status {:?}", p.status))?;
+                let own = membership::own_review(&state.db, p.id, status).await?;
+                let revision = match &own.revision {
+                    Some(revision) => OwnRevision::of(&p.payload, revision)?,
+                    None => None,
+                };
                 (
                     Some(ReviewState::from_core(status)),
                     Some(ProfilePayload(
                         serde_json::from_str(&p.payload).context("decoding a stored profile")?,
                     )),
-                    standing_decision(&state, p.id, status).await?,
+                    revision,
+                    own.decision.map(ReviewDecision::of),
                 )
             }
-            None => (None, None, None),
+            None => (None, None, None, None),
         };
         Ok(MyInfoResponse::Ok(Json(MyInfo {
             user_id: auth.user.line_user_id,
@@ -370,42 +352,20 @@ impl UserApi {
         if caller_line_id != user_id.0 {
             return Err(ApiError::NotFound);
         }
-        let Some(user) = users::find_by_line_id(&state.db, &caller_line_id).await? else {
+        let Some(view) = membership::review_status(&state.db, &caller_line_id).await? else {
             return Ok(ReviewStatusResponse::NoProfile);
         };
-        let Some(profile) = profiles::find_row(&state.db, user.id).await? else {
-            return Ok(ReviewStatusResponse::NoProfile);
-        };
-        let last = profiles::last_status_change(&state.db, profile.id).await?;
-        let status = ReviewStatus::from(profile.status);
-        let decision = standing_decision(&state, profile.id, status)
-            .await?
-            .filter(|d| !d.reasons.is_empty() || d.note.is_some());
         Ok(ReviewStatusResponse::Ok(Json(ReviewStatusBody {
-            user_id: user.line_user_id,
-            status: status.as_str().to_string(),
-            reason: profile.status_reason,
-            reasons: decision
+            user_id: view.line_user_id,
+            status: view.status.as_str().to_string(),
+            reason: view.reason,
+            reasons: view
+                .decision
                 .as_ref()
                 .map(|d| d.reasons.clone())
                 .unwrap_or_default(),
-            note: decision.and_then(|d| d.note),
-            updated_at: last.unwrap_or(profile.updated_at),
+            note: view.decision.and_then(|d| d.note),
+            updated_at: view.updated_at,
         })))
     }
-}
-
-/// 429 E007 with `Retry-After` once a login allowance is used up: every login makes a session.
-async fn throttle_login(
-    limiter: &crate::rate_limit::RateLimiter,
-    key: &str,
-    whose: &str,
-) -> Result<(), ApiError> {
-    limiter
-        .check(key)
-        .await
-        .map_err(|wait| ApiError::Throttled {
-            cause: format!("too many logins {whose}; wait a moment"),
-            retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
-        })
 }

@@ -19,7 +19,6 @@ use crate::{
         auth::{LineUser, Session},
         body::{JsonBody, UserProfileCreateSchema},
     },
-    storage::profiles::Registration,
     usecases::{
         membership::{self, ProfileSubmission, SubmitOutcome, UnknownFiles},
         revisions::{self, SaveOutcome},
@@ -102,15 +101,6 @@ fn unknown_files(photos: bool, verification: bool) -> ApiError {
     }
 }
 
-fn created(line_user_id: &str, registration: Registration) -> CreateProfileResponse {
-    CreateProfileResponse::Ok(Json(ProfileCreated {
-        user_id: line_user_id.to_string(),
-        status: registration.status.as_str().to_string(),
-        photos: registration.photos,
-        created_at: registration.created_at,
-    }))
-}
-
 /// A submission read, validated by kizuna-core and checked against the caller: the valid profile,
 /// its normalised payload and that payload's SHA-256.
 struct Checked {
@@ -160,7 +150,12 @@ fn check_submission(
 /// The answer to a registration or resubmission.
 fn answer(line_user_id: &str, outcome: SubmitOutcome) -> Result<CreateProfileResponse, ApiError> {
     match outcome {
-        SubmitOutcome::Done(registration) => Ok(created(line_user_id, registration)),
+        SubmitOutcome::Done(registration) => Ok(CreateProfileResponse::Ok(Json(ProfileCreated {
+            user_id: line_user_id.to_string(),
+            status: registration.status.as_str().to_string(),
+            photos: registration.photos,
+            created_at: registration.created_at,
+        }))),
         SubmitOutcome::UnknownFiles(UnknownFiles {
             photos,
             verification,
@@ -195,7 +190,9 @@ impl UserProfileApi {
             payload: &payload,
             hash: &hash,
         };
-        let outcome = membership::register(&state, identity.user_id.as_str(), submitted).await?;
+        let outcome =
+            membership::register(&state.db, identity.user_id.as_str(), submitted, state.now())
+                .await?;
         answer(identity.user_id.as_str(), outcome)
     }
 
@@ -226,7 +223,7 @@ impl UserProfileApi {
             payload: &payload,
             hash: &hash,
         };
-        let outcome = membership::resubmit(&state, &user, submitted).await?;
+        let outcome = membership::resubmit(&state.db, &user, submitted, state.now()).await?;
         answer(&user.line_user_id, outcome)
     }
 
@@ -234,8 +231,8 @@ impl UserProfileApi {
     ///
     /// The registration's form, body, validation (E002) and photo rules: `photoNameList` and
     /// `verifyTempFileName` name the caller's temp uploads or files the profile already has (its
-    /// photos, the proof on record, photos of its revision). What each changed field does (issue
-    /// 21 §1, kizuna-core's `revision::on_save`): whom they look for, the partner conditions,
+    /// photos, the proof on record, photos of its revision). What each changed field does
+    /// (kizuna-core's `revision::on_save`): whom they look for, the partner conditions,
     /// the radius, the home district and location, the income and the "how did you hear of us"
     /// take effect at once (from the member's next list); everything others see of the member
     /// and the verification go to review as one revision, stored beside the approved profile,
@@ -254,7 +251,12 @@ impl UserProfileApi {
         body: Json<JsonBody<UserProfileCreateSchema>>,
     ) -> Result<EditResponse, ApiError> {
         let user = caller.0.user;
-        if let Err(wait) = state.edit_limiter.check(&format!("u:{}", user.id)).await {
+        if let Err(wait) = state
+            .limits
+            .get(crate::rate_limit::LimitKind::Edit)
+            .check(&format!("u:{}", user.id))
+            .await
+        {
             return Err(ApiError::Throttled {
                 cause: "too many saves at once; wait a moment".into(),
                 retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
@@ -262,7 +264,8 @@ impl UserProfileApi {
         }
         let Checked { valid, .. } = check_submission(&state, &user.line_user_id, body.0)?;
         let edited = valid.to_payload();
-        match revisions::save(&state, &user, &edited)
+        let when = (state.settings.clock.today(), state.now());
+        match revisions::save(&state.db, &user, &edited, when)
             .await?
             .apply(&state)
             .await
@@ -302,7 +305,8 @@ impl UserProfileApi {
         if !crate::images::is_file_id(&body.avatar) {
             return Err(ApiError::NotFound);
         }
-        let avatar = membership::set_avatar(&state, auth.user.id, &body.avatar).await?;
+        let avatar =
+            membership::set_avatar(&state.db, auth.user.id, &body.avatar, state.now()).await?;
         Ok(AvatarResponse::Ok(Json(AvatarBody { avatar })))
     }
 }

@@ -1,5 +1,5 @@
 //! /verification: a signed-in member proves a work e-mail address with a one-time code (see
-//! `storage::email_codes` for the rules, `usecases::verification` for the sending).
+//! `usecases::verification` for the rules and the sending).
 
 use kizuna_core::{catalogue, email::EmailAddress, rules::RuleCode};
 use poem::Request;
@@ -9,8 +9,7 @@ use super::{ApiTags, State};
 use crate::extract::{auth::Session, body::JsonBody};
 use crate::{
     error::ApiError,
-    storage::email_codes::ConfirmError,
-    usecases::verification::{self, NotSent},
+    usecases::verification::{self, VerificationDeps},
 };
 
 #[derive(Debug, Object, serde::Deserialize)]
@@ -82,13 +81,6 @@ fn work_address(text: &str) -> Result<EmailAddress, ApiError> {
     Ok(email)
 }
 
-fn throttled(cause: String, retry_after: i64) -> ApiError {
-    ApiError::Throttled {
-        cause,
-        retry_after: Some(retry_after.max(1) as u64),
-    }
-}
-
 #[derive(Default)]
 pub struct VerificationApi;
 
@@ -112,18 +104,18 @@ impl VerificationApi {
         let body = body.0.read()?;
         let email = work_address(&body.email)?;
         let language = crate::locale::of_request(req);
-        match verification::send_code(&state, auth.user.id, &email, language).await {
-            Ok(sent) => Ok(SendResponse::Sent(Json(EmailCodeSent {
-                email: email.as_str().to_string(),
-                expires_at: sent.expires_at,
-                resend_after: state.settings.email_codes.resend_wait_secs,
-            }))),
-            Err(NotSent::Refused { cause, retry_after }) => Err(throttled(
-                format!("{cause}: try again in {retry_after} s"),
-                retry_after,
-            )),
-            Err(NotSent::Failed(err)) => Err(err),
-        }
+        let deps = VerificationDeps {
+            db: &state.db,
+            mailer: &state.mailer,
+            rules: &state.settings.email_codes,
+        };
+        let sent =
+            verification::send_code(&deps, auth.user.id, &email, language, state.now()).await?;
+        Ok(SendResponse::Sent(Json(EmailCodeSent {
+            email: email.as_str().to_string(),
+            expires_at: sent.expires_at,
+            resend_after: state.settings.email_codes.resend_wait_secs,
+        })))
     }
 
     /// Confirm a work e-mail code
@@ -141,24 +133,18 @@ impl VerificationApi {
         let auth = caller.0;
         let body = body.0.read()?;
         let email = work_address(&body.email)?;
-        match verification::confirm_code(&state, auth.user.id, &email, &body.code).await {
-            Ok(confirmed_at) => Ok(ConfirmResponse::Confirmed(Json(EmailCodeConfirmed {
-                email: email.as_str().to_string(),
-                confirmed_at,
-            }))),
-            Err(ConfirmError::Storage(err)) => Err(err.into()),
-            Err(refused) => {
-                let cause = match &refused {
-                    ConfirmError::Mismatch { tries_left: 0 } => {
-                        "the code is wrong and now locked: ask for a new code".to_string()
-                    }
-                    ConfirmError::Mismatch { tries_left } => {
-                        format!("the code is wrong ({tries_left} tries left)")
-                    }
-                    other => other.to_string(),
-                };
-                Err(ApiError::field(&cause, "code", refused.rule()))
-            }
-        }
+        let confirmed_at = verification::confirm_code(
+            &state.db,
+            &state.settings.email_codes,
+            auth.user.id,
+            &email,
+            &body.code,
+            state.now(),
+        )
+        .await?;
+        Ok(ConfirmResponse::Confirmed(Json(EmailCodeConfirmed {
+            email: email.as_str().to_string(),
+            confirmed_at,
+        })))
     }
 }

@@ -11,7 +11,7 @@ use sea_orm::{ActiveEnum, ConnectionTrait};
 use super::{
     StorageError,
     entity::{profile, reaction, report},
-    matchmaking::sql,
+    statements::sql,
 };
 
 /// The ties between `viewer` (a profile id) and each of `targets` that names a profile; an id

@@ -18,7 +18,7 @@ use crate::instance::alive_sql;
 use super::{
     StorageError,
     entity::{chat_message, pair_match},
-    matchmaking::sql,
+    statements::sql,
 };
 
 /// A match the member may chat in, with the other member.
@@ -28,6 +28,8 @@ pub struct LiveMatch {
     pub other: i64,
     pub low: i64,
     pub high: i64,
+    /// When the match was made (Unix seconds).
+    pub matched_at: i64,
 }
 
 /// Reads the match row and holds it until the transaction ends (PostgreSQL; SQLite's `BEGIN
@@ -105,6 +107,7 @@ pub async fn insert_message(
     sender: i64,
     client_message_id: &str,
     text: &str,
+    safety_kinds: u8,
     now: i64,
 ) -> Result<(chat_message::Model, bool), StorageError> {
     let inserted = chat_message::Entity::insert(chat_message::ActiveModel {
@@ -113,6 +116,7 @@ pub async fn insert_message(
         client_message_id: Set(client_message_id.to_string()),
         text: Set(text.to_string()),
         sent_at: Set(now),
+        safety_kinds: Set(i64::from(safety_kinds)),
         ..Default::default()
     })
     .on_conflict(

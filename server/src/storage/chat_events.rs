@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use anyhow::Context;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
-use super::{StorageError, entity::chat_message, matchmaking::sql};
+use super::{StorageError, entity::chat_message, statements::sql};
 
 /// How long events stay replayable: a stream away for longer starts afresh (`reset`).
 pub const KEPT_SECS: i64 = 24 * 3600;

@@ -5,7 +5,7 @@ use anyhow::Context;
 use kizuna_core::matching::Workplace;
 use sea_orm::{ActiveEnum, ConnectionTrait};
 
-use super::{StorageError, entity::profile::Status, matchmaking::sql};
+use super::{StorageError, entity::profile::Status, statements::sql};
 
 /// The member's employer on record and switch; the default workplace (no employer) for an id
 /// without a profile.

@@ -4,7 +4,7 @@
 use anyhow::Context;
 use sea_orm::{ConnectionTrait, QueryResult};
 
-use super::{StorageError, matchmaking::sql};
+use super::{StorageError, statements::sql};
 
 pub const PREPARING: &str = "PREPARING";
 pub const READY: &str = "READY";

@@ -374,3 +374,81 @@ pub async fn all_ids(db: &impl ConnectionTrait) -> Result<Vec<String>, StorageEr
         .await
         .context("listing stored files")?)
 }
+
+/// Up to `limit` temp files nobody claimed that were uploaded before `before`.
+pub async fn unclaimed_before(
+    db: &impl ConnectionTrait,
+    before: i64,
+    limit: u64,
+) -> Result<Vec<String>, StorageError> {
+    Ok(file::Entity::find()
+        .select_only()
+        .column(file::Column::Id)
+        .filter(file::Column::ClaimedAt.is_null())
+        .filter(file::Column::CreatedAt.lt(before))
+        .limit(limit)
+        .into_tuple::<String>()
+        .all(db)
+        .await
+        .context("listing expired temp files")?)
+}
+
+/// Deletes the rows of those of `ids` that are still unclaimed; answers the ids whose row is
+/// gone now (deleted here, or before).
+pub async fn delete_unclaimed(
+    db: &impl ConnectionTrait,
+    ids: &[String],
+) -> Result<Vec<String>, StorageError> {
+    file::Entity::delete_many()
+        .filter(file::Column::Id.is_in(ids.iter().cloned()))
+        .filter(file::Column::ClaimedAt.is_null())
+        .exec(db)
+        .await
+        .context("deleting expired temp files")?;
+    let kept = known(db, ids).await?;
+    Ok(ids
+        .iter()
+        .filter(|id| !kept.contains(*id))
+        .cloned()
+        .collect())
+}
+
+/// Those of `ids` that have a row.
+pub async fn known(
+    db: &impl ConnectionTrait,
+    ids: &[String],
+) -> Result<std::collections::HashSet<String>, StorageError> {
+    Ok(file::Entity::find()
+        .select_only()
+        .column(file::Column::Id)
+        .filter(file::Column::Id.is_in(ids.iter().cloned()))
+        .into_tuple::<String>()
+        .all(db)
+        .await
+        .context("looking up stored files")?
+        .into_iter()
+        .collect())
+}
+
+/// How many files have a row.
+pub async fn count(db: &impl ConnectionTrait) -> Result<u64, StorageError> {
+    use sea_orm::PaginatorTrait;
+    Ok(file::Entity::find()
+        .count(db)
+        .await
+        .context("counting stored files")?)
+}
+
+/// The ids of the `limit` newest files.
+pub async fn newest(db: &impl ConnectionTrait, limit: u64) -> Result<Vec<String>, StorageError> {
+    use sea_orm::QueryOrder;
+    Ok(file::Entity::find()
+        .select_only()
+        .column(file::Column::Id)
+        .order_by_desc(file::Column::CreatedAt)
+        .limit(limit)
+        .into_tuple::<String>()
+        .all(db)
+        .await
+        .context("listing stored files")?)
+}

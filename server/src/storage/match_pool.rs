@@ -13,7 +13,9 @@ use kizuna_core::{
     conditions::MatchFacts,
     date::Date,
     geo::{self, GridPoint},
-    matching::{MatchColumns, MatchProfile, PackedConditions, Range16, TagSet, Workplace},
+    matching::{
+        MatchColumns, MatchProfile, PackedConditions, PoolStanding, Range16, TagSet, Workplace,
+    },
     profile::ValidProfile,
     review::ReviewStatus,
 };
@@ -246,6 +248,8 @@ pub struct PoolRow {
     pub row: match_pool::Model,
     pub last_active_at: Option<i64>,
     pub workplace: Workplace,
+    /// As the tables say it now (the pool keeps the rows whose standing takes part).
+    pub standing: PoolStanding,
 }
 
 impl PoolRow {
@@ -260,10 +264,25 @@ impl PoolRow {
     }
 }
 
+/// The columns of a member's standing, read from `profiles p`.
+const STANDING_COLUMNS: &str = "p.status AS status, p.employer_id AS employer_id, \
+     p.hide_colleagues AS hide_colleagues, \
+     EXISTS (SELECT 1 FROM pauses ps WHERE ps.profile_id = p.id) AS paused";
+
+fn decode_standing(row: &sea_orm::QueryResult) -> Result<PoolStanding, StorageError> {
+    let status: Status = row.try_get("", "status").context("decoding a status")?;
+    Ok(PoolStanding {
+        status: status.into(),
+        paused: row.try_get("", "paused").context("decoding a pause")?,
+        workplace: super::colleagues::decode(row)?,
+    })
+}
+
+// The pool's query keeps only APPROVED members who take no break: a pre-filter, for speed; the
+// core's `PoolStanding::takes_part` decides on the rows read.
 fn select_approved(backend: DbBackend, one: bool) -> Statement {
     let base = format!(
-        "SELECT mp.*, u.last_active_at AS last_active_at, p.employer_id AS employer_id, \
-         p.hide_colleagues AS hide_colleagues FROM match_pool mp \
+        "SELECT mp.*, u.last_active_at AS last_active_at, {STANDING_COLUMNS} FROM match_pool mp \
          JOIN profiles p ON p.id = mp.profile_id AND p.status = '{}' \
          AND p.submission_hash = mp.source_hash \
          AND NOT EXISTS (SELECT 1 FROM pauses ps WHERE ps.profile_id = p.id) \
@@ -286,12 +305,14 @@ fn select_approved(backend: DbBackend, one: bool) -> Statement {
 }
 
 fn decode(row: &sea_orm::QueryResult) -> Result<PoolRow, StorageError> {
+    let standing = decode_standing(row)?;
     Ok(PoolRow {
         row: match_pool::Model::from_query_result(row, "").context("decoding a pool row")?,
         last_active_at: row
             .try_get::<Option<i64>>("", "last_active_at")
             .context("decoding last_active_at")?,
-        workplace: super::colleagues::decode(row)?,
+        workplace: standing.workplace,
+        standing,
     })
 }
 
@@ -355,4 +376,92 @@ pub fn active_day(last_active_at: Option<i64>) -> Date {
     last_active_at
         .and_then(Date::taipei_day)
         .unwrap_or_else(|| Date::from_ymd(1970, 1, 1).expect("a valid date"))
+}
+
+/// Each of `members`' standing for matchmaking as the tables say it now (one statement); ids
+/// without a profile are left out.
+pub async fn standings(
+    db: &impl ConnectionTrait,
+    members: &[i64],
+) -> Result<Vec<(i64, PoolStanding)>, StorageError> {
+    if members.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (1..=members.len()).map(|n| format!("${n}")).collect();
+    let rows = db
+        .query_all_raw(super::statements::sql(
+            db.get_database_backend(),
+            &format!(
+                "SELECT p.id AS id, {STANDING_COLUMNS} FROM profiles p WHERE p.id IN ({})",
+                placeholders.join(", ")
+            ),
+            members.iter().map(|id| sea_orm::Value::from(*id)).collect(),
+        ))
+        .await
+        .context("reading members' standing")?;
+    rows.iter()
+        .map(|row| {
+            let id: i64 = row.try_get("", "id").context("decoding a member")?;
+            Ok((id, decode_standing(row)?))
+        })
+        .collect()
+}
+
+/// Every member's standing, whatever it is: what the pool would hold without its query's
+/// pre-filter (for the test that holds the two equal).
+pub async fn all_standings(
+    db: &impl ConnectionTrait,
+) -> Result<Vec<(i64, PoolStanding)>, StorageError> {
+    let rows = db
+        .query_all_raw(Statement::from_string(
+            db.get_database_backend(),
+            format!("SELECT p.id AS id, {STANDING_COLUMNS} FROM profiles p"),
+        ))
+        .await
+        .context("reading members' standing")?;
+    rows.iter()
+        .map(|row| {
+            let id: i64 = row.try_get("", "id").context("decoding a member")?;
+            Ok((id, decode_standing(row)?))
+        })
+        .collect()
+}
+
+/// The home cells of those of `members` with a pool row.
+pub async fn home_cells(
+    db: &impl ConnectionTrait,
+    members: &[i64],
+) -> Result<std::collections::HashMap<i64, GridPoint>, StorageError> {
+    use sea_orm::{ColumnTrait, QueryFilter, QuerySelect};
+    let rows: Vec<(i64, i32, i32)> = match_pool::Entity::find()
+        .select_only()
+        .columns([
+            match_pool::Column::ProfileId,
+            match_pool::Column::HomeRow,
+            match_pool::Column::HomeCol,
+        ])
+        .filter(match_pool::Column::ProfileId.is_in(members.iter().copied()))
+        .into_tuple()
+        .all(db)
+        .await
+        .context("reading home cells")?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(id, row, col)| Some((id, GridPoint::from_cell(row, col)?)))
+        .collect())
+}
+
+/// Announces a payload on a PostgreSQL notification channel (`NOTIFY`), for the other processes.
+pub async fn announce(
+    db: &impl ConnectionTrait,
+    channel: &str,
+    payload: &str,
+) -> Result<(), sea_orm::DbErr> {
+    db.execute_raw(Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        "SELECT pg_notify($1, $2)",
+        [channel.into(), payload.into()],
+    ))
+    .await
+    .map(|_| ())
 }

@@ -4,29 +4,43 @@
 //! hold no queries and a renamed field is a compile error rather than a NULL column.
 
 pub mod access;
+pub mod blocks;
 pub mod chat;
 pub mod chat_events;
 pub mod colleagues;
+pub mod daily_lists;
+pub mod deletion_record;
 pub mod departures;
 pub mod email_codes;
 pub mod entity;
 pub mod exports;
 pub mod files;
+pub mod funnel;
+pub mod gauges;
 pub mod job_runs;
 pub mod line_events;
 pub mod locale;
 pub mod match_pool;
+pub mod matches;
 pub mod matchmaking;
+pub mod members;
 pub mod migration;
+pub mod notify;
 pub mod pauses;
 pub mod profiles;
 pub mod push_outbox;
 pub mod queries;
+pub mod rate_limits;
+pub mod reactions;
+pub mod relations;
+pub mod reports;
 pub mod review;
 pub mod reviewers;
 pub mod revisions;
 pub mod route_rules;
+pub mod safety;
 pub mod sessions;
+pub mod statements;
 pub mod users;
 
 use std::time::Duration;
@@ -53,7 +67,9 @@ pub enum StorageError {
 }
 
 /// Opens the pool: `pool_size` connections at most (None: SQLite 8, PostgreSQL 32). SQLite gets
-/// WAL, a busy timeout, foreign keys and `synchronous = NORMAL`.
+/// WAL, a busy timeout, foreign keys, `synchronous = NORMAL` and `secure_delete`: what is
+/// deleted (an account, a message) is overwritten with zeros in its pages, not left readable in
+/// the file's free space (the log's old frames are then checkpointed away: [`checkpoint_wal`]).
 pub async fn connect(url: &str, pool_size: Option<u32>) -> anyhow::Result<DatabaseConnection> {
     let is_sqlite = url.starts_with("sqlite:");
     if is_sqlite {
@@ -73,6 +89,7 @@ pub async fn connect(url: &str, pool_size: Option<u32>) -> anyhow::Result<Databa
                     .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Normal)
                     .busy_timeout(Duration::from_secs(10))
                     .foreign_keys(true)
+                    .pragma("secure_delete", "ON")
             });
     } else {
         options
@@ -113,7 +130,9 @@ fn ensure_sqlite_dir(url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Applies every pending migration.
+/// Applies every pending migration of this build (`migration::run`): a database that a newer
+/// build migrated further is served as it is, as long as this build's own migrations are all
+/// applied.
 ///
 /// On PostgreSQL several processes may start at once (a rolling or simultaneous start behind a
 /// load balancer): each holds the advisory lock `(instance::MIGRATION_LOCK, 0)` while it
@@ -121,10 +140,18 @@ fn ensure_sqlite_dir(url: &str) -> anyhow::Result<()> {
 /// ones find nothing pending. Closing that session lets the lock go, on every path (an error
 /// included; dropped, the connection closes its socket and PostgreSQL ends the session all the
 /// same). SQLite needs no lock: one `serve` per file (`instance`).
-pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<()> {
+pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<migration::run::Report> {
+    migrate_with::<migration::Migrator>(db, &migration::run::Timeouts::default()).await
+}
+
+/// [`migrate`] with another list of migrations (a test's later release) and other timeouts.
+pub async fn migrate_with<M: MigratorTrait>(
+    db: &DatabaseConnection,
+    timeouts: &migration::run::Timeouts,
+) -> anyhow::Result<migration::run::Report> {
     use sea_orm::sqlx::Connection;
     if db.get_database_backend() != sea_orm::DbBackend::Postgres {
-        return migration::Migrator::up(db, None)
+        return migration::run::run::<M>(db, timeouts)
             .await
             .context("running the database migrations");
     }
@@ -147,7 +174,7 @@ pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<()> {
             .await
             .context("waiting for the migration lock")?;
     }
-    let migrated = migration::Migrator::up(db, None)
+    let migrated = migration::run::run::<M>(db, timeouts)
         .await
         .context("running the database migrations");
     if let Err(err) = session.close().await {
@@ -155,6 +182,22 @@ pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<()> {
         tracing::warn!(error = %err, "closing the migration lock's connection");
     }
     migrated
+}
+
+/// SQLite: copies every frame of the write-ahead log into the database file and empties the log
+/// file (`PRAGMA wal_checkpoint(TRUNCATE)`). Pages written before a deletion stay in the log's
+/// old frames until then (a passive checkpoint copies them but leaves the bytes in the log).
+/// Answers whether it completed: false while a reader still holds an older snapshot (try again
+/// later). Nothing to do on PostgreSQL (true).
+pub async fn checkpoint_wal(db: &DatabaseConnection) -> anyhow::Result<bool> {
+    if db.get_database_backend() != sea_orm::DbBackend::Sqlite {
+        return Ok(true);
+    }
+    let (busy, _, _): (i64, i64, i64) = sea_orm::sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+        .fetch_one(db.get_sqlite_connection_pool())
+        .await
+        .context("checkpointing the write-ahead log")?;
+    Ok(busy == 0)
 }
 
 /// `SELECT 1` for /healthz.
@@ -227,11 +270,16 @@ pub fn is_unique_violation(err: &DbErr) -> bool {
 /// A transaction that will write: `BEGIN IMMEDIATE` on SQLite (so that two writers queue on the
 /// busy timeout instead of failing to upgrade a read lock), a plain `BEGIN` on PostgreSQL.
 pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
-    db.begin_with_options(TransactionOptions {
-        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-        ..Default::default()
-    })
-    .await
+    let started = std::time::Instant::now();
+    let txn = db
+        .begin_with_options(TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..Default::default()
+        })
+        .await;
+    // A connection from the pool, then BEGIN (on SQLite, IMMEDIATE: the write lock too).
+    metrics::histogram!(crate::metric_names::DB_BEGIN_WAIT).record(started.elapsed().as_secs_f64());
+    txn
 }
 
 /// A write transaction that holds one user's row until it ends. Two writes for the same user

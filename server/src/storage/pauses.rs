@@ -3,7 +3,7 @@
 use anyhow::Context;
 use sea_orm::ConnectionTrait;
 
-use super::{StorageError, matchmaking::sql};
+use super::{StorageError, statements::sql};
 
 /// Pauses the member (pausing again keeps the first time); answers since when.
 pub async fn pause(db: &impl ConnectionTrait, member: i64, now: i64) -> Result<i64, StorageError> {

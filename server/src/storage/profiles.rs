@@ -529,8 +529,7 @@ pub async fn resubmit(
     })
 }
 
-/// Rewrites an approved profile's fields, photos, tags and conditions from `submission` (issue 21
-/// §1), in the caller's transaction holding the member's row; the status stays. `bump` makes
+/// Rewrites an approved profile's fields, photos, tags and conditions from `submission`, in the caller's transaction holding the member's row; the status stays. `bump` makes
 /// the version one more (a reviewer's swap-in: a decision taken on the version before answers a
 /// conflict); an at-once change keeps it (a reviewer about to suspend is not held up by a radius).
 /// Answers false, writing nothing, when the version is no longer `row.version`.

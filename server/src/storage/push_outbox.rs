@@ -19,8 +19,10 @@ use sea_orm::{
 
 use crate::storage::entity::push_outbox;
 
-/// Finished rows are kept this long for inspection, then deleted.
-pub const FINISHED_RETENTION_SECS: i64 = 30 * 24 * 3600;
+/// Finished rows are kept as long as their retry key means anything to LINE (it remembers a key
+/// for 24 h), then deleted: a delivered push's text (which may name another member) is not kept
+/// any longer than that.
+pub const FINISHED_RETENTION_SECS: i64 = 24 * 3600;
 
 pub use super::entity::push_outbox::Status as PushStatus;
 
@@ -30,31 +32,51 @@ pub struct Claimed {
     pub id: i64,
     pub retry_key: String,
     pub line_user_id: String,
-    /// The `messages` array, JSON.
+    /// The `messages` array, JSON (a row written before pushes were stored by kind).
     pub messages: String,
+    /// Its kind, for a row stored by kind.
+    pub kind: Option<String>,
+    /// What to render when it is sent: `push::Push` as JSON.
+    pub subject: Option<String>,
+    /// The user the push names (the sender of a new message).
+    pub about_user_id: Option<i64>,
     /// Including this attempt; the claim's token for later writes.
     pub attempts: i32,
     pub created_at: i64,
 }
 
-/// Writes a pending row (in the caller's transaction), due at once.
+/// What a row holds: pre-rendered `messages` (JSON), or a `kind` and `subject` rendered when it
+/// is sent (then `messages` is empty).
+#[derive(Clone, Debug)]
+pub struct What {
+    pub messages: String,
+    pub kind: Option<String>,
+    pub subject: Option<String>,
+}
+
+/// Writes a pending row (in the caller's transaction), due at once; `about_user_id` is the user
+/// the push names, if any (the row goes with their account).
 pub async fn insert(
     conn: &impl ConnectionTrait,
     retry_key: &str,
     line_user_id: &str,
-    messages_json: String,
+    what: What,
+    about_user_id: Option<i64>,
     now_ms: i64,
 ) -> anyhow::Result<i64> {
     let inserted = push_outbox::Entity::insert(push_outbox::ActiveModel {
         retry_key: Set(retry_key.to_string()),
         line_user_id: Set(line_user_id.to_string()),
-        messages: Set(messages_json),
+        messages: Set(what.messages),
+        kind: Set(what.kind),
+        subject: Set(what.subject),
         status: Set(PushStatus::Pending),
         attempts: Set(0),
         created_at: Set(now_ms.div_euclid(1000)),
         due_at_ms: Set(now_ms),
         last_error: Set(None),
         finished_at: Set(None),
+        about_user_id: Set(about_user_id),
         ..Default::default()
     })
     .exec(conn)
@@ -64,26 +86,29 @@ pub async fn insert(
 }
 
 /// [`insert`] for many pushes in one statement (in the caller's transaction): rows of (retry
-/// key, LINE user id, messages JSON), all due at once.
+/// key, LINE user id, what), all due at once.
 pub async fn insert_many(
     conn: &impl ConnectionTrait,
-    rows: Vec<(String, String, String)>,
+    rows: Vec<(String, String, What)>,
     now_ms: i64,
 ) -> anyhow::Result<()> {
     if rows.is_empty() {
         return Ok(());
     }
-    push_outbox::Entity::insert_many(rows.into_iter().map(|(retry_key, to, messages)| {
+    push_outbox::Entity::insert_many(rows.into_iter().map(|(retry_key, to, what)| {
         push_outbox::ActiveModel {
             retry_key: Set(retry_key),
             line_user_id: Set(to),
-            messages: Set(messages),
+            messages: Set(what.messages),
+            kind: Set(what.kind),
+            subject: Set(what.subject),
             status: Set(PushStatus::Pending),
             attempts: Set(0),
             created_at: Set(now_ms.div_euclid(1000)),
             due_at_ms: Set(now_ms),
             last_error: Set(None),
             finished_at: Set(None),
+            about_user_id: Set(None),
             ..Default::default()
         }
     }))
@@ -101,14 +126,14 @@ fn claim_sql(backend: DbBackend) -> String {
              WHERE id IN (SELECT id FROM push_outbox WHERE status = '{pending}' AND due_at_ms <= $2 \
              ORDER BY due_at_ms, id LIMIT $3 FOR UPDATE SKIP LOCKED) \
              AND status = '{pending}' AND due_at_ms <= $2 \
-             RETURNING id, retry_key, line_user_id, messages, attempts, created_at"
+             RETURNING id, retry_key, line_user_id, messages, kind, subject, about_user_id, attempts, created_at"
         ),
         _ => format!(
             "UPDATE push_outbox SET due_at_ms = ?1, attempts = attempts + 1 \
              WHERE id IN (SELECT id FROM push_outbox WHERE status = '{pending}' AND due_at_ms <= ?2 \
              ORDER BY due_at_ms, id LIMIT ?3) \
              AND status = '{pending}' AND due_at_ms <= ?2 \
-             RETURNING id, retry_key, line_user_id, messages, attempts, created_at"
+             RETURNING id, retry_key, line_user_id, messages, kind, subject, about_user_id, attempts, created_at"
         ),
     }
 }
@@ -146,6 +171,9 @@ pub async fn claim_due(
                 retry_key: row.try_get("", "retry_key")?,
                 line_user_id: row.try_get("", "line_user_id")?,
                 messages: row.try_get("", "messages")?,
+                kind: row.try_get("", "kind")?,
+                subject: row.try_get("", "subject")?,
+                about_user_id: row.try_get("", "about_user_id")?,
                 attempts: row.try_get("", "attempts")?,
                 created_at: row.try_get("", "created_at")?,
             })
@@ -237,4 +265,91 @@ pub async fn sweep(db: &impl ConnectionTrait, now: i64) -> anyhow::Result<u64> {
         .await
         .context("deleting old finished pushes")?;
     Ok(result.rows_affected)
+}
+
+/// Counts a push LINE accepted, under its kind, on `day` (`YYYY-MM-DD`, the service's day).
+pub async fn count_sent(conn: &impl ConnectionTrait, day: &str, kind: &str) -> anyhow::Result<()> {
+    bump(conn, day, kind, "sent").await
+}
+
+/// Counts a visit a push's link brought (no member id: only the day and the kind).
+pub async fn count_visit(conn: &impl ConnectionTrait, day: &str, kind: &str) -> anyhow::Result<()> {
+    bump(conn, day, kind, "visits").await
+}
+
+async fn bump(
+    conn: &impl ConnectionTrait,
+    day: &str,
+    kind: &str,
+    column: &'static str,
+) -> anyhow::Result<()> {
+    let backend = conn.get_database_backend();
+    let (a, b) = match backend {
+        DbBackend::Postgres => ("$1", "$2"),
+        _ => ("?1", "?2"),
+    };
+    let sql = format!(
+        "INSERT INTO push_days (day, kind, {column}) VALUES ({a}, {b}, 1) \
+         ON CONFLICT (day, kind) DO UPDATE SET {column} = push_days.{column} + 1"
+    );
+    conn.execute_raw(Statement::from_sql_and_values(
+        backend,
+        sql.as_str(),
+        [day.into(), kind.into()],
+    ))
+    .await
+    .context("counting a push or visit")?;
+    Ok(())
+}
+
+/// Per kind, pushes sent and visits brought from `first` to `last` (days, inclusive).
+pub async fn days(
+    conn: &impl ConnectionTrait,
+    first: &str,
+    last: &str,
+) -> anyhow::Result<Vec<(String, i64, i64)>> {
+    let backend = conn.get_database_backend();
+    let (a, b) = match backend {
+        DbBackend::Postgres => ("$1", "$2"),
+        _ => ("?1", "?2"),
+    };
+    let sql = format!(
+        "SELECT kind, CAST(SUM(sent) AS BIGINT) AS sent, CAST(SUM(visits) AS BIGINT) AS visits \
+         FROM push_days WHERE day >= {a} AND day <= {b} GROUP BY kind ORDER BY kind"
+    );
+    let rows = conn
+        .query_all_raw(Statement::from_sql_and_values(
+            backend,
+            sql.as_str(),
+            [first.into(), last.into()],
+        ))
+        .await
+        .context("reading push counts")?;
+    rows.into_iter()
+        .map(|row| {
+            Ok((
+                row.try_get("", "kind")?,
+                row.try_get("", "sent")?,
+                row.try_get("", "visits")?,
+            ))
+        })
+        .collect::<Result<Vec<_>, sea_orm::DbErr>>()
+        .context("decoding push counts")
+}
+
+/// The nickname a push names the member `user_id` by (their profile's, as it is now).
+pub async fn nickname_of_user(
+    conn: &impl ConnectionTrait,
+    user_id: i64,
+) -> anyhow::Result<Option<String>> {
+    use crate::storage::entity::profile;
+    let nickname: Option<Option<String>> = profile::Entity::find()
+        .select_only()
+        .column(profile::Column::Nickname)
+        .filter(profile::Column::UserId.eq(user_id))
+        .into_tuple()
+        .one(conn)
+        .await
+        .context("reading a nickname")?;
+    Ok(nickname.flatten())
 }

@@ -1,30 +1,34 @@
 //! The review console's storage: the queue, everything a reviewer reads to decide, claims, and
-//! decisions.
+//! decisions. Table access only: who may claim or decide is kizuna-core's `review_guard`, asked
+//! by `usecases::review`.
 //!
-//! Two reviewers never both decide one profile: a claim is one row per profile (its key), taken
-//! by a conditional update (mine, or expired) or an insert that a concurrent insert makes fail;
-//! and a decision updates the profile only `WHERE version = {the version the reviewer saw}`, so
-//! of two racing decisions exactly one changes a row and the other is answered as a conflict.
-//! The decision and its `review_history` row are written in the use-case's transaction, which
-//! adds the member's push (`usecases::review`).
+//! Two reviewers never both decide one profile: a claim is one row per profile (its key),
+//! written by an insert that a concurrent insert makes fail, or by a replacement of the row as it
+//! was read; and a decision updates the profile only `WHERE version = {the version it was
+//! allowed on}`, so of two racing decisions exactly one changes a row and the other writes
+//! nothing. The decision and its `review_history` row are written in the use-case's transaction,
+//! which adds the member's push.
 
 use anyhow::Context;
+use std::collections::HashMap;
+
 use kizuna_core::{
     catalogue,
     profile::UserProfileCreate,
     review::{Decision, ReviewStatus, changed_fields},
+    review_guard::Claim,
 };
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
     sea_query::Expr,
 };
 
 use super::{
     StorageError,
-    entity::{profile, profile_submission, report, review_claim, review_history, user},
+    entity::{chat_message, profile, profile_submission, review_claim, review_history, user},
     is_unique_violation, line_events, locale,
+    statements::sql,
 };
 
 /// One profile waiting in the queue.
@@ -39,7 +43,7 @@ pub struct QueueEntry {
     pub version: i64,
     /// A live claim on it, if any.
     pub claim: Option<review_claim::Model>,
-    /// For a revision of an approved profile (issue 21 §1): its number.
+    /// For a revision of an approved profile: its number.
     pub revision: Option<i32>,
 }
 
@@ -129,7 +133,7 @@ pub struct ReviewFile {
     pub friend: Option<bool>,
     /// The member's language (of their pushes).
     pub locale: crate::locale::Locale,
-    /// The pending revision of an approved profile (issue 21 §1), if one waits.
+    /// The pending revision of an approved profile, if one waits.
     pub revision: Option<super::revisions::Revision>,
 }
 
@@ -252,138 +256,102 @@ pub async fn reviewer_names(
 
 /// The reason codes of a history row.
 pub fn reasons_of(row: &review_history::Model) -> Vec<String> {
-    row.reasons
-        .as_deref()
+    reason_codes(row.reasons.as_deref())
+}
+
+/// The reason codes of `review_history.reasons` (a JSON array of codes; none when NULL).
+pub fn reason_codes(stored: Option<&str>) -> Vec<String> {
+    stored
         .and_then(|json| serde_json::from_str(json).ok())
         .unwrap_or_default()
 }
 
+/// The live claim on a profile, if a reviewer holds it at `now`.
 pub(crate) async fn live_claim(
     db: &impl ConnectionTrait,
     profile_id: i64,
     now: i64,
 ) -> Result<Option<review_claim::Model>, StorageError> {
+    Ok(claim_row(db, profile_id)
+        .await?
+        .filter(|c| Claim::from(c).is_live(now)))
+}
+
+/// The claim row of a profile, live or lapsed.
+pub async fn claim_row(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+) -> Result<Option<review_claim::Model>, StorageError> {
     Ok(review_claim::Entity::find_by_id(profile_id)
-        .filter(review_claim::Column::ExpiresAt.gt(now))
         .one(db)
         .await
         .context("reading a review claim")?)
 }
 
-/// Why a claim, release or decision was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ReviewError {
-    #[error("no such profile")]
-    NotFound,
-    /// A reviewer never holds or decides their own profile.
-    #[error("reviewers do not review their own profile")]
-    OwnProfile,
-    /// Another reviewer holds the profile until `until`.
-    #[error("another reviewer holds this profile")]
-    HeldByAnother { until: i64 },
-    /// The profile changed since the reviewer opened it (resubmitted or decided).
-    #[error("the profile changed since it was opened")]
-    Changed,
-    /// The decision is not a transition from the profile's status (already decided).
-    #[error("{0}")]
-    NotAllowed(String),
-    #[error(transparent)]
-    Storage(#[from] StorageError),
-}
-
-impl From<anyhow::Error> for ReviewError {
-    fn from(err: anyhow::Error) -> Self {
-        ReviewError::Storage(StorageError::Db(err))
+impl From<&review_claim::Model> for Claim {
+    fn from(row: &review_claim::Model) -> Claim {
+        Claim {
+            reviewer: row.reviewer_user_id,
+            expires_at: row.expires_at,
+        }
     }
 }
 
-/// Holds a profile for `reviewer` until `now + hold_secs`: a new claim, a renewal of their own,
-/// or taking over an expired one. Answers the claim and the profile's version.
-pub async fn claim(
-    db: &DatabaseConnection,
-    profile_id: i64,
-    reviewer: i64,
-    now: i64,
-    hold_secs: i64,
-) -> Result<(review_claim::Model, i64), ReviewError> {
-    let Some(profile) = profile::Entity::find_by_id(profile_id)
-        .one(db)
-        .await
-        .context("reading a profile")?
-    else {
-        return Err(ReviewError::NotFound);
-    };
-    if profile.user_id == reviewer {
-        return Err(ReviewError::OwnProfile);
-    }
-    let claim = review_claim::Model {
-        profile_id,
-        reviewer_user_id: reviewer,
-        claimed_at: now,
-        expires_at: now + hold_secs,
-    };
-    let renewed = review_claim::Entity::update_many()
-        .col_expr(review_claim::Column::ReviewerUserId, Expr::value(reviewer))
-        .col_expr(review_claim::Column::ClaimedAt, Expr::value(now))
-        .col_expr(
-            review_claim::Column::ExpiresAt,
-            Expr::value(now + hold_secs),
-        )
-        .filter(review_claim::Column::ProfileId.eq(profile_id))
-        .filter(
-            sea_orm::Condition::any()
-                .add(review_claim::Column::ReviewerUserId.eq(reviewer))
-                .add(review_claim::Column::ExpiresAt.lte(now)),
-        )
-        .exec(db)
-        .await
-        .context("renewing a review claim")?;
-    if renewed.rows_affected == 1 {
-        return Ok((claim, profile.version));
-    }
+/// Writes a new claim row; false when a concurrent claim's row got there first.
+pub async fn insert_claim(
+    db: &impl ConnectionTrait,
+    claim: &review_claim::Model,
+) -> Result<bool, StorageError> {
     let inserted = review_claim::Entity::insert(review_claim::ActiveModel {
-        profile_id: Set(profile_id),
-        reviewer_user_id: Set(reviewer),
-        claimed_at: Set(now),
-        expires_at: Set(now + hold_secs),
+        profile_id: Set(claim.profile_id),
+        reviewer_user_id: Set(claim.reviewer_user_id),
+        claimed_at: Set(claim.claimed_at),
+        expires_at: Set(claim.expires_at),
     })
     .exec(db)
     .await;
     match inserted {
-        Ok(_) => Ok((claim, profile.version)),
-        Err(err) if is_unique_violation(&err) => {
-            let until = live_claim(db, profile_id, now)
-                .await?
-                .map_or(now, |c| c.expires_at);
-            Err(ReviewError::HeldByAnother { until })
-        }
+        Ok(_) => Ok(true),
+        Err(err) if is_unique_violation(&err) => Ok(false),
         Err(err) => Err(anyhow::Error::new(err).context("claiming a profile").into()),
     }
 }
 
-/// Lets go of a profile `reviewer` holds. Nothing to let go of is fine; another reviewer's live
-/// claim is theirs to keep.
-pub async fn release(
-    db: &DatabaseConnection,
+/// Replaces the profile's claim row with `claim` if it is still `was` as read; false, changing
+/// nothing, when a concurrent claim changed it.
+pub async fn replace_claim(
+    db: &impl ConnectionTrait,
+    was: Claim,
+    claim: &review_claim::Model,
+) -> Result<bool, StorageError> {
+    let replaced = review_claim::Entity::update_many()
+        .col_expr(
+            review_claim::Column::ReviewerUserId,
+            Expr::value(claim.reviewer_user_id),
+        )
+        .col_expr(
+            review_claim::Column::ClaimedAt,
+            Expr::value(claim.claimed_at),
+        )
+        .col_expr(
+            review_claim::Column::ExpiresAt,
+            Expr::value(claim.expires_at),
+        )
+        .filter(review_claim::Column::ProfileId.eq(claim.profile_id))
+        .filter(review_claim::Column::ReviewerUserId.eq(was.reviewer))
+        .filter(review_claim::Column::ExpiresAt.eq(was.expires_at))
+        .exec(db)
+        .await
+        .context("renewing a review claim")?;
+    Ok(replaced.rows_affected == 1)
+}
+
+/// Deletes `reviewer`'s claim on a profile, if they have one.
+pub async fn delete_claim_of(
+    db: &impl ConnectionTrait,
     profile_id: i64,
     reviewer: i64,
-    now: i64,
-) -> Result<(), ReviewError> {
-    if profile::Entity::find_by_id(profile_id)
-        .one(db)
-        .await
-        .context("reading a profile")?
-        .is_none()
-    {
-        return Err(ReviewError::NotFound);
-    }
-    if let Some(held) = live_claim(db, profile_id, now).await?
-        && held.reviewer_user_id != reviewer
-    {
-        return Err(ReviewError::HeldByAnother {
-            until: held.expires_at,
-        });
-    }
+) -> Result<(), StorageError> {
     review_claim::Entity::delete_many()
         .filter(review_claim::Column::ProfileId.eq(profile_id))
         .filter(review_claim::Column::ReviewerUserId.eq(reviewer))
@@ -393,182 +361,129 @@ pub async fn release(
     Ok(())
 }
 
-/// What a decision came to.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Decided {
-    pub status: ReviewStatus,
-    pub version: i64,
-    pub decided_at: i64,
+/// Deletes whatever claim a profile has (a decision ends it).
+pub async fn end_claim(db: &impl ConnectionTrait, profile_id: i64) -> Result<(), StorageError> {
+    review_claim::Entity::delete_many()
+        .filter(review_claim::Column::ProfileId.eq(profile_id))
+        .exec(db)
+        .await
+        .context("ending the review claim")?;
+    Ok(())
 }
 
-/// A reviewer's decision on a profile as they saw it.
-pub struct Deciding<'a> {
+/// The user row of a profile's owner (the member to tell).
+pub async fn owner(db: &impl ConnectionTrait, user_id: i64) -> Result<user::Model, StorageError> {
+    user::Entity::find_by_id(user_id)
+        .one(db)
+        .await
+        .context("reading a profile's owner")?
+        .ok_or_else(|| StorageError::Unreadable("profiles.user_id".into()))
+}
+
+/// A decision to write, as the use-case allowed it.
+pub struct DecisionRow<'a> {
     pub profile_id: i64,
-    /// The version the reviewer opened.
+    /// The version the decision was allowed on: the row is written only while it still is.
     pub version: i64,
+    pub from: ReviewStatus,
+    pub to: ReviewStatus,
+    pub decision: &'a Decision,
     /// The reviewer's user id.
     pub reviewer: i64,
-    pub decision: &'a Decision,
+    pub now: i64,
 }
 
-/// A decision recorded in the caller's transaction: what it came to and whose profile it was.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Recorded {
-    pub decided: Decided,
-    /// The profile's owner (the member to tell).
-    pub owner: user::Model,
-}
-
-/// Records a reviewer's decision with its history row and ends the review claim, inside `txn`
-/// (the use-case adds what goes with it and commits). Refuses, changing nothing, a profile held
-/// by another reviewer, one changed since `version`, the reviewer's own, or an action that is no
-/// transition from the profile's status.
-pub async fn record_decision(
+/// Writes a decision (the profile's new status and version) and its history row, in the
+/// caller's transaction; false, writing nothing, when the profile is no longer at the version
+/// the decision was allowed on (a racing decision or resubmission got there first).
+pub async fn write_decision(
     txn: &impl ConnectionTrait,
-    deciding: &Deciding<'_>,
-    now: i64,
-) -> Result<Recorded, ReviewError> {
-    let Deciding {
-        profile_id,
-        version,
-        reviewer,
-        decision,
-    } = *deciding;
-    let Some(row) = profile::Entity::find_by_id(profile_id)
-        .one(txn)
-        .await
-        .context("reading a profile")?
-    else {
-        return Err(ReviewError::NotFound);
-    };
-    if row.user_id == reviewer {
-        return Err(ReviewError::OwnProfile);
-    }
-    if let Some(held) = live_claim(txn, profile_id, now).await?
-        && held.reviewer_user_id != reviewer
-    {
-        return Err(ReviewError::HeldByAnother {
-            until: held.expires_at,
-        });
-    }
-    if row.version != version {
-        return Err(ReviewError::Changed);
-    }
-    let from = ReviewStatus::from(row.status);
-    let to = from
-        .apply(decision.action())
-        .map_err(|invalid| ReviewError::NotAllowed(invalid.to_string()))?;
-    let codes = decision.reason_codes();
+    row: &DecisionRow<'_>,
+) -> Result<bool, StorageError> {
+    let codes = row.decision.reason_codes();
     let reason = (!codes.is_empty()).then(|| codes.join(","));
     let updated = profile::Entity::update_many()
         .col_expr(
             profile::Column::Status,
-            Expr::value(profile::Status::from(to)),
+            Expr::value(profile::Status::from(row.to)),
         )
         .col_expr(profile::Column::StatusReason, Expr::value(reason.clone()))
-        .col_expr(profile::Column::Version, Expr::value(version + 1))
-        .col_expr(profile::Column::UpdatedAt, Expr::value(now))
-        .filter(profile::Column::Id.eq(profile_id))
-        .filter(profile::Column::Version.eq(version))
+        .col_expr(profile::Column::Version, Expr::value(row.version + 1))
+        .col_expr(profile::Column::UpdatedAt, Expr::value(row.now))
+        .filter(profile::Column::Id.eq(row.profile_id))
+        .filter(profile::Column::Version.eq(row.version))
         .exec(txn)
         .await
         .context("recording a decision")?;
     if updated.rows_affected != 1 {
-        return Err(ReviewError::Changed);
+        return Ok(false);
     }
     review_history::Entity::insert(review_history::ActiveModel {
         id: NotSet,
-        profile_id: Set(profile_id),
-        from_status: Set(Some(from.as_str().to_string())),
-        to_status: Set(to.as_str().to_string()),
+        profile_id: Set(row.profile_id),
+        from_status: Set(Some(row.from.as_str().to_string())),
+        to_status: Set(row.to.as_str().to_string()),
         reason: Set(reason),
         actor: Set("reviewer".into()),
-        created_at: Set(now),
-        action: Set(Some(decision.action().as_str().to_string())),
-        reviewer_user_id: Set(Some(reviewer)),
+        created_at: Set(row.now),
+        action: Set(Some(row.decision.action().as_str().to_string())),
+        reviewer_user_id: Set(Some(row.reviewer)),
         reasons: Set(Some(
             serde_json::to_string(&codes).context("encoding reason codes")?,
         )),
-        note: Set(decision.note().map(str::to_string)),
+        note: Set(row.decision.note().map(str::to_string)),
     })
     .exec(txn)
     .await
     .context("recording the review history")?;
-    review_claim::Entity::delete_many()
-        .filter(review_claim::Column::ProfileId.eq(profile_id))
-        .exec(txn)
-        .await
-        .context("ending the review claim")?;
-    let owner = user::Entity::find_by_id(row.user_id)
-        .one(txn)
-        .await
-        .context("reading a profile's owner")?
-        .ok_or_else(|| StorageError::Unreadable("profiles.user_id".into()))?;
-    Ok(Recorded {
-        decided: Decided {
-            status: to,
-            version: version + 1,
-            decided_at: now,
-        },
-        owner,
-    })
+    Ok(true)
 }
 
-/// An open report in the reviewers' queue, with both members' nicknames and the reported
-/// member's status (a reviewer suspends from there through [`decide`]).
-pub struct ReportEntry {
-    /// Its `reporter_id` is NULL when the reporter left.
-    pub report: report::Model,
-    /// The reported member (the queue holds no report about someone who left).
-    pub target_id: i64,
-    pub reporter_nickname: Option<String>,
-    pub target_nickname: Option<String>,
-    pub target_status: super::entity::profile::Status,
-    pub target_version: i64,
-}
-
-/// Open reports, oldest first, but for those filed by or about `leave_out` (the reviewer asking,
-/// when they are a member: `crate::access::report_queue`).
-pub async fn report_queue(
+/// The profiles of `ids` that exist, by id (one statement).
+pub async fn profiles_by_id(
     db: &impl ConnectionTrait,
-    limit: u64,
-    leave_out: Option<i64>,
-) -> Result<Vec<ReportEntry>, StorageError> {
-    let reports = super::matchmaking::open_reports(db, limit, leave_out).await?;
-    let mut ids: Vec<i64> = reports
-        .iter()
-        .flat_map(|r| [r.reporter_id, r.target_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let profiles: std::collections::HashMap<i64, profile::Model> = profile::Entity::find()
-        .filter(profile::Column::Id.is_in(ids))
+    ids: &[i64],
+) -> Result<HashMap<i64, profile::Model>, StorageError> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(profile::Entity::find()
+        .filter(profile::Column::Id.is_in(ids.iter().copied()))
         .all(db)
         .await
-        .context("reading reported profiles")?
+        .context("reading profiles")?
         .into_iter()
         .map(|p| (p.id, p))
-        .collect();
-    let mut entries = Vec::with_capacity(reports.len());
-    for report in reports {
-        let Some((target_id, target)) = report
-            .target_id
-            .and_then(|id| profiles.get(&id).map(|p| (id, p)))
-        else {
-            return Err(StorageError::Unreadable(
-                "reports: a profile is missing".into(),
-            ));
-        };
-        let reporter = report.reporter_id.and_then(|id| profiles.get(&id));
-        entries.push(ReportEntry {
-            reporter_nickname: reporter.and_then(|r| r.nickname.clone()),
-            target_id,
-            target_nickname: target.nickname.clone(),
-            target_status: target.status,
-            target_version: target.version,
-            report,
-        });
+        .collect())
+}
+
+/// The last `limit` messages of each of `matches` that has any, oldest first, by match (one
+/// statement, whatever the number of matches): the conversations shown in the reviewers' queues.
+pub async fn conversations(
+    db: &impl ConnectionTrait,
+    matches: &[i64],
+    limit: u64,
+) -> Result<HashMap<i64, Vec<chat_message::Model>>, StorageError> {
+    if matches.is_empty() {
+        return Ok(HashMap::new());
     }
-    Ok(entries)
+    let placeholders: Vec<String> = (1..=matches.len()).map(|i| format!("${i}")).collect();
+    let text = format!(
+        "SELECT id, match_id, sender_id, client_message_id, text, sent_at, safety_kinds FROM \
+         (SELECT m.*, ROW_NUMBER() OVER (PARTITION BY match_id ORDER BY id DESC) AS nth \
+         FROM chat_messages m WHERE match_id IN ({})) last \
+         WHERE nth <= {limit} ORDER BY match_id, id",
+        placeholders.join(", ")
+    );
+    let values = matches.iter().map(|id| (*id).into()).collect();
+    let rows = chat_message::Entity::find()
+        .from_raw_sql(sql(db.get_database_backend(), &text, values))
+        .all(db)
+        .await
+        .context("reading the queued conversations")?;
+    let mut by_match: HashMap<i64, Vec<chat_message::Model>> = HashMap::new();
+    for row in rows {
+        by_match.entry(row.match_id).or_default().push(row);
+    }
+    Ok(by_match)
 }

@@ -6,7 +6,7 @@ use anyhow::Context;
 use kizuna_core::revision::RevisionStatus;
 use sea_orm::{ConnectionTrait, QueryResult};
 
-use super::{StorageError, matchmaking::sql};
+use super::{StorageError, statements::sql};
 
 /// A stored revision.
 #[derive(Clone, Debug, PartialEq)]

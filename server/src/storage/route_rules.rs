@@ -1,31 +1,29 @@
-//! Redirect rules of the web app's route guard. A rule's path matches exactly, or as a prefix when
-//! it ends in `*` (the longest prefix wins; an exact rule beats any prefix).
+//! The rows of the web app's route guard: a path (exact, or a prefix when it ends in `*`) and
+//! where a request for it is sent instead. Which rule applies is `usecases::route_rules`'.
 
 use anyhow::Context;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
 use super::{StorageError, entity::route_rule};
 
-/// Where a request for `path` is sent instead, if a rule says so.
-pub async fn redirect_for(
-    db: &impl ConnectionTrait,
-    path: &str,
-) -> Result<Option<String>, StorageError> {
-    let exact = route_rule::Entity::find()
+/// The redirect of the rule for exactly `path`, if there is one.
+pub async fn exact(db: &impl ConnectionTrait, path: &str) -> Result<Option<String>, StorageError> {
+    Ok(route_rule::Entity::find()
         .filter(route_rule::Column::Path.eq(path))
         .one(db)
         .await
-        .context("reading route rules")?;
-    if let Some(rule) = exact {
-        return Ok(Some(rule.redirect));
-    }
+        .context("reading route rules")?
+        .map(|rule| rule.redirect))
+}
+
+/// Every prefix rule (a path ending in `*`): (path, redirect).
+pub async fn prefixes(db: &impl ConnectionTrait) -> Result<Vec<(String, String)>, StorageError> {
     Ok(route_rule::Entity::find()
         .filter(route_rule::Column::Path.like("%*"))
         .all(db)
         .await
         .context("reading route rules")?
         .into_iter()
-        .filter(|r| path.starts_with(r.path.trim_end_matches('*')))
-        .max_by_key(|r| r.path.len())
-        .map(|r| r.redirect))
+        .map(|rule| (rule.path, rule.redirect))
+        .collect())
 }

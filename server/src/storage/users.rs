@@ -11,6 +11,14 @@ use super::{StorageError, entity::user, is_unique_violation};
 /// profile could make us store).
 const MAX_DISPLAY_NAME_CHARS: usize = 200;
 
+/// A user row by its id.
+pub async fn find(db: &impl ConnectionTrait, id: i64) -> Result<Option<user::Model>, StorageError> {
+    Ok(user::Entity::find_by_id(id)
+        .one(db)
+        .await
+        .context("reading a user")?)
+}
+
 /// The user row of a LINE user, if they ever logged in.
 pub async fn find_by_line_id(
     db: &impl ConnectionTrait,

@@ -3,20 +3,55 @@
 //! user's row; the avatar here); a work e-mail must have been confirmed by its code first.
 
 use anyhow::Context;
-use kizuna_core::{VerifyMethod, profile::ValidProfile, rules::RuleCode};
+use kizuna_core::{VerifyMethod, profile::ValidProfile, review::ReviewStatus};
+use sea_orm::DatabaseConnection;
 
 use super::{AfterCommit, Outcome, matchmaking::end_all_relations};
 use crate::{
-    error::ApiError,
-    state::AppState,
+    identity::ends::Ended,
     storage::{
-        self, departures, email_codes,
+        self, StorageError, departures, email_codes,
         entity::{file, profile, user},
         files,
         profiles::{self, RegisterError, Registration, ResubmitError, Submission},
+        review,
+        revisions::{self, Revision},
         users,
     },
 };
+
+/// Why a member's own change was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum MembershipError {
+    /// No such profile, or a file that is not the member's.
+    #[error("not found")]
+    NotFound,
+    /// The LINE account was suspended before it was deleted: it may not register again.
+    #[error("suspended before leaving")]
+    SuspendedBeforeLeaving,
+    /// A work e-mail as the proof of employment that its code has not confirmed.
+    #[error("the work e-mail is not confirmed")]
+    EmailNotConfirmed,
+    /// Another profile exists already for the user.
+    #[error("the profile already exists")]
+    Exists,
+    /// Only a REJECTED profile is resubmitted; this one has the named status.
+    #[error("a {0} profile cannot be resubmitted")]
+    NotEditable(&'static str),
+    /// The profile changed meanwhile.
+    #[error("the profile changed meanwhile")]
+    Changed,
+    /// The proof of employment may not be the avatar: others see the avatar.
+    #[error("the proof of employment cannot be the avatar")]
+    ProofAsAvatar,
+    /// Only an approved member pauses or hides from colleagues.
+    #[error("not an approved member")]
+    NotApproved,
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+}
 
 /// A validated submission with its normalised payload and that payload's SHA-256.
 pub struct ProfileSubmission<'a> {
@@ -39,37 +74,34 @@ pub enum SubmitOutcome {
 }
 
 /// With COMPANY_EMAIL the work address must have been confirmed by its one-time code (within
-/// the last 24 hours): when it was, else 422 E002 `companyEmail: [email_not_confirmed]`.
+/// the last 24 hours): when it was, else `EmailNotConfirmed`.
 async fn email_confirmation(
-    state: &AppState,
+    db: &DatabaseConnection,
     user_id: i64,
     valid: &ValidProfile,
-) -> Result<Option<i64>, ApiError> {
+    now: i64,
+) -> Result<Option<i64>, MembershipError> {
     let verification = &valid.verification;
     let Some(email) = verification.company_email.as_ref() else {
         return Ok(None);
     };
-    let confirmed =
-        email_codes::email_confirmed_at(&state.db, user_id, email.as_str(), state.now()).await?;
+    let confirmed = email_codes::email_confirmed_at(db, user_id, email.as_str(), now).await?;
     if verification.method == VerifyMethod::CompanyEmail && confirmed.is_none() {
-        return Err(ApiError::field(
-            "confirm the work e-mail with the code sent to it first",
-            "companyEmail",
-            RuleCode::EmailNotConfirmed.as_str(),
-        ));
+        return Err(MembershipError::EmailNotConfirmed);
     }
     Ok(confirmed)
 }
 
 /// Registers the profile of the LINE user `line_user_id` (PENDING). The same payload again
 /// answers the existing result and creates nothing; another payload for a user with a profile
-/// is 409 E005.
+/// is `Exists`.
 pub async fn register(
-    state: &AppState,
+    db: &DatabaseConnection,
     line_user_id: &str,
     submitted: ProfileSubmission<'_>,
-) -> Result<SubmitOutcome, ApiError> {
-    let Some(user) = users::find_by_line_id(&state.db, line_user_id).await? else {
+    now: i64,
+) -> Result<SubmitOutcome, MembershipError> {
+    let Some(user) = users::find_by_line_id(db, line_user_id).await? else {
         // Uploading takes a session, so someone who never logged in has no files to claim;
         // and a refused request must not leave a user row behind.
         return Ok(SubmitOutcome::UnknownFiles(UnknownFiles {
@@ -78,66 +110,62 @@ pub async fn register(
         }));
     };
     let departed = departures::line_hash(line_user_id);
-    if departures::left_suspended(&state.db, &departed).await? {
-        return Err(ApiError::Forbidden(
-            "this LINE account was suspended before it was deleted: it cannot register again"
-                .into(),
-        ));
+    if departures::left_suspended(db, &departed).await? {
+        return Err(MembershipError::SuspendedBeforeLeaving);
     }
-    let email_confirmed_at = email_confirmation(state, user.id, submitted.valid).await?;
+    let email_confirmed_at = email_confirmation(db, user.id, submitted.valid, now).await?;
     let submission = Submission {
         profile: submitted.valid,
         payload: submitted.payload,
         hash: submitted.hash,
         email_confirmed_at,
     };
-    Ok(
-        match profiles::register(&state.db, &user, submission, state.now()).await {
-            Ok(registration) => {
-                // Whoever blocked them before they left still has them blocked, and the other
-                // way round; the open reports about them are back in the reviewers' queue (a
-                // retry finds nothing left to restore).
-                if let Some(row) = profiles::find_row(&state.db, user.id).await? {
-                    departures::restore_blocks(&state.db, &departed, row.id, state.now()).await?;
-                    departures::restore_reports(&state.db, &departed, row.id).await?;
+    Ok(match profiles::register(db, &user, submission, now).await {
+        Ok(registration) => {
+            // Whoever blocked them before they left still has them blocked, and the other
+            // way round; the open reports about them are back in the reviewers' queue (a
+            // retry finds nothing left to restore).
+            if let Some(row) = profiles::find_row(db, user.id).await? {
+                departures::restore_blocks(db, &departed, row.id, now).await?;
+                departures::restore_reports(db, &departed, row.id).await?;
+                // Nor is anyone they matched or passed before introduced to them again.
+                if departures::departed(db, &departed).await? {
+                    departures::restore_pairs(db, line_user_id, row.id, now).await?;
                 }
-                SubmitOutcome::Done(registration)
             }
-            Err(RegisterError::UnknownFiles {
-                photos,
-                verification,
-            }) => SubmitOutcome::UnknownFiles(UnknownFiles {
-                photos,
-                verification,
-            }),
-            Err(RegisterError::Exists) => {
-                return Err(ApiError::Conflict("the profile already exists".into()));
-            }
-            Err(RegisterError::Storage(err)) => return Err(err.into()),
-        },
-    )
+            SubmitOutcome::Done(registration)
+        }
+        Err(RegisterError::UnknownFiles {
+            photos,
+            verification,
+        }) => SubmitOutcome::UnknownFiles(UnknownFiles {
+            photos,
+            verification,
+        }),
+        Err(RegisterError::Exists) => return Err(MembershipError::Exists),
+        Err(RegisterError::Storage(err)) => return Err(err.into()),
+    })
 }
 
-/// Resubmits the user's REJECTED profile (PENDING again). 404 E003 without a profile, 403 E004
-/// unless it is REJECTED, 409 E005 when it changed meanwhile.
+/// Resubmits the user's REJECTED profile (PENDING again). `NotFound` without a profile,
+/// `NotEditable` unless it is REJECTED, `Changed` when it changed meanwhile.
 pub async fn resubmit(
-    state: &AppState,
+    db: &DatabaseConnection,
     user: &user::Model,
     submitted: ProfileSubmission<'_>,
-) -> Result<SubmitOutcome, ApiError> {
-    let email_confirmed_at = email_confirmation(state, user.id, submitted.valid).await?;
+    now: i64,
+) -> Result<SubmitOutcome, MembershipError> {
+    let email_confirmed_at = email_confirmation(db, user.id, submitted.valid, now).await?;
     let submission = Submission {
         profile: submitted.valid,
         payload: submitted.payload,
         hash: submitted.hash,
         email_confirmed_at,
     };
-    match profiles::resubmit(&state.db, user, submission, state.now()).await {
+    match profiles::resubmit(db, user, submission, now).await {
         Ok(registration) => Ok(SubmitOutcome::Done(registration)),
-        Err(ResubmitError::NoProfile) => Err(ApiError::NotFound),
-        Err(ResubmitError::NotEditable(status)) => Err(ApiError::Forbidden(format!(
-            "a {status} profile cannot be edited; only a REJECTED one"
-        ))),
+        Err(ResubmitError::NoProfile) => Err(MembershipError::NotFound),
+        Err(ResubmitError::NotEditable(status)) => Err(MembershipError::NotEditable(status)),
         Err(ResubmitError::UnknownFiles {
             photos,
             verification,
@@ -145,37 +173,38 @@ pub async fn resubmit(
             photos,
             verification,
         })),
-        Err(ResubmitError::Changed) => Err(ApiError::Conflict(
-            "the profile changed meanwhile; reload it".into(),
-        )),
+        Err(ResubmitError::Changed) => Err(MembershipError::Changed),
         Err(ResubmitError::Storage(err)) => Err(err.into()),
     }
 }
 
 /// Deletes the user's account at once, in one transaction: what is kept is recorded under a hash
 /// of their LINE user id (a suspension; the blocks between them and others; the open reports
-/// about them, while the ones they filed stay without their name), their matches end
+/// about them, while the ones they filed stay without their name; the pairs they matched or
+/// passed, under a hash of both LINE user ids), their matches end
 /// for the other side too, and every row that is theirs goes (sessions, pending pushes, profile,
 /// lists, likes, matches and messages, codes, the user). Their stored files are queued
 /// and removed after the commit (`cleanup::remove_departed_files`, resumed by the next
 /// housekeeping run if this process dies first). With the member's LINE access token, LINE is
 /// asked to revoke their authorisation of the app.
 pub async fn delete_account(
-    state: &AppState,
+    db: &DatabaseConnection,
     user: &user::Model,
     line_access_token: Option<String>,
-) -> Result<Outcome<()>, ApiError> {
-    let now = state.now();
+    now: i64,
+) -> Result<Outcome<()>, MembershipError> {
     let hash = departures::line_hash(&user.line_user_id);
-    let txn = storage::begin_user_write(&state.db, user.id).await?;
+    let txn = storage::begin_user_write(db, user.id).await?;
     let mut after = AfterCommit::default();
     let profile = profiles::find_row(&txn, user.id).await?;
     let suspended = profile
         .as_ref()
         .is_some_and(|p| p.status == profile::Status::Suspended);
     departures::record(&txn, &hash, suspended, now).await?;
+    after.departed();
     if let Some(profile) = &profile {
         departures::keep_blocks(&txn, profile.id, &hash, now).await?;
+        departures::keep_pairs(&txn, profile.id, &user.line_user_id, now).await?;
         departures::keep_reports(&txn, profile.id, &hash).await?;
         end_all_relations(&txn, profile.id, now, &mut after).await?;
         after.pool_changed(profile.id);
@@ -187,25 +216,31 @@ pub async fn delete_account(
     txn.commit()
         .await
         .context("committing an account deletion")?;
+    // Their sessions went with the user row: their open streams end too.
+    after.sessions_ended(Ended::User(user.id));
+    after.purge_deleted();
     if let Some(token) = line_access_token {
         after.deauthorize(token);
     }
+    metrics::counter!(crate::metric_names::ACCOUNTS_DELETED).increment(1);
+    metrics::counter!(crate::metric_names::SESSIONS_REVOKED, "why" => "deletion").increment(1);
     tracing::info!(user = user.id, "account deleted");
     Ok(Outcome::new((), after))
 }
 
 /// Takes an approved member out of everyone's introductions (and stops their own lists) or
 /// brings them back; their matches go on either way. Answers since when they are paused.
-pub async fn set_paused(
-    state: &AppState,
+pub async fn pause(
+    db: &DatabaseConnection,
     viewer: &crate::access::Viewer,
     paused: bool,
-) -> Result<Outcome<Option<i64>>, ApiError> {
-    let me = viewer.approved_member()?;
+    now: i64,
+) -> Result<Outcome<Option<i64>>, MembershipError> {
+    let me = approved(viewer)?;
     let since = if paused {
-        Some(storage::pauses::pause(&state.db, me, state.now()).await?)
+        Some(storage::pauses::pause(db, me, now).await?)
     } else {
-        storage::pauses::resume(&state.db, me).await?;
+        storage::pauses::resume(db, me).await?;
         None
     };
     tracing::info!(member = me, paused, "pause changed");
@@ -218,49 +253,72 @@ pub async fn set_paused(
 /// made from then on with it (the pool learns it as it learns a decision) and the access rule
 /// reads it at once; a match already made goes on either way. Answers the switch and whether an
 /// employer is on record (the member's own, never another's).
-pub async fn set_hides_colleagues(
-    state: &AppState,
+pub async fn hide_from_colleagues(
+    db: &DatabaseConnection,
     viewer: &crate::access::Viewer,
     hides: bool,
-) -> Result<Outcome<(bool, bool)>, ApiError> {
-    let me = viewer.approved_member()?;
-    storage::colleagues::set_hides(&state.db, me, hides).await?;
-    let (hides, employer) = storage::colleagues::own(&state.db, me).await?;
+) -> Result<Outcome<(bool, bool)>, MembershipError> {
+    let me = approved(viewer)?;
+    storage::colleagues::set_hides(db, me, hides).await?;
+    let (hides, employer) = storage::colleagues::own(db, me).await?;
     tracing::info!(member = me, hides, "colleagues switch changed");
     let mut after = AfterCommit::default();
     after.pool_changed(me);
     Ok(Outcome::new((hides, employer.is_some()), after))
 }
 
-/// Ends one session (sign out of this device).
-pub async fn sign_out(state: &AppState, token_hash: &str) -> Result<(), ApiError> {
-    storage::sessions::revoke(&state.db, token_hash, state.now()).await?;
+fn approved(viewer: &crate::access::Viewer) -> Result<i64, MembershipError> {
+    viewer
+        .approved_member()
+        .map_err(|_| MembershipError::NotApproved)
+}
+
+/// Ends one session (sign out of this device), and its open events streams with it.
+pub async fn sign_out(
+    db: &DatabaseConnection,
+    token_hash: &str,
+    now: i64,
+) -> Result<Outcome<()>, MembershipError> {
+    storage::sessions::revoke(db, token_hash, now).await?;
+    metrics::counter!(crate::metric_names::SESSIONS_REVOKED, "why" => "sign-out").increment(1);
     tracing::info!("signed out");
-    Ok(())
+    let mut after = AfterCommit::default();
+    after.sessions_ended(Ended::Session(token_hash.to_string()));
+    Ok(Outcome::new((), after))
 }
 
-/// Ends every session of the user (sign out everywhere).
-pub async fn sign_out_everywhere(state: &AppState, user_id: i64) -> Result<(), ApiError> {
-    let ended = storage::sessions::revoke_all(&state.db, user_id, state.now()).await?;
+/// Ends every session of the user (sign out everywhere), and every open events stream of theirs.
+pub async fn sign_out_everywhere(
+    db: &DatabaseConnection,
+    user_id: i64,
+    now: i64,
+) -> Result<Outcome<()>, MembershipError> {
+    let ended = storage::sessions::revoke_all(db, user_id, now).await?;
+    metrics::counter!(crate::metric_names::SESSIONS_REVOKED, "why" => "everywhere").increment(1);
     tracing::info!(user = user_id, sessions = ended, "signed out everywhere");
-    Ok(())
+    let mut after = AfterCommit::default();
+    after.sessions_ended(Ended::User(user_id));
+    Ok(Outcome::new((), after))
 }
 
-/// Makes one of the user's files their avatar (404 E003 for anyone else's or an unknown one,
-/// 403 E004 for the proof of employment, which others must never see). An upload made the
-/// avatar no longer expires; the one it replaces does again (`files::release_avatar`).
-pub async fn set_avatar(state: &AppState, user_id: i64, file_id: &str) -> Result<String, ApiError> {
-    let txn = storage::begin_user_write(&state.db, user_id).await?;
+/// Makes one of the user's files their avatar (`NotFound` for anyone else's or an unknown one,
+/// `ProofAsAvatar` for the proof of employment, which others must never see). An upload made
+/// the avatar no longer expires; the one it replaces does again (`files::release_avatar`).
+pub async fn set_avatar(
+    db: &DatabaseConnection,
+    user_id: i64,
+    file_id: &str,
+    now: i64,
+) -> Result<String, MembershipError> {
+    let txn = storage::begin_user_write(db, user_id).await?;
     let file = files::find_owned(&txn, user_id, file_id)
         .await?
-        .ok_or(ApiError::NotFound)?;
+        .ok_or(MembershipError::NotFound)?;
     if file.purpose == file::PURPOSE_VERIFY {
-        return Err(ApiError::Forbidden(
-            "the proof of employment cannot be the avatar: others see the avatar".into(),
-        ));
+        return Err(MembershipError::ProofAsAvatar);
     }
-    if !files::claim_as_avatar(&txn, &file, state.now()).await? {
-        return Err(ApiError::NotFound);
+    if !files::claim_as_avatar(&txn, &file, now).await? {
+        return Err(MembershipError::NotFound);
     }
     // The avatar it replaces is let go, unless a submission uses it as a photo: an upload that
     // was only ever the avatar becomes a temp file again and is swept a day after its upload,
@@ -272,4 +330,92 @@ pub async fn set_avatar(state: &AppState, user_id: i64, file_id: &str) -> Result
     users::set_avatar(&txn, user_id, &file.id).await?;
     txn.commit().await.context("committing the avatar")?;
     Ok(file.id)
+}
+
+/// A reviewer's decision as the member sees it (never who decided).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandingDecision {
+    /// APPROVE, REJECT, SUSPEND or REINSTATE.
+    pub action: String,
+    pub reasons: Vec<String>,
+    pub note: Option<String>,
+    pub decided_at: i64,
+}
+
+/// The last decision on a profile, unless it is PENDING (then its last change is a submission).
+async fn standing_decision(
+    db: &DatabaseConnection,
+    profile_id: i64,
+    status: ReviewStatus,
+) -> Result<Option<StandingDecision>, MembershipError> {
+    if status == ReviewStatus::Pending {
+        return Ok(None);
+    }
+    Ok(review::last_decision(db, profile_id)
+        .await?
+        .map(|row| StandingDecision {
+            action: row.action.clone().unwrap_or_default(),
+            reasons: review::reasons_of(&row),
+            note: row.note,
+            decided_at: row.created_at,
+        }))
+}
+
+/// Where a member's own profile stands in review, as their profile page shows it.
+#[derive(Debug)]
+pub struct OwnReview {
+    /// The revision of an approved profile waiting for review or sent back, if any.
+    pub revision: Option<Revision>,
+    /// The reviewer's last decision while it stands.
+    pub decision: Option<StandingDecision>,
+}
+
+/// The member's revision and standing decision for their profile `profile_id` of `status`.
+pub async fn own_review(
+    db: &DatabaseConnection,
+    profile_id: i64,
+    status: ReviewStatus,
+) -> Result<OwnReview, MembershipError> {
+    Ok(OwnReview {
+        revision: revisions::find(db, profile_id).await?,
+        decision: standing_decision(db, profile_id, status).await?,
+    })
+}
+
+/// A user's review status as the public status page shows it.
+#[derive(Debug)]
+pub struct StatusView {
+    pub line_user_id: String,
+    pub status: ReviewStatus,
+    /// The stored reason codes, comma-separated.
+    pub reason: Option<String>,
+    /// The standing decision, when it came with reasons or a note.
+    pub decision: Option<StandingDecision>,
+    /// Unix seconds of the last status change.
+    pub updated_at: i64,
+}
+
+/// The review status of the LINE user `line_user_id`; None while they have no profile.
+pub async fn review_status(
+    db: &DatabaseConnection,
+    line_user_id: &str,
+) -> Result<Option<StatusView>, MembershipError> {
+    let Some(user) = users::find_by_line_id(db, line_user_id).await? else {
+        return Ok(None);
+    };
+    let Some(profile) = profiles::find_row(db, user.id).await? else {
+        return Ok(None);
+    };
+    let last = profiles::last_status_change(db, profile.id).await?;
+    let status = ReviewStatus::from(profile.status);
+    let decision = standing_decision(db, profile.id, status)
+        .await?
+        .filter(|d| !d.reasons.is_empty() || d.note.is_some());
+    Ok(Some(StatusView {
+        line_user_id: user.line_user_id,
+        status,
+        reason: profile.status_reason,
+        decision,
+        updated_at: last.unwrap_or(profile.updated_at),
+    }))
 }

@@ -1,30 +1,34 @@
 //! The use-cases: one module per family of what members and reviewers do. A use-case takes the
 //! already checked caller and input, runs its transaction through storage (table access only),
 //! and answers its result together with what must happen once that transaction committed
-//! ([`AfterCommit`]: wake the push worker, tell open chat pages, update every process's matchmaking pool).
+//! ([`AfterCommit`]: end the open streams of ended sessions, wake the push worker, tell open chat
+//! pages, update every process's matchmaking pool).
 //! [`Outcome::apply`] does those things, in one place; a route extracts the caller, parses, calls
 //! one use-case, applies its outcome and maps errors.
 
 pub mod chat;
 pub mod export;
+pub mod health;
+pub mod login;
 pub mod matchmaking;
 pub mod membership;
 pub mod review;
 pub mod revisions;
+pub mod route_rules;
 pub mod uploads;
 pub mod verification;
+pub mod visits;
 
 use kizuna_core::line::LineUserId;
-use sea_orm::{ConnectionTrait, EntityTrait};
+use sea_orm::ConnectionTrait;
 
 use crate::{
     chat::{ChatEvent, What},
+    identity::ends::Ended,
     locale::Locale,
-    state::AppState,
     storage::{
         StorageError,
         chat_events::{self, NewEvent},
-        entity::user,
         locale, matchmaking as store,
     },
 };
@@ -32,21 +36,33 @@ use crate::{
 /// What follows a committed transaction.
 #[derive(Debug, Default)]
 pub struct AfterCommit {
+    /// Sessions that ended: their open events streams end, on every process.
+    pub(crate) sessions_ended: Vec<Ended>,
     /// LINE pushes were written to the outbox.
-    pushes: bool,
+    pub(crate) pushes: bool,
     /// For the members' open chat pages.
-    events: Vec<ChatEvent>,
+    pub(crate) events: Vec<ChatEvent>,
     /// Members whose standing in matchmaking changed.
-    pool_changed: Vec<i64>,
+    pub(crate) pool_changed: Vec<i64>,
     /// Files of a deleted account were queued for removal.
-    files_queued: bool,
+    pub(crate) files_queued: bool,
+    /// Rows of a deleted account were deleted: their bytes leave the SQLite files too.
+    pub(crate) purge: bool,
+    /// A member left: the deletion record outside the database is written (`deletions`).
+    pub(crate) departed: bool,
     /// A leaving member's LINE access token, whose authorisation LINE is asked to revoke.
-    deauthorize: Option<String>,
+    pub(crate) deauthorize: Option<String>,
     /// A data export to prepare.
-    export: Option<i64>,
+    pub(crate) export: Option<i64>,
 }
 
 impl AfterCommit {
+    /// The transaction ended these sessions: what carries them beyond a request (an open events
+    /// stream) ends too, within a second, on every process.
+    pub fn sessions_ended(&mut self, ended: Ended) {
+        self.sessions_ended.push(ended);
+    }
+
     /// The transaction wrote pushes: the push worker sends them now rather than at its next
     /// poll.
     pub fn pushed(&mut self) {
@@ -76,6 +92,18 @@ impl AfterCommit {
         self.files_queued = true;
     }
 
+    /// An account's rows were deleted: the SQLite log's old frames, which still hold them, are
+    /// checkpointed away (`cleanup::purge_deleted_bytes`).
+    pub fn purge_deleted(&mut self) {
+        self.purge = true;
+    }
+
+    /// A member left: their departure goes to the deletion record outside the database now
+    /// rather than at the next housekeeping run.
+    pub fn departed(&mut self) {
+        self.departed = true;
+    }
+
     /// A copy of a member's data was asked for: it is prepared in the background.
     pub fn export_requested(&mut self, export_id: i64) {
         self.export = Some(export_id);
@@ -86,8 +114,8 @@ impl AfterCommit {
 #[must_use = "apply the outcome once the use-case returned it"]
 #[derive(Debug)]
 pub struct Outcome<T> {
-    value: T,
-    after: AfterCommit,
+    pub(crate) value: T,
+    pub(crate) after: AfterCommit,
 }
 
 impl<T> Outcome<T> {
@@ -98,47 +126,6 @@ impl<T> Outcome<T> {
     /// Nothing follows (a repeat that changed nothing).
     pub fn only(value: T) -> Outcome<T> {
         Outcome::new(value, AfterCommit::default())
-    }
-
-    /// Does what follows the commit and answers the result.
-    pub async fn apply(self, state: &AppState) -> T {
-        let AfterCommit {
-            pushes,
-            events,
-            pool_changed,
-            files_queued,
-            deauthorize,
-            export,
-        } = self.after;
-        if pushes {
-            state.push.wake();
-        }
-        for event in events {
-            state.chat.publish(&state.db, event).await;
-        }
-        state.pool.changed(&state.db, &pool_changed).await;
-        if let Some(token) = deauthorize
-            && let Err(err) = state.deauthorizer.revoke(&token).await
-        {
-            tracing::warn!(error = ?err, "LINE did not revoke a leaving member's authorisation");
-        }
-        if files_queued {
-            let (db, files) = (state.db.clone(), state.files.clone());
-            tokio::spawn(async move {
-                if let Err(err) = crate::cleanup::remove_departed_files(&db, &files).await {
-                    tracing::warn!(error = ?err, "removing deleted accounts' files failed");
-                }
-            });
-        }
-        if let Some(export_id) = export {
-            let (db, files, now) = (state.db.clone(), state.files.clone(), state.now());
-            tokio::spawn(async move {
-                if let Err(err) = crate::data_export::prepare(&db, &files, export_id, now).await {
-                    tracing::warn!(error = ?err, "a data export failed");
-                }
-            });
-        }
-        self.value
     }
 }
 
@@ -182,11 +169,7 @@ pub(crate) async fn push_target(
     let Some(row) = store::member(db, member).await? else {
         return Ok(None);
     };
-    let Some(owner) = user::Entity::find_by_id(row.user_id)
-        .one(db)
-        .await
-        .map_err(|e| anyhow::Error::new(e).context("reading a member"))?
-    else {
+    let Some(owner) = crate::storage::users::find(db, row.user_id).await? else {
         return Ok(None);
     };
     if !store::push_wanted(db, owner.id, kind).await? {
@@ -195,3 +178,6 @@ pub(crate) async fn push_target(
     let language = locale::locale_of_user(db, owner.id).await?;
     Ok(LineUserId::parse(&owner.line_user_id).map(|id| (id, language)))
 }
+
+#[cfg(test)]
+mod tests;

@@ -12,57 +12,79 @@
 use std::sync::Arc;
 
 use anyhow::Context;
+use sea_orm::DatabaseConnection;
 
 use crate::{
     cleanup::TEMP_FILE_TTL_SECS,
-    error::ApiError,
     file_store::FileStore,
     images::{
-        self, Processed,
-        admission::{Quota, UploadSlot},
+        self, ImageError, Processed,
+        admission::{Quota, UploadLimits, UploadSlot},
+        workers::ImageWorkers,
     },
-    state::AppState,
     storage::{
-        self,
+        self, StorageError,
         files::{self, NewTempFile},
     },
 };
 
-/// The quota's verdict: 413 E006 when `adding` more stored bytes (one more file) to `usage`
+/// What storing an upload reaches.
+pub struct UploadDeps<'a> {
+    pub db: &'a DatabaseConnection,
+    pub workers: &'a ImageWorkers,
+    pub files: &'a FileStore,
+    pub limits: &'a UploadLimits,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UploadError {
+    /// The user holds `count` unclaimed uploads, the most the quota allows (`has_profile`: a
+    /// member's quota, else the tighter one).
+    #[error("upload quota reached: {count} files")]
+    TooManyFiles { count: u32, has_profile: bool },
+    /// One more would go past the quota's `limit_bytes` of unclaimed uploads.
+    #[error("upload quota reached: {limit_bytes} bytes")]
+    TooManyBytes { limit_bytes: u64, has_profile: bool },
+    /// The bytes are no image the service takes.
+    #[error(transparent)]
+    Image(#[from] ImageError),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
+}
+
+/// The quota's verdict: refused when `adding` more stored bytes (one more file) to `usage`
 /// would go past it.
-fn within(quota: Quota, has_profile: bool, usage: (u32, u64), adding: u64) -> Result<(), ApiError> {
+fn within(
+    quota: Quota,
+    has_profile: bool,
+    usage: (u32, u64),
+    adding: u64,
+) -> Result<(), UploadError> {
     let (count, bytes) = usage;
-    let whose = if has_profile {
-        "a member"
-    } else {
-        "someone without a profile"
-    };
     if count >= quota.files {
-        return Err(ApiError::TooLarge(format!(
-            "upload quota reached: {count} uploads are not used in a profile yet, the most \
-             {whose} may hold; use them, or wait until they expire a day after upload"
-        )));
+        return Err(UploadError::TooManyFiles { count, has_profile });
     }
     if bytes >= quota.bytes || bytes.saturating_add(adding) > quota.bytes {
-        return Err(ApiError::TooLarge(format!(
-            "upload quota reached: uploads not used in a profile yet may take {} MB for {whose}; \
-             use them, or wait until they expire a day after upload",
-            quota.bytes.div_ceil(1024 * 1024)
-        )));
+        return Err(UploadError::TooManyBytes {
+            limit_bytes: quota.bytes,
+            has_profile,
+        });
     }
     Ok(())
 }
 
-/// Whether the user may start one more upload (before its body is read): 413 E006 at the quota.
-pub async fn admit(state: &AppState, user_id: i64, has_profile: bool) -> Result<(), ApiError> {
-    let since = state.now() - TEMP_FILE_TTL_SECS;
-    let usage = files::unclaimed_usage(&state.db, user_id, since).await?;
-    within(
-        state.settings.uploads.quota(has_profile),
-        has_profile,
-        usage,
-        0,
-    )
+/// Whether the user may start one more upload (before its body is read): refused at the quota.
+pub async fn admit(
+    db: &DatabaseConnection,
+    limits: &UploadLimits,
+    user_id: i64,
+    has_profile: bool,
+    now: i64,
+) -> Result<(), UploadError> {
+    let usage = files::unclaimed_usage(db, user_id, now - TEMP_FILE_TTL_SECS).await?;
+    within(limits.quota(has_profile), has_profile, usage, 0)
 }
 
 /// What a stored upload is.
@@ -75,28 +97,31 @@ pub struct Stored {
 /// that outlives its request still counts), stores the result and records it as the user's temp
 /// file, within the quota.
 pub async fn store(
-    state: &AppState,
+    deps: &UploadDeps<'_>,
     user_id: i64,
     has_profile: bool,
     bytes: Vec<u8>,
     slot: Arc<UploadSlot>,
-) -> Result<Stored, ApiError> {
-    let processed = state
-        .image_workers
+    now: i64,
+) -> Result<Stored, UploadError> {
+    let processed = deps
+        .workers
         .run(move || {
             let _slot = slot;
             images::process_upload(&bytes)
         })
         .await??;
     let id = images::random_id();
-    let written = write_bytes(state, &id, &processed).await;
+    let written = write_bytes(deps.files, &id, &processed)
+        .await
+        .map_err(UploadError::from);
     let recorded = match written {
-        Ok(()) => record(state, user_id, has_profile, &id, &processed).await,
+        Ok(()) => record(deps, user_id, has_profile, &id, &processed, now).await,
         Err(err) => Err(err),
     };
     if let Err(err) = recorded {
         // Whatever was written goes; what a failure leaves, the orphan sweep finds.
-        if let Err(removal) = state.files.remove(&id).await {
+        if let Err(removal) = deps.files.remove(&id).await {
             tracing::warn!(error = ?removal, "could not remove an upload that was not recorded");
         }
         return Err(err);
@@ -109,15 +134,13 @@ pub async fn store(
     Ok(Stored { id, processed })
 }
 
-async fn write_bytes(state: &AppState, id: &str, processed: &Processed) -> Result<(), ApiError> {
+async fn write_bytes(files: &FileStore, id: &str, processed: &Processed) -> anyhow::Result<()> {
     if let Some(preview) = &processed.preview {
-        state
-            .files
+        files
             .put(&FileStore::preview(id), preview.bytes.clone())
             .await?;
     }
-    state
-        .files
+    files
         .put(&FileStore::original(id), processed.bytes.clone())
         .await?;
     Ok(())
@@ -126,19 +149,19 @@ async fn write_bytes(state: &AppState, id: &str, processed: &Processed) -> Resul
 /// The row, under the user's row lock: the quota is counted again there, so of two uploads racing
 /// for the last place one gets it and the other 413.
 async fn record(
-    state: &AppState,
+    deps: &UploadDeps<'_>,
     user_id: i64,
     has_profile: bool,
     id: &str,
     processed: &Processed,
-) -> Result<(), ApiError> {
-    let now = state.now();
+    now: i64,
+) -> Result<(), UploadError> {
     // The file's own bytes (its preview, when it has one, is at most 1600 px a side).
     let size = processed.bytes.len();
-    let txn = storage::begin_user_write(&state.db, user_id).await?;
+    let txn = storage::begin_user_write(deps.db, user_id).await?;
     let usage = files::unclaimed_usage(&txn, user_id, now - TEMP_FILE_TTL_SECS).await?;
     within(
-        state.settings.uploads.quota(has_profile),
+        deps.limits.quota(has_profile),
         has_profile,
         usage,
         size as u64,
@@ -176,8 +199,12 @@ mod tests {
         assert!(within(without, false, (0, without.bytes - 10), 10).is_ok());
         assert!(within(without, false, (0, without.bytes - 10), 11).is_err());
         assert!(within(without, false, (0, without.bytes), 0).is_err());
-        let err = within(without, false, (without.files, 0), 0).unwrap_err();
-        assert_eq!(err.code(), kizuna_core::error_code::ErrorCode::E006);
-        assert!(err.to_string().contains("quota"), "{err}");
+        assert!(matches!(
+            within(without, false, (without.files, 0), 0),
+            Err(UploadError::TooManyFiles {
+                has_profile: false,
+                ..
+            })
+        ));
     }
 }

@@ -58,7 +58,7 @@ enum Relation {
 
 const QUESTIONS: [&str; 6] = ["profile", "list", "photo", "proof", "chat", "name"];
 
-/// Today's answers, a row per relation (a passed member leaves today's list: issue 23 §4).
+/// Today's answers, a row per relation (a passed member leaves today's list).
 const TABLE: [(Relation, [Answer; 6]); 19] = [
     (Relation::Strangers, [No, No, No, No, No, No]),
     (Relation::Introduced, [Yes, Yes, Yes, No, No, Yes]),
@@ -353,13 +353,18 @@ async fn the_matches_list_costs_the_same_for_one_match_as_for_five(backend: Back
                 sender,
                 &format!("client-{n}-{k}"),
                 "Hello",
+                0,
                 now,
             )
             .await
             .unwrap();
         }
-        let (list, statements) =
-            queries::counted(usecases::matchmaking::matches(&app.state, &viewer)).await;
+        let (list, statements) = queries::counted(usecases::matchmaking::matches(
+            &app.state.db,
+            &viewer,
+            app.state.now(),
+        ))
+        .await;
         let list = list.unwrap();
         assert_eq!(list.len(), n + 1);
         assert!(

@@ -28,7 +28,7 @@ pub(crate) async fn matched_pair(app: &TestApp, n: usize) -> (Member, Member, i6
     (mei, kai, id)
 }
 
-async fn matched(app: &TestApp, a: &Member, b: &Member) {
+pub(crate) async fn matched(app: &TestApp, a: &Member, b: &Member) {
     introductions(app, a).await;
     introductions(app, b).await;
     ok_json(like(app, a, b.id).await).await;
@@ -36,7 +36,7 @@ async fn matched(app: &TestApp, a: &Member, b: &Member) {
     assert_eq!(liked["matched"], true, "{liked}");
 }
 
-async fn match_of(app: &TestApp, a: &Member, b: &Member) -> i64 {
+pub(crate) async fn match_of(app: &TestApp, a: &Member, b: &Member) -> i64 {
     let list = ok_json(app.get("/api/matches", Some(&a.user.token)).await).await;
     list.as_array()
         .unwrap()
@@ -118,10 +118,15 @@ impl Events {
 
     /// Opens the stream as EventSource reconnects: with the last event id it took.
     pub(crate) async fn open_after(app: &TestApp, m: &Member, last_id: Option<&str>) -> Events {
+        Events::open_with(app, &m.user.token, last_id).await
+    }
+
+    /// Opens the stream with a session token (one of the member's devices).
+    pub(crate) async fn open_with(app: &TestApp, token: &str, last_id: Option<&str>) -> Events {
         let mut req = app
             .client
             .get(app.url("/api/chat/events"))
-            .bearer_auth(&m.user.token);
+            .bearer_auth(token);
         if let Some(id) = last_id {
             req = req.header("Last-Event-ID", id);
         }
@@ -184,6 +189,35 @@ impl Events {
                 return Some((kind, data));
             }
         }
+    }
+
+    /// Reads whatever still comes until the server ends the stream: true when it ended before
+    /// `deadline`, false when it was still open then.
+    pub(crate) async fn ends_by(&mut self, deadline: tokio::time::Instant) -> bool {
+        loop {
+            match tokio::time::timeout_at(deadline, self.body.next()).await {
+                Err(_) => return false,
+                Ok(None) => return true,
+                Ok(Some(chunk)) => {
+                    let chunk = chunk.expect("the stream ends cleanly, not cut off");
+                    self.buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+                }
+            }
+        }
+    }
+
+    /// The next event, which must be `kind` and numbered right after the last one taken: each
+    /// of a member's events is numbered and the stream sends them in order, so nothing came
+    /// between (what a test asserts instead of waiting to see nothing come).
+    pub(crate) async fn expect_next(&mut self, kind: &str) -> Value {
+        let last: i64 = self.last_id.as_deref().unwrap().parse().unwrap();
+        let data = self.expect(kind).await;
+        assert_eq!(
+            self.last_id,
+            Some((last + 1).to_string()),
+            "{kind} came after another event"
+        );
+        data
     }
 
     pub(crate) async fn expect(&mut self, kind: &str) -> Value {
@@ -656,9 +690,19 @@ async fn unmatch_block_report_and_suspension_end_the_chat_for_both(backend: Back
             "{how}: {}",
             r.text().await.unwrap()
         );
-        for events in [&mut mei_events, &mut kai_events] {
+        assert_eq!(
+            mei_events.expect("ended").await,
+            json!({"matchId": id}),
+            "{how}"
+        );
+        if how == "suspend" {
+            // The suspension ended Kai's sessions, and his stream with them: it carries nothing
+            // more, not even the end of the match.
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+            assert!(kai_events.ends_by(deadline).await, "Kai's stream went on");
+        } else {
             assert_eq!(
-                events.expect("ended").await,
+                kai_events.expect("ended").await,
                 json!({"matchId": id}),
                 "{how}"
             );
@@ -734,7 +778,11 @@ async fn the_events_stream_brings_messages_and_reads_live(backend: Backend) {
         lin_events.expect("message").await["message"]["text"],
         "Hi Lin"
     );
-    assert!(lin_events.next(Duration::from_millis(300)).await.is_none());
+    ok_json(post(&app, &bo, other, &client_id(2), "fence").await).await;
+    assert_eq!(
+        lin_events.expect_next("message").await["message"]["text"],
+        "fence"
+    );
     // Keep-alive comments keep coming (every second in tests) and carry nothing else.
     let start = Instant::now();
     while !kai_events.comments.iter().any(|c| c == "keep-alive") {
@@ -744,7 +792,12 @@ async fn the_events_stream_brings_messages_and_reads_live(backend: Backend) {
         );
         assert!(start.elapsed() < Duration::from_secs(5));
     }
-    assert!(mei_events.next(Duration::from_millis(100)).await.is_none());
+    // Neither the retry, the second read nor the other pair's chat told Mei anything.
+    ok_json(post(&app, &kai, id, &client_id(2), "fence").await).await;
+    assert_eq!(
+        mei_events.expect_next("message").await["message"]["text"],
+        "fence"
+    );
 }
 
 /// Two server processes on one PostgreSQL database: a stream open on one gets what is posted
@@ -765,16 +818,20 @@ async fn a_message_posted_on_one_process_reaches_a_stream_on_another() {
     assert_eq!(got["message"]["mine"], false);
     // The sender's stream on the sending process gets it once (not again through the relay).
     assert_eq!(mei_events.expect("message").await["message"]["mine"], true);
-    assert!(mei_events.next(Duration::from_millis(500)).await.is_none());
 
+    // Announcements reach a process in the order they were made: a copy through the relay
+    // would come before this read.
     read(&first, &kai, id, sent["messageId"].as_i64().unwrap()).await;
-    assert_eq!(mei_events.expect("read").await["upTo"], sent["messageId"]);
+    assert_eq!(
+        mei_events.expect_next("read").await["upTo"],
+        sent["messageId"]
+    );
 
     // Kai's page is open on the first process: the second sent no push.
     assert_eq!(
         count(
             &first,
-            "SELECT COUNT(*) AS n FROM push_outbox WHERE messages LIKE '%Nick0%'"
+            "SELECT COUNT(*) AS n FROM push_outbox WHERE kind = 'message'"
         )
         .await,
         0
@@ -798,21 +855,22 @@ async fn a_message_posted_on_one_process_reaches_a_stream_on_another_postgres() 
     a_message_posted_on_one_process_reaches_a_stream_on_another().await;
 }
 
+/// The stored "new message" pushes to a member: what each is (kizuna-core's `push::Push`).
 async fn chat_pushes(app: &TestApp, to: &Member) -> Vec<String> {
     let rows = app
         .db
         .query_all_raw(sea_orm::Statement::from_string(
             app.db.get_database_backend(),
             format!(
-                "SELECT messages FROM push_outbox WHERE line_user_id = '{}' ORDER BY id",
+                "SELECT subject FROM push_outbox WHERE line_user_id = '{}' AND kind = 'message' \
+                 ORDER BY id",
                 to.user.line_id
             ),
         ))
         .await
         .unwrap();
     rows.iter()
-        .map(|r| r.try_get::<String>("", "messages").unwrap())
-        .filter(|m| m.contains("/chat?match="))
+        .map(|r| r.try_get::<String>("", "subject").unwrap())
         .collect()
 }
 
@@ -849,20 +907,14 @@ async fn a_message_push_only_without_an_open_page_and_once_in_ten_minutes(backen
     }
     let pushes = chat_pushes(&app, &kai).await;
     assert_eq!(pushes.len(), baseline + 1, "{pushes:?}");
-    let text = pushes.last().unwrap();
-    assert!(text.contains("Nick0 さんから新しいメッセージ"), "{text}");
-    assert!(text.contains(&format!("/chat?match={id}")), "{text}");
-    assert!(
-        !text.contains("hello?"),
-        "the push never carries the message: {text}"
+    // Stored as what it is: the match, nothing of the text (the sender is its about_user_id).
+    let stored = pushes.last().unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(stored).unwrap(),
+        json!({"push": "new_message", "match_id": id})
     );
     // The sender is never pushed about her own messages.
-    assert!(
-        chat_pushes(&app, &mei)
-            .await
-            .iter()
-            .all(|p| !p.contains("Nick0"))
-    );
+    assert!(chat_pushes(&app, &mei).await.is_empty());
 
     // Nine minutes later: still none; after ten: the next one.
     app.clock().advance(9 * 60);
@@ -887,11 +939,32 @@ async fn a_message_push_only_without_an_open_page_and_once_in_ten_minutes(backen
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let delivered = app.pushes().await;
-        let n = delivered
+        let to_kai: Vec<String> = delivered
             .iter()
             .filter(|p| p["to"] == kai.user.line_id.as_str() && p.to_string().contains("Nick0"))
-            .count();
-        if n == 3 {
+            .map(|p| p["messages"].to_string())
+            .collect();
+        if to_kai.len() == 3 {
+            // Rendered in his language when sent: who wrote and a link to the chat, never what.
+            for sent in &to_kai {
+                assert!(sent.contains("Nick0 さんから新しいメッセージ"), "{sent}");
+                assert!(
+                    sent.contains(&format!("/chat?match={id}&via=message")),
+                    "{sent}"
+                );
+                for text in [
+                    "are you there?",
+                    "hello?",
+                    "hello again",
+                    "and again",
+                    "now?",
+                ] {
+                    assert!(
+                        !sent.contains(text),
+                        "the push never carries the message: {sent}"
+                    );
+                }
+            }
             break;
         }
         assert!(Instant::now() < deadline, "{delivered:?}");
@@ -917,19 +990,19 @@ async fn other_pushes(app: &TestApp, to: &Member) -> usize {
         .query_all_raw(sea_orm::Statement::from_string(
             app.db.get_database_backend(),
             format!(
-                "SELECT messages FROM push_outbox WHERE line_user_id = '{}'",
+                "SELECT kind FROM push_outbox WHERE line_user_id = '{}'",
                 to.user.line_id
             ),
         ))
         .await
         .unwrap();
     rows.iter()
-        .map(|r| r.try_get::<String>("", "messages").unwrap())
-        .filter(|m| !m.contains("/chat?match="))
+        .map(|r| r.try_get::<Option<String>>("", "kind").unwrap())
+        .filter(|kind| kind.as_deref() != Some("message"))
         .count()
 }
 
-/// Each push kind switched off on its own (issue 21 §5): Kai turns off match pushes, Mei
+/// Each push kind switched off on its own: Kai turns off match pushes, Mei
 /// message pushes; the others still come.
 async fn each_push_kind_can_be_switched_off_on_its_own(backend: Backend) {
     let app = spawn_app(backend).await;
@@ -1081,13 +1154,9 @@ async fn a_reconnecting_stream_gets_what_it_missed_in_order_once(backend: Backen
     );
     ids.push(back.last_id.clone().unwrap().parse::<i64>().unwrap());
     assert_eq!(ids, (seen + 1..=seen + 4).collect::<Vec<_>>());
-    assert!(
-        back.next(Duration::from_millis(300)).await.is_none(),
-        "nothing twice"
-    );
-    // Then live, numbered on.
+    // Then live, numbered on: nothing twice.
     ok_json(post(&app, &mei, id, &client_id(5), "four").await).await;
-    assert_eq!(back.expect("message").await["message"]["text"], "four");
+    assert_eq!(back.expect_next("message").await["message"]["text"], "four");
     assert_eq!(back.last_id.clone().unwrap(), (seen + 5).to_string());
 
     // Away again while the match ends.
@@ -1135,9 +1204,10 @@ async fn a_retry_of_a_message_stored_but_never_published_reaches_the_open_stream
     let text = "stored, never told";
     // What the process committed before it died, written here the way it writes it.
     let txn = storage::begin_write(&app.db).await.unwrap();
-    let (row, created) = storage::chat::insert_message(&txn, id, mei.id, &client_id(1), text, now)
-        .await
-        .unwrap();
+    let (row, created) =
+        storage::chat::insert_message(&txn, id, mei.id, &client_id(1), text, 0, now)
+            .await
+            .unwrap();
     assert!(created);
     let event = |member| NewEvent {
         member,
@@ -1153,8 +1223,9 @@ async fn a_retry_of_a_message_stored_but_never_published_reaches_the_open_stream
     .await
     .unwrap();
     txn.commit().await.unwrap();
-    assert!(kai_events.next(Duration::from_millis(500)).await.is_none());
 
+    // Nobody told the stream: the retry's publication is what brings the message (one the
+    // stream had taken already would not come again).
     let r = post(&app, &mei, id, &client_id(1), text).await;
     assert_eq!(r.status(), 200);
     let got = kai_events.expect("message").await;
@@ -1165,7 +1236,11 @@ async fn a_retry_of_a_message_stored_but_never_published_reaches_the_open_stream
         post(&app, &mei, id, &client_id(1), text).await.status(),
         200
     );
-    assert!(kai_events.next(Duration::from_millis(500)).await.is_none());
+    ok_json(post(&app, &kai, id, &client_id(2), "fence").await).await;
+    assert_eq!(
+        kai_events.expect_next("message").await["message"]["text"],
+        "fence"
+    );
 }
 
 on_both_backends!(

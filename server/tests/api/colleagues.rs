@@ -1,4 +1,4 @@
-//! Hide me from colleagues (issue 21 §4): an approval puts the employer on record (the reviewer
+//! Hide me from colleagues: an approval puts the employer on record (the reviewer
 //! picks it for an employee-ID photo), members of one employer are never introduced nor shown to
 //! each other when either asked (on by default), a match made before goes on, both switched off
 //! lets them meet, and the console sets the employer of members approved without one. SQLite and

@@ -1,4 +1,4 @@
-//! Downloading my data (issue 22): the archive holds what is the member's and nothing private of
+//! Downloading my data: the archive holds what is the member's and nothing private of
 //! anyone else; its link needs no session, works for one copy for 10 minutes; three requests a
 //! day, racing ones included; a preparation cut short is finished by the next run. SQLite and
 //! PostgreSQL.
@@ -21,7 +21,7 @@ async fn ask(app: &TestApp, token: &str) -> reqwest::Response {
 }
 
 /// Asks for a copy and waits until it is ready; answers the download link.
-async fn ready_copy(app: &TestApp, member: &Member) -> String {
+pub(crate) async fn ready_copy(app: &TestApp, member: &Member) -> String {
     let r = ask(app, &member.user.token).await;
     assert_eq!(r.status(), 202);
     let asked = r.json::<Value>().await.unwrap();
@@ -42,7 +42,7 @@ async fn ready_copy(app: &TestApp, member: &Member) -> String {
 }
 
 /// Downloads without any session, as another browser would; answers the zip's entries.
-async fn download(app: &TestApp, link: &str) -> Vec<(String, Vec<u8>)> {
+pub(crate) async fn download(app: &TestApp, link: &str) -> Vec<(String, Vec<u8>)> {
     let r = app.client.get(app.url(link)).send().await.unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()["content-type"], "application/zip");
@@ -306,7 +306,100 @@ async fn a_preparation_cut_short_is_finished_by_the_next_run(backend: Backend) {
     assert!(entries.iter().any(|(n, _)| n == "data.json"));
 }
 
+async fn version_of(app: &TestApp, profile: i64) -> i64 {
+    app.db
+        .query_one_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            format!("SELECT version FROM profiles WHERE id = {profile}"),
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<i64>("", "version")
+        .unwrap()
+}
+
+/// The review reasons (and a filed report's) are a list of codes, as everywhere else in the API,
+/// with their labels in the member's language beside them; a decision without reasons has two
+/// empty lists.
+async fn the_reasons_are_codes_with_their_texts_in_the_members_language(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let user = app.new_user_in("ja").await;
+    let (mei, _) = crate::matchmaking::register_user(&app.api, &app, user, 0, true, |_| {}).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let reviewer = crate::review::make_reviewer(&app).await;
+    let path = format!("/api/review/profiles/{}/decision", mei.id);
+    let decide = |body: Value| send(&app, Method::POST, &path, &reviewer.token, Some(body));
+    let r = decide(json!({
+        "action": "REJECT", "reasons": ["PHOTOS_UNCLEAR", "OTHER"],
+        "note": "A photo in daylight, please.", "version": version_of(&app, mei.id).await,
+    }))
+    .await;
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    // She resubmits (as the edit form would), and is approved.
+    set_status(&app, &mei, "PENDING").await;
+    let r = decide(json!({
+        "action": "APPROVE", "reasons": [], "employer": "tsmc",
+        "version": version_of(&app, mei.id).await,
+    }))
+    .await;
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    let now = app.clock().now_secs();
+    kizuna_server::storage::matchmaking::insert_report(
+        &app.db,
+        mei.id,
+        kai.id,
+        &["SPAM", "OTHER"],
+        "sells courses",
+        now,
+    )
+    .await
+    .unwrap();
+
+    let entries = download(&app, &ready_copy(&app, &mei).await).await;
+    let (_, json) = entries.iter().find(|(n, _)| n == "data.json").unwrap();
+    let data: Value = serde_json::from_slice(json).unwrap();
+    let ja: Value = serde_json::from_str(include_str!("../../../core/data/texts/ja.json")).unwrap();
+    let label = |key: &str| {
+        ja[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("{key}"))
+            .to_string()
+    };
+    let decisions = data["reviewDecisions"].as_array().unwrap();
+    let to = |status: &str| {
+        decisions
+            .iter()
+            .find(|d| d["to"] == status)
+            .unwrap_or_else(|| panic!("no decision to {status}: {decisions:?}"))
+    };
+    let rejected = to("REJECTED");
+    assert_eq!(rejected["reasons"], json!(["PHOTOS_UNCLEAR", "OTHER"]));
+    assert_eq!(
+        rejected["reasonTexts"],
+        json!([
+            label("review.reject.PHOTOS_UNCLEAR"),
+            label("review.reject.OTHER")
+        ])
+    );
+    assert_eq!(to("APPROVED")["reasons"], json!([]));
+    assert_eq!(to("APPROVED")["reasonTexts"], json!([]));
+    // The submission itself gave none.
+    assert_eq!(decisions[0]["reasons"], json!([]));
+    let report = &data["reportsFiled"][0];
+    assert_eq!(report["reasons"], json!(["SPAM", "OTHER"]));
+    assert_eq!(
+        report["reasonTexts"],
+        json!([label("report.reason.SPAM"), label("report.reason.OTHER")])
+    );
+    assert_eq!(report["text"], "sells courses");
+    // Nothing encoded twice anywhere.
+    let text = String::from_utf8_lossy(json);
+    assert!(!text.contains("\\\""), "{text}");
+}
+
 on_both_backends!(
+    the_reasons_are_codes_with_their_texts_in_the_members_language,
     a_member_gets_what_is_theirs_and_nothing_private_of_anyone_else,
     three_copies_a_day_even_when_asked_for_at_once,
     a_stranger_or_a_guessed_link_gets_nothing,

@@ -1,4 +1,4 @@
-//! Likes as members give them (issue 23): a like's comment on one photo or Q&A answer, seen by
+//! Likes as members give them: a like's comment on one photo or Q&A answer, seen by
 //! the other with that person's card; a pass taken back within 10 seconds, from any device; the
 //! "Likes you sent" and "Liked you" lists, which make nobody visible; a match new until its
 //! conversation is opened. SQLite and PostgreSQL.

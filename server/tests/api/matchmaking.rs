@@ -327,6 +327,58 @@ async fn never_an_unapproved_suspended_blocked_or_reported_member_is_introduced(
     }
 }
 
+/// The pool's query only pre-filters for speed: over a varied population (approved, pending,
+/// suspended, rejected, paused, paused and suspended) it keeps exactly the members that
+/// kizuna-core's `PoolStanding::takes_part` lets take part when it judges everyone's standing.
+async fn the_pools_query_keeps_exactly_whom_the_core_lets_take_part(backend: Backend) {
+    use std::collections::BTreeSet;
+
+    use kizuna_server::storage::match_pool;
+    let app = spawn_app(backend).await;
+    let mut taking_part = BTreeSet::new();
+    for n in 0..4 {
+        taking_part.insert(approved(&app, n, n % 2 == 0).await.0.id);
+    }
+    register(&app, 4, false).await;
+    let (suspended, _) = approved(&app, 5, false).await;
+    set_status(&app, &suspended, "SUSPENDED").await;
+    let (rejected, _) = register(&app, 6, true).await;
+    set_status(&app, &rejected, "REJECTED").await;
+    for (n, then_suspended) in [(7, false), (8, true)] {
+        let (resting, _) = approved(&app, n, n % 2 == 0).await;
+        let r = send(
+            &app,
+            reqwest::Method::PUT,
+            "/api/user/pause",
+            &resting.user.token,
+            Some(json!({"paused": true})),
+        )
+        .await;
+        assert_eq!(r.status(), 200);
+        if then_suspended {
+            set_status(&app, &resting, "SUSPENDED").await;
+        }
+    }
+    match_pool::refresh_stale(&app.db).await.unwrap();
+    let pre_filtered: BTreeSet<i64> = match_pool::approved(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|row| row.standing.takes_part())
+        .map(|row| row.row.profile_id)
+        .collect();
+    let by_the_core: BTreeSet<i64> = match_pool::all_standings(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|(_, standing)| standing.takes_part())
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(pre_filtered, by_the_core);
+    assert_eq!(by_the_core, taking_part);
+    assert_eq!(match_pool::all_standings(&app.db).await.unwrap().len(), 9);
+}
+
 async fn the_list_is_fixed_for_the_taipei_day_and_new_the_next_day(backend: Backend) {
     let app = spawn_app(backend).await;
     // Start at 01:00 in Taipei, so that "an hour later" below is the same day whenever the test
@@ -471,6 +523,67 @@ async fn a_block_ends_the_match_for_both_at_once(backend: Backend) {
     }
     assert_sees_photos(&app, &mei, &kai, false).await;
     assert_sees_photos(&app, &kai, &mei, false).await;
+}
+
+/// The card of `member` in `list`.
+fn card(list: &Value, member: i64) -> &Value {
+    list["introductions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["member"]["memberId"] == member)
+        .unwrap()
+}
+
+async fn a_match_leaves_discovery_and_its_card_offers_only_the_chat(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (lin, _) = approved(&app, 2, false).await;
+    let list = introductions(&app, &mei).await;
+    assert_eq!(list["left"], 2, "{list}");
+    for m in [kai.id, lin.id] {
+        assert_eq!(card(&list, m)["offer"], "ANSWER");
+        assert_eq!(card(&list, m)["matchId"], Value::Null);
+    }
+    introductions(&app, &kai).await;
+    ok_json(like(&app, &mei, kai.id).await).await;
+    let list = introductions(&app, &mei).await;
+    assert_eq!(card(&list, kai.id)["offer"], "WAITING");
+    assert_eq!(list["left"], 1);
+    let matched = ok_json(like(&app, &kai, mei.id).await).await;
+    let list = introductions(&app, &mei).await;
+    assert_eq!(card(&list, kai.id)["offer"], "CHAT");
+    assert_eq!(card(&list, kai.id)["matchId"], matched["matchId"]);
+    assert_eq!(card(&list, lin.id)["offer"], "ANSWER");
+    assert_eq!(list["left"], 1);
+    let theirs = introductions(&app, &kai).await;
+    assert_eq!(card(&theirs, mei.id)["offer"], "CHAT");
+    assert_eq!(theirs["left"], 0);
+    // Unmatched: the card offers nothing (neither the chat nor a like again) until the list renews.
+    let r = send(
+        &app,
+        reqwest::Method::DELETE,
+        &format!("/api/matches/{}", matched["matchId"]),
+        &mei.user.token,
+        None,
+    )
+    .await;
+    assert!(r.status().is_success(), "{}", r.status());
+    let list = introductions(&app, &mei).await;
+    if let Some(c) = list["introductions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["member"]["memberId"] == kai.id)
+    {
+        assert_eq!(c["offer"], "DONE");
+        assert_eq!(c["matchId"], Value::Null);
+    }
+    assert_eq!(list["left"], 1);
+    // Anonymous callers get nothing.
+    let r = app.get("/api/introductions", None).await;
+    assert_eq!(r.status(), 401);
 }
 
 async fn racing_likes_make_exactly_one_match_and_two_pushes(backend: Backend) {
@@ -699,7 +812,7 @@ async fn the_daily_job_makes_every_list_and_one_morning_push_each(backend: Backe
             pushes
                 .iter()
                 .filter(|p| p["to"] == m.user.line_id.as_str())
-                .map(|p| p["messages"][0]["text"].as_str().unwrap().to_string())
+                .map(|p| p["messages"][0]["altText"].as_str().unwrap().to_string())
                 .collect()
         };
         if to(&mei).len() == 1 && to(&ana).len() == 1 && to(&bo).len() == 1 && to(&kai).len() == 1 {
@@ -775,14 +888,19 @@ async fn wait_for_count(app: &TestApp, query: &str, want: i64) {
 }
 
 async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) {
-    use kizuna_server::{clock::Clock, matchmaking::schedule::Schedule};
+    use kizuna_server::{
+        clock::Clock,
+        matchmaking::schedule::{Looks, Schedule},
+    };
     // 05:50 in Taipei: ten minutes before the run.
     let clock = Clock::system();
     let local = clock.now_secs() + kizuna_core::rules::TAIPEI_UTC_OFFSET_SECS;
     clock.advance((5 * 3600 + 50 * 60 - local.rem_euclid(86_400)).rem_euclid(86_400));
     let day = kizuna_server::storage::matchmaking::day_number(clock.taipei_today());
+    let (looks, second_looks) = (Looks::new(), Looks::new());
     let schedule = Schedule {
         poll: Duration::from_millis(50),
+        looks: Some(looks.clone()),
         ..Schedule::default_morning()
     };
     let with_schedule = |clock: Clock, schedule: Schedule| {
@@ -797,7 +915,11 @@ async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) 
     // A second server process on the same PostgreSQL database, polling as often.
     let _second = if backend == Backend::Postgres {
         let url = app.database_url.clone();
-        let (clock, schedule) = (clock.clone(), schedule.clone());
+        let clock = clock.clone();
+        let schedule = Schedule {
+            looks: Some(second_looks.clone()),
+            ..schedule.clone()
+        };
         Some(
             crate::helpers::spawn_app_with(backend, move |s| {
                 with_schedule(clock, schedule)(s);
@@ -807,6 +929,13 @@ async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) 
         )
     } else {
         None
+    };
+    // Both processes looked (twice, so at least once after what came before) and did nothing.
+    let both_looked = || async {
+        looks.wait(2).await;
+        if _second.is_some() {
+            second_looks.wait(2).await;
+        }
     };
     let (mei, _) = approved(&app, 0, true).await;
     let (kai, _) = approved(&app, 1, false).await;
@@ -823,7 +952,7 @@ async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) 
     assert_eq!(r.status(), 200);
 
     // Before its time: no run, no list.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    both_looked().await;
     assert_eq!(count(&app, "SELECT COUNT(*) FROM job_runs").await, 0);
     assert_eq!(
         count(&app, "SELECT COUNT(*) FROM introduction_days").await,
@@ -848,7 +977,7 @@ async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) 
     );
     wait_for_count(&app, &finished, 1).await;
     // Some more looks by both processes change nothing.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    both_looked().await;
     assert_eq!(
         count(&app, "SELECT COUNT(*) FROM job_runs").await,
         1,
@@ -891,7 +1020,7 @@ async fn the_scheduled_job_runs_once_a_day_at_its_taipei_time(backend: Backend) 
         2,
     )
     .await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    both_looked().await;
     assert_eq!(
         count(&app, "SELECT CAST(SUM(claims) AS BIGINT) FROM job_runs").await,
         2
@@ -970,7 +1099,7 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
     let (mei, mei_secrets) = approved(&app, 0, true).await;
     let (kai, kai_secrets) = approved(&app, 1, false).await;
     let (bo, bo_secrets) = approved(&app, 2, false).await;
-    // Each has a revision waiting for review (issue 21 §1): nothing of it reaches another
+    // Each has a revision waiting for review: nothing of it reaches another
     // member before a reviewer approves it.
     let mut unapproved = Vec::new();
     for (n, m) in [&mei, &kai, &bo].into_iter().enumerate() {
@@ -1098,7 +1227,7 @@ async fn no_answer_carries_another_members_private_details(backend: Backend) {
         .collect::<Vec<_>>()
         .join("\n");
     assert!(text.contains("Nick1") && text.contains("Nick0") && text.contains("distanceBand"));
-    // What members chose and filter on is shown (issue 23 §6); the private fields below are not.
+    // What members chose and filter on is shown; the private fields below are not.
     for shown in [
         "\"height\":176",
         "\"education\":\"MASTER\"",
@@ -1552,9 +1681,11 @@ on_both_backends!(
     a_reviewer_is_not_shown_reports_by_or_about_themselves,
     reviewers_see_uploads_only_once_a_profile_claims_them,
     never_an_unapproved_suspended_blocked_or_reported_member_is_introduced,
+    the_pools_query_keeps_exactly_whom_the_core_lets_take_part,
     the_list_is_fixed_for_the_taipei_day_and_new_the_next_day,
     photos_follow_introductions_and_matches,
     a_block_ends_the_match_for_both_at_once,
+    a_match_leaves_discovery_and_its_card_offers_only_the_chat,
     racing_likes_make_exactly_one_match_and_two_pushes,
     bad_ids_and_callers_are_refused_and_change_nothing,
     the_daily_job_makes_every_list_and_one_morning_push_each,

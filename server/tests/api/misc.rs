@@ -515,7 +515,7 @@ async fn request_ids_come_back_on_errors_and_when_asked(backend: Backend) {
     assert_eq!(id.len(), 16);
 }
 
-/// Issue 26 §8: the web app's page carries its Content-Security-Policy (with the hash of the
+/// The web app's page carries its Content-Security-Policy (with the hash of the
 /// inline style of the index.html served, and no 'unsafe-inline'), the Permissions-Policy and no
 /// framing; every other answer (API JSON, an error, a stored image, a proxied image, an asset)
 /// carries nosniff, no Referer and a policy that allows nothing.

@@ -242,6 +242,9 @@ async fn postgres_outage() {
     // The network to the database fails.
     proxy.cut();
     assert_health_unavailable(app.get("/healthz", None).await).await;
+    let ready = app.get("/readyz", None).await;
+    assert_eq!(ready.status(), 503);
+    assert_eq!(ready.text().await.unwrap(), "database unavailable");
     assert_unavailable(app.get("/api/user/my-info", Some(&a.token)).await).await;
     assert_unavailable(app.create_profile(Some(&a.id_token), &payload).await).await;
     assert_unavailable(app.upload(&a.token, jpeg(32, 32), "late.jpg").await).await;
@@ -257,6 +260,7 @@ async fn postgres_outage() {
     // Back: the server recovers by itself, the write retried after the outage is stored once.
     proxy.restore().await;
     assert_eq!(app.get("/healthz", None).await.status(), 200);
+    crate::operations::until_ready(&app.api).await;
     let r = app.create_profile(Some(&a.id_token), &payload).await;
     assert_eq!(r.status(), 200, "{:?}", r.text().await);
     let info: Value = app

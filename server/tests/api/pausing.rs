@@ -1,4 +1,4 @@
-//! Taking a break (issue 21 §3): a paused member leaves everyone's introductions at once (today's
+//! Taking a break: a paused member leaves everyone's introductions at once (today's
 //! lists made for others drop them), gets no list of their own and no morning push, and keeps
 //! their matches and chats; resuming brings them back. SQLite and PostgreSQL.
 

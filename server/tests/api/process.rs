@@ -30,6 +30,8 @@ pub(crate) fn command(data_dir: &Path, database_url: Option<&str>, rust_log: &st
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("KIZUNA_DATA_DIR", data_dir)
         .env("KIZUNA_WEB_DIR", data_dir.join("web"))
+        // Stops at once unless a test is about the drain (`operations.rs`).
+        .env("KIZUNA_DRAIN_SECS", "0")
         .env("RUST_LOG", rust_log);
     if let Some(url) = database_url {
         cmd.env("DATABASE_URL", url);

@@ -4,12 +4,12 @@
 
 use std::time::{Duration, Instant};
 
-use kizuna_core::line::LineUserId;
+use kizuna_core::{
+    line::LineUserId,
+    push::{Push, alt_text},
+};
 use kizuna_server::{
-    line::{
-        messages::{PushText, push_messages, text},
-        push::{self, Message},
-    },
+    line::push::{self, Message},
     locale::Locale,
     storage::{self, entity::push_outbox::Model as Row, locale::locale_of_line_user},
 };
@@ -23,6 +23,15 @@ use crate::{
     },
     process::Server,
 };
+
+/// Enqueues a push stored by kind (commit, then wake the worker).
+async fn enqueue_push(app: &TestApp, to: &LineUserId, what: &Push, about: Option<i64>) -> String {
+    let txn = app.state.db.begin().await.unwrap();
+    let key = push::enqueue_push(&txn, to, what, about).await.unwrap();
+    txn.commit().await.unwrap();
+    app.state.push.wake();
+    key.to_string()
+}
 
 fn member() -> LineUserId {
     LineUserId::parse(&line_user_id()).unwrap()
@@ -219,8 +228,8 @@ async fn a_commit_wakes_the_worker_and_polling_finds_the_rest(backend: Backend) 
         s.push.poll_every = Duration::from_secs(3600);
     })
     .await;
-    // Let the worker pass its first look at the (empty) outbox and go to sleep.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The worker passed its first look at the (empty) outbox and waits for its hour.
+    assert!(app.state.push.idle().await > Duration::from_secs(60));
     let to = member();
     let key = send(&app, &to, "woken").await;
     assert_eq!(
@@ -228,14 +237,15 @@ async fn a_commit_wakes_the_worker_and_polling_finds_the_rest(backend: Backend) 
         "delivered"
     );
 
-    // Written without a wake-up (as another process would): found only when the worker looks.
+    // Written without a wake-up (as another process would): found only when the worker looks,
+    // which it does not do for an hour once it waits.
+    assert!(app.state.push.idle().await > Duration::from_secs(60));
     let txn = app.db.begin().await.unwrap();
     let quiet = push::enqueue(&txn, &to, &[Message::text("quiet")])
         .await
         .unwrap()
         .to_string();
     txn.commit().await.unwrap();
-    tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(row(&app.db, &quiet).await.status, "pending");
     app.state.push.wake();
     assert_eq!(
@@ -302,21 +312,13 @@ async fn pushes_speak_the_members_language(backend: Backend) {
         Locale::Ja
     );
 
-    let url = "https://liff.line.me/2000000000-kizunamk";
-    let messages = push_messages(locale, &PushText::Approved, Some(url));
-    let key = app
-        .state
-        .push
-        .send(&app.state.db, &to, &messages)
-        .await
-        .unwrap()
-        .to_string();
+    let key = enqueue_push(&app, &to, &Push::Approved, None).await;
     finished(&app.db, &key, Duration::from_secs(10)).await;
     let pushes = app.pushes().await;
     let mine = recorded_for(&pushes, &to);
     assert_eq!(
-        mine[0]["messages"][0]["text"],
-        text(Locale::Ja, &PushText::Approved, Some(url)).as_str()
+        mine[0]["messages"][0]["altText"],
+        alt_text(&Push::Approved, Locale::Ja, None).as_str()
     );
 
     let fresh = app.new_user_in("zh-Hant-TW, en;q=0.5").await;

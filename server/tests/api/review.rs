@@ -152,8 +152,9 @@ fn pushes_to<'a>(pushes: &'a [Value], line_id: &str) -> Vec<&'a Value> {
     pushes.iter().filter(|p| p["to"] == line_id).collect()
 }
 
+/// What a delivered push says in a notification: its Flex Message's altText.
 fn push_text(push: &Value) -> &str {
-    push["messages"][0]["text"].as_str().unwrap()
+    push["messages"][0]["altText"].as_str().unwrap()
 }
 
 async fn decisions(db: &sea_orm::DatabaseConnection, pid: i64) -> Vec<review_history::Model> {

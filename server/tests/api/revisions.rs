@@ -1,4 +1,4 @@
-//! Edit after approval (issue 21 §1) over HTTP on SQLite and PostgreSQL, one test per row of the
+//! Edit after approval over HTTP on SQLite and PostgreSQL, one test per row of the
 //! issue's table: what one looks for takes effect at once (from the next list); what others see
 //! and the verification go to review as a revision that nobody else reads before a reviewer
 //! approves it; the name, birthday and gender cannot be changed in the app. Also the races (two
@@ -412,9 +412,9 @@ async fn what_others_see_goes_to_review_and_is_shown_once_approved(backend: Back
     assert!(queue(&app, &reviewer).await.is_empty());
     let pushes = app.pushes().await;
     assert!(
-        pushes.iter().any(|p| p
-            .to_string()
-            .contains("changes to your Kizuna profile have been approved")),
+        pushes
+            .iter()
+            .any(|p| p.to_string().contains("Your changes are approved")),
         "{pushes:?}"
     );
 }

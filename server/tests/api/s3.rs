@@ -73,6 +73,13 @@ impl S3Server {
         Arc::new(server)
     }
 
+    /// Stops the server (SIGKILL): the bucket cannot be reached from then on.
+    pub fn stop(&self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", &self.child.id().to_string()])
+            .status();
+    }
+
     /// What a server process is configured with to keep its files in the bucket.
     pub fn store(&self) -> FileStoreSettings {
         FileStoreSettings::S3(S3Settings {

@@ -14,14 +14,16 @@ function frameHasNav(): boolean {
   return Boolean(route && TAB_ROUTES.includes(route.name) && getUserInfoHint()?.status === 'APPROVED');
 }
 
-/** Root shell (spec §2): the start-up's frame, page area, toast area. */
+/** Root shell: the start-up's frame, page area, toast area. */
 export function App() {
   const t = useT();
   const ready = useStore(routerStore, (s) => s.ready);
+  const screen = useStore(routerStore, (s) => (!s.ready ? 'loading' : s.error ? 'error' : (matchRoute(s.pathname)?.name ?? 'error')));
   return (
     <>
       <a className="skip-link" href="#main">{t('common.skipToContent')}</a>
-      <main id="main" className="app-main" tabIndex={-1}>
+      {/* data-route names the screen on display: the end-to-end harness checks each one it meets. */}
+      <main id="main" className="app-main" tabIndex={-1} data-route={screen}>
         {ready ? null : <PageFrame label={t('common.loading')} nav={frameHasNav()} />}
         <RouterView fallback={<Spinner />} />
       </main>

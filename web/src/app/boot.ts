@@ -5,7 +5,8 @@ import { getUserInfoHint } from '@/lib/auth';
 import { getLineIdToken, refreshLineIdToken, startLiff } from '@/lib/liff';
 import { setIdTokenProvider, setIdTokenRefresher } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
-import { captureStartParams, stripStartParams } from '@/app/start-params';
+import { captureStartParams, stripStartParams, takePushVisit } from '@/app/start-params';
+import { api } from '@/lib/api-client';
 import { peekDeepLink } from '@/lib/deep-link';
 import { installNavigation, navigate, showFatalError } from '@/app/router';
 import { installChunkErrorHandler } from '@/app/chunk-reload';
@@ -25,7 +26,7 @@ function installErrorLogging() {
 /** Start fetching the page's code (and the wasm core, when /register needs it to draw) while the
  *  guards ask the server, so the first render does not wait for one more round trip after them. */
 function warmRoute(pathname: string) {
-  // Spec §9: no prefetching on save-data or 2g connections.
+  // No prefetching on save-data or 2g connections.
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
   if (connection?.saveData || connection?.effectiveType?.includes('2g')) return;
   const route = matchRoute(pathname);
@@ -39,14 +40,15 @@ function warmRoute(pathname: string) {
   // Every other screen waits for the whole message catalogue: it comes beside the guard's calls.
   void completeLocale().catch(() => {});
   if (route?.name === 'profile') void import('@/features/profile/components/profile-page').catch(() => {});
-  // An approved member's tab (as the last opening's cookie says): its code and its answers too.
+  // An approved member's tab (as the last opening's cookie says): its code now, its answers as
+  // soon as the guard's my-info says the member still is APPROVED.
   if (route && TAB_ROUTES.includes(route.name) && getUserInfoHint()?.status === 'APPROVED') {
     void route.component.preload().catch(() => {});
     void import('@/app/prefetch-data').then((m) => m.prefetchScreen(route.name)).catch(() => {});
   }
 }
 
-/** App start (spec §4), then the first navigation through the guards. */
+/** App start, then the first navigation through the guards. */
 export async function boot(): Promise<void> {
   installChunkErrorHandler();
   installErrorLogging();
@@ -60,6 +62,9 @@ export async function boot(): Promise<void> {
     setIdTokenRefresher(refreshLineIdToken);
     const result = await startLiff(config);
     if (result.kind === 'redirected') return;
+    // A push's link was opened: counted by its kind only, before (and whatever) the member is.
+    const via = takePushVisit();
+    if (via) void api.post('/visits', { body: { via }, public: true, showToast: false }).catch(() => {});
     await localeReady;
     await setLocale(pickLocale(result.language)).catch(() => {});
     appState.set({ liffInit: true, liffUserProfile: result.profile, liffIsFriend: result.isFriend });

@@ -1,7 +1,7 @@
 import { createElement, lazy, type ComponentType } from 'react';
 import { logger } from '@/lib/logger';
 
-/** Chunk-load errors reload the page, at most once per 10 s (spec §8). */
+/** Chunk-load errors reload the page, at most once per 10 s. */
 export const CHUNK_RELOAD_GUARD_MS = 10_000;
 const KEY = 'kizuna:chunk-reload-at';
 

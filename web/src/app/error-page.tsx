@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useT } from '@/lib/i18n';
 import { logger } from '@/lib/logger';
 
-/** Spec §2: 404 'Page Not Found', anything else 'Internal Server Error'; crawlers and link-preview
+/** 404 'Page Not Found', anything else 'Internal Server Error'; crawlers and link-preview
  *  bots get no error page, the error is only logged. */
 const BOT_UA = /bot|crawl|spider|slurp|facebookexternalhit|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|discord|slack|line-poker|lighthouse-crawler|preview/i;
 

@@ -1,37 +1,32 @@
-import { prefetch, queryKeys, type QueryKey } from '@/lib/query';
-import { ApiError } from '@/lib/api-client';
-import { getToken } from '@/lib/auth';
-import { afterNextLogin } from '@/lib/user-api';
-import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
+import { prefetch } from '@/lib/query';
+import { afterMyInfo } from '@/lib/user-api';
+import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 import type { RouteName } from '@/app/guards/navigation-guard';
 
-/** How long a request asked ahead waits for the guard's login before it gives up (the screen then
- *  asks by itself). */
-const LOGIN_WAIT_MS = 15_000;
+/** How long the answers asked ahead wait for the guard's my-info before they give up (the screen
+ *  then asks by itself). */
+const MY_INFO_WAIT_MS = 15_000;
 
-function afterLogin(): Promise<void> {
+/** Whether the guard's my-info says the member is APPROVED: the stored session still lives (a
+ *  suspension ends it) and the status lets them have a matchmaking screen. */
+function approvedByMyInfo(): Promise<boolean> {
   return Promise.race([
-    afterNextLogin(),
-    new Promise<void>((_, reject) => setTimeout(() => reject(new Error('no login came')), LOGIN_WAIT_MS)),
+    afterMyInfo().then((status) => status?.status === 'APPROVED'),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), MY_INFO_WAIT_MS)),
   ]);
 }
 
-/** Asks for `load` now, beside the guard's my-info (with the stored session), or as soon as the
- *  guard's login has a session: a refused session waits for that login and asks once more. */
-function ahead<T>(key: QueryKey, load: () => Promise<T>) {
-  const once = () => (getToken() ? load() : afterLogin().then(load));
-  prefetch(key, () =>
-    once().catch((err: unknown) => {
-      if (err instanceof ApiError && err.status === 401) return afterLogin().then(load);
-      throw err;
-    }),
-  );
-}
-
-/** An approved member's tab, opened cold: its answers are asked for while the guard and the
- *  page's code are on their way, not one after another. The match list is the bottom bar's badge. */
+/** An approved member's tab, opened cold: its answers are asked for as soon as the guard's my-info
+ *  (the one request that proves the stored session) says the member is APPROVED, while the page's
+ *  code is still on its way, rather than once the screen renders. Nothing goes out before: a
+ *  suspended member (the last opening's cookie still says APPROVED) asks for nothing they cannot
+ *  have, and an ended session fails one request, not three. The match list is the bottom bar's
+ *  badge. */
 export function prefetchScreen(route: RouteName): void {
-  if (route === 'today') ahead(queryKeys.introductions, matchmakingApi.introductions);
-  if (route === 'likes') ahead(queryKeys.likes, matchmakingApi.likes);
-  ahead(queryKeys.matches, matchmakingApi.matches);
+  void approvedByMyInfo().then((approved) => {
+    if (!approved) return;
+    if (route === 'today') prefetch(matchmakingQueries.introductions);
+    if (route === 'likes') prefetch(matchmakingQueries.likes);
+    prefetch(matchmakingQueries.matches);
+  });
 }

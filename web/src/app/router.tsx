@@ -18,7 +18,7 @@ import { deepLinkReached } from '@/lib/deep-link';
 import { ErrorPage } from '@/app/error-page';
 
 /** Routing: wouter matches and renders the lazy routes; every navigation first passes the two
- *  guards of spec §2, so wouter sees a location only once the guards accepted it. */
+ *  navigation guard (app/guards/navigation-guard.ts), so wouter sees a location only once the guards accepted it. */
 export interface AppError {
   status: number;
   message: string;
@@ -146,7 +146,7 @@ export async function navigate(to: string, opts: NavigateOptions = {}): Promise<
 
 let tabsWarmed = false;
 /** An approved member's other tabs: their code is loaded once the screen is drawn (not on
- *  save-data or 2g, spec §9), so a tab switch draws at once. */
+ *  save-data or 2g), so a tab switch draws at once. */
 function warmTabs() {
   if (tabsWarmed) return;
   const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;

@@ -1,7 +1,7 @@
 import type { RouteName } from '@/app/guards/navigation-guard';
 import { lazyWithReload, type LazyScreen } from '@/app/chunk-reload';
 
-/** Spec §2's routes and the later issues' screens, all lazily loaded, no route parameters. */
+/** The app's screens, all lazily loaded, no route parameters. */
 export interface RouteDef {
   name: RouteName;
   path: string;
@@ -12,6 +12,7 @@ export const routes: RouteDef[] = [
   { name: 'index', path: '/', component: lazyWithReload(() => import('@/app/index-page')) },
   { name: 'friend', path: '/friend', component: lazyWithReload(() => import('@/features/friend/components/friend-page')) },
   { name: 'profile', path: '/profile', component: lazyWithReload(() => import('@/features/profile/components/profile-page')) },
+  { name: 'settings', path: '/settings', component: lazyWithReload(() => import('@/features/profile/components/settings-page')) },
   { name: 'register', path: '/register', component: lazyWithReload(() => import('@/features/register/components/register-page')) },
   { name: 'review', path: '/review', component: lazyWithReload(() => import('@/features/review/components/review-page')) },
   { name: 'today', path: '/today', component: lazyWithReload(() => import('@/features/matchmaking/components/today-page')) },

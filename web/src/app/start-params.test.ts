@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { captureStartParams, stripStartParams, takeRedirectPath } from '@/app/start-params';
+import { captureStartParams, splitVia, stripStartParams, takePushVisit, takeRedirectPath } from '@/app/start-params';
 
 describe('start parameters', () => {
   beforeEach(() => localStorage.clear());
@@ -15,7 +15,19 @@ describe('start parameters', () => {
     expect(captureStartParams(new URL('https://x/?redirect=https://evil.example'))).toBeNull();
     expect(captureStartParams(new URL('https://x/?redirect=//evil.example'))).toBeNull();
   });
+  it("keeps a push link's kind apart from its path, for one count", () => {
+    expect(captureStartParams(new URL('https://x/?liff.state=%2Fchat%3Fmatch%3D7%26via%3Dmessage'))).toBe('/chat?match=7');
+    expect(localStorage.getItem('kizuna:redirect-path')).toBe('/chat?match=7');
+    expect(takePushVisit()).toBe('message');
+    expect(takePushVisit()).toBeNull();
+    captureStartParams(new URL('https://x/today?via=introductions'));
+    expect(takePushVisit()).toBe('introductions');
+    captureStartParams(new URL('https://x/?liff.state=%2Ftoday%3Fvia%3Devil'));
+    expect(takePushVisit()).toBeNull();
+    expect(splitVia('/profile?via=review#x')).toEqual({ path: '/profile#x', via: 'review' });
+  });
   it('strips the start parameters from the URL', () => {
     expect(stripStartParams(new URL('https://x/register?liff.state=%2Fa&x=1&liff.referrer=y'))).toBe('/register?x=1');
+    expect(stripStartParams(new URL('https://x/today?via=introductions'))).toBe('/today');
   });
 });

@@ -2,7 +2,7 @@ import { t } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { logger } from '@/lib/logger';
 
-/** New app versions: poll the build manifest (spec §4); on a new build, offer a reload. */
+/** New app versions: poll the build manifest; on a new build, offer a reload. */
 
 export const VERSION_POLL_MS = 60 * 60 * 1000;
 const MIN_GAP_MS = 60 * 1000;

@@ -1,7 +1,7 @@
 import '@/components/avatar.css';
 import { useState } from 'react';
 
-/** Avatar 16–48 px (spec §9); without an image, the first letters of the first two words of alt. */
+/** Avatar 16–48 px; without an image, the first letters of the first two words of alt. */
 export function initials(alt: string): string {
   return alt
     .trim()

@@ -2,7 +2,7 @@ import type { ComponentType, MouseEvent } from 'react';
 import { CircleUser, Heart, MessageCircle, Sun } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
-import { useMatchesBadge } from '@/lib/matches-badge';
+import { useLikesBadge, useMatchesBadge } from '@/lib/matches-badge';
 import '@/components/bottom-nav.css';
 
 /** The bottom navigation of APPROVED members: Today, Likes, Matches, Profile, as inline SVG icons
@@ -17,11 +17,13 @@ const TABS: readonly { tab: BottomTab; path: string; Icon: ComponentType<{ class
 ];
 
 /** `badges`: a count shown on a tab; the Matches tab counts the matches with something new or
- *  unread by itself unless the screen gives it (the matches screen, which has the list). */
+ *  unread, and the Likes tab the likes waiting for an answer, by themselves unless the screen
+ *  gives the count (the screen that has the list). */
 export function BottomNav({ current, badges = {} }: { current: BottomTab | null; badges?: Partial<Record<BottomTab, number>> }) {
   const t = useT();
   const fetched = useMatchesBadge(badges.matches !== undefined);
-  const counts: Partial<Record<BottomTab, number>> = { matches: fetched, ...badges };
+  const likes = useLikesBadge(badges.likes !== undefined);
+  const counts: Partial<Record<BottomTab, number>> = { matches: fetched, likes, ...badges };
   const go = (e: MouseEvent<HTMLAnchorElement>, path: string) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();

@@ -1,7 +1,7 @@
 import { createContext, use, useId, type ReactNode } from 'react';
 
 /** The fields a reviewer asked to change (a REJECTED member's form): each is marked, with a word
- *  saying so (issue 21 §2). Empty outside a resubmission. */
+ *  saying so. Empty outside a resubmission. */
 export const FlaggedFields = createContext<{ fields: ReadonlySet<string>; label: string }>({ fields: new Set(), label: '' });
 
 /** Whether `name` is flagged, as the class to add and the word to show under its label. */

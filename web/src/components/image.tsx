@@ -1,7 +1,7 @@
 import { useState, type CSSProperties } from 'react';
 import { imageUrl, ipxUrl, IMAGE_BREAKPOINTS, IMAGE_DENSITIES } from '@/lib/image-url';
 
-/** Responsive image through the ipx proxy (spec §9): widths from the breakpoints, densities 1 and
+/** Responsive image through the ipx proxy: widths from the breakpoints, densities 1 and
  *  2, webp, and a 10×10 q50 blurred placeholder until the real image has loaded. */
 export interface ImageProps {
   src: string;

@@ -3,7 +3,7 @@ import { useStore } from '@/lib/store';
 import { closeToast, pauseToast, resumeToast, toastStore, TOAST_SWIPE_THRESHOLD_PX, type Toast } from '@/lib/toast';
 import { useT } from '@/lib/i18n';
 
-/** Top-center toast area (spec §2, §9): pause on hover/focus, swipe (50 px) to dismiss. */
+/** Top-center toast area: pause on hover/focus, swipe (50 px) to dismiss. */
 export function Toaster() {
   const t = useT();
   const toasts = useStore(toastStore, (s) => s.toasts);

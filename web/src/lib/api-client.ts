@@ -1,3 +1,4 @@
+import { sessionClearingCodes } from 'virtual:core-rules';
 import { apiBase } from '@/lib/config';
 import { clearToken, getToken, setToken } from '@/lib/auth';
 import { t } from '@/lib/i18n';
@@ -13,7 +14,7 @@ import type {
   SuccessResponse,
 } from 'openapi-typescript-helpers';
 
-/** The own-API client (spec §7, §8; docs/design.md "API conventions"). */
+/** The own-API client (docs/design.md "API conventions"). */
 /** The server's error answer (its OpenAPI `ErrorBody`). */
 export type ApiErrorBody = Schemas['ErrorBody'];
 
@@ -56,7 +57,12 @@ export function setIdTokenRefresher(fn: () => Promise<boolean>): void {
   idTokenRefresher = fn;
 }
 
-/** E001A/E001B toast once per code while that toast is on screen. */
+/** Whether the error means the stored session is dead (kizuna-core's `ErrorCode::clears_session`). */
+function clearsSession(error: ApiError): boolean {
+  return (sessionClearingCodes as readonly string[]).includes(error.code);
+}
+
+/** A session error toasts once per code while that toast is on screen. */
 const authToastShownAt = new Map<string, number>();
 
 function authErrorToast(code: string, text: string) {
@@ -101,7 +107,7 @@ async function request<T = unknown>(path: string, opts: RequestOptions = {}): Pr
 }
 
 function reportError(error: ApiError) {
-  if (error.code === 'E001A' || error.code === 'E001B') authErrorToast(error.code, error.causeText);
+  if (clearsSession(error)) authErrorToast(error.code, error.causeText);
   else toast.error(error.causeText);
 }
 
@@ -175,7 +181,7 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
     await sleep(wait, opts.signal);
   }
 
-  // A renewed session token replaces the stored one (spec §4 "Session").
+  // A renewed session token replaces the stored one.
   const renewed = res.headers.get('Authorization');
   if (renewed) {
     const token = renewed.replace(/^Bearer\s+/i, '').trim();
@@ -184,7 +190,7 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
 
   if (!res.ok) {
     const error = await readError(res);
-    if ((error.code === 'E001A' || error.code === 'E001B') && !opts.public) clearToken();
+    if (clearsSession(error) && !opts.public) clearToken();
     if (showToast) reportError(error);
     throw error;
   }

@@ -14,7 +14,7 @@ export type ReviewStatusValue = ReviewState;
 /** The review-status answer, its status read as the enum the server's ReviewState declares. */
 export type ReviewStatus = Omit<ReviewStatusBody, 'status'> & { status: ReviewStatusValue };
 
-/** Client state of spec §3: liffInit, liffUserProfile, liffisFriend, userAppReviewStatus. */
+/** Client state: liffInit, liffUserProfile, liffisFriend, userAppReviewStatus. */
 export interface AppState {
   liffInit: boolean;
   liffUserProfile: LiffUserProfile | null;

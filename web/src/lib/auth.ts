@@ -2,7 +2,7 @@ import { deleteCookie, getCookie, setCookie, TOKEN_COOKIE, USER_INFO_COOKIE } fr
 import { createStore } from '@/lib/store';
 import type { MyInfo } from '@/lib/api/types';
 
-/** Stored auth (spec §3): the session token and the user info cookies, 7 days. my-info's answer
+/** Stored auth: the session token and the user info cookies, 7 days. my-info's answer
  *  (name, birthday, address, coordinates, income, work e-mail…) lives in memory only, for this
  *  opening of the app; the `kizuna_user_info` cookie, sent with every request, keeps only what a
  *  first paint may show before my-info answers (docs/design.md "Client storage"). */

@@ -1,6 +1,6 @@
 import type { PublicConfigBody } from '@/lib/api/types';
 
-/** Public config (spec §3): GET /api/config, as the OpenAPI document describes it. */
+/** Public config: GET /api/config, as the OpenAPI document describes it. */
 export type PublicConfig = PublicConfigBody;
 
 let config: PublicConfig | null = null;

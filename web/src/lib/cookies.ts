@@ -1,5 +1,8 @@
-/** The session token and user info cookies (spec §3, §9: 7 days). */
-export const COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
+import { sessionTtlSecs } from 'virtual:core-rules';
+
+/** The session token and user info cookies last as long as the session (kizuna-core's
+ *  `rules::SESSION_TTL_SECS`). */
+export const COOKIE_MAX_AGE_S = sessionTtlSecs;
 export const TOKEN_COOKIE = 'kizuna_token';
 export const USER_INFO_COOKIE = 'kizuna_user_info';
 

@@ -1,5 +1,5 @@
 import { dataUrlBlob } from '@/lib/data-url';
-/** Photos are downscaled in the browser before upload (issue 4 §5): the longest side at most
+/** Photos are downscaled in the browser before upload: the longest side at most
  *  MAX_SIDE px, re-encoded as JPEG. The server re-encodes again and strips metadata. */
 export const PHOTO_MAX_SIDE = 1280;
 export const PHOTO_QUALITY = 0.82;

@@ -1,6 +1,6 @@
 import { apiBase } from '@/lib/config';
 
-/** Image URLs (spec §7, §9): /file/fetch/{fileId} behind the ipx proxy; absolute http(s) and blob
+/** Image URLs: /file/fetch/{fileId} behind the ipx proxy; absolute http(s) and blob
  *  URLs pass through. */
 export const IMAGE_BREAKPOINTS = { xs: 320, sm: 640, md: 768, lg: 1024, xl: 1280, xxl: 1536, '2xl': 1536 } as const;
 export const IMAGE_DENSITIES = [1, 2] as const;

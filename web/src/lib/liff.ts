@@ -11,7 +11,7 @@ import { addFriendUrl } from '@/lib/config';
 import type { LiffUserProfile } from '@/lib/app-state';
 import { readRaw, StorageKey, writeRaw } from '@/lib/storage';
 
-/** The LIFF SDK (pluggable core + only the modules used) and the start-up of spec §4. */
+/** The LIFF SDK (pluggable core + only the modules used) and the app's start-up. */
 liff.use(new IsInClientModule());
 liff.use(new IsLoggedInModule());
 liff.use(new LoginModule());
@@ -129,10 +129,10 @@ export type StartupResult =
   | { kind: 'redirected' }
   | { kind: 'ready'; profile: LiffUserProfile; isFriend: boolean; language: string };
 
-/** Spec §4 "App start": in-client check → init → login → friendship → profile. */
+/** The app's start: in-client check → init → login → friendship → profile. */
 export async function startLiff(config: PublicConfig): Promise<StartupResult> {
   mocked = config.mockEnable;
-  // The reviewer console works in ordinary browsers (issue 14): LINE Login instead of the redirect.
+  // The reviewer console works in ordinary browsers: LINE Login instead of the redirect.
   const reviewConsole = isReviewPath(location.pathname);
   if (!mocked && !liff.isInClient() && !isDebug() && !reviewConsole) {
     location.replace(addFriendUrl(config.lineBotId));

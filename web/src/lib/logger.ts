@@ -5,7 +5,7 @@ import type { LogLine } from '@/lib/api/types';
 /** Client logging: to the console and shipped to POST {api}/logger {message, level}, with the
  *  session's token when there is one (a member's lines count against their own allowance, not the
  *  tighter one all anonymous callers of an address share); a failed shipment is only logged locally. Identical lines within 1000 ms are throttled after 5 repeats
- *  (spec §9), then summarised once the burst ends. */
+ * , then summarised once the burst ends. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export const LOG_THROTTLE_MS = 1000;
 export const LOG_THROTTLE_MIN = 5;

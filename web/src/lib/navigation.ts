@@ -21,8 +21,19 @@ export function setNavigator(navigator: Navigator): void {
   current = navigator;
 }
 
+// The screen a navigation of the app left (path and query); null after a page load.
+let left: string | null = null;
+
 export function navigate(to: string, opts: NavigateOptions = {}): Promise<void> {
+  // On Back the browser has moved already: what is left is not known, and not needed.
+  if (!opts.pop && typeof location !== 'undefined') left = location.pathname + location.search;
   return current(to, opts);
+}
+
+/** The screen the last navigation inside the app came from (a way back that is not the
+ *  browser's history, which a screen's own links fill up), or null. */
+export function cameFrom(): string | null {
+  return left;
 }
 
 /** The query string of the screen on display. The browser's `location` moves first on Back (the

@@ -6,11 +6,11 @@ import { prefetch, update, useQuery, type QueryState } from '@/lib/query';
 import { englishScreens, renderScreen } from '@/test/render';
 
 function Show({ id, load }: { id: string | null; load: () => Promise<string> }) {
-  const [state] = useQuery(id, load);
+  const [state] = useQuery(id === null ? null : { key: id, load });
   return <p data-testid="state">{label(state)}</p>;
 }
 function ShowWithReload({ id, load }: { id: string; load: () => Promise<string> }) {
-  const [state, reload] = useQuery(id, load);
+  const [state, reload] = useQuery({ key: id, load });
   return (
     <>
       <p data-testid="state">{label(state)}</p>
@@ -95,7 +95,7 @@ describe('useQuery', () => {
     // The app's own cache, where the start-up's answers go.
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const soon = vi.fn(async () => 'asked ahead');
-    prefetch('introductions:ahead', soon);
+    prefetch({ key: 'introductions:ahead', load: soon });
     const { unmount } = render(<Show id="introductions:ahead" load={async () => 'asked by the screen'} />);
     await waitFor(() => expect(shown()).toBe('ok:asked ahead'));
     expect(soon).toHaveBeenCalledTimes(1);
@@ -103,7 +103,7 @@ describe('useQuery', () => {
 
     // Asked at start-up, the match list waits while the member stays on /today; a match is made
     // meanwhile: the Matches tab opened a minute later asks, and shows it.
-    prefetch('matches:ahead', async () => 'no matches');
+    prefetch({ key: 'matches:ahead', load: async () => 'no matches' });
     await Promise.resolve();
     vi.advanceTimersByTime(60_000);
     render(<Show id="matches:ahead" load={async () => 'Kai'} />);
@@ -115,7 +115,7 @@ describe('useQuery', () => {
     const { unmount } = render(<ShowWithReload id="introductions:late" load={async () => answer} />);
     await waitFor(() => expect(shown()).toBe('ok:paused'));
     // The start-up's code arrives late and asks ahead; then the member resumes and the screen reloads.
-    prefetch('introductions:late', async () => 'paused');
+    prefetch({ key: 'introductions:late', load: async () => 'paused' });
     answer = 'Mei';
     screen.getByRole('button', { name: 'reload' }).click();
     await waitFor(() => expect(shown()).toBe('ok:Mei'));

@@ -10,8 +10,12 @@ import { onSessionEnd } from '@/lib/auth';
  *  for before its code has rendered (`prefetch`). The cache is memory only: nothing of it reaches
  *  storage or cookies, and it is emptied when the session ends (sign-out, another LINE user).
  *
- *    const [state, reload, set] = useQuery('matches', matchmakingApi.matches);
+ *    const [state, reload, set] = useQuery(matchmakingQueries.matches);
  *    if (state.kind === 'ok') ... state.value ...
+ *
+ *  A feature declares its queries beside its API (`features/<f>/api/queries.ts`): each pairs a key
+ *  with the loader of that key (bulletproof-react's `queryOptions`), so a key is never loaded two
+ *  ways and a screen never writes a loader of its own.
  *
  *  SWR stays out of /register's first render: only the lazily loaded screens import this module. */
 
@@ -34,16 +38,27 @@ export const queryKeys = {
   matches: 'matches',
   likes: 'likes',
   member: (memberId: number) => `member:${memberId}`,
-  reportReasons: 'report-reasons',
   pause: 'pause',
   colleagues: 'colleagues',
   notifications: 'notifications',
   reviewQueue: 'review-queue',
   reviewReports: 'review-reports',
+  reviewFlagged: 'review-flagged',
   reviewEmployersMissing: 'review-employers-missing',
   reviewProfile: (profileId: number) => `review-profile:${profileId}`,
   codes: 'codes',
 } as const;
+
+/** A key and the loader of what is kept under it. */
+export interface Query<T> {
+  key: QueryKey;
+  load: () => Promise<T>;
+}
+
+/** Pairs `key` with its loader: the one place a feature says how a key is loaded. */
+export function queryOptions<T>(key: QueryKey, load: () => Promise<T>): Query<T> {
+  return { key, load };
+}
 
 const OPTIONS = {
   // The API client already waits out a 503; a 403 or 404 asked again stays what it is.
@@ -65,16 +80,17 @@ function stateOf<T>(data: T | undefined, error: unknown, key: QueryKey | null): 
   return { kind: 'loading' };
 }
 
-/** `key` null: nothing to load (the screen names no id to ask about), which shows as `gone`. */
+/** `query` null: nothing to load (the screen names no id to ask about), which shows as `gone`. */
 export function useQuery<T>(
-  key: QueryKey | null,
-  load: () => Promise<T>,
+  query: Query<T> | null,
   opts: {
     /** Shown until the first answer (what the app already holds, such as the start-up's my-info). */
     initial?: T | null;
   } = {},
 ): [state: QueryState<T>, reload: () => void, set: (value: T) => void] {
-  const { data, error, mutate: bound } = useSWR<T>(key, () => firstLoad<T>(key) ?? load(), {
+  const key = query?.key ?? null;
+  const load = query?.load;
+  const { data, error, mutate: bound } = useSWR<T>(key, () => firstLoad<T>(key) ?? load!(), {
     ...OPTIONS,
     fallbackData: opts.initial ?? undefined,
     onError: (err: unknown) => logger.warn(`load ${key} failed: ${describeError(err)}`),
@@ -107,7 +123,7 @@ function firstLoad<T>(key: QueryKey | null): Promise<T> | undefined {
 
 /** Starts loading `key` now (its screen is on its way); the screen's first `useQuery` load picks
  *  it up if it comes within AHEAD_KEPT_MS of the answer, and asks again otherwise. */
-export function prefetch<T>(key: QueryKey, load: () => Promise<T>): void {
+export function prefetch<T>({ key, load }: Query<T>): void {
   if (ahead.has(key) || loaded.has(key)) return;
   const entry: { answer: Promise<unknown>; arrived: number | null } = { answer: load(), arrived: null };
   ahead.set(key, entry);

@@ -2,7 +2,7 @@ import { getMyInfo } from '@/lib/user-api';
 import { readJson, remove, StorageKey, writeJson, writeRaw } from '@/lib/storage';
 import { loadCore } from '@/lib/wasm';
 
-/** A REJECTED member's register form (and an APPROVED member's edit form, issue 21), filled from the stored profile (issue 14): the profile becomes
+/** A REJECTED member's register form (and an APPROVED member's edit form), filled from the stored profile: the profile becomes
  *  the form's draft through the core's draft repair (the same reading as any stored draft), on its
  *  first step. "Edit and resubmit" on /profile always starts afresh; the register page, opened
  *  directly, keeps a draft the member already began (`keepDraft`). Returns whether it wrote one. */

@@ -6,11 +6,13 @@ export const StorageKey = {
   registerForm: 'register-form',
   registerPage: 'register-page',
   redirectPath: 'redirect-path',
+  pushVisit: 'push-visit',
   profilePhotos: 'profile-photos',
   debug: 'debug',
   mockUser: 'mock-user',
   emailConfirmed: 'email-confirmed',
   resubmit: 'resubmit',
+  registerWelcomed: 'register-welcomed',
 } as const;
 export type StorageKey = (typeof StorageKey)[keyof typeof StorageKey];
 

@@ -1,6 +1,6 @@
 import { createStore } from '@/lib/store';
 
-/** Toast queue of spec §3/§4/§9: at most 5 shown (oldest dropped), 3000 ms default, closed toasts
+/** Toast queue: at most 5 shown (oldest dropped), 3000 ms default, closed toasts
  *  removed 200 ms later, auto-close paused while hovered or focused. */
 export const TOAST_MAX_VISIBLE = 5;
 export const TOAST_REMOVE_DELAY_MS = 200;

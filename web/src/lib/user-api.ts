@@ -3,15 +3,16 @@ import { setToken, setUserInfo } from '@/lib/auth';
 import { appState, type ReviewStatus } from '@/lib/app-state';
 import type { MyInfo } from '@/lib/api/types';
 
-/** Calls shared by the guard and several features (spec §7). */
+/** Calls shared by the guard and several features. */
 
-let loggedIn: () => void = () => {};
-let nextLogin = new Promise<void>((resolve) => (loggedIn = resolve));
+let told: (status: ReviewStatus | null) => void = () => {};
+let nextMyInfo = new Promise<ReviewStatus | null>((resolve) => (told = resolve));
 
-/** Settles when the next login of this opening has stored its token (a request asked ahead of the
- *  guard, refused or without a session, waits for it and asks again). */
-export function afterNextLogin(): Promise<void> {
-  return nextLogin;
+/** Settles with the review status of this opening's next my-info answer: what is asked ahead of a
+ *  screen waits for it, so that nothing goes out under a session the server has ended (a
+ *  suspension ends every session) nor asks for what the status does not allow. */
+export function afterMyInfo(): Promise<ReviewStatus | null> {
+  return nextMyInfo;
 }
 
 /** POST /user/login: account = password = the LINE user id; the ID token proves it (docs/design.md). */
@@ -24,17 +25,18 @@ export async function login(lineUserId: string, opts: { showToast?: boolean } = 
   });
   if (!res || typeof res.token !== 'string') throw new Error('login: no token in the answer');
   setToken(res.token);
-  loggedIn();
-  nextLogin = new Promise<void>((resolve) => (loggedIn = resolve));
   return res.token;
 }
 
 /** GET /user/my-info, kept as the user info (in memory; lib/auth), and the review status it
- *  carries. Never toasts (spec §8). */
+ *  carries. Never toasts. */
 export async function getMyInfo(): Promise<MyInfo> {
   const info = await api.get('/user/my-info', { showToast: false });
   setUserInfo(info);
-  appState.set({ reviewStatus: reviewStatusOf(info) });
+  const status = reviewStatusOf(info);
+  appState.set({ reviewStatus: status });
+  told(status);
+  nextMyInfo = new Promise<ReviewStatus | null>((resolve) => (told = resolve));
   return info;
 }
 

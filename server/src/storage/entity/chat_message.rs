@@ -11,6 +11,8 @@ pub struct Model {
     pub client_message_id: String,
     pub text: String,
     pub sent_at: i64,
+    /// kizuna-core's `safety::Kinds::bits` of the message when it was stored (0: none).
+    pub safety_kinds: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

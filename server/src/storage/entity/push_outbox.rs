@@ -10,7 +10,8 @@ pub struct Model {
     #[sea_orm(unique)]
     pub retry_key: String,
     pub line_user_id: String,
-    /// The push's `messages` array (JSON).
+    /// The `messages` array (JSON) of a row written before pushes were stored by kind; empty for
+    /// a row with a `kind`, which is rendered when it is sent.
     pub messages: String,
     pub status: Status,
     pub attempts: i32,
@@ -21,6 +22,12 @@ pub struct Model {
     /// Why the last attempt failed (HTTP status or transport error; never message text).
     pub last_error: Option<String>,
     pub finished_at: Option<i64>,
+    /// The user the push names (a chat push names its sender): the row goes with their account.
+    pub about_user_id: Option<i64>,
+    /// kizuna-core's `push::PushKind` (`match`, `message`, `introductions`, `review`).
+    pub kind: Option<String>,
+    /// kizuna-core's `push::Push` (JSON): its ids and counts, never text another member wrote.
+    pub subject: Option<String>,
 }
 
 /// Where a push stands.

@@ -1,4 +1,4 @@
-//! The review infrastructure (issue 14): the reviewers list, the LINE push outbox, each LINE
+//! The review infrastructure: the reviewers list, the LINE push outbox, each LINE
 //! user's friendship with the official account, the webhook events already applied, work e-mail
 //! one-time codes, and the member's locale on `users`.
 //!

@@ -1,4 +1,4 @@
-//! The review flow (issue 14): a version on each profile (so that a decision made on what a
+//! The review flow: a version on each profile (so that a decision made on what a
 //! reviewer saw cannot overwrite a newer state), every submission kept as it was sent (the
 //! reviewer's "what changed" of a resubmission, and whether the work e-mail was confirmed when it
 //! was sent), claims that let one reviewer hold a profile for a while, and who decided what, why,

@@ -1,4 +1,4 @@
-//! Matchmaking (issue 15): the member's activity day and push opt-out on `users`, the matchable
+//! Matchmaking: the member's activity day and push opt-out on `users`, the matchable
 //! snapshot of each profile (`match_pool`), the daily introductions with their per-day marker,
 //! likes and passes, matches, blocks and reports.
 //!

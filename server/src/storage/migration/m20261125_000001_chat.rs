@@ -1,4 +1,4 @@
-//! Chat between matched members (issue 15): the messages, each member's read marker and push
+//! Chat between matched members: the messages, each member's read marker and push
 //! throttle per match, and which members have a live events stream open (presence, for the
 //! "new message" push), shared by every server process on the database.
 

@@ -1,4 +1,4 @@
-//! Edit after approval (issue 21 §1): `profile_revisions`, a revision of an approved profile kept
+//! Edit after approval: `profile_revisions`, a revision of an approved profile kept
 //! beside it until a reviewer decides it. One row per profile: the pending revision (saving
 //! again replaces it and bumps `number`, which a reviewer's decision names), or the last one
 //! decided (a rejected one keeps its reasons for the member's form). The approved profile's

@@ -1,6 +1,20 @@
-//! Schema migrations, run at start (`serve`) and by `kizuna-server migrate`.
+//! Schema migrations, run at start (`serve`) and by `kizuna-server migrate` (`run`: how they
+//! are applied).
+//!
+//! The PostgreSQL SQL of every migration after [`BASELINE`] is checked by squawk in the tests
+//! (`server/tests/api/migrations.rs`): take locks briefly (the runner sets `lock_timeout`), add
+//! columns nullable or with a constant default, build an index on a table that can be large with
+//! [`run::create_index_concurrently`] in a migration of its own that runs outside a transaction
+//! (`fn use_transaction(&self) -> Option<bool> { Some(false) }`), and never drop or rename what
+//! the previous release still reads (expand now, contract in a later release).
 
 use sea_orm_migration::prelude::*;
+
+pub mod run;
+
+/// The last migration written before the migrations were linted: it and those before it ran on
+/// databases that exist, and stay as they are.
+pub const BASELINE: &str = "m20261129_000001_profile_revisions";
 
 mod m20261122_000001_create_tables;
 mod m20261123_000001_review_infra;
@@ -19,6 +33,10 @@ mod m20261127_000003_like_comments;
 mod m20261127_000004_chat_events;
 mod m20261128_000001_colleagues;
 mod m20261129_000001_profile_revisions;
+mod m20261130_000001_departed_pairs;
+mod m20261130_000002_push_outbox_about;
+mod m20261201_000001_message_safety;
+mod m20261201_000041_push_kinds_rendered;
 
 pub struct Migrator;
 
@@ -43,6 +61,10 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000004_chat_events::Migration),
             Box::new(m20261128_000001_colleagues::Migration),
             Box::new(m20261129_000001_profile_revisions::Migration),
+            Box::new(m20261130_000001_departed_pairs::Migration),
+            Box::new(m20261130_000002_push_outbox_about::Migration),
+            Box::new(m20261201_000001_message_safety::Migration),
+            Box::new(m20261201_000041_push_kinds_rendered::Migration),
         ]
     }
 }

@@ -48,7 +48,7 @@ const ctx = (route: RouteName, extra: Partial<GuardContext> = {}): GuardContext 
   ...extra,
 });
 
-describe('navigation guard (spec §2)', () => {
+describe('navigation guard', () => {
   it('does nothing before LIFF is initialised, on liff.state redirects and on /dev', async () => {
     for (const c of [ctx('profile', { liffInit: false }), ctx('profile', { isLiffStateRedirect: true }), ctx('dev', { isFriend: false })]) {
       const { d, calls } = deps();

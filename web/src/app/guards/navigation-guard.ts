@@ -1,9 +1,9 @@
 import type { ReviewStatus } from '@/lib/app-state';
 
-/** The navigation guard of spec §2, as a pure decision over injected calls. */
-export type RouteName = 'index' | 'friend' | 'profile' | 'register' | 'dev' | 'review' | 'today' | 'likes' | 'matches' | 'member' | 'chat' | 'signed-out' | 'help' | 'not-found';
+/** The navigation guard (docs/design.md "Identity and sessions"), as a pure decision over injected calls. */
+export type RouteName = 'index' | 'friend' | 'profile' | 'settings' | 'register' | 'dev' | 'review' | 'today' | 'likes' | 'matches' | 'member' | 'chat' | 'signed-out' | 'help' | 'not-found';
 
-/** Matchmaking screens (issue 15): only APPROVED members take part, everyone else goes to /profile. */
+/** Matchmaking screens: only APPROVED members take part, everyone else goes to /profile. */
 export const MATCHMAKING_ROUTES: readonly RouteName[] = ['today', 'likes', 'matches', 'member', 'chat'];
 
 export type GuardResult =
@@ -111,7 +111,7 @@ export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promi
   const atOnce = decideAtOnce(ctx);
   if (atOnce) return atOnce;
 
-  // The reviewer console (issue 14) runs in ordinary browsers too: no friendship or registration
+  // The reviewer console runs in ordinary browsers too: no friendship or registration
   // is asked of a reviewer, only a session; the server decides the role (the page shows its 403).
   if (ctx.route === 'review') {
     if (ctx.lineUserId && known(ctx, deps) === undefined) {
@@ -148,8 +148,8 @@ export async function navigationGuard(ctx: GuardContext, deps: GuardDeps): Promi
     return ctx.route === 'register' ? PROCEED : { kind: 'redirect', to: '/register' };
   }
   if (!status) return ctx.route === 'register' ? PROCEED : { kind: 'redirect', to: '/register' };
-  // A REJECTED member edits and resubmits through the register form (issue 14), an APPROVED one
-  // edits their profile there (issue 21 §1); a PENDING or SUSPENDED one has nothing to edit.
+  // A REJECTED member edits and resubmits through the register form, an APPROVED one
+  // edits their profile there; a PENDING or SUSPENDED one has nothing to edit.
   if (ctx.route === 'register' && status.status !== 'REJECTED' && status.status !== 'APPROVED') return { kind: 'redirect', to: '/profile' };
   if (MATCHMAKING_ROUTES.includes(ctx.route) && status.status !== 'APPROVED') return { kind: 'redirect', to: '/profile' };
   return PROCEED;

@@ -1,4 +1,4 @@
-/** The help pages (issue 21 §6), in the order the index lists them, and how to ask for a
+/** The help pages, in the order the index lists them, and how to ask for a
  *  correction of what a reviewer checked (the edit form's name, birthday and gender link it). Kept
  *  out of the page's chunk so that /profile and the chat can link them without loading it. */
 export const HELP_TOPICS = ['guidelines', 'safety', 'verified', 'corrections', 'terms', 'privacy'] as const;

@@ -205,7 +205,8 @@ export interface paths {
          *     (kept a day) it gets `reset`: load the newest page again. A `: keep-alive` comment comes
          *     every 15 s. While it is open the caller gets no LINE push about new messages.
          *     Authenticated by the bearer session or the `kizuna_token` cookie (what `EventSource`
-         *     sends). At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member, across every server
+         *     sends); the stream ends within a second when that session ends (sign-out, sign-out
+         *     everywhere, suspension, deletion, or its own end), on every server process. At most `CHAT_STREAMS_PER_MEMBER` (5) streams per member, across every server
          *     process: one more is 429 E007 with `Retry-After` (a closed stream frees its slot).
          */
         get: {
@@ -2830,6 +2831,298 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/review/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversations the screening flagged
+         * @description Matches in which one member's message carried money talk (kizuna-core's
+         *     `safety::review_due`), oldest first, each once: who wrote it, the other member, why, when
+         *     it entered the queue, and the conversation with each message's kinds. A reviewer dismisses
+         *     it, or suspends the member through the decision call (which settles it). The rule alone
+         *     never suspends. A conversation of the caller's own is not in their queue. Reviewers only
+         *     (403 E004 for a member).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200). */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Open flagged conversations, oldest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["FlaggedQueue"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/review/conversations/{matchId}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a flagged conversation
+         * @description Closes it without action (it never enters the queue again). 404 E003 for a match never
+         *     flagged, 409 E005 for one settled already, 403 E004 for a conversation of the caller's
+         *     own. Reviewers only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    matchId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Closed without action. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["FlaggedDismissed"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/review/employers/missing": {
         parameters: {
             query?: never;
@@ -3709,8 +4002,8 @@ export interface paths {
         put?: never;
         /**
          * Decide a revision
-         * @description `{action, reasons, note, revision, employer}` for an approved member's pending revision
-         *     (issue 21 §1): APPROVE swaps its fields into the profile (others see the new photos and
+         * @description `{action, reasons, note, revision, employer}` for an approved member's pending revision:
+         *     APPROVE swaps its fields into the profile (others see the new photos and
          *     texts from then on; what the member changed at once since stays), REJECT keeps the
          *     approved version and tells the member the reasons (`reject` catalogue; their form marks
          *     the fields). 422 E002 for a decision that is not one (SUSPEND or REINSTATE: `action`
@@ -4881,8 +5174,8 @@ export interface paths {
          * Edit an approved profile
          * @description The registration's form, body, validation (E002) and photo rules: `photoNameList` and
          *     `verifyTempFileName` name the caller's temp uploads or files the profile already has (its
-         *     photos, the proof on record, photos of its revision). What each changed field does (issue
-         *     21 §1, kizuna-core's `revision::on_save`): whom they look for, the partner conditions,
+         *     photos, the proof on record, photos of its revision). What each changed field does
+         *     (kizuna-core's `revision::on_save`): whom they look for, the partner conditions,
          *     the radius, the home district and location, the income and the "how did you hear of us"
          *     take effect at once (from the member's next list); everything others see of the member
          *     and the verification go to review as one revision, stored beside the approved profile,
@@ -5874,7 +6167,8 @@ export interface paths {
         put?: never;
         /**
          * Sign out of this device
-         * @description Ends the caller's session (a suspended member's too); other devices stay signed in.
+         * @description Ends the caller's session (a suspended member's too), and its open events stream within a
+         *     second; other devices stay signed in.
          */
         post: {
             parameters: {
@@ -6012,7 +6306,8 @@ export interface paths {
         put?: never;
         /**
          * Sign out everywhere
-         * @description Ends every session of the caller, on every device (a suspended member's too).
+         * @description Ends every session of the caller, on every device (a suspended member's too), and every
+         *     open events stream of theirs within a second, on every server process.
          */
         post: {
             parameters: {
@@ -7256,6 +7551,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/visits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count an arrival through a push's link */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Visit"];
+                };
+            };
+            responses: {
+                /** @description Counted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7274,10 +7708,26 @@ export interface components {
             memberId: number;
         };
         /**
+         * Caution
+         * @description A caution under a received message.
+         */
+        Caution: {
+            /**
+             * @description kizuna-core `safety::Kind` codes: `OFF_PLATFORM` (contact details or a move elsewhere in
+             *     a young match), `MONEY` (money, investing, crypto, fees, loans).
+             */
+            kinds: string[];
+        };
+        /**
          * ChatMessage
          * @description One message as its reader sees it.
          */
         ChatMessage: {
+            /**
+             * @description What the screening found in a message the other member sent (null: nothing, and always
+             *     for the caller's own): the chat shows a caution under it.
+             */
+            caution?: (components["schemas"]["Caution"] & unknown) | null;
             /** @description The id the sender's client gave it. */
             clientMessageId: string;
             /**
@@ -7566,6 +8016,66 @@ export interface components {
          * @enum {string}
          */
         ExportState: "PREPARING" | "READY" | "EXPIRED" | "FAILED";
+        /**
+         * FlaggedConversation
+         * @description A conversation the screening put in the queue: not a report (nobody reported; it neither
+         *     blocks nor ends the match), for a reviewer to read and dismiss, or to suspend the member
+         *     through the decision call.
+         */
+        FlaggedConversation: {
+            /** @description `MONEY`, or `OFF_PLATFORM_THEN_MONEY` (kizuna-core `safety::ReviewCause`). */
+            cause: string;
+            /** @description The last `REPORT_CONVERSATION` (50) messages, oldest first, each with its kinds. */
+            conversation: components["schemas"]["FlaggedLine"][];
+            /**
+             * Format: int64
+             * @description When it entered the queue (Unix seconds): with the queue's `now`, how long it waited.
+             */
+            createdAt: number;
+            /**
+             * Format: int64
+             * @description The match (the item's id).
+             */
+            matchId: number;
+            /** @description The member whose messages carried the money talk. */
+            member: components["schemas"]["ReportedMember"] & unknown;
+            /** @description Their review status and profile version (a SUSPEND decision names it). */
+            memberStatus: components["schemas"]["ReviewState"] & unknown;
+            /** Format: int64 */
+            memberVersion: number;
+            /** @description The other member of the match. */
+            other: components["schemas"]["ReportedMember"] & unknown;
+        };
+        /** FlaggedDismissed */
+        FlaggedDismissed: {
+            /** Format: int64 */
+            matchId: number;
+        };
+        /**
+         * FlaggedLine
+         * @description One message of a flagged conversation.
+         */
+        FlaggedLine: {
+            /** @description `member` (the flagged member) or `other`. */
+            from: string;
+            /** @description What the screening found in it (empty: nothing): the console marks it. */
+            kinds: string[];
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            sentAt: number;
+            text: string;
+        };
+        /** FlaggedQueue */
+        FlaggedQueue: {
+            items: components["schemas"]["FlaggedConversation"][];
+            /**
+             * Format: int64
+             * @description The server's time (Unix seconds), for "waiting for" on the console.
+             */
+            now: number;
+        };
         /** HistoryEntry */
         HistoryEntry: {
             /** @description APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT; null for the first submission. */
@@ -7585,7 +8095,18 @@ export interface components {
         };
         /** Introduction */
         Introduction: {
+            /**
+             * Format: int64
+             * @description The pair's live match when `offer` is CHAT (the chat is `/chat?match=…`).
+             */
+            matchId?: number | null;
             member: components["schemas"]["MemberView"];
+            /**
+             * @description What the card offers: ANSWER (Like and Pass), WAITING (liked, no like back yet), CHAT
+             *     (a match: the card leaves discovery and only offers the chat until the list renews) or
+             *     DONE (the match ended since).
+             */
+            offer: string;
             /** @description The caller's answer so far: LIKE or null (a passed member leaves the list). */
             reaction?: string;
             /** @description The member liked the caller (with the like's comment, if any). */
@@ -7600,6 +8121,11 @@ export interface components {
              *     Empty while the caller is paused.
              */
             introductions: components["schemas"]["Introduction"][];
+            /**
+             * Format: uint32
+             * @description How many of them still wait for a Like or Pass ("3 left today").
+             */
+            left: number;
             /**
              * Format: int64
              * @description Since when the caller is paused (Unix seconds): no introductions until they resume
@@ -7889,7 +8415,7 @@ export interface components {
             /** @description The review status; null before registration. */
             reviewStatus?: (components["schemas"]["ReviewState"] & unknown) | null;
             /**
-             * @description An approved member's revision of their profile (issue 21 §1): PENDING while a reviewer
+             * @description An approved member's revision of their profile: PENDING while a reviewer
              *     has not decided it, REJECTED with the reasons once sent back (the form opens on it and
              *     marks the fields the reasons name); null when none waits. `profile` above stays the
              *     approved version, which everyone else reads.
@@ -7923,7 +8449,7 @@ export interface components {
         };
         /**
          * OwnRevision
-         * @description A member's own revision of their approved profile (issue 21 §1), as they read it: only they
+         * @description A member's own revision of their approved profile, as they read it: only they
          *     and the reviewers ever do; everyone else reads the approved profile.
          */
         OwnRevision: {
@@ -8026,7 +8552,7 @@ export interface components {
             resubmission: boolean;
             /**
              * Format: int32
-             * @description For a revision of an approved profile (issue 21 §1): its number, to send with the
+             * @description For a revision of an approved profile: its number, to send with the
              *     decision (`POST /review/profiles/{profileId}/revision/decision`); null for a PENDING
              *     profile.
              */
@@ -8255,7 +8781,7 @@ export interface components {
             resubmission: boolean;
             /**
              * Format: int32
-             * @description When an approved member's revision waits (issue 21 §1): its number, to send with the
+             * @description When an approved member's revision waits: its number, to send with the
              *     decision (`POST /review/profiles/{profileId}/revision/decision`). Then `profile`,
              *     `photos` and `verification` are the revision's, `previousProfile` is the approved
              *     version others see meanwhile, and `changedFields` what the revision changes.
@@ -8489,6 +9015,16 @@ export interface components {
             verifyMethod: "COMPANY_EMAIL" | "EMPLOYEE_ID" | "REVIEW_LINK";
             /** @description A temp upload of the caller's, never used before: the photo of an employee ID. */
             verifyTempFileName?: string;
+        };
+        /**
+         * Visit
+         * @example {
+         *       "via": "introductions"
+         *     }
+         */
+        Visit: {
+            /** @description The kind of push whose link was opened: `match`, `message`, `introductions` or `review`. */
+            via: string;
         };
         /**
          * WebhookAck

@@ -40,6 +40,35 @@ describe('i18n', () => {
     expect(translate({}, 'missing.key')).toBe('missing.key');
   });
 
+  it('picks the plural form of the locale', () => {
+    const messages = { a: 'You filter on {n, plural, one {# condition} other {# conditions}} near {city}', b: '{n, plural, =0 {none left} other {# left}}' };
+    expect(translate(messages, 'a', { n: 1, city: 'Taipei' }, 'en')).toBe('You filter on 1 condition near Taipei');
+    expect(translate(messages, 'a', { n: 3, city: 'Taipei' }, 'en')).toBe('You filter on 3 conditions near Taipei');
+    expect(translate(messages, 'b', { n: 0 }, 'en')).toBe('none left');
+    expect(translate(messages, 'b', { n: 2 }, 'ja')).toBe('2 left');
+    // Japanese has one form: a one-branch is never chosen for 1.
+    expect(translate({ c: '{n, plural, one {one} other {#件}}' }, 'c', { n: 1 }, 'ja')).toBe('1件');
+  });
+
+  it.each(Object.keys(locales))('%s: every plural message has an other form and reads whole', (locale) => {
+    const messages = locales[locale]!;
+    for (const [key, text] of Object.entries(messages)) {
+      if (!text.includes(', plural,')) continue;
+      expect(text, key).toMatch(/other\s*\{/);
+      for (const n of [0, 1, 2, 5]) expect(translate(messages, key, { n, count: n, photos: n, answers: n }, locale as 'en')).not.toMatch(/plural|\{n,|\}\s*other/);
+    }
+  });
+
+  // WCAG 2.5.3 (label in name): a button that shows "Pass" and is named for a member says "Pass"
+  // in its name too, so that a member who speaks what they see is understood (ja named the Pass
+  // button "…さんをスキップ" while it showed "パス").
+  it.each(Object.keys(locales))('%s: a button named for a member keeps the word it shows', (locale) => {
+    const messages = locales[locale]!;
+    for (const [shown, named] of [['match.pass', 'match.passName'], ['match.like', 'match.likeName']] as const) {
+      expect(translate(messages, named, { name: 'Kai' })).toContain(messages[shown]);
+    }
+  });
+
   it('every core rule code and catalogue key has a translation in every locale', async () => {
     const core = await loadCore();
     const cat = core.catalogues();

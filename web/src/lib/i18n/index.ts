@@ -80,14 +80,31 @@ export async function extendMessages(more: MessageLoaders): Promise<void> {
   if (now.locale === locale) i18nStore.set({ ...now, messages: { ...now.messages, ...messages } });
 }
 
+/** `{n, plural, one {# photo} other {# photos}}`: the branch Intl.PluralRules picks for the
+ *  locale (`=0`, `=1`… first), `#` standing for the number. zh-TW and ja have one form, so their
+ *  messages say `{n}` plainly; English needs the branches. */
+const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+const BRANCH = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
+
+function plurals(template: string, params: Record<string, string | number>, locale: Locale): string {
+  return template.replace(PLURAL, (whole, name: string, body: string) => {
+    const value = params[name];
+    if (typeof value !== 'number') return whole;
+    const branches = new Map([...body.matchAll(BRANCH)].map((b) => [b[1]!, b[2]!]));
+    const chosen = branches.get(`=${value}`) ?? branches.get(new Intl.PluralRules(locale).select(value)) ?? branches.get('other') ?? '';
+    return chosen.replace(/#/g, String(value));
+  });
+}
+
 export function translate(
   messages: Messages,
   key: string,
   params?: Record<string, string | number>,
+  locale: Locale = i18nStore.get().locale,
 ): string {
   const template = messages[key] ?? key;
   if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (m, name: string) =>
+  return plurals(template, params, locale).replace(/\{(\w+)\}/g, (m, name: string) =>
     params[name] === undefined ? m : String(params[name]),
   );
 }
@@ -105,7 +122,8 @@ export type TFunction = typeof t;
 /** Re-renders when the locale changes. */
 export function useT(): TFunction {
   const messages = useStore(i18nStore, (s) => s.messages);
-  return (key, params) => translate(messages, key, params);
+  const locale = useStore(i18nStore, (s) => s.locale);
+  return (key, params) => translate(messages, key, params, locale);
 }
 
 export function useLocale(): Locale {

@@ -42,6 +42,8 @@ export interface FirstStepFacts extends FirstStepCatalogue {
   draft: RegisterDraft;
   /** The fields the core reports `required` for on that draft. */
   required: string[];
+  /** The fields an approved member cannot change (kizuna-core's `OnSave::Fixed`). */
+  fixedFields: string[];
 }
 export type TagGroup = keyof TagCatalogue;
 export type ChoiceName = keyof Choices;
@@ -51,7 +53,7 @@ export type BuildResult = BuildOutcome;
 /** The functions the web app calls, exactly as the package exports them. */
 export type Core = Pick<
   typeof pkg,
-  'catalogues' | 'emptyDraft' | 'repairDraft' | 'validateDraft' | 'buildPayload' | 'employerForEmail' | 'ruleCodes'
+  'catalogues' | 'emptyDraft' | 'repairDraft' | 'validateDraft' | 'buildPayload' | 'employerForEmail' | 'ruleCodes' | 'normaliseEmail' | 'isEmailCode'
 >;
 
 /** The condition kinds in the order the form shows them; the compiler checks them against the

@@ -20,7 +20,7 @@ export async function listPushedMessages(): Promise<PushedMessage[]> {
   return [];
 }
 
-/** POST/DELETE /__mock/reviewers {userId}: the mock's reviewer switch (issue 14). */
+/** POST/DELETE /__mock/reviewers {userId}: the mock's reviewer switch. */
 export async function setReviewer(userId: string, on: boolean): Promise<boolean> {
   const res = await fetch('/__mock/reviewers', {
     method: on ? 'POST' : 'DELETE',

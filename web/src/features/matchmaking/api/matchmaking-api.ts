@@ -1,7 +1,7 @@
 import { api } from '@/lib/api-client';
 import type { Schemas } from '@/lib/api/types';
 
-/** The matchmaking API (issue 15; docs/design.md "Matchmaking"). Only APPROVED members: anyone
+/** The matchmaking API (docs/design.md "Matchmaking"). Only APPROVED members: anyone
  *  else gets 403 E004; a member the caller may not see is 404 E003. Every shape is the server's,
  *  generated from its OpenAPI document: a field renamed on the server fails the web's type check.
  *  (A field the server types `Option` is absent from the generated type's required keys and arrives
@@ -37,14 +37,11 @@ export const matchmakingApi = {
   pass: (memberId: number) => api.post('/introductions/{memberId}/pass', { ...quiet, path: { memberId } }),
   /** Takes a pass back (within 10 s on the server's clock; 409 E005 after). */
   undoPass: (memberId: number) => api.delete('/introductions/{memberId}/pass', { ...quiet, path: { memberId } }),
-  likes: () => api.get('/likes', quiet),
   /** PUT /user/pause {paused: false}: back from a break (taking one is /profile's switch). */
   resume: () => api.put('/user/pause', { ...quiet, body: { paused: false } }),
   member: (memberId: number) => api.get('/members/{memberId}', { ...quiet, path: { memberId } }),
-  matches: () => api.get('/matches', quiet),
   unmatch: (matchId: number) => api.delete('/matches/{matchId}', { ...quiet, path: { matchId } }),
   block: (memberId: number) => api.post('/blocks', { ...quiet, body: { memberId } }),
   report: (memberId: number, reasons: string[], text?: string) =>
     api.post('/reports', { ...quiet, body: text ? { memberId, reasons, text } : { memberId, reasons } }),
-  reportReasons: () => api.get('/catalogue/codes', { ...quiet, public: true }).then((c) => c.report),
 };

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { englishScreens, renderScreen } from '@/test/render';
 import { chatApi, type ChatMessage, type MessagePage } from '@/features/matchmaking/api/chat-api';
-import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
+import { matchesQuery, codesQuery, type CodeCatalogues } from '@/lib/shared-queries';
 import ChatPage from '@/features/matchmaking/components/chat-page';
 
 const msg = (id: number, text: string): ChatMessage => ({ messageId: id, clientMessageId: `client-${id}-xx`, text, sentAt: 1_764_000_000 + id, mine: false });
@@ -12,7 +12,7 @@ const pages: Record<number, MessagePage> = {
   1: { messages: [msg(20, 'from A one'), msg(21, 'from A two')], hasMore: false },
   2: { messages: [msg(5, 'from B')], hasMore: false },
 };
-type Matches = Awaited<ReturnType<typeof matchmakingApi.matches>>;
+type Matches = Awaited<ReturnType<typeof matchesQuery.load>>;
 
 /** The events stream as the page uses it, never opening (jsdom has no EventSource). */
 function quietStream() {
@@ -47,7 +47,7 @@ describe('the chat page', () => {
     vi.spyOn(chatApi, 'messages').mockImplementation(async (matchId: number) => pages[matchId]!);
     const read = vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
     vi.spyOn(chatApi, 'events').mockImplementation(quietStream);
-    vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([
+    vi.spyOn(matchesQuery, 'load').mockResolvedValue([
       { matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } },
       { matchId: 2, member: { memberId: 12, nickname: 'Ren', photoNameList: [] } },
     ] as unknown as Matches);
@@ -71,7 +71,7 @@ describe('the chat page', () => {
     vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
     const stream = quietStream();
     vi.spyOn(chatApi, 'events').mockReturnValue(stream);
-    vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
+    vi.spyOn(matchesQuery, 'load').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
     show('/chat?match=1');
     renderScreen(<ChatPage />);
     await waitFor(() => expect(shownTexts()).toEqual(['before the page']));
@@ -87,7 +87,7 @@ describe('the chat page', () => {
     vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
     const { stream, source, send } = drivenStream();
     vi.spyOn(chatApi, 'events').mockReturnValue(source);
-    vi.spyOn(matchmakingApi, 'matches').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
+    vi.spyOn(matchesQuery, 'load').mockResolvedValue([{ matchId: 1, member: { memberId: 11, nickname: 'Kai', photoNameList: [] } }] as unknown as Matches);
     show('/chat?match=1');
     renderScreen(<ChatPage />);
     await waitFor(() => expect(shownTexts()).toEqual(['before the page']));
@@ -103,5 +103,31 @@ describe('the chat page', () => {
     await act(async () => send('reset'));
     expect(messages).toHaveBeenCalledTimes(3);
     await waitFor(() => expect(shownTexts()).toEqual(['before the page', 'replayed', 'while away']));
+  });
+
+  it('a received message the server flagged shows its caution with the hotline and Report or Block; one’s own never does', async () => {
+    const flagged: ChatMessage = { ...msg(30, 'Buy USDT with me'), caution: { kinds: ['MONEY'] } };
+    const own: ChatMessage = { ...msg(31, 'No thanks'), mine: true, caution: null };
+    vi.spyOn(chatApi, 'messages').mockResolvedValue({ messages: [flagged, own], hasMore: false });
+    vi.spyOn(chatApi, 'read').mockResolvedValue(undefined);
+    vi.spyOn(chatApi, 'events').mockImplementation(quietStream);
+    vi.spyOn(codesQuery, 'load').mockResolvedValue({ report: [
+      { code: 'SPAM', key: 'report.reason.SPAM', fields: [] },
+      { code: 'SCAM_OR_MONEY', key: 'report.reason.SCAM_OR_MONEY', fields: [] },
+    ] } as unknown as CodeCatalogues);
+    vi.spyOn(matchesQuery, 'load').mockResolvedValue([{ matchId: 3, member: { memberId: 13, nickname: 'Sho', photoNameList: [] } }] as unknown as Matches);
+
+    show('/chat?match=3');
+    renderScreen(<ChatPage />);
+    await waitFor(() => expect(shownTexts()).toEqual(['Buy USDT with me', 'No thanks']));
+    const cautions = screen.getAllByTestId('chat-caution');
+    expect(cautions).toHaveLength(1);
+    expect(cautions[0]!.dataset.kinds).toBe('MONEY');
+    expect(screen.getByTestId('chat-caution-MONEY')).toBeTruthy();
+    expect(screen.getByTestId('chat-caution-help')).toBeTruthy();
+    act(() => screen.getByTestId('chat-caution-report').click());
+    // The scam reason is chosen already; the others are not.
+    await waitFor(() => expect((screen.getByDisplayValue('SCAM_OR_MONEY') as HTMLInputElement).checked).toBe(true));
+    expect((screen.getByDisplayValue('SPAM') as HTMLInputElement).checked).toBe(false);
   });
 });

@@ -5,9 +5,14 @@ import { navigate, useShownSearch } from '@/lib/navigation';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
-import { chatApi, type ChatMessage, type EndedEvent, type MessageEvent, type ReadEvent } from '@/features/matchmaking/api/chat-api';
-import { matchmakingApi, type MatchItem } from '@/features/matchmaking/api/matchmaking-api';
+import { chatApi, type ChatMessage } from '@/features/matchmaking/api/chat-api';
+import { useChatEvents } from '@/features/matchmaking/hooks/use-chat-events';
+import type { MatchItem } from '@/features/matchmaking/api/matchmaking-api';
+import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 import { ChatHeader } from '@/features/matchmaking/components/chat-header';
+import { ChatCaution } from '@/features/matchmaking/components/chat-caution';
+import { SafetyDialogs, type SafetyKind as SafetyAction } from '@/features/matchmaking/components/safety-actions';
+import { useSendCheck } from '@/features/matchmaking/hooks/use-send-check';
 import { chatRows, dayLabel } from '@/features/matchmaking/lib/chat-days';
 import {
   EMPTY_CHAT,
@@ -45,6 +50,9 @@ function isGone(err: unknown) {
  *  a message being sent shows as pending, a failed one keeps its client id and offers a retry
  *  (the server stores it once however often it is sent); what the page shows is marked read
  *  while the page is visible; an ended match says so and takes no more messages. */
+/** A caution's report: the scam reason chosen (kizuna-core `ReportReason::ScamOrMoney`). */
+const CAUTION_REPORT = ['SCAM_OR_MONEY'] as const;
+
 export default function ChatPage() {
   // The query of the screen on display (not the browser's, which Back moves before this leaves).
   const matchId = matchIdFrom(useShownSearch());
@@ -61,6 +69,7 @@ function Conversation({ matchId }: { matchId: number | null }) {
   const [draft, setDraft] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
+  const [cautionAction, setCautionAction] = useState<SafetyAction | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const keepBottom = useRef(true);
   const heightBeforeOlder = useRef<number | null>(null);
@@ -88,41 +97,21 @@ function Conversation({ matchId }: { matchId: number | null }) {
 
   // The other member, from the match list (an ended match is not in it; its messages answer
   // 404, which ends the page).
-  const [matches] = useQuery(queryKeys.matches, matchmakingApi.matches);
+  const [matches] = useQuery(matchmakingQueries.matches);
   const match = (matches.kind === 'ok' ? matches.value.find((m) => m.matchId === matchId) : undefined) ?? null;
   const name = match?.member.nickname ?? '';
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const sendCheck = useSendCheck(match, chat.entries, inputRef);
 
-  // The events stream. Its first open loads the newest page again: a message stored between the
-  // first load and the server's subscribe arrives by no event. A reconnect does not: EventSource
-  // sends the last event id it saw and the server replays what was missed, or sends `reset` when
-  // it no longer can. The first load does not wait for the stream (a page without one still works).
-  useEffect(() => {
-    if (matchId === null) return;
-    void loadNewest();
-    const source = chatApi.events();
-    let opened = false;
-    source.onopen = () => {
-      if (opened) return;
-      opened = true;
-      void loadNewest();
-    };
-    source.addEventListener('reset', () => void loadNewest());
-    source.addEventListener('message', (e) => {
-      const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as MessageEvent;
-      if (data.matchId !== matchId) return;
-      dispatch({ type: 'incoming', message: data.message });
-      showAsLast(matchId, data.message);
-    });
-    source.addEventListener('read', (e) => {
-      const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as ReadEvent;
-      if (data.matchId === matchId) dispatch({ type: 'read', upTo: data.upTo });
-    });
-    source.addEventListener('ended', (e) => {
-      const data = JSON.parse((e as globalThis.MessageEvent<string>).data) as EndedEvent;
-      if (data.matchId === matchId) dispatch({ type: 'ended' });
-    });
-    return () => source.close();
-  }, [matchId, loadNewest]);
+  useChatEvents(matchId, {
+    resync: () => void loadNewest(),
+    message: (message) => {
+      dispatch({ type: 'incoming', message });
+      if (matchId !== null) showAsLast(matchId, message);
+    },
+    read: (upTo) => dispatch({ type: 'read', upTo }),
+    ended: () => dispatch({ type: 'ended' }),
+  });
 
   // Read marker: what is on screen counts as read while the page is visible.
   const newest = newestId(chat);
@@ -229,10 +218,14 @@ function Conversation({ matchId }: { matchId: number | null }) {
     e.preventDefault();
     const text = draft.trim();
     if (!text || chat.ended) return;
-    const id = newClientMessageId();
-    texts.current.set(id, text);
-    setDraft('');
-    void deliver(id, text);
+    const send = () => {
+      const id = newClientMessageId();
+      texts.current.set(id, text);
+      setDraft('');
+      void deliver(id, text);
+    };
+    // Contact details early, or money talk: the sheet asks first (Edit or Send anyway).
+    if (!sendCheck.hold(text, send)) send();
   };
 
   const retry = (entry: Entry) => {
@@ -249,6 +242,23 @@ function Conversation({ matchId }: { matchId: number | null }) {
   return (
     <section className="page mm-page chat-page" aria-labelledby="chat-title" ref={pageRef}>
       <ChatHeader match={match} ended={chat.ended} onEnded={() => dispatch({ type: 'ended' })} />
+      {/* Mounted only while open: the header's own dialogs stay the only ones otherwise. */}
+      {match && cautionAction ? (
+        <SafetyDialogs
+          key={cautionAction}
+          memberId={match.member.memberId}
+          name={match.member.nickname}
+          matchId={match.matchId}
+          open={cautionAction}
+          preset={CAUTION_REPORT}
+          onClose={() => setCautionAction(null)}
+          onDone={() => {
+            setCautionAction(null);
+            dispatch({ type: 'ended' });
+            void navigate('/matches', { replace: true });
+          }}
+        />
+      ) : null}
       {load === 'loading' ? (
         <Spinner />
       ) : load === 'forbidden' ? (
@@ -297,7 +307,12 @@ function Conversation({ matchId }: { matchId: number | null }) {
                   data-delivery={entry.delivery}
                   data-message-id={entry.messageId ?? undefined}
                 >
+                  {/* Who wrote it, for a screen reader: the side of the screen says it to the eye. */}
+                  <span className="sr-only">{entry.mine ? t('match.chat.fromYou') : t('match.chat.from', { name: name || '…' })}</span>
                   <p className="chat-text">{entry.text}</p>
+                  {!entry.mine && entry.caution ? (
+                    <ChatCaution kinds={entry.caution.kinds} ended={chat.ended} onReport={() => setCautionAction('report')} onBlock={() => setCautionAction('block')} />
+                  ) : null}
                   <p className="chat-meta">
                     {entry.delivery === 'sending' ? (
                       <span data-testid="chat-pending">{t('match.chat.sending')}</span>
@@ -334,6 +349,7 @@ function Conversation({ matchId }: { matchId: number | null }) {
               {notice ? <p className="chat-notice" role="alert" data-testid="chat-notice">{notice}</p> : null}
               <label className="sr-only" htmlFor="chat-input">{t('match.chat.placeholder')}</label>
               <textarea
+                ref={inputRef}
                 id="chat-input"
                 data-testid="chat-input"
                 rows={2}
@@ -349,6 +365,7 @@ function Conversation({ matchId }: { matchId: number | null }) {
               </button>
             </form>
           )}
+          {sendCheck.sheet}
         </>
       )}
     </section>

@@ -3,7 +3,7 @@ import { likeComment } from 'virtual:core-rules';
 import { Heart } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { Image } from '@/components/image';
-import { Dialog } from '@/features/matchmaking/components/dialog';
+import { Dialog, type FocusTarget } from '@/features/matchmaking/components/dialog';
 import { answerKey, type AnswerCode } from '@/features/matchmaking/lib/member-facts';
 
 /** The part of a profile a like is about: one photo or one Q&A answer. */
@@ -14,12 +14,12 @@ export type LikedPart = { photoName: string; index: number } | { answer: AnswerC
 export const LIKE_COMMENT_MAX = likeComment.max;
 
 /** Like one photo or answer, with an optional comment the other member sees with the like. */
-export function LikeSheet({ part, name, busy, onSend, onClose }: { part: LikedPart | null; name: string; busy: boolean; onSend: (text: string) => void; onClose: () => void }) {
+export function LikeSheet({ part, name, busy, onSend, onClose, returnFocus }: { part: LikedPart | null; name: string; busy: boolean; onSend: (text: string) => void; onClose: () => void; returnFocus?: FocusTarget }) {
   const t = useT();
   const [text, setText] = useState('');
   const length = [...text.trim()].length;
   return (
-    <Dialog open={part !== null} title={t('match.likeSheet.title', { name })} onClose={() => { setText(''); onClose(); }} testId="like-sheet">
+    <Dialog open={part !== null} title={t('match.likeSheet.title', { name })} onClose={() => { setText(''); onClose(); }} testId="like-sheet" returnFocus={returnFocus}>
       {part !== null ? (
         <form
           className="like-sheet"

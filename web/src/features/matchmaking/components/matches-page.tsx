@@ -1,19 +1,19 @@
 import { useT } from '@/lib/i18n';
-import { queryKeys, useQuery } from '@/lib/query';
+import { useQuery } from '@/lib/query';
 import { navigate } from '@/lib/navigation';
 import { BottomNav } from '@/components/bottom-nav';
 import { Image } from '@/components/image';
-import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
 import { matchesBadge } from '@/lib/matches-badge';
 import '@/features/matchmaking/components/matchmaking.css';
+import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 
 /** /matches: the caller's active matches, newest first; a row opens the conversation (where the
  *  profile, report, block and unmatch are). A match is marked new until its chat is opened, and
  *  the unread count shows on the row and on the tab. */
 export default function MatchesPage() {
   const t = useT();
-  const [state, reload] = useQuery(queryKeys.matches, matchmakingApi.matches);
+  const [state, reload] = useQuery(matchmakingQueries.matches);
   const lang = document.documentElement.lang || undefined;
   const timeFormat = new Intl.DateTimeFormat(lang, { timeStyle: 'short' });
   const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'short' });

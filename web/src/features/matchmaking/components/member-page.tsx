@@ -14,12 +14,13 @@ import { PhotoViewer } from '@/features/matchmaking/components/photo-viewer';
 import { Reactions } from '@/features/matchmaking/components/reactions';
 import { LikeSheet, type LikedPart } from '@/features/matchmaking/components/like-sheet';
 import { TheirLike } from '@/features/matchmaking/components/their-like';
-import { ItsAMatch } from '@/features/matchmaking/components/its-a-match';
+import { ItsAMatch, type MatchNews } from '@/features/matchmaking/components/its-a-match';
 import { SafetyActions } from '@/features/matchmaking/components/safety-actions';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
 import { memberIdFrom } from '@/features/matchmaking/lib/member-facts';
 import { rememberPass } from '@/features/matchmaking/lib/pass-undo';
 import '@/features/matchmaking/components/matchmaking.css';
+import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 
 /** /member?id=…: one of the caller's introductions or matches as a dating profile (large photos
  *  and a full-screen viewer, the answers, the basics), with Like and Pass one tap away, a like on
@@ -31,11 +32,11 @@ export default function MemberPage() {
   // The query of the screen on display, not the browser's: Back moves `location` before this
   // screen leaves, and reading it then flashed "no longer available" (and asked for nothing).
   const id = memberIdFrom(useShownSearch());
-  const [state, reload, set] = useQuery(id === null ? null : queryKeys.member(id), () => matchmakingApi.member(id!));
+  const [state, reload, set] = useQuery(id === null ? null : matchmakingQueries.member(id));
   const [viewing, setViewing] = useState<number | null>(null);
   const [liking, setLiking] = useState<LikedPart | null>(null);
   const [busy, setBusy] = useState(false);
-  const [matched, setMatched] = useState<{ name: string; matchId: number | null } | null>(null);
+  const [matched, setMatched] = useState<MatchNews | null>(null);
 
   const like = async (page: MemberProfile, comment?: LikeComment) => {
     setBusy(true);
@@ -43,7 +44,7 @@ export default function MemberPage() {
       const liked = await matchmakingApi.like(page.member.memberId, comment);
       setLiking(null);
       set({ ...page, reaction: 'LIKE', matchId: liked.matchId ?? null });
-      if (liked.matched) setMatched({ name: page.member.nickname, matchId: liked.matchId ?? null });
+      if (liked.matched) setMatched({ name: page.member.nickname, photo: page.member.photoNameList[0] ?? null, matchId: liked.matchId ?? null });
       for (const key of [queryKeys.introductions, queryKeys.likes, queryKeys.matches]) invalidate(key);
     } catch (err) {
       logger.warn(`like failed: ${describeError(err)}`);
@@ -72,6 +73,9 @@ export default function MemberPage() {
   };
 
   const page = state.kind === 'ok' ? state.value : null;
+  // After a like the heart or the Like button that was pressed is gone: the focus goes to what
+  // took its place at the foot of the screen ("Send a message" once matched, "You liked …").
+  const dockAction = () => document.querySelector<HTMLElement>('.action-dock a, .action-dock [data-testid="liked"]');
   const member = page?.member;
   return (
     <section className="page mm-page profile-page with-bottom-nav" aria-labelledby="member-title">
@@ -102,6 +106,7 @@ export default function MemberPage() {
             name={member.nickname}
             busy={busy}
             onClose={() => setLiking(null)}
+            returnFocus={dockAction}
             onSend={(text) => {
               if (!liking) return;
               const on = 'photoName' in liking ? { photoName: liking.photoName } : { answer: liking.answer };
@@ -110,7 +115,7 @@ export default function MemberPage() {
           />
         </article>
       )}
-      <ItsAMatch match={matched} onClose={() => setMatched(null)} />
+      <ItsAMatch match={matched} onClose={() => setMatched(null)} returnFocus={dockAction} />
       <BottomNav current={null} />
     </section>
   );

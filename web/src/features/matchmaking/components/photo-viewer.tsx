@@ -41,7 +41,9 @@ function Strip({ photos, name, start, onClose }: { photos: readonly string[]; na
     const next = Math.max(0, Math.min(photos.length - 1, to));
     setIndex(next);
     const el = strip.current;
-    el?.scrollTo({ left: next * el.clientWidth, behavior: 'smooth' });
+    // Glides to the photo, unless the member asked for less motion: then it is there at once.
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    el?.scrollTo({ left: next * el.clientWidth, behavior: still ? 'instant' : 'smooth' });
   };
 
   // The arrow keys wherever the focus is (a button that became disabled at the last photo lets
@@ -63,9 +65,13 @@ function Strip({ photos, name, start, onClose }: { photos: readonly string[]; na
 
   return (
     <div className="pv-body">
+      {/* Focusable, so that the keys reach what scrolls (WCAG 2.1.1): the arrows move a photo. */}
       <div
         className="pv-strip"
         ref={strip}
+        tabIndex={0}
+        role="group"
+        aria-label={t('match.photos', { name })}
         data-testid="photo-viewer-strip"
         onScroll={(e) => {
           // The photo the strip settles on (a swipe, or where a button sent it), not each one it

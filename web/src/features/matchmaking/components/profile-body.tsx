@@ -6,7 +6,7 @@ import { Image } from '@/components/image';
 import type { MemberView } from '@/features/matchmaking/api/matchmaking-api';
 import { Verified } from '@/features/matchmaking/components/verified';
 import type { LikedPart } from '@/features/matchmaking/components/like-sheet';
-import { ageAndCity, answers, bandLabel, facts, occupationTypeLabel, tagLabels } from '@/features/matchmaking/lib/member-facts';
+import { ageAndCity, answers, bandLabel, facts, occupationTypeLabel, tagGroups } from '@/features/matchmaking/lib/member-facts';
 
 /** The width a profile photo is drawn at on the widest layout (the app's column); `sizes` lets a
  *  phone take the rendition its screen needs. */
@@ -29,7 +29,7 @@ export function ProfileBody({ member, cat, onOpenPhoto, onLikePart, top }: {
   const t = useT();
   const photos = member.photoNameList;
   const qa = answers(member);
-  const tags = tagLabels(t, cat, member);
+  const tags = tagGroups(t, cat, member);
 
   const photo = (index: number) => {
     const name = photos[index];
@@ -110,13 +110,20 @@ export function ProfileBody({ member, cat, onOpenPhoto, onLikePart, top }: {
       </section>
       {rest}
       {tags.length ? (
-        <section className="profile-card">
-          <h2>{t('match.tags')}</h2>
-          <ul className="chips" data-testid="member-tags">
-            {tags.map((label) => (
-              <li key={label} className="chip">{label}</li>
+        <section className="profile-card tag-groups" aria-labelledby="member-tags-title">
+          <h2 id="member-tags-title">{t('match.tags')}</h2>
+          <div data-testid="member-tags">
+            {tags.map((g) => (
+              <div key={g.field} className="tag-group" data-group={g.field}>
+                <h3>{t(g.labelKey)}</h3>
+                <ul className="chips">
+                  {g.labels.map((label) => (
+                    <li key={label} className="chip">{label}</li>
+                  ))}
+                </ul>
+              </div>
             ))}
-          </ul>
+          </div>
         </section>
       ) : null}
     </>

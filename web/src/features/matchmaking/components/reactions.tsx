@@ -27,7 +27,8 @@ export function Reactions({ name, reaction, matchId, busy, onLike, onPass }: {
   if (reaction === 'LIKE') {
     return (
       <div className="reactions">
-        <p className="liked-state" data-testid="liked" role="status">
+        {/* Focusable by script: the focus comes here from the Like button it replaced. */}
+        <p className="liked-state" data-testid="liked" role="status" tabIndex={-1}>
           <Heart aria-hidden="true" />
           {t('match.youLiked', { name })}
         </p>

@@ -3,9 +3,10 @@ import { reportText } from 'virtual:core-rules';
 import { Ban, Flag } from 'lucide-react';
 import { hasMessage, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { invalidate, queryKeys } from '@/lib/query';
+import { invalidate, queryKeys, useQuery } from '@/lib/query';
+import { codesQuery } from '@/lib/shared-queries';
 import { describeError, logger } from '@/lib/logger';
-import { matchmakingApi, type CodeEntry } from '@/features/matchmaking/api/matchmaking-api';
+import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
 import { reportProblem } from '@/features/matchmaking/lib/member-facts';
 import { Dialog } from '@/features/matchmaking/components/dialog';
 
@@ -14,36 +15,35 @@ export type SafetyKind = 'block' | 'report' | 'unmatch';
 /** Block, Report (reasons from the server's /catalogue/codes) and, in a match, Unmatch: each
  *  confirmed in a dialog that says what happens. `open` names the dialog shown; `onDone` is
  *  called once it is done (the pair no longer sees each other's match, or anything at all). */
-export function SafetyDialogs({ memberId, name, matchId, open, onClose, onDone }: {
+export function SafetyDialogs({ memberId, name, matchId, open, onClose, onDone, preset }: {
   memberId: number;
   name: string;
   matchId?: number | null;
   open: SafetyKind | null;
+  /** Report reasons chosen when the dialogs mount (a caution's report: the scam reason; its
+   *  caller mounts them afresh for each report). */
+  preset?: readonly string[];
   onClose: () => void;
   onDone: (kind: SafetyKind) => void;
 }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
-  const [reasons, setReasons] = useState<CodeEntry[] | null>(null);
-  const [chosen, setChosen] = useState<string[]>([]);
+  // The reasons are asked for when the report dialog opens (and kept for its next opening).
+  const [codes] = useQuery(open === 'report' ? codesQuery : null);
+  const reasons = codes.kind === 'ok' ? codes.value.report : null;
+  const unavailable = open === 'report' && (codes.kind === 'failed' || codes.kind === 'forbidden');
+  // One reason: the row that says it best (a long list of small checkboxes read as a form to fill);
+  // a caution's report starts on the scam reason.
+  const [chosen, setChosen] = useState<string | null>(() => preset?.[0] ?? null);
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<'reasons' | 'text' | null>(null);
 
   useEffect(() => {
-    if (open !== 'report' || reasons) return;
-    let alive = true;
-    matchmakingApi.reportReasons().then(
-      (list) => alive && setReasons(list),
-      (err: unknown) => {
-        logger.warn(`report reasons unavailable: ${describeError(err)}`);
-        toast.error(t('match.loadFailed'));
-        if (alive) onClose();
-      },
-    );
-    return () => {
-      alive = false;
-    };
-  }, [open, reasons, onClose, t]);
+    // Without its reasons a report cannot be sent: say so rather than show an empty dialog.
+    if (!unavailable) return;
+    toast.error(t('match.loadFailed'));
+    onClose();
+  }, [unavailable, onClose, t]);
 
   const act = async (kind: SafetyKind, call: () => Promise<unknown>, done: string) => {
     setBusy(true);
@@ -62,13 +62,12 @@ export function SafetyDialogs({ memberId, name, matchId, open, onClose, onDone }
   };
 
   const report = () => {
-    const p = reportProblem(chosen, text);
+    const reasons = chosen === null ? [] : [chosen];
+    const p = reportProblem(reasons, text);
     setProblem(p);
     if (p) return;
-    void act('report', () => matchmakingApi.report(memberId, chosen, text.trim() || undefined), t('match.reportSent', { name }));
+    void act('report', () => matchmakingApi.report(memberId, reasons, text.trim() || undefined), t('match.reportSent', { name }));
   };
-
-  const toggle = (code: string) => setChosen((c) => (c.includes(code) ? c.filter((x) => x !== code) : [...c, code]));
 
   return (
     <>
@@ -92,13 +91,14 @@ export function SafetyDialogs({ memberId, name, matchId, open, onClose, onDone }
         </div>
       </Dialog>
 
-      <Dialog open={open === 'report'} title={t('match.reportTitle', { name })} onClose={onClose} testId="report-dialog">
+      {/* The first focus on the title: on the text box, the phone's keyboard covered the reasons. */}
+      <Dialog open={open === 'report'} title={t('match.reportTitle', { name })} onClose={onClose} testId="report-dialog" initialFocus="title">
         <fieldset className="mm-reasons" aria-invalid={problem === 'reasons' || undefined}>
           <legend>{t('match.reportReasons')}</legend>
           {(reasons ?? []).map((r) => (
             <label key={r.code} className="mm-reason">
-              <input type="checkbox" value={r.code} checked={chosen.includes(r.code)} onChange={() => toggle(r.code)} />
-              {hasMessage(r.key) ? t(r.key) : r.code}
+              <input type="radio" name="report-reason" value={r.code} checked={chosen === r.code} onChange={() => setChosen(r.code)} />
+              <span>{hasMessage(r.key) ? t(r.key) : r.code}</span>
             </label>
           ))}
           {problem === 'reasons' ? <p className="field-error" role="alert">{t('match.reportNeedReason')}</p> : null}
@@ -111,7 +111,7 @@ export function SafetyDialogs({ memberId, name, matchId, open, onClose, onDone }
         {problem === 'text' ? <p className="field-error" role="alert">{t('match.reportNeedText')}</p> : null}
         <div className="mm-dialog-actions">
           <button type="button" className="btn" onClick={onClose}>{t('match.cancel')}</button>
-          <button type="button" className="btn btn-primary" data-testid="report-confirm" disabled={busy} onClick={report}>
+          <button type="button" className="btn btn-serious" data-testid="report-confirm" disabled={busy} onClick={report}>
             {t('match.reportSend')}
           </button>
         </div>

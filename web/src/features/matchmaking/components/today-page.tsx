@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { useCatalogues } from '@/lib/wasm/use-catalogues';
 import { invalidate, queryKeys, useQuery } from '@/lib/query';
@@ -8,7 +8,7 @@ import { describeError, logger } from '@/lib/logger';
 import { BottomNav } from '@/components/bottom-nav';
 import { Image } from '@/components/image';
 import { matchmakingApi, type Introduction, type Introductions } from '@/features/matchmaking/api/matchmaking-api';
-import { ItsAMatch } from '@/features/matchmaking/components/its-a-match';
+import { ItsAMatch, type MatchNews } from '@/features/matchmaking/components/its-a-match';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
 import { Reactions } from '@/features/matchmaking/components/reactions';
 import { TheirLike } from '@/features/matchmaking/components/their-like';
@@ -18,6 +18,7 @@ import { Verified } from '@/features/matchmaking/components/verified';
 import { ageAndCity, bandLabel, occupationTypeLabel } from '@/features/matchmaking/lib/member-facts';
 import { forgetPass, pendingPass, rememberPass, type PassUndo } from '@/features/matchmaking/lib/pass-undo';
 import '@/features/matchmaking/components/matchmaking.css';
+import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 
 /** The main photo's rendition on the widest layout; a phone takes what its screen needs. */
 const CARD_WIDTH = 560;
@@ -29,8 +30,11 @@ const CARD_HEIGHT = 700;
 export default function TodayPage() {
   const t = useT();
   const cat = useCatalogues();
-  const [state, reload, set] = useQuery(queryKeys.introductions, matchmakingApi.introductions);
-  const [matched, setMatched] = useState<{ name: string; matchId: number | null } | null>(null);
+  const [state, reload, set] = useQuery(matchmakingQueries.introductions);
+  const [matched, setMatched] = useState<MatchNews | null>(null);
+  // The card of the last match: "It's a match" gives it the focus back when it closes.
+  const matchedCard = useRef<number | null>(null);
+  const list = useRef<HTMLUListElement>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [resuming, setResuming] = useState(false);
   // A pass made here or on the profile page a moment ago.
@@ -55,25 +59,33 @@ export default function TodayPage() {
     if (state.kind !== 'ok') return;
     const id = intro.member.memberId;
     setBusy(id);
+    let matchId: number | null = null;
     try {
       if (kind === 'LIKE') {
         const liked = await matchmakingApi.like(id);
         if (liked.matched) {
-          setMatched({ name: intro.member.nickname, matchId: liked.matchId ?? null });
+          matchedCard.current = id;
+          setMatched({ name: intro.member.nickname, photo: intro.member.photoNameList[0] ?? null, matchId: liked.matchId ?? null });
           invalidate(queryKeys.matches);
         }
+        matchId = liked.matched ? (liked.matchId ?? null) : null;
       } else {
         await matchmakingApi.pass(id);
         setUndo(rememberPass(id, intro.member.nickname));
       }
       invalidate(queryKeys.likes);
       const list: Introductions = state.value;
-      // A passed member leaves the list, as the server's next answer has it.
+      // As the server's next answer has it: a passed member leaves the list; a like waits for a
+      // like back, or makes a match whose card offers only the chat.
+      const answered = list.introductions.some((i) => i.member.memberId === id && i.offer === 'ANSWER');
       set({
         ...list,
+        left: Math.max(0, list.left - (answered ? 1 : 0)),
         introductions: list.introductions
           .filter((i) => kind === 'LIKE' || i.member.memberId !== id)
-          .map((i) => (i.member.memberId === id ? { ...i, reaction: kind } : i)),
+          .map((i) =>
+            i.member.memberId === id ? { ...i, reaction: kind, offer: matchId !== null ? 'CHAT' : 'WAITING', matchId } : i,
+          ),
       });
     } catch (err) {
       logger.warn(`reaction failed: ${describeError(err)}`);
@@ -108,6 +120,11 @@ export default function TodayPage() {
       <header className="mm-head">
         <h1 id="today-title">{t('match.today.title')}</h1>
       </header>
+      {state.kind === 'ok' && !state.value.pausedSince && state.value.introductions.length > 0 ? (
+        <p className="mm-left" data-testid="today-left" data-left={state.value.left}>
+          {t('match.today.left', { n: state.value.left })}
+        </p>
+      ) : null}
       {state.kind !== 'ok' ? (
         <LoadStatus state={state} onRetry={reload} />
       ) : state.value.pausedSince ? (
@@ -121,25 +138,26 @@ export default function TodayPage() {
       ) : state.value.introductions.length === 0 ? (
         <TodayEmpty />
       ) : (
-        <ul className="mm-list" data-testid="introductions" data-day={state.value.day}>
+        <ul className="mm-list" ref={list} data-testid="introductions" data-day={state.value.day}>
           {state.value.introductions.map((intro) => {
             const m = intro.member;
             const photo = m.photoNameList[0];
             return (
-              <li key={m.memberId} data-testid="introduction" data-member-id={m.memberId} data-reaction={intro.reaction ?? ''}>
+              <li key={m.memberId} data-testid="introduction" data-member-id={m.memberId} data-reaction={intro.reaction ?? ''} data-offer={intro.offer}>
                 <article className="intro-card" aria-labelledby={`intro-${m.memberId}`}>
                   <a
                     className="intro-photo"
                     href={`/member?id=${m.memberId}`}
                     data-testid="view-profile"
-                    aria-label={t('match.viewProfileOf', { name: m.nickname })}
                     onClick={(e) => {
                       e.preventDefault();
                       open(m.memberId);
                     }}
                   >
                     {photo ? (
-                      <Image src={photo} alt={t('match.photoAlt', { n: 1, name: m.nickname })} width={CARD_WIDTH} height={CARD_HEIGHT} sizes="(max-width: 560px) calc(100vw - 2rem), 528px" loading="eager" />
+                      // The link is named by what it shows, "Kai 35 · Taipei City" (WCAG 2.5.3, label in
+                      // name): the photo adds no words to it (the profile gives each photo its own).
+                      <Image src={photo} alt="" width={CARD_WIDTH} height={CARD_HEIGHT} sizes="(max-width: 560px) calc(100vw - 2rem), 528px" loading="eager" />
                     ) : (
                       <div className="mm-no-photo">{t('match.noPhoto')}</div>
                     )}
@@ -149,13 +167,25 @@ export default function TodayPage() {
                     </div>
                   </a>
                   <div className="intro-body">
+                    {/* Right under the photo: on a small phone, Like and Pass come before the facts. */}
+                    {intro.offer === 'DONE' ? (
+                      <p className="muted reactions" data-testid="match-ended">{t('match.today.ended')}</p>
+                    ) : (
+                      <Reactions
+                        name={m.nickname}
+                        reaction={intro.reaction}
+                        matchId={intro.offer === 'CHAT' ? intro.matchId : null}
+                        busy={busy !== null}
+                        onLike={() => void react(intro, 'LIKE')}
+                        onPass={() => void react(intro, 'PASS')}
+                      />
+                    )}
                     <p className="muted" data-testid="member-band">{bandLabel(t, m.distanceBand)}</p>
                     <p>
                       {occupationTypeLabel(t, m.occupationType)} · {m.occupation}
                     </p>
                     {m.verifiedEmployer ? <Verified name={m.nickname} /> : null}
                     {intro.theirLike != null ? <TheirLike like={intro.theirLike} name={m.nickname} /> : null}
-                    <Reactions name={m.nickname} reaction={intro.reaction} busy={busy !== null} onLike={() => void react(intro, 'LIKE')} onPass={() => void react(intro, 'PASS')} />
                   </div>
                 </article>
               </li>
@@ -176,7 +206,11 @@ export default function TodayPage() {
           }}
         />
       ) : null}
-      <ItsAMatch match={matched} onClose={() => setMatched(null)} />
+      <ItsAMatch
+        match={matched}
+        onClose={() => setMatched(null)}
+        returnFocus={() => list.current?.querySelector<HTMLElement>(`[data-member-id="${matchedCard.current}"] [data-testid="open-chat"]`)}
+      />
       <BottomNav current="today" />
     </section>
   );

@@ -15,6 +15,8 @@ export interface Entry {
   sentAt: number;
   mine: boolean;
   delivery: Delivery;
+  /** The server's caution for a received message (null: none, and always for one's own). */
+  caution?: { kinds: string[] } | null;
 }
 
 export interface ChatState {
@@ -40,7 +42,7 @@ export type ChatAction =
   | { type: 'ended' };
 
 function stored(m: ChatMessage): Entry {
-  return { clientMessageId: m.clientMessageId, messageId: m.messageId, text: m.text, sentAt: m.sentAt, mine: m.mine, delivery: 'sent' };
+  return { clientMessageId: m.clientMessageId, messageId: m.messageId, text: m.text, sentAt: m.sentAt, mine: m.mine, delivery: 'sent', caution: m.caution ?? null };
 }
 
 /** Adds stored messages: one entry per message id (and per own client id), stored ones in id

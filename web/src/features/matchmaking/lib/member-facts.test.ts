@@ -5,7 +5,7 @@ import ja from '@/lib/i18n/locales/ja.json';
 import { translate, type TFunction } from '@/lib/i18n';
 import { loadCore } from '@/lib/wasm';
 import type { MemberView } from '@/features/matchmaking/api/matchmaking-api';
-import { ageAndCity, answers, bandLabel, facts, memberIdFrom, occupationTypeLabel, reportProblem, tagLabels } from '@/features/matchmaking/lib/member-facts';
+import { ageAndCity, answers, bandLabel, facts, memberIdFrom, occupationTypeLabel, reportProblem, tagGroups } from '@/features/matchmaking/lib/member-facts';
 
 const tr =
   (messages: Record<string, string>): TFunction =>
@@ -67,13 +67,17 @@ describe('what a member sees of another', () => {
     }
   });
 
-  it('labels tags from the core catalogue in form order and leaves out ids it does not know', async () => {
+  it('groups tags as the register form asks them, leaving out ids it does not know and empty groups', async () => {
     const cat = (await loadCore()).catalogues();
-    const labels = tagLabels(tr(en), cat, member);
-    expect(labels).toHaveLength(2);
+    const groups = tagGroups(tr(en), cat, member);
+    expect(groups.map((g) => [g.field, g.labels.length])).toEqual([
+      ['personalityTagIds', 1],
+      ['hobbyTagIds', 1],
+    ]);
     const personality = cat.tags.personality.find((x) => x.id === 103)!;
-    expect(labels[0]).toBe((en as Record<string, string>)[personality.key]);
-    expect(tagLabels(tr(en), null, member)).toEqual([]);
+    expect(groups[0]!.labels[0]).toBe((en as Record<string, string>)[personality.key]);
+    expect(tr(en)(groups[1]!.labelKey)).toBe('Hobbies');
+    expect(tagGroups(tr(en), null, member)).toEqual([]);
   });
 
   it('shows what the member chose, in the reader’s language, and no MBTI when none was shared', async () => {

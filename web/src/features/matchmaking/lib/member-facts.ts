@@ -2,11 +2,12 @@ import type { TFunction } from '@/lib/i18n';
 import type { Catalogues, TagGroup } from '@/lib/wasm';
 import type { MemberView } from '@/features/matchmaking/api/matchmaking-api';
 
-/** The tag fields of a member, in the order the register form asks them, with their catalogue group. */
+/** The tag fields of a member, in the order the register form asks them, with their catalogue
+ *  group (the plans for children are a fact of the basics, beside the children). */
 const TAG_FIELDS: readonly [keyof MemberView & `${string}TagIds`, TagGroup][] = [
   ['personalityTagIds', 'personality'],
-  ['hobbyTagIds', 'hobby'],
   ['exerciseTagIds', 'exercise'],
+  ['hobbyTagIds', 'hobby'],
   ['marriageTypeTagIds', 'marriageType'],
   ['petTagIds', 'pet'],
 ];
@@ -39,17 +40,18 @@ export function ageAndCity(t: TFunction, cat: Cat, m: Pick<MemberView, 'age' | '
   return `${t('match.age', { age: m.age })} · ${cityLabel(t, cat, m.city)}`;
 }
 
-/** Every tag of the member as a label, in form order; ids the catalogue does not know are left out. */
-export function tagLabels(t: TFunction, cat: Cat, m: MemberView): string[] {
+/** The member's tags grouped as the register form asks them (personality, exercise, hobbies,
+ *  marriage plans, pets), each group under its field's label key; empty groups left out. */
+export function tagGroups(t: TFunction, cat: Cat, m: MemberView): { field: string; labelKey: string; labels: string[] }[] {
   if (!cat) return [];
-  const out: string[] = [];
-  for (const [field, group] of TAG_FIELDS) {
-    for (const id of m[field]) {
+  return TAG_FIELDS.map(([field, group]) => ({
+    field,
+    labelKey: `field.${field}`,
+    labels: m[field].flatMap((id) => {
       const tag = cat.tags[group].find((x) => x.id === id);
-      if (tag) out.push(label(t, tag.key, String(id)));
-    }
-  }
-  return out;
+      return tag ? [label(t, tag.key, String(id))] : [];
+    }),
+  })).filter((g) => g.labels.length > 0);
 }
 
 /** A Q&A answer a like's comment may be about (the server's `QaAnswer`). */

@@ -1,6 +1,9 @@
+import { taipeiUtcOffsetSecs } from 'virtual:core-rules';
+
 /** When the next daily introductions come, from the server's `KIZUNA_INTRODUCTIONS_AT` (`HH:MM`,
- *  Asia/Taipei: UTC+08:00 all year), as a moment the member's own clock and language show. */
-const TAIPEI_OFFSET_MS = 8 * 60 * 60 * 1000;
+ *  Asia/Taipei, kizuna-core's `rules::TAIPEI_UTC_OFFSET_SECS` all year), as a moment the member's
+ *  own clock and language show. */
+const TAIPEI_OFFSET_MS = taipeiUtcOffsetSecs * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The next moment (Unix ms) the Taipei clock reads `at`; null for anything but `HH:MM`. */

@@ -1,7 +1,7 @@
 import { api } from '@/lib/api-client';
 import type { Schemas } from '@/lib/api/types';
 
-/** GET/PUT /user/notifications: the member's push settings, one switch per kind (issues 15, 21). */
+/** GET/PUT /user/notifications: the member's push settings, one switch per kind. */
 export type NotificationSettings = Schemas['NotificationSettings'];
 export type PushKind = keyof NotificationSettings;
 
@@ -14,7 +14,7 @@ export const notificationsApi = {
   put: (change: Schemas['NotificationChange']) => api.put('/user/notifications', { ...quiet, body: change }),
 };
 
-/** GET/PUT /user/pause: taking a break from introductions (issue 21). */
+/** GET/PUT /user/pause: taking a break from introductions. */
 export type PauseState = Schemas['PauseState'];
 
 export const pauseApi = {
@@ -22,7 +22,7 @@ export const pauseApi = {
   put: (paused: boolean) => api.put('/user/pause', { ...quiet, body: { paused } }),
 };
 
-/** GET/PUT /user/colleagues: "never introduce me to people of my employer" (issue 21 §4). */
+/** GET/PUT /user/colleagues: "never introduce me to people of my employer". */
 export type ColleaguesState = Schemas['ColleaguesState'];
 
 export const colleaguesApi = {

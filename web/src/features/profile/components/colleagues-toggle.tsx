@@ -5,12 +5,13 @@ import { invalidate, queryKeys, useQuery } from '@/lib/query';
 import { colleaguesApi } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
 import { SwitchCard } from '@/features/profile/components/switch-card';
+import { profileQueries } from '@/features/profile/api/queries';
 
 /** "Never introduce me to people of my employer" (APPROVED members; on unless switched off).
  *  Says what it does, and that it waits for review while no employer is on record. */
 export function ColleaguesToggle() {
   const t = useT();
-  const [state, , set] = useQuery(queryKeys.colleagues, colleaguesApi.get);
+  const [state, , set] = useQuery(profileQueries.colleagues);
   const [saving, setSaving] = useState(false);
   const on = state.kind === 'ok' ? state.value.hideColleagues : null;
   const onRecord = state.kind === 'ok' ? state.value.employerOnRecord : true;

@@ -19,7 +19,7 @@ function megabytes(bytes: number | null | undefined): string {
 }
 
 /** "Download my data": a copy of everything the service holds about the member, prepared on the
- *  server and downloaded through a short-lived link (issue 22). */
+ *  server and downloaded through a short-lived link. */
 export function DataExportCard() {
   const t = useT();
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });

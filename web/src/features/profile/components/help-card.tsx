@@ -2,7 +2,7 @@ import { CircleHelp } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 
-/** /profile's way to the help and rules (issue 21 §6): one row that opens the index. */
+/** /profile's way to the help and rules: one row that opens the index. */
 export function HelpCard() {
   const t = useT();
   return (

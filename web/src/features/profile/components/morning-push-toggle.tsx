@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { queryKeys, useQuery } from '@/lib/query';
+import { useQuery } from '@/lib/query';
 import { notificationsApi, type PushKind } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
 import { SwitchCard } from '@/features/profile/components/switch-card';
+import { profileQueries } from '@/features/profile/api/queries';
 
 /** Each kind's switch: its test id and its label and help keys. */
 const SWITCHES: Record<PushKind, { testId: string; label: string; help: string }> = {
@@ -25,7 +26,7 @@ export function MorningPushToggle() {
 export function PushToggle({ kind }: { kind: PushKind }) {
   const t = useT();
   const labels = SWITCHES[kind];
-  const [settings, , setSettings] = useQuery(queryKeys.notifications, notificationsApi.get);
+  const [settings, , setSettings] = useQuery(profileQueries.notifications);
   const [saving, setSaving] = useState(false);
   const on = settings.kind === 'ok' ? settings.value[kind] : null;
   const unavailable = settings.kind !== 'ok' && settings.kind !== 'loading';

@@ -5,12 +5,13 @@ import { invalidate, queryKeys, useQuery } from '@/lib/query';
 import { pauseApi } from '@/features/profile/api/notifications-api';
 import { changeOptimistically } from '@/features/profile/lib/optimistic';
 import { SwitchCard } from '@/features/profile/components/switch-card';
+import { profileQueries } from '@/features/profile/api/queries';
 
 /** "Take a break": out of everyone's introductions at once and no new ones, matches and chats go
  *  on (APPROVED members). Moves at once and back, with a toast, if the save fails. */
 export function PauseToggle() {
   const t = useT();
-  const [state, , set] = useQuery(queryKeys.pause, pauseApi.get);
+  const [state, , set] = useQuery(profileQueries.pause);
   const [saving, setSaving] = useState(false);
   const on = state.kind === 'ok' ? state.value.paused : null;
 

@@ -1,5 +1,9 @@
 import '@/features/profile/components/profile.css';
 import { useRef, useState, type ChangeEvent } from 'react';
+import { ChevronRight, Pencil, Settings } from 'lucide-react';
+import { previewOf } from '@/lib/profile-preview';
+import { todayIso } from '@/lib/wasm';
+import { ProfilePreview } from '@/components/profile-preview';
 import { formatDate, hasMessage, useLocale, useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 import { useStore } from '@/lib/store';
@@ -15,15 +19,9 @@ import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
 import { BottomNav } from '@/components/bottom-nav';
 import { useCatalogues } from '@/lib/wasm/use-catalogues';
-import { queryKeys, useQuery } from '@/lib/query';
-import { MorningPushToggle, PushToggle } from '@/features/profile/components/morning-push-toggle';
-import { SignOutCard } from '@/features/profile/components/sign-out-card';
-import { DeleteAccountCard } from '@/features/profile/components/delete-account-card';
-import { DataExportCard } from '@/features/profile/components/data-export-card';
-import { PauseToggle } from '@/features/profile/components/pause-toggle';
-import { ColleaguesToggle } from '@/features/profile/components/colleagues-toggle';
-import { HelpCard } from '@/features/profile/components/help-card';
+import { useQuery } from '@/lib/query';
 import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, startResubmission, summarise } from '@/features/profile/api/profile-api';
+import { profileQueries } from '@/features/profile/api/queries';
 
 const STATUS_CLASS: Record<string, string> = {
   PENDING: 'badge-pending',
@@ -32,14 +30,16 @@ const STATUS_CLASS: Record<string, string> = {
   SUSPENDED: 'badge-suspended',
 };
 
-/** /profile: review status, the profile summary with photos through the image proxy, avatar change. */
+/** /profile: review status, editing, the profile summary with photos through the image proxy, the
+ *  partner conditions, avatar change, and one entry to /settings (a break, colleagues,
+ *  notifications, help, sign-out, the data, deleting the account). */
 export default function ProfilePage() {
   const t = useT();
   const lineProfile = useStore(appState, (s) => s.liffUserProfile);
   const reviewStatus = useStore(appState, (s) => s.reviewStatus);
   const locale = useLocale();
   // my-info as the start-up left it in memory, asked again behind it on every visit.
-  const [info, , setInfo] = useQuery(queryKeys.myInfo, getMyInfo, { initial: getUserInfo() });
+  const [info, , setInfo] = useQuery(profileQueries.myInfo, { initial: getUserInfo() });
   const summary = summarise(info.kind === 'ok' ? info.value : null);
   const loading = info.kind === 'loading';
   const [uploading, setUploading] = useState(false);
@@ -64,7 +64,7 @@ export default function ProfilePage() {
     }
   };
 
-  // Approved members take part in matchmaking: the bottom navigation leads there (issue 15).
+  // Approved members take part in matchmaking: the bottom navigation leads there.
   const approved = String(reviewStatus?.status ?? '').toUpperCase() === 'APPROVED';
   // A suspended member reads why and may sign out, nothing else (the server refuses the rest).
   const suspended = String(reviewStatus?.status ?? '').toUpperCase() === 'SUSPENDED';
@@ -92,7 +92,7 @@ export default function ProfilePage() {
       </header>
 
       <ReviewCard status={reviewStatus} />
-      {approved && info.kind === 'ok' ? <EditCard revision={info.value.revision ?? null} /> : null}
+      {approved && info.kind === 'ok' ? <EditCard revision={info.value.revision ?? null} profile={info.value.profile ?? null} cat={cat} /> : null}
 
       {loading ? (
         <Spinner />
@@ -117,15 +117,23 @@ export default function ProfilePage() {
         </div>
       )}
       {approved && info.kind === 'ok' && info.value.profile ? <ConditionsCard profile={info.value.profile} cat={cat} /> : null}
-      {approved ? <PauseToggle /> : null}
-      {approved ? <ColleaguesToggle /> : null}
-      {approved ? <MorningPushToggle /> : null}
-      {approved ? <PushToggle kind="matches" /> : null}
-      {approved ? <PushToggle kind="messages" /> : null}
-      <HelpCard />
-      <SignOutCard />
-      <DataExportCard />
-      <DeleteAccountCard />
+      {/* Everything else is a setting: one entry, one screen (/settings). */}
+      <a
+        className="card settings-entry"
+        href="/settings"
+        data-testid="open-settings"
+        onClick={(e) => {
+          e.preventDefault();
+          void navigate('/settings');
+        }}
+      >
+        <Settings aria-hidden="true" />
+        <span>
+          <strong>{t('settings.title')}</strong>
+          <span className="muted">{t(approved ? 'settings.summary' : 'settings.summaryAccount')}</span>
+        </span>
+        <ChevronRight aria-hidden="true" className="settings-entry-chevron" />
+      </a>
       {approved ? <BottomNav current="profile" /> : null}
     </section>
   );
@@ -181,17 +189,23 @@ function ReviewCard({ status }: { status: ReviewStatus | null }) {
   );
 }
 
-/** Edit after approval (issue 21 §1): the register form, filled from the revision waiting or
- *  sent back (else the approved profile), and where that revision stands. */
-function EditCard({ revision }: { revision: UserInfo['revision'] }) {
+/** The sections of the profile an approved member edits one at a time, in the form's order. */
+const SECTIONS = ['basics', 'work', 'lifestyle', 'tags', 'about', 'photos', 'conditions', 'location'] as const;
+
+/** Edit after approval: one section at a time, in place (`/register?section=…`,
+ *  the register form's step alone, saved on its own), or every step of the form; the preview of
+ *  how others see the approved profile; and where a revision stands. The form is filled from the
+ *  revision waiting or sent back, else the approved profile. */
+function EditCard({ revision, profile, cat }: { revision: UserInfo['revision']; profile: UserInfo['profile'] | null; cat: Catalogues | null }) {
   const t = useT();
   const [opening, setOpening] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
   const status = revision?.status ?? null;
-  const edit = async () => {
+  const edit = async (path: string) => {
     setOpening(true);
     try {
       await startResubmission();
-      await navigate('/register');
+      await navigate(path);
     } catch (err) {
       logger.warn(`edit could not start: ${describeError(err)}`);
       toast.error(t('error.unexpected'));
@@ -213,9 +227,42 @@ function EditCard({ revision }: { revision: UserInfo['revision'] }) {
           {revision.note ? <p data-testid="revision-note"><strong>{t('review.note')}</strong> {revision.note}</p> : null}
         </div>
       ) : null}
-      <button type="button" className="btn btn-primary" onClick={() => void edit()} disabled={opening} data-testid="edit-profile">
-        {t(status === 'REJECTED' ? 'profile.revision.editAgain' : 'profile.editProfile')}
-      </button>
+      {status === 'REJECTED' ? (
+        <button type="button" className="btn btn-primary" onClick={() => void edit('/register')} disabled={opening} data-testid="edit-profile">
+          {t('profile.revision.editAgain')}
+        </button>
+      ) : (
+        <>
+          <ul className="edit-sections" aria-label={t('profile.editSections')}>
+            {SECTIONS.map((id) => (
+              <li key={id}>
+                <button type="button" className="edit-section-row" onClick={() => void edit(`/register?section=${id}`)} disabled={opening} data-testid={`edit-section-${id}`}>
+                  <span>{t(`register.step.${id}`)}</span>
+                  <Pencil aria-hidden="true" />
+                </button>
+              </li>
+            ))}
+          </ul>
+          <div className="edit-actions">
+            {profile ? (
+              <button type="button" className="btn" aria-expanded={previewing} aria-controls="profile-preview-box" onClick={() => setPreviewing((p) => !p)} data-testid="profile-preview-toggle">
+                {t(previewing ? 'preview.hide' : 'preview.show')}
+              </button>
+            ) : null}
+            <button type="button" className="link-button" onClick={() => void edit('/register')} disabled={opening} data-testid="edit-profile">
+              {t('profile.editAll')}
+            </button>
+          </div>
+        </>
+      )}
+      <div id="profile-preview-box" hidden={!previewing}>
+        {previewing && profile ? (
+          <section aria-labelledby="profile-preview-title">
+            <h3 id="profile-preview-title">{t('preview.title')}</h3>
+            <ProfilePreview profile={previewOf(profile, cat, t, todayIso())} />
+          </section>
+        ) : null}
+      </div>
     </div>
   );
 }

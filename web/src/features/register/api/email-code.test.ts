@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadCore, type Core } from '@/lib/wasm';
 import { setCookie, TOKEN_COOKIE } from '@/lib/cookies';
 import { clearSession } from '@/lib/auth';
 import { confirmEmailCode, isEmailConfirmed, sendEmailCode } from '@/features/register/api/email-code';
@@ -9,7 +10,13 @@ function answer(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
+let core: Core;
+
 describe('work e-mail code', () => {
+  beforeAll(async () => {
+    core = await loadCore();
+  });
+
   afterEach(() => {
     vi.unstubAllGlobals();
     localStorage.clear();
@@ -31,16 +38,39 @@ describe('work e-mail code', () => {
   it('remembers a confirmed address as the server stores it, and only that address', async () => {
     setCookie(TOKEN_COOKIE, 'tok');
     vi.stubGlobal('fetch', vi.fn(async () => answer(200, { email: 'mei@tsmc.com', confirmedAt: 1 })));
-    expect(isEmailConfirmed('mei@tsmc.com')).toBe(false);
+    expect(isEmailConfirmed(core, 'mei@tsmc.com')).toBe(false);
     await confirmEmailCode(USER, 'Mei@TSMC.com ', '123456');
-    expect(isEmailConfirmed(' MEI@tsmc.com')).toBe(true);
-    expect(isEmailConfirmed('other@tsmc.com')).toBe(false);
+    expect(isEmailConfirmed(core, ' MEI@tsmc.com')).toBe(true);
+    expect(isEmailConfirmed(core, 'other@tsmc.com')).toBe(false);
+  });
+
+  it('compares addresses as the core normalises them: only ASCII letters are lower-cased', async () => {
+    setCookie(TOKEN_COOKIE, 'tok');
+    vi.stubGlobal('fetch', vi.fn(async () => answer(200, { email: 'kim@kizuna.com', confirmedAt: 1 })));
+    await confirmEmailCode(USER, 'kim@kizuna.com', '123456');
+    // The Kelvin sign lower-cases to an ASCII k in JavaScript, not in the core, which refuses the
+    // address: it is not the confirmed one.
+    expect('kim@\u212Aizuna.com'.toLowerCase()).toBe('kim@kizuna.com');
+    expect(core.normaliseEmail('KIM@\u212Aizuna.com')).toBe('kim@\u212Aizuna.com');
+    expect(isEmailConfirmed(core, 'kim@\u212Aizuna.com')).toBe(false);
+    expect(isEmailConfirmed(core, '\u00A0KIM@KIZUNA.COM\n')).toBe(true);
+    // JavaScript's trim takes a byte-order mark away; the core's does not.
+    expect(isEmailConfirmed(core, '\uFEFFkim@kizuna.com')).toBe(false);
+  });
+
+  it('a typed code is what the core reads as one: its digits, trimmed', () => {
+    const digits = core.catalogues().limits.emailCode!.max;
+    expect(core.isEmailCode('1'.repeat(digits))).toBe(true);
+    expect(core.isEmailCode(` ${'2'.repeat(digits)} `)).toBe(true);
+    expect(core.isEmailCode('1'.repeat(digits - 1))).toBe(false);
+    expect(core.isEmailCode('1'.repeat(digits + 1))).toBe(false);
+    expect(core.isEmailCode('١'.repeat(digits))).toBe(false);
   });
 
   it('a wrong code is not remembered and its field error reaches the caller', async () => {
     setCookie(TOKEN_COOKIE, 'tok');
     vi.stubGlobal('fetch', vi.fn(async () => answer(422, { code: 'E002', cause: 'wrong code', fields: { code: ['mismatch'] } })));
     await expect(confirmEmailCode(USER, 'mei@tsmc.com', '000000')).rejects.toMatchObject({ status: 422, fields: { code: ['mismatch'] } });
-    expect(isEmailConfirmed('mei@tsmc.com')).toBe(false);
+    expect(isEmailConfirmed(core, 'mei@tsmc.com')).toBe(false);
   });
 });

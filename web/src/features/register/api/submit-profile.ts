@@ -8,7 +8,7 @@ import { dataUrlBlob } from '@/lib/data-url';
 import type { Core, FieldErrors, RegisterDraft, UserProfileCreate } from '@/lib/wasm';
 import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
 
-/** Registration submit (spec §4): log in without a session, upload each non-empty photo slot as a
+/** Registration submit: log in without a session, upload each non-empty photo slot as a
  *  temp file, wait 500 ms, create the profile. Nothing typed is touched on failure; uploads that
  *  succeeded are remembered so a retry only sends what is missing. */
 export const WAIT_AFTER_UPLOADS_MS = 500;
@@ -20,7 +20,7 @@ export interface SubmitDeps {
   readLocalFile(token: string): Promise<Blob | null>;
   createProfile(payload: UserProfileCreate): Promise<unknown>;
   wait(ms: number): Promise<void>;
-  /** Edit and resubmit (issue 14): createProfile is the PUT, whose 409 is a real conflict. */
+  /** Edit and resubmit: createProfile is the PUT, whose 409 is a real conflict. */
   resubmit?: boolean;
 }
 
@@ -117,7 +117,7 @@ export const resubmitDeps: SubmitDeps = {
   resubmit: true,
 };
 
-/** An APPROVED member's edit goes with PUT /user-profile/edit (session, issue 21 §1): what they
+/** An APPROVED member's edit goes with PUT /user-profile/edit (session): what they
  *  look for counts at once, the rest waits for review as a revision. */
 export const editDeps: SubmitDeps = {
   ...defaultSubmitDeps,

@@ -2,18 +2,19 @@ import { useEffect, useState } from 'react';
 import { ApiError, NETWORK_ERROR } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
-import { confirmEmailCode, isEmailConfirmed, normaliseEmail, sendEmailCode } from '@/features/register/api/email-code';
+import { confirmEmailCode, isEmailConfirmed, sendEmailCode } from '@/features/register/api/email-code';
 
 /** The code step of COMPANY_EMAIL: send a code, type the digits, confirm. Errors stay beside the
  *  field they belong to (the address, or the code). */
 export function EmailCode({ form }: { form: RegisterForm }) {
-  const { draft, t, lineUserId, message, cat } = form;
-  // The code's length is kizuna-core's rule (`rules::EMAIL_CODE_DIGITS`), as the server checks it.
+  const { draft, t, lineUserId, message, cat, core } = form;
+  // The code's length and what counts as a code are kizuna-core's (`rules::EMAIL_CODE_DIGITS`,
+  // `EmailCode::parse`), as the server checks them.
   const digits = cat.limits.emailCode?.max;
-  const email = normaliseEmail(draft.companyEmail);
+  const email = core.normaliseEmail(draft.companyEmail);
   // Confirmation and errors belong to one address: typing another one shows the step afresh.
-  const [confirmedFor, setConfirmedFor] = useState<string | null>(() => (isEmailConfirmed(email) ? email : null));
-  const confirmed = confirmedFor === email || isEmailConfirmed(email);
+  const [confirmedFor, setConfirmedFor] = useState<string | null>(() => (isEmailConfirmed(core, email) ? email : null));
+  const confirmed = confirmedFor === email || isEmailConfirmed(core, email);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
@@ -64,7 +65,7 @@ export function EmailCode({ form }: { form: RegisterForm }) {
   };
 
   const confirm = async () => {
-    if (!/^\d{6}$/.test(code)) {
+    if (!core.isEmailCode(code)) {
       setCodeError(t('emailCode.error.invalid'));
       return;
     }

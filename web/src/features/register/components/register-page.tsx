@@ -1,21 +1,26 @@
-import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { completeLocale, hasMessage, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
-import { navigate } from '@/lib/navigation';
+import { navigate, useShownSearch } from '@/lib/navigation';
 import { getMyInfo } from '@/lib/user-api';
 import { getUserInfo, type UserInfo } from '@/lib/auth';
 import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type FirstStepForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
-import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, STEPS } from '@/features/register/lib/steps';
+import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, stepOfField, STEPS } from '@/features/register/lib/steps';
 import { FlaggedFields } from '@/components/form';
-import { api, type ApiAnswer } from '@/lib/api-client';
+import type { CodeCatalogues } from '@/lib/shared-queries';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
 import { isEmailConfirmed } from '@/features/register/lib/email-confirmed';
 import { StepBasics } from '@/features/register/components/step-basics';
+import { previewOf } from '@/lib/profile-preview';
+import { ProfilePreview } from '@/components/profile-preview';
+import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
+import { Welcome } from '@/features/register/components/welcome';
+import { readRaw, StorageKey, writeRaw } from '@/lib/storage';
 
 // Only the first steps are in the page's chunk: the others load on demand, and all of them are
 // fetched once the form is usable (so a later step, or an offline submit, never waits for them).
@@ -32,6 +37,9 @@ const loadSubmit = () => import('@/features/register/api/submit-profile');
 // A later step waits for the later part of the messages too (the first part has the first step's);
 // should they fail to load, the step still opens (its labels then show their keys) rather than fail.
 const withMessages = <T,>(load: () => Promise<T>) => Promise.all([load(), completeLocale().catch(() => {})]).then(([m]) => m);
+// A resubmission's reason codes come through the data hook, which a new member's form never loads;
+// with the rest of the messages, since a resubmission opens on a later step.
+const ResubmitCodes = lazy(() => withMessages(() => import('@/features/register/components/resubmit-codes')));
 const StepWork = lazy(() => withMessages(loadWork).then((m) => ({ default: m.StepWork })));
 const StepLifestyle = lazy(() => withMessages(loadLifestyle).then((m) => ({ default: m.StepLifestyle })));
 const StepAbout = lazy(() => withMessages(loadAbout).then((m) => ({ default: m.StepAbout })));
@@ -51,11 +59,30 @@ function prefetchSteps() {
   }
 }
 
-/** /register: the multi-step form, its draft kept in local storage, submitted as spec §4 says. */
+// Start on the welcome: step 1's heading takes the focus as the form opens.
+let focusFirstStep = false;
+
+/** /register: a newcomer's welcome, then the multi-step form, its draft kept in local storage,
+ *  submitted as docs/design.md "Identity and sessions" and "Review" say. */
 export default function RegisterPage() {
   const t = useT();
   const lineUserId = useStore(appState, (s) => s.liffUserProfile?.userId ?? '');
   const state = useRegisterForm(lineUserId);
+  // Someone with no profile yet, once per browser (a draft begun is not welcomed again); the form
+  // loads behind it.
+  const newcomer = useStore(appState, (s) => s.reviewStatus == null);
+  const [welcomed, setWelcomed] = useState(() => readRaw(StorageKey.registerWelcomed) !== null);
+  if (newcomer && !welcomed) {
+    return (
+      <Welcome
+        onStart={() => {
+          writeRaw(StorageKey.registerWelcomed, '1');
+          focusFirstStep = true;
+          setWelcomed(true);
+        }}
+      />
+    );
+  }
   if (state.status === 'loading') return <Spinner />;
   if (state.status === 'error') {
     return (
@@ -80,24 +107,38 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   const first = useRef(true);
   const current = STEPS[step]!;
   const resubmitting = useStore(appState, (s) => s.reviewStatus?.status === 'REJECTED');
-  // An approved member edits their profile here (issue 21 §1): some changes count at once, the
+  // An approved member edits their profile here: some changes count at once, the
   // rest go to review as a revision; a revision sent back guides like a rejection.
   const editing = form.editing;
   // my-info was asked as the form opened (its revision is what the form was filled from).
   const [revision] = useState(() => (editing ? getUserInfo()?.revision ?? null : null));
-  // A revision sent back is updated, as a rejected profile is (issue 21 §2).
+  // A revision sent back is updated, as a rejected profile is.
   const updating = resubmitting || revision?.status === 'REJECTED';
-  const guide = useResubmitGuide(resubmitting, editing, revision);
+  const { guide, waiting: waitingForCodes, loader: resubmitCodes } = useResubmitGuide(resubmitting, editing, revision);
+  // An approved member edits one section in place (`?section=about`, from /profile): that step
+  // alone, saved on its own, with a preview of how others will see the profile.
+  const sectionId = new URLSearchParams(useShownSearch()).get('section');
+  const section = editing ? STEPS.findIndex((s) => s.id === sectionId && s.id !== 'review') : -1;
+  const inPlace = section >= 0;
+  const [previewing, setPreviewing] = useState(false);
   const opened = useRef(false);
   useEffect(() => {
+    // The section asked for is the step shown (the form keeps its step in storage).
+    if (inPlace && step !== section) {
+      first.current = true;
+      moveTo(section);
+    }
+  }, [inPlace, section, step, moveTo]);
+
+  useEffect(() => {
     // A rejected member's form opens on the first step the reviewer asked to change, once.
-    if (!guide || opened.current) return;
+    if (inPlace || !guide || opened.current) return;
     opened.current = true;
     if (step !== 0) return;
     // Opening there is no move of the member's: the heading keeps its focus for their own moves.
     first.current = true;
     moveTo(firstFlaggedStep(guide.flagged));
-  }, [guide, step, moveTo]);
+  }, [inPlace, guide, step, moveTo]);
 
   useEffect(() => {
     // The first touch of the form (a field's focus too), or a few seconds of idling, fetches the
@@ -140,7 +181,8 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   useEffect(() => {
     if (first.current) {
       first.current = false;
-      return;
+      if (!focusFirstStep) return;
+      focusFirstStep = false;
     }
     heading.current?.focus();
   }, [step]);
@@ -182,10 +224,13 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
     if (!full) return;
     reveal('all');
     if (Object.keys(errors).some((k) => errors[k]!.length)) {
+      // Editing one section: what needs attention elsewhere is named, not hidden off screen.
+      const elsewhere = new Set(Object.keys(errors).filter((k) => errors[k]!.length).map(stepOfField).filter((i) => i !== step));
+      if (inPlace && elsewhere.size) setSubmitError(t('register.elsewhere', { steps: [...elsewhere].map((i) => t(`register.step.${STEPS[i]!.id}`)).join(', ') }));
       focusFirstError();
       return;
     }
-    if (draft.verifyMethod === 'COMPANY_EMAIL' && !isEmailConfirmed(draft.companyEmail)) {
+    if (draft.verifyMethod === 'COMPANY_EMAIL' && !isEmailConfirmed(full.core, draft.companyEmail)) {
       // The code step comes first; the work step shows it beside the address.
       const text = t('rule.email_not_confirmed');
       setSubmitError(text);
@@ -227,9 +272,94 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
     }
   };
 
+  if (waitingForCodes) {
+    return (
+      <>
+        {resubmitCodes}
+        <Spinner />
+      </>
+    );
+  }
+
+  const stepBody = (
+    <Suspense fallback={<Spinner />}>
+      {current.id === 'basics' ? <StepBasics form={form} /> : null}
+      {current.id === 'work' && full ? <StepWork form={full} /> : null}
+      {current.id === 'lifestyle' && full ? <StepLifestyle form={full} /> : null}
+      {current.id === 'tags' && full ? <StepTags form={full} /> : null}
+      {current.id === 'about' && full ? <StepAbout form={full} /> : null}
+      {current.id === 'photos' && full ? <StepPhotos form={full} /> : null}
+      {current.id === 'conditions' && full ? <StepConditions form={full} /> : null}
+      {current.id === 'location' && full ? <StepLocation form={full} /> : null}
+      {current.id === 'review' && full ? <StepReview form={full} submitError={submitError} submitting={submitting} onSubmit={() => void submit()} /> : null}
+    </Suspense>
+  );
+
+  if (inPlace) {
+    // What the member looks for counts at once; what others see goes to review first.
+    const atOnce = current.id === 'conditions' || current.id === 'location';
+    const photos = draft.photoNameList.filter(Boolean).map((n) => (isLocalToken(n) ? getPhoto(n) ?? '' : n)).filter(Boolean);
+    return (
+      <FlaggedFields value={guide ? { fields: guide.flagged, label: t('register.flagged') } : NOTHING_FLAGGED}>
+        <section className="page register-page edit-section" aria-labelledby="register-step-title" data-testid="edit-section" data-section={current.id}>
+          {resubmitCodes}
+          <a
+            className="edit-back"
+            href="/profile"
+            data-testid="edit-cancel"
+            onClick={(e) => {
+              e.preventDefault();
+              clearDraftStorage();
+              void navigate('/profile');
+            }}
+          >
+            {t('register.editCancel')}
+          </a>
+          <p className="eyebrow" data-testid="register-title">{t('register.editTitle')}</p>
+          <h1 id="register-step-title" ref={heading} tabIndex={-1} data-step={current.id}>{t(`register.step.${current.id}`)}</h1>
+          <p className="notice" data-testid="edit-notice">{t(atOnce ? 'register.sectionAtOnce' : 'register.sectionReviewed')}</p>
+          {step !== section ? (
+            <Spinner />
+          ) : (
+            <form
+              className="form"
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                void submit();
+              }}
+            >
+              {stepBody}
+              {submitError ? (
+                <p className="notice notice-error" role="alert" data-testid="submit-error">{submitError}</p>
+              ) : null}
+              <div className="form-nav">
+                <button type="button" className="btn" aria-expanded={previewing} aria-controls="edit-preview" data-testid="edit-preview-toggle" onClick={() => setPreviewing((p) => !p)}>
+                  {t(previewing ? 'preview.hide' : 'preview.show')}
+                </button>
+                <button type="submit" className="btn btn-primary" data-testid="edit-save" disabled={submitting || !full}>
+                  {submitting ? t('register.submitting') : t('register.editSave')}
+                </button>
+              </div>
+              <div id="edit-preview" hidden={!previewing}>
+                {previewing ? (
+                  <section className="review-preview" aria-labelledby="edit-preview-title">
+                    <h2 id="edit-preview-title">{t('preview.title')}</h2>
+                    <ProfilePreview profile={previewOf({ ...draft, photoNameList: photos }, full?.cat ?? null, t, today)} />
+                  </section>
+                ) : null}
+              </div>
+            </form>
+          )}
+        </section>
+      </FlaggedFields>
+    );
+  }
+
   return (
     <FlaggedFields value={guide ? { fields: guide.flagged, label: t('register.flagged') } : NOTHING_FLAGGED}>
     <section className="page register-page" aria-labelledby="register-step-title">
+      {resubmitCodes}
       <p className="eyebrow" data-testid="register-title">{t(updating ? 'register.updateTitle' : editing ? 'register.editTitle' : 'register.title')}</p>
       {resubmitting ? <p className="notice" data-testid="resubmit-notice">{t('register.resubmitNotice')}</p> : null}
       {editing ? <p className="notice" data-testid="edit-notice">{t('register.editNotice')}</p> : null}
@@ -282,17 +412,7 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
           else next();
         }}
       >
-        <Suspense fallback={<Spinner />}>
-        {current.id === 'basics' ? <StepBasics form={form} /> : null}
-        {current.id === 'work' && full ? <StepWork form={full} /> : null}
-        {current.id === 'lifestyle' && full ? <StepLifestyle form={full} /> : null}
-        {current.id === 'tags' && full ? <StepTags form={full} /> : null}
-        {current.id === 'about' && full ? <StepAbout form={full} /> : null}
-        {current.id === 'photos' && full ? <StepPhotos form={full} /> : null}
-        {current.id === 'conditions' && full ? <StepConditions form={full} /> : null}
-        {current.id === 'location' && full ? <StepLocation form={full} /> : null}
-        {current.id === 'review' && full ? <StepReview form={full} submitError={submitError} submitting={submitting} onSubmit={() => void submit()} /> : null}
-        </Suspense>
+        {stepBody}
         {step !== REVIEW_STEP ? (
           <div className="form-nav">
             <button type="button" className="btn" onClick={() => goTo(step - 1)} disabled={step === 0}>{t('common.back')}</button>
@@ -302,7 +422,7 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
             <button type="submit" className={form.returnToReview ? 'btn' : 'btn btn-primary'} data-testid="next">{t('common.next')}</button>
           </div>
         ) : (
-          <div className="form-nav form-nav-static">
+          <div className="form-nav">
             <button type="button" className="btn" onClick={() => goTo(step - 1)}>{t('common.back')}</button>
           </div>
         )}
@@ -318,32 +438,29 @@ type Revision = NonNullable<UserInfo['revision']>;
 
 /** What a REJECTED member's form (or an approved member's, whose revision was sent back) shows
  *  first: the reasons and note of the decision, and the fields they concern (the `reject`
- *  catalogue's, kizuna-core's). Null while neither or until the catalogue is there. */
-function useResubmitGuide(rejected: boolean, editing: boolean, revision: Revision | null): { reasons: string[]; note: string | null; flagged: Set<string> } | null {
+ *  catalogue's, kizuna-core's). `guide` is null while neither or until the catalogue is there;
+ *  `loader` is what loads the catalogue, to render on the page. */
+function useResubmitGuide(rejected: boolean, editing: boolean, revision: Revision | null): { guide: { reasons: string[]; note: string | null; flagged: Set<string> } | null; waiting: boolean; loader: ReactNode } {
   const reviewStatus = useStore(appState, (s) => s.reviewStatus);
   const status = useMemo(
     () => (editing ? (revision?.status === 'REJECTED' ? { reasons: revision.reasons, note: revision.note } : null) : reviewStatus),
     [editing, revision, reviewStatus],
   );
   const resubmitting = rejected || (editing && status != null);
-  // A plain request, not lib/query: SWR (5.6 KB on the wire) stays out of /register's first render,
-  // and only a resubmitting member asks for the codes, once.
-  const [codes, setCodes] = useState<ApiAnswer<'get', '/catalogue/codes'> | null>(null);
-  useEffect(() => {
-    if (!resubmitting) return;
-    let alive = true;
-    api
-      .get('/catalogue/codes', { public: true, showToast: false })
-      .then((answer) => alive && setCodes(answer))
-      .catch((err: unknown) => logger.warn(`reason codes unavailable: ${describeError(err)}`));
-    return () => {
-      alive = false;
-    };
-  }, [resubmitting]);
-  return useMemo(() => {
+  // undefined until the codes are settled, null when they could not be had.
+  const [codes, setCodes] = useState<CodeCatalogues | null | undefined>(undefined);
+  const guide = useMemo(() => {
     if (!resubmitting || !codes) return null;
     const reasons = Array.isArray(status?.reasons) ? status.reasons.filter((r): r is string => typeof r === 'string') : [];
     const note = typeof status?.note === 'string' && status.note ? status.note : null;
     return { reasons, note, flagged: flaggedFields(reasons, codes.reject) };
   }, [resubmitting, codes, status]);
+  // Only a resubmitting member asks for the codes, and their form opens once they are settled:
+  // on the step the reviewer asked to change, its fields marked, rather than moving there later.
+  const loader = resubmitting ? (
+    <Suspense fallback={null}>
+      <ResubmitCodes onSettled={setCodes} />
+    </Suspense>
+  ) : null;
+  return { guide, waiting: resubmitting && codes === undefined, loader };
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { SelectInput, TextInput } from '@/components/form';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
 
-/** Spec §9 geolocation defaults. */
+/** The geolocation defaults. */
 export const GEOLOCATION_OPTIONS: PositionOptions = { maximumAge: 30000, timeout: 27000, enableHighAccuracy: true };
 
 type GeoState = 'idle' | 'asking' | 'done' | 'refused' | 'unavailable';

@@ -2,12 +2,20 @@ import '@/features/register/components/register-steps.css';
 import { useEffect, useRef } from 'react';
 import type { RegisterForm } from '@/features/register/hooks/use-register-form';
 import { formatDate, useLocale } from '@/lib/i18n';
-import { STEPS, stepOfField, REVIEW_STEP } from '@/features/register/lib/steps';
+import { STEPS, errorsInStepOrder, stepOfField, REVIEW_STEP } from '@/features/register/lib/steps';
 import { labelOf } from '@/lib/catalogue-labels';
+import { previewOf } from '@/lib/profile-preview';
+import { ProfilePreview } from '@/components/profile-preview';
+import { Image } from '@/components/image';
+import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
 
-/** Review: what will be sent, per step with an edit link, and every remaining error. */
+/** A draft's photo as the browser can show it: a local photo's data URL until it is uploaded. */
+const shown = (name: string) => (isLocalToken(name) ? getPhoto(name) ?? '' : name);
+
+/** Review: what will be sent, per step with an edit link, every remaining error, and the profile
+ *  as others will see it. */
 export function StepReview({ form, submitError, submitting, onSubmit }: { form: RegisterForm; submitError: string | null; submitting: boolean; onSubmit: () => void }) {
-  const { draft, errors, t, cat, goTo, message } = form;
+  const { draft, errors, t, cat, goTo, message, today } = form;
   const locale = useLocale();
   const errorBox = useRef<HTMLDivElement>(null);
   const retry = useRef<HTMLButtonElement>(null);
@@ -18,8 +26,8 @@ export function StepReview({ form, submitError, submitting, onSubmit }: { form: 
     errorBox.current?.scrollIntoView({ block: 'center' });
     retry.current?.focus({ preventScroll: true });
   }, [submitError, submitting]);
-  const errorKeys = Object.keys(errors).filter((k) => errors[k]!.length);
-  const photos = draft.photoNameList.filter(Boolean).length;
+  const errorKeys = errorsInStepOrder(errors);
+  const photos = draft.photoNameList.filter(Boolean).map(shown).filter(Boolean);
   const rows: [number, string, string][] = [
     [0, 'nickname', draft.nickname],
     [0, 'birthday', draft.birthday ? formatDate(draft.birthday, locale) : ''],
@@ -28,7 +36,7 @@ export function StepReview({ form, submitError, submitting, onSubmit }: { form: 
     [1, 'verifyMethod', labelOf(cat.choices.verifyMethod, draft.verifyMethod, t)],
     [2, 'marriageRecord', labelOf(cat.choices.marriageRecord, draft.marriageRecord, t)],
     [4, 'aboutMe', draft.aboutMe],
-    [5, 'photoNameList', t('register.photoCount', { n: photos })],
+    [5, 'photoNameList', photos.length ? t('register.photoCount', { n: photos.length }) : ''],
     [7, 'city', cat.cities.find((c) => c.code === draft.city) ? t(cat.cities.find((c) => c.code === draft.city)!.key) : ''],
   ];
   return (
@@ -41,8 +49,13 @@ export function StepReview({ form, submitError, submitting, onSubmit }: { form: 
               const step = stepOfField(k);
               return (
                 <li key={k}>
-                  <button type="button" className="link-button" onClick={() => goTo(step)} disabled={step === REVIEW_STEP}>
-                    {t(`register.step.${STEPS[step]!.id}`)} · {fieldLabel(k, t)}: {message(k, errors[k]![0]!)}
+                  {/* Where on its own line, what is wrong below it: at 320 px the two in one run
+                      broke over three lines. */}
+                  <button type="button" className="link-button error-link" onClick={() => goTo(step)} disabled={step === REVIEW_STEP}>
+                    <strong>
+                      {t(`register.step.${STEPS[step]!.id}`)} · {fieldLabel(k, t)}:
+                    </strong>{' '}
+                    <span>{message(k, errors[k]![0]!)}</span>
                   </button>
                 </li>
               );
@@ -55,13 +68,29 @@ export function StepReview({ form, submitError, submitting, onSubmit }: { form: 
           <div key={field} className="review-item">
             <dt>{t(`field.${field}`)}</dt>
             <dd>
-              {value ? <span className="clamp">{value}</span> : <span className="muted">{t('register.notFilled')}</span>}
+              {field === 'photoNameList' && photos.length ? (
+                <ul className="review-photos" aria-label={value}>
+                  {photos.map((src, i) => (
+                    <li key={`${i}-${src.slice(-24)}`}>
+                      <Image src={src} alt={t('preview.photoAlt', { n: i + 1 })} width={56} height={70} />
+                    </li>
+                  ))}
+                </ul>
+              ) : value ? (
+                <span className="clamp">{value}</span>
+              ) : (
+                <span className="muted">{t('register.notFilled')}</span>
+              )}
               {/* Inside the dd: a description list's groups hold only terms and descriptions. */}
               <button type="button" className="link-button" onClick={() => goTo(step)}>{t('common.edit')}</button>
             </dd>
           </div>
         ))}
       </dl>
+      <section className="review-preview" aria-labelledby="review-preview-title">
+        <h2 id="review-preview-title">{t('preview.title')}</h2>
+        <ProfilePreview profile={previewOf({ ...draft, photoNameList: photos }, cat, t, today)} />
+      </section>
       {submitError ? (
         <div ref={errorBox} className="notice notice-error" role="alert" data-testid="submit-error">
           <strong>{t('register.submitFailed')}</strong> {submitError}

@@ -33,7 +33,7 @@ export interface FirstStepForm {
   /** Start loading the core, if it is not loaded or loading yet (the first touch of the form, a
    *  few seconds of idling, or a move that needs its rules). */
   needCore(): void;
-  /** An APPROVED member editing their profile (issue 21 §1): the identity is read-only. */
+  /** An APPROVED member editing their profile: the identity is read-only. */
   editing: boolean;
 }
 
@@ -78,7 +78,7 @@ export function useRegisterForm(lineUserId: string):
           if (alive) setCore(c);
           return;
         }
-        // A rejected member resubmits, an approved one edits (issue 21 §1): the same filled form.
+        // A rejected member resubmits, an approved one edits: the same filled form.
         const status = appState.get().reviewStatus?.status;
         if (status === 'REJECTED' || status === 'APPROVED') {
           // Come straight here rather than through "Edit and resubmit": the same filled form. Its

@@ -1,8 +1,8 @@
 import type { Core, RegisterDraft, RepairResult } from '@/lib/wasm';
 import { readJson, readRaw, remove, StorageKey, writeJson, writeRaw } from '@/lib/storage';
 
-/** The register draft, its current step and its local photos in local storage (spec §3, §4;
- *  docs/design.md "Client storage"). A damaged or older draft is repaired by the core, never here. */
+/** The register draft, its current step and its local photos in local storage
+ *  (docs/design.md "Client storage"). A damaged or older draft is repaired by the core, never here. */
 export function loadDraft(core: Pick<Core, 'repairDraft'>): RepairResult {
   const stored = readJson(StorageKey.registerForm);
   // Text that is not JSON at all is as damaged as it gets: the core turns null into a fresh draft.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, stepOfField, STEPS } from '@/features/register/lib/steps';
+import { errorsInStepOrder, errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, stepOfField, STEPS } from '@/features/register/lib/steps';
 
 describe('register steps', () => {
   it('has the eight form steps and review', () => {
@@ -12,6 +12,10 @@ describe('register steps', () => {
     expect(stepOfField('photoNameList')).toBe(5);
     expect(stepOfField('account')).toBe(REVIEW_STEP);
     expect(errorsOfStep({ nickname: ['required'], city: ['required'], gender: [] }, 0)).toEqual(['nickname']);
+  });
+  it('lists the errors in the order of the steps, then of the fields within a step', () => {
+    const errors = { photoNameList: ['required'], city: ['required'], 'valueItem.AGE.min': ['range'], birthday: ['required'], nickname: ['required'], gender: [], account: ['taken'], occupation: ['required'] };
+    expect(errorsInStepOrder(errors)).toEqual(['nickname', 'birthday', 'occupation', 'photoNameList', 'valueItem.AGE.min', 'city', 'account']);
   });
   it('flags the fields of a rejection and opens on the first step that needs a change', () => {
     const catalogue = [

@@ -31,11 +31,25 @@ export function stepOfField(key: string): number {
   return index === -1 ? REVIEW_STEP : index;
 }
 
+/** The fields with an error, in the order a member meets them: by step, then as the step lists
+ *  its fields (the validator's own order put photos before the basics). */
+export function errorsInStepOrder(errors: Record<string, string[]>): string[] {
+  const place = (key: string) => {
+    const step = stepOfField(key);
+    return step * 100 + (STEPS[step]!.fields as readonly string[]).indexOf(baseField(key));
+  };
+  return Object.keys(errors)
+    .filter((k) => errors[k]!.length)
+    .map((k, i) => ({ k, at: place(k), i }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map(({ k }) => k);
+}
+
 export function errorsOfStep(errors: Record<string, string[]>, step: number): string[] {
   return Object.keys(errors).filter((k) => errors[k]!.length && stepOfField(k) === step);
 }
 
-/** The fields a rejection's reasons concern (issue 21 §2), from the `reject` code catalogue's
+/** The fields a rejection's reasons concern, from the `reject` code catalogue's
  *  `fields` (kizuna-core's): a reason without fields (OTHER) flags none. */
 export function flaggedFields(reasons: readonly string[], catalogue: readonly { code: string; fields: readonly string[] }[]): Set<string> {
   return new Set(catalogue.filter((entry) => reasons.includes(entry.code)).flatMap((entry) => entry.fields));

@@ -1,7 +1,8 @@
+import { consoleRules } from 'virtual:core-rules';
 import { api } from '@/lib/api-client';
 import type { Schemas } from '@/lib/api/types';
 
-/** The reviewer API (issue 14; docs/design.md "Review"). Every call is checked on the server:
+/** The reviewer API (docs/design.md "Review"). Every call is checked on the server:
  *  a member gets 403 E004. Every shape is the server's, generated from its OpenAPI document: a
  *  field renamed on the server fails the web's type check. (A field the server types `Option`
  *  arrives as null; test it with `== null` / `??`.) */
@@ -20,7 +21,9 @@ export type ConversationLine = Schemas['ConversationLine'];
 /** An open report (GET /review/reports), with the last 50 messages of the pair's match, oldest first. */
 export type ReportItem = Schemas['ReportItem'];
 export type DecisionBody = Schemas['DecisionBody'];
-/** A decision on an approved member's revision (issue 21 §1): APPROVE or REJECT, naming its number. */
+/** A conversation the screening flagged (GET /review/conversations): not a report. */
+export type FlaggedConversation = Schemas['FlaggedConversation'];
+/** A decision on an approved member's revision: APPROVE or REJECT, naming its number. */
 export type RevisionDecisionBody = Schemas['RevisionDecisionBody'];
 
 const quiet = { showToast: false } as const;
@@ -36,25 +39,26 @@ export const reviewApi = {
     api.post('/review/profiles/{profileId}/revision/decision', { ...quiet, path: { profileId: id }, body }),
   reports: () => api.get('/review/reports', quiet),
   dismiss: (reportId: number) => api.post('/review/reports/{reportId}/dismiss', { ...quiet, path: { reportId } }),
-  codes: () => api.get('/catalogue/codes', { ...quiet, public: true }),
+  flagged: () => api.get('/review/conversations', quiet),
+  dismissFlagged: (matchId: number) => api.post('/review/conversations/{matchId}/dismiss', { ...quiet, path: { matchId } }),
   /** Approved members without an employer on record, for a reviewer to set. */
   employersMissing: () => api.get('/review/employers/missing', quiet),
   setEmployer: (id: number, employer: string) =>
     api.put('/review/profiles/{profileId}/employer', { ...quiet, path: { profileId: id }, body: { employer } }),
 };
 
-/** The actions kizuna-core allows from a status (the server checks again); a revision waiting is
- *  approved or rejected (kizuna-core's `check_revision_decision`). */
+/** The decisions a reviewer may take: those kizuna-core's transitions allow from the status
+ *  (`ReviewStatus::reviewer_actions`), or on a revision waiting (`revision::REVISION_ACTIONS`).
+ *  The server checks again. */
 export function actionsFor(status: ReviewState, revision: number | null = null): DecisionAction[] {
-  if (revision != null) return ['APPROVE', 'REJECT'];
-  switch (status) {
-    case 'PENDING':
-      return ['APPROVE', 'REJECT'];
-    case 'APPROVED':
-      return ['SUSPEND'];
-    case 'SUSPENDED':
-      return ['REINSTATE'];
-    default:
-      return [];
-  }
+  return revision != null ? consoleRules.revisionActions : consoleRules.actions[status];
+}
+
+/** Whether approving asks the reviewer which employer to put on record (kizuna-core's
+ *  `employer_on_approval`): for a method whose proof only a person reads, and, on a revision,
+ *  only when it changes the verification (`revision::verification_changed`). */
+export function picksEmployer(view: Pick<ReviewView, 'revision' | 'changedFields' | 'verification'>): boolean {
+  const method = view.verification.method;
+  const newProof = view.revision == null || view.changedFields.some((f) => consoleRules.verificationFields.includes(f));
+  return method != null && consoleRules.employerPickedFor.includes(method) && newProof;
 }

@@ -2,16 +2,17 @@ import { useEffect, useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
-import { queryKeys, useQuery } from '@/lib/query';
+import { useQuery } from '@/lib/query';
 import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
 import { reviewApi } from '@/features/review/api/review-api';
+import { reviewQueries } from '@/features/review/api/queries';
 
 /** Members approved before review recorded employers (their proof was not a work e-mail): a
  *  reviewer sets each one's employer from the catalogue; until then they have no colleagues.
  *  Shown only while there are some. */
 export function EmployersMissing({ onOpen }: { onOpen: (profileId: number) => void }) {
   const t = useT();
-  const [state, reload] = useQuery(queryKeys.reviewEmployersMissing, reviewApi.employersMissing);
+  const [state, reload] = useQuery(reviewQueries.employersMissing);
   const [employers, setEmployers] = useState<Catalogues['employers']>(() => coreIfLoaded()?.catalogues().employers ?? []);
   const [picked, setPicked] = useState<Record<number, string>>({});
   const [problem, setProblem] = useState<string | null>(null);

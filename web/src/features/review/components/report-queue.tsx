@@ -7,7 +7,7 @@ import { Spinner } from '@/components/spinner';
 import { reviewApi, type CodeCatalogues, type ReportItem } from '@/features/review/api/review-api';
 import { conversationOf, memberName, reasonLabels, reportTime, suggestedReason, suspensionProblem } from '@/features/review/lib/reports';
 
-/** The report queue (issue 15): open reports of one member by another, oldest first. A report is
+/** The report queue: open reports of one member by another, oldest first. A report is
  *  dismissed, or its member suspended through the ordinary SUSPEND decision, which settles every
  *  open report about them and ends their matches on the server. */
 export function ReportQueue({

@@ -1,19 +1,15 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatDateTime, hasMessage, useT, type TFunction } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
-import { describeError, logger } from '@/lib/logger';
+import { describeError } from '@/lib/logger';
 import { Image } from '@/components/image';
 import { Spinner } from '@/components/spinner';
-import { coreIfLoaded, loadCore, type Catalogues } from '@/lib/wasm';
+import { useCatalogues } from '@/lib/wasm/use-catalogues';
+import { useQuery } from '@/lib/query';
 import { showValue } from '@/features/review/lib/profile-values';
-import {
-  actionsFor,
-  reviewApi,
-  type CodeCatalogues,
-  type DecisionAction,
-  type ProfilePayload,
-  type ReviewView,
-} from '@/features/review/api/review-api';
+import { reviewApi, type CodeCatalogues, type ProfilePayload } from '@/features/review/api/review-api';
+import { reviewQueries } from '@/features/review/api/queries';
+import { DecisionForm } from '@/features/review/components/decision-form';
 
 /** Fields never shown as profile rows: the account is the LINE id, photos and the verification have
  *  their own sections. */
@@ -32,8 +28,6 @@ export function historyLabel(t: TFunction, entry: { action?: string | null; toSt
   const key = entry.action ? `console.history.${entry.action}` : `console.history.to.${entry.toStatus}`;
   return hasMessage(key) ? t(key) : (entry.action ?? entry.toStatus);
 }
-
-const NOT_FOUND = '\u0000not-found';
 
 /** Fields that name stored files: a reviewer compares the pictures, not their ids. */
 const FILE_FIELDS = new Set(['photoNameList', 'verifyTempFileName']);
@@ -65,9 +59,6 @@ export function FileDiff({ field, before, after }: { field: string; before: unkn
   );
 }
 
-/** The verification's fields: a revision changing one needs the employer picked again. */
-const VERIFICATION_FIELDS = new Set(['verifyMethod', 'companyEmail', 'verifyTempFileName', 'reviewLink', 'verifyDescription']);
-
 function label(t: TFunction, field: string): string {
   const key = `field.${field}`;
   return hasMessage(key) ? t(key) : field;
@@ -86,51 +77,20 @@ function when(secs: number): string {
 
 export function ReviewDetail({ profileId, codes, onDecided }: { profileId: number; codes: CodeCatalogues | null; onDecided: () => void }) {
   const t = useT();
-  const [view, setView] = useState<ReviewView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [claimNote, setClaimNote] = useState<string | null>(null);
+  const [state, reload, set] = useQuery(reviewQueries.profile(profileId));
+  const [releaseNote, setReleaseNote] = useState<string | null>(null);
   // The core's catalogues label choices, tags and conditions; until they load, the wire values show.
-  const [cat, setCat] = useState<Catalogues | null>(() => coreIfLoaded()?.catalogues() ?? null);
-  useEffect(() => {
-    if (!cat) void loadCore().then((core) => setCat(core.catalogues())).catch((err: unknown) => logger.warn(`core: ${describeError(err)}`));
-  }, [cat]);
+  const cat = useCatalogues();
 
-  const [tick, setTick] = useState(0);
-  const load = useCallback(() => setTick((n) => n + 1), []);
-
-  useEffect(() => {
-    let alive = true;
-    void (async () => {
-      try {
-        let v = await reviewApi.view(profileId);
-        // Opening a PENDING profile holds it for this reviewer (15 minutes), unless someone else does.
-        let note: string | null = null;
-        if ((v.status === 'PENDING' || v.revision != null) && !(v.claim && !v.claim.mine)) {
-          try {
-            await reviewApi.claim(profileId);
-            v = await reviewApi.view(profileId);
-          } catch (err) {
-            note = err instanceof ApiError ? err.causeText : describeError(err);
-          }
-        }
-        if (!alive) return;
-        setClaimNote(note);
-        setError(null);
-        setView(v);
-      } catch (err) {
-        logger.warn(`review view: ${describeError(err)}`);
-        if (!alive) return;
-        // Translated when shown: the effect must not depend on the (per-render) translate function.
-        setError(err instanceof ApiError && err.status === 404 ? NOT_FOUND : err instanceof ApiError ? err.causeText : describeError(err));
-      }
-    })();
-    return () => {
-      alive = false;
-    };
-  }, [profileId, tick]);
-
-  if (error) return <p className="notice notice-error" role="alert">{error === NOT_FOUND ? t('console.notFound') : error}</p>;
-  if (!view) return <Spinner />;
+  if (state.kind === 'gone') return <p className="notice notice-error" role="alert">{t('console.notFound')}</p>;
+  if (state.kind === 'forbidden') return <p className="notice notice-error" role="alert">{t('console.refused')}</p>;
+  if (state.kind === 'failed') {
+    const { error } = state;
+    return <p className="notice notice-error" role="alert">{error instanceof ApiError ? error.causeText : describeError(error)}</p>;
+  }
+  if (state.kind === 'loading') return <Spinner />;
+  const { view } = state.value;
+  const claimNote = releaseNote ?? state.value.claimNote;
 
   const changed = new Set(view.changedFields);
   const heldByOther = Boolean(view.claim && !view.claim.mine);
@@ -138,10 +98,11 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
     try {
       await reviewApi.release(profileId);
       // Not reloaded: opening claims, and the reviewer just let go.
-      setView({ ...view, claim: null });
+      setReleaseNote(null);
+      set({ view: { ...view, claim: null }, claimNote: null });
       onDecided();
     } catch (err) {
-      setClaimNote(err instanceof ApiError ? err.causeText : describeError(err));
+      setReleaseNote(err instanceof ApiError ? err.causeText : describeError(err));
     }
   };
 
@@ -249,7 +210,7 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
         ) : <p className="muted">{t('console.noHistory')}</p>}
       </div>
 
-      <DecisionForm key={`${view.version}-${view.revision ?? ''}`} view={view} codes={codes} employers={cat?.employers ?? []} disabled={heldByOther} onDone={() => { onDecided(); load(); }} />
+      <DecisionForm key={`${view.version}-${view.revision ?? ''}`} view={view} codes={codes} employers={cat?.employers ?? []} disabled={heldByOther} onDone={() => { onDecided(); reload(); }} />
     </article>
   );
 }
@@ -257,114 +218,6 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
 function reasonText(t: TFunction, status: string, code: string): string {
   const key = `review.${status === 'SUSPENDED' ? 'suspend' : 'reject'}.${code}`;
   return hasMessage(key) ? t(key) : code;
-}
-
-function DecisionForm({ view, codes, employers, disabled, onDone }: { view: ReviewView; codes: CodeCatalogues | null; employers: Catalogues['employers']; disabled: boolean; onDone: () => void }) {
-  const t = useT();
-  const actions = actionsFor(view.status, view.revision ?? null);
-  const [action, setAction] = useState<DecisionAction | null>(actions.length === 1 ? actions[0]! : null);
-  const [reasons, setReasons] = useState<string[]>([]);
-  const [note, setNote] = useState('');
-  const [employer, setEmployer] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [conflict, setConflict] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
-  const [problem, setProblem] = useState<string | null>(null);
-
-  if (!actions.length) return null;
-  const catalogue = action === 'REJECT' ? codes?.reject ?? [] : action === 'SUSPEND' ? codes?.suspend ?? [] : [];
-  // A work e-mail's employer is the catalogue's; for the ID photo and the link the reviewer says
-  // where the member works, and it goes on record (their colleagues are kept apart by it).
-  // A revision's approval asks again only when it changes the verification.
-  const newProof = view.revision == null || view.changedFields.some((f) => VERIFICATION_FIELDS.has(f));
-  const picksEmployer = action === 'APPROVE' && view.verification.method !== 'COMPANY_EMAIL' && newProof;
-  const toggle = (code: string) =>
-    setReasons((prev) => (action === 'SUSPEND' ? [code] : prev.includes(code) ? prev.filter((c) => c !== code) : [...prev, code]));
-
-  const submit = async () => {
-    if (!action) return;
-    setBusy(true);
-    setConflict(null);
-    setProblem(null);
-    setFieldErrors({});
-    try {
-      const common = {
-        action,
-        reasons: catalogue.length ? reasons : [],
-        note: note.trim() || undefined,
-        employer: picksEmployer && employer ? employer : undefined,
-      };
-      if (view.revision != null) await reviewApi.decideRevision(view.profileId, { ...common, revision: view.revision });
-      else await reviewApi.decide(view.profileId, { ...common, version: view.version });
-      onDone();
-    } catch (err) {
-      logger.warn(`decision: ${describeError(err)}`);
-      if (err instanceof ApiError && err.status === 409) setConflict(err.causeText);
-      else if (err instanceof ApiError && err.fields) {
-        setFieldErrors(err.fields);
-        setProblem(err.causeText);
-      } else setProblem(err instanceof ApiError ? err.causeText : describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <form className="card decision-form" data-testid="decision-form" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
-      <h3>{t('console.decide')}</h3>
-      <fieldset className="chip-row">
-        <legend className="sr-only">{t('console.action')}</legend>
-        {actions.map((a) => (
-          <label key={a} className={`chip${action === a ? ' chip-on' : ''}`}>
-            <input type="radio" name="action" value={a} checked={action === a} onChange={() => { setAction(a); setReasons([]); }} />
-            <span>{t(`console.action.${a}`)}</span>
-          </label>
-        ))}
-      </fieldset>
-      {catalogue.length ? (
-        <fieldset className={`field${fieldErrors.reasons ? ' field-invalid' : ''}`} data-field="reasons">
-          <legend className="field-label">{action === 'SUSPEND' ? t('console.suspendReason') : t('console.rejectReasons')}</legend>
-          {catalogue.map((c) => (
-            <label key={c.code} className="check">
-              <input type={action === 'SUSPEND' ? 'radio' : 'checkbox'} name="reason" value={c.code} checked={reasons.includes(c.code)} onChange={() => toggle(c.code)} />
-              <span>{hasMessage(c.key) ? t(c.key) : c.code}</span>
-            </label>
-          ))}
-          {fieldErrors.reasons ? <p className="field-error" role="alert">{t(`rule.${fieldErrors.reasons[0]}`)}</p> : null}
-        </fieldset>
-      ) : null}
-      {picksEmployer ? (
-        <div className={`field${fieldErrors.employer ? ' field-invalid' : ''}`} data-field="employer">
-          <label className="field-label" htmlFor="decision-employer">{t('console.employerPick')}</label>
-          <p className="field-hint">{t('console.employerPickHint')}</p>
-          <select id="decision-employer" className="input" value={employer} onChange={(e) => setEmployer(e.target.value)} data-testid="decision-employer">
-            <option value="">{t('console.employerChoose')}</option>
-            {employers.map((e) => (
-              <option key={e.id} value={e.id}>{e.name}</option>
-            ))}
-          </select>
-          {fieldErrors.employer ? <p className="field-error" role="alert">{t(`rule.${fieldErrors.employer[0]}`)}</p> : null}
-        </div>
-      ) : null}
-      {action === 'REJECT' || action === 'SUSPEND' ? (
-        <div className={`field${fieldErrors.note ? ' field-invalid' : ''}`} data-field="note">
-          <label className="field-label" htmlFor="decision-note">{t('console.note')}</label>
-          <p className="field-hint">{t('console.noteHint')}</p>
-          <textarea id="decision-note" className="input textarea" rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
-          {fieldErrors.note ? <p className="field-error" role="alert">{t(`rule.${fieldErrors.note[0]}`)}</p> : null}
-        </div>
-      ) : null}
-      {conflict ? (
-        <div className="notice notice-error" role="alert" data-testid="decision-conflict">
-          <strong>{t('console.conflict')}</strong> {conflict}
-        </div>
-      ) : null}
-      {problem ? <p className="notice notice-error" role="alert" data-testid="decision-error">{problem}</p> : null}
-      <button type="submit" className="btn btn-primary" disabled={busy || disabled || !action} data-testid="decision-submit">
-        {busy ? t('common.saving') : t('console.submitDecision')}
-      </button>
-    </form>
-  );
 }
 
 /** The member's point as one row: the coordinates and a link to them on OpenStreetMap. */

@@ -1,19 +1,21 @@
 import { use, useState } from 'react';
-import { extendMessages, useT, type TFunction } from '@/lib/i18n';
+import { extendMessages, useT } from '@/lib/i18n';
 import { ApiError } from '@/lib/api-client';
 import { describeError } from '@/lib/logger';
-import { queryKeys, useQuery, type QueryState } from '@/lib/query';
+import { useQuery, type QueryState } from '@/lib/query';
 import { Spinner } from '@/components/spinner';
-import { reviewApi } from '@/features/review/api/review-api';
 import { ReviewDetail } from '@/features/review/components/review-detail';
 import { ReportQueue } from '@/features/review/components/report-queue';
 import { EmployersMissing } from '@/features/review/components/employers-missing';
-import { consoleParams, oldestFirst, type ConsoleTab as Tab } from '@/features/review/lib/reports';
+import { FlaggedQueue } from '@/features/review/components/flagged-queue';
+import { consoleParams, oldestFirst, waited, type ConsoleTab as Tab } from '@/features/review/lib/reports';
 import '@/features/review/components/review.css';
+import { reviewQueries } from '@/features/review/api/queries';
+import { codesQuery } from '@/lib/shared-queries';
 
-/** /review: the reviewer console (issue 14), a lazy chunk of its own so a member's first render
+/** /review: the reviewer console, a lazy chunk of its own so a member's first render
  *  does not carry it. The queue beside the open profile on a laptop, one above the other on a phone.
- *  A second tab holds the members' reports (issue 15); `?tab=reports` and `?profile=<id>` open the
+ *  A second tab holds the members' reports; `?tab=reports` and `?profile=<id>` open the
  *  console there, so a report's link to the reported member's profile can open in a new tab. */
 const consoleMessages = extendMessages({
   'zh-TW': () => import('@/features/review/locales/zh-TW.json'),
@@ -24,9 +26,9 @@ const consoleMessages = extendMessages({
 export default function ReviewPage() {
   use(consoleMessages);
   const t = useT();
-  const [queue, reload] = useQuery(queryKeys.reviewQueue, reviewApi.queue);
-  const [reportQueue, reloadReports] = useQuery(queryKeys.reviewReports, reviewApi.reports);
-  const [codeState] = useQuery(queryKeys.codes, reviewApi.codes);
+  const [queue, reload] = useQuery(reviewQueries.queue);
+  const [reportQueue, reloadReports] = useQuery(reviewQueries.reports);
+  const [codeState] = useQuery(codesQuery);
   const items = queue.kind === 'ok' ? queue.value.items : null;
   const reports = reportQueue.kind === 'ok' ? oldestFirst(reportQueue.value.items) : null;
   const codes = codeState.kind === 'ok' ? codeState.value : null;
@@ -76,6 +78,7 @@ export default function ReviewPage() {
       {tab === 'reports' ? (
         <div role="tabpanel" id="panel-reports" aria-labelledby="tab-reports">
           <ReportQueue items={reports} codes={codes} loadError={reportsError} onChanged={reloadReports} onOpenProfile={setOpen} />
+          <FlaggedQueue onOpenProfile={setOpen} />
         </div>
       ) : (
       <div className="review-layout" role="tabpanel" id="panel-profiles" aria-labelledby="tab-profiles">
@@ -140,10 +143,4 @@ function isRefusal(state: QueryState<unknown>): boolean {
 function problemText(state: QueryState<unknown>): string | null {
   if (state.kind !== 'failed') return null;
   return state.error instanceof ApiError ? state.error.causeText : describeError(state.error);
-}
-
-export function waited(t: TFunction, secs: number): string {
-  if (secs < 3600) return t('console.minutes', { n: Math.max(1, Math.floor(secs / 60)) });
-  if (secs < 172_800) return t('console.hours', { n: Math.floor(secs / 3600) });
-  return t('console.days', { n: Math.floor(secs / 86_400) });
 }

@@ -1,3 +1,4 @@
+import type { TFunction } from '@/lib/i18n';
 import type { CodeEntry, ConversationLine, ReportItem } from '@/features/review/api/review-api';
 
 /** The report reasons as the reviewer reads them: the core catalogue's translation key for each
@@ -56,4 +57,11 @@ export function consoleParams(search: string = location.search): { tab: ConsoleT
   const raw = params.get('profile') ?? '';
   const profile = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
   return { tab: params.get('tab') === 'reports' ? 'reports' : 'profiles', profile };
+}
+
+/** How long something has waited, in the console's words (minutes, hours, then days). */
+export function waited(t: TFunction, secs: number): string {
+  if (secs < 3600) return t('console.minutes', { n: Math.max(1, Math.floor(secs / 60)) });
+  if (secs < 172_800) return t('console.hours', { n: Math.floor(secs / 3600) });
+  return t('console.days', { n: Math.floor(secs / 86_400) });
 }

@@ -1,0 +1,303 @@
+//! `just bench-safety`: the safety rule (kizuna_core::safety) over the hand-written corpus in
+//! core/data/safety/: two independently written sets, each split into a part the rule was tuned
+//! on (tune.jsonl, tune-2.jsonl) and a part kept aside (heldout.jsonl, heldout-2.jsonl).
+//! Prints, per language and part (each set's, then both sets together), recall on scam lines (labelled MONEY) and on contact lines
+//! (labelled OFF_PLATFORM), the false-positive rate on benign lines and on hard negatives (any
+//! kind found), then the cost of one 200-character message. Exits 1 when a target is missed on the
+//! held-out part of both sets together: recall >= 95 % (per language and overall), false positives
+//! <= 1 % (over the three languages), <= 20 µs.
+//!
+//! `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists what the rule
+//! gets wrong on the tune parts (never the held-out parts).
+
+use kizuna_core::safety::{self, Conversation, Kind};
+use serde::Deserialize;
+use std::hint::black_box;
+use std::process::ExitCode;
+
+const TUNE: &str = include_str!("../data/safety/tune.jsonl");
+const HELDOUT: &str = include_str!("../data/safety/heldout.jsonl");
+const TUNE_2: &str = include_str!("../data/safety/tune-2.jsonl");
+const HELDOUT_2: &str = include_str!("../data/safety/heldout-2.jsonl");
+const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
+
+const MIN_RECALL: f64 = 0.95;
+const MAX_FALSE_POSITIVES: f64 = 0.01;
+const MAX_MICROS_PER_200_CHARS: f64 = 20.0;
+
+#[derive(Deserialize)]
+struct Line {
+    lang: String,
+    set: String,
+    labels: Vec<Kind>,
+    text: String,
+}
+
+fn read(jsonl: &str) -> Vec<Line> {
+    jsonl
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    scam: (u32, u32),
+    contact: (u32, u32),
+    benign: (u32, u32),
+    hard: (u32, u32),
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        for (a, b) in [
+            (&mut self.scam, other.scam),
+            (&mut self.contact, other.contact),
+            (&mut self.benign, other.benign),
+            (&mut self.hard, other.hard),
+        ] {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+    }
+}
+
+fn rate((hits, of): (u32, u32)) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        f64::from(hits) / f64::from(of)
+    }
+}
+
+fn cell(pair: (u32, u32)) -> String {
+    format!(
+        "{:>6.1} % ({:>3}/{:<3})",
+        100.0 * rate(pair),
+        pair.0,
+        pair.1
+    )
+}
+
+fn tally(lines: &[&Line], misses: bool) -> Tally {
+    let mut t = Tally::default();
+    for line in lines {
+        let found = safety::detect(&line.text);
+        let count = |pair: &mut (u32, u32), hit: bool| {
+            pair.1 += 1;
+            pair.0 += u32::from(hit);
+        };
+        for kind in Kind::ALL {
+            if line.labels.contains(&kind) {
+                let pair = if kind == Kind::Money {
+                    &mut t.scam
+                } else {
+                    &mut t.contact
+                };
+                count(pair, found.contains(kind));
+                if misses && !found.contains(kind) {
+                    println!(
+                        "  missed {:<12} [{}] {}",
+                        kind.as_str(),
+                        line.lang,
+                        line.text
+                    );
+                }
+            }
+        }
+        if line.labels.is_empty() {
+            let pair = if line.set == "hard" {
+                &mut t.hard
+            } else {
+                &mut t.benign
+            };
+            count(pair, !found.is_empty());
+            if misses && !found.is_empty() {
+                println!(
+                    "  false   {:<12} [{}] {}",
+                    found.codes().join(","),
+                    line.lang,
+                    line.text
+                );
+            }
+        }
+    }
+    t
+}
+
+/// 200-character messages cut from the corpus lines of one language, joined by spaces.
+fn messages_of(lines: &[Line], lang: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in lines.iter().filter(|l| l.lang == lang) {
+        for c in line.text.chars().chain([' ']) {
+            current.push(c);
+            if current.chars().count() == 200 {
+                out.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    out
+}
+
+/// CPU time of this thread in nanoseconds (Linux's schedstat), so that other processes on the
+/// shared machine do not inflate the figures; wall-clock time where it is unavailable.
+struct Clock {
+    wall: std::time::Instant,
+    cpu: Option<u64>,
+}
+
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: std::time::Instant::now(),
+            cpu: thread_cpu_ns(),
+        }
+    }
+
+    fn seconds(&self) -> f64 {
+        match (self.cpu, thread_cpu_ns()) {
+            (Some(start), Some(now)) => (now - start) as f64 / 1e9,
+            _ => self.wall.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// Mean microseconds of `safety::screen` per message (thread CPU time), over the fastest of
+/// five passes.
+fn cost(messages: &[String]) -> f64 {
+    let young = Conversation {
+        match_age_secs: 3_600,
+        sent_by_sender: 3,
+        sent_by_other: 4,
+    };
+    let rounds = 200;
+    (0..5)
+        .map(|_| {
+            let clock = Clock::start();
+            for _ in 0..rounds {
+                for m in messages {
+                    black_box(safety::screen(black_box(m), &young));
+                }
+            }
+            clock.seconds() * 1e6 / (rounds * messages.len()) as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() -> ExitCode {
+    let misses = std::env::args().any(|a| a == "--misses");
+    let (tune, heldout) = (read(TUNE), read(HELDOUT));
+    let (tune_2, heldout_2) = (read(TUNE_2), read(HELDOUT_2));
+    if misses {
+        println!("What the rule gets wrong on the tune parts:");
+        tally(&tune.iter().chain(&tune_2).collect::<Vec<_>>(), true);
+        return ExitCode::SUCCESS;
+    }
+    let tune_all: Vec<&Line> = tune.iter().chain(&tune_2).collect();
+    let heldout_all: Vec<&Line> = heldout.iter().chain(&heldout_2).collect();
+
+    let mut failures = Vec::new();
+    println!(
+        "safety rule over core/data/safety (recall: share of lines found; false positives: share of lines flagged)"
+    );
+    println!(
+        "{:<11} {:<8} {:<22} {:<22} {:<22} {:<22}",
+        "part", "lang", "recall scam", "recall contact", "FP benign", "FP hard negatives"
+    );
+    let parts: [(&str, Vec<&Line>); 6] = [
+        ("tune-1", tune.iter().collect()),
+        ("tune-2", tune_2.iter().collect()),
+        ("tune", tune_all),
+        ("held-out-1", heldout.iter().collect()),
+        ("held-out-2", heldout_2.iter().collect()),
+        ("held-out", heldout_all),
+    ];
+    for (part, lines) in &parts {
+        let part = *part;
+        let mut all = Tally::default();
+        for lang in LANGS {
+            let of_lang: Vec<&Line> = lines.iter().copied().filter(|l| l.lang == lang).collect();
+            let t = tally(&of_lang, false);
+            all.add(&t);
+            println!(
+                "{part:<11} {lang:<8} {} {} {} {}",
+                cell(t.scam),
+                cell(t.contact),
+                cell(t.benign),
+                cell(t.hard)
+            );
+            if part == "held-out" {
+                for (what, pair) in [("scam recall", t.scam), ("contact recall", t.contact)] {
+                    if rate(pair) < MIN_RECALL {
+                        failures.push(format!(
+                            "{lang} held-out {what} {:.1} % < 95 %",
+                            100.0 * rate(pair)
+                        ));
+                    }
+                }
+            }
+        }
+        println!(
+            "{part:<11} {:<8} {} {} {} {}",
+            "all",
+            cell(all.scam),
+            cell(all.contact),
+            cell(all.benign),
+            cell(all.hard)
+        );
+        if part == "held-out" {
+            for (what, pair) in [("scam recall", all.scam), ("contact recall", all.contact)] {
+                if rate(pair) < MIN_RECALL {
+                    failures.push(format!(
+                        "held-out {what} {:.1} % < 95 %",
+                        100.0 * rate(pair)
+                    ));
+                }
+            }
+            for (what, pair) in [
+                ("benign false positives", all.benign),
+                ("hard-negative false positives", all.hard),
+            ] {
+                if rate(pair) > MAX_FALSE_POSITIVES {
+                    failures.push(format!("held-out {what} {:.1} % > 1 %", 100.0 * rate(pair)));
+                }
+            }
+        }
+    }
+
+    println!();
+    println!(
+        "cost of safety::screen (NFKC included), release build, thread CPU time, fastest of 5 passes:"
+    );
+    let corpus: Vec<Line> = read(TUNE).into_iter().chain(read(TUNE_2)).collect();
+    for lang in LANGS {
+        let messages = messages_of(&corpus, lang);
+        let micros = cost(&messages);
+        println!(
+            "  {lang:<6} {micros:>6.2} µs per 200-character message ({} messages x 200)",
+            messages.len()
+        );
+        if micros > MAX_MICROS_PER_200_CHARS {
+            failures.push(format!(
+                "{lang}: {micros:.2} µs per 200-character message > 20 µs"
+            ));
+        }
+    }
+
+    if failures.is_empty() {
+        println!(
+            "\nsafety: every target met (held-out recall >= 95 % per language and overall, false positives <= 1 %, <= 20 µs)"
+        );
+        ExitCode::SUCCESS
+    } else {
+        println!("\nsafety: targets missed:\n  {}", failures.join("\n  "));
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,1519 @@
+//! Safe conversations: the one rule that sees, in a chat message, contact details or a move
+//! elsewhere ([`Kind::OffPlatform`]) and money talk ([`Kind::Money`]): investing, platforms,
+//! crypto, guaranteed returns, withdrawal fees, loans, gift cards, asking for money.
+//!
+//! The sender's browser runs it before a message goes (a sheet asks to think twice) and the server
+//! runs it on what it stores (the recipient's caution); both ask the same function with the same
+//! inputs: the text and a [`Conversation`] (how old the match is, how many messages each side
+//! sent before this one). Contact details are a caution only in a young match
+//! ([`Conversation::is_young`], limits in [`rules`]); money talk always is.
+//!
+//! ```
+//! use kizuna_core::safety::{self, Conversation, Kind};
+//!
+//! let young = Conversation { match_age_secs: 3_600, sent_by_sender: 2, sent_by_other: 3 };
+//! let kinds = safety::screen("加我ＬＩＮＥ：ｋｅｖｉｎ０８１５", &young);
+//! assert!(kinds.contains(Kind::OffPlatform));
+//! assert_eq!(kinds.codes(), ["OFF_PLATFORM"]);
+//!
+//! let old = Conversation { match_age_secs: 60 * 86_400, sent_by_sender: 200, sent_by_other: 180 };
+//! assert!(safety::screen("my LINE is kevin0815", &old).is_empty());
+//! assert_eq!(safety::screen("Buy USDT and send it to this wallet", &old).codes(), ["MONEY"]);
+//! assert!(safety::detect("Taipei 101 at 7:30? I paid with LINE Pay").is_empty());
+//! ```
+//!
+//! # How it reads a message
+//!
+//! 1. **Normalisation.** Unicode NFKC (full-width `ＬＩＮＥ０９` and half-width `ﾗｲﾝ` to their
+//!    plain forms, circled and bold letters to letters), then: zero-width and other invisible
+//!    characters dropped, Cyrillic and Greek look-alikes folded to Latin, Latin lower-cased,
+//!    hiragana folded to katakana (`らいん` is `ライン`), a word spelt out in single characters
+//!    joined (`L I N E`, `L.I.N.E`, `a m y 5 2 0`), spaces between two CJK characters dropped.
+//! 2. **Digits.** Number words count as digits in a run of digits (`零九一二`, `〇九〇`, `洞九`,
+//!    `ゼロキュウ`, `zero nine one two`), separated or not by spaces, dots, dashes, commas; a run
+//!    shaped like a phone number (a leading 0 and 9 to 12 digits, a country code, or 3-3-4) is
+//!    contact details; a number with a currency is an amount.
+//! 3. **Signals.** Fixed lists of words in zh-TW, ja and en (messaging apps, asking to add or
+//!    swap, identifiers, e-mail providers, links to messaging and social sites, phrases of moving
+//!    elsewhere; money words, strong and weak), matched with ASCII word boundaries for Latin
+//!    words; an app name inside a benign phrase (`LINE Pay`, `LINE TODAY`, `オンライン`) is no
+//!    app name. Addresses (`name@host.tld`), handles (`@name`, `name#1234`) and identifiers
+//!    (`kevin_0815`) are found by shape.
+//! 4. **Decision.** `OFF_PLATFORM`: an address, a phone number (whole, or given in parts: `前半`,
+//!    `the rest`), a link, a handle, or, unless the message tells of blocking or reporting
+//!    someone who asked, a phrase of moving elsewhere or an app named with an ask, an identifier
+//!    or a name after it (`LINE: erictw`, `on Facebook as Tom`). `MONEY`: a score of strong (3),
+//!    topic (2) and weak (1) signals of at least 3, less 2 for talk about scams as news, about
+//!    blocking, about one's own work or about splitting a bill.
+//!
+//! The rule is measured on a hand-written corpus (`core/data/safety/`, a fifth held out) by
+//! `just bench-safety`: recall, false positives per language, cost per message.
+//!
+//! [`rules`]: crate::rules
+
+use crate::rules::{SAFETY_YOUNG_MATCH_MESSAGES, SAFETY_YOUNG_MATCH_SECS};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// What a message carries that its reader should be careful about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Kind {
+    /// Contact details (a LINE ID, a phone number, an address, a handle, a link) or a move to
+    /// talk elsewhere.
+    OffPlatform,
+    /// Money: investing, platforms, crypto, returns, fees, loans, gift cards, asking for money.
+    Money,
+}
+
+impl Kind {
+    /// Every kind, in the order [`Kinds::codes`] lists them.
+    pub const ALL: [Kind; 2] = [Kind::OffPlatform, Kind::Money];
+
+    /// The wire code: `OFF_PLATFORM` or `MONEY`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::OffPlatform => "OFF_PLATFORM",
+            Kind::Money => "MONEY",
+        }
+    }
+
+    /// The kind of a wire code.
+    pub fn parse(code: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.as_str() == code)
+    }
+
+    fn bit(self) -> u8 {
+        match self {
+            Kind::OffPlatform => 1,
+            Kind::Money => 2,
+        }
+    }
+}
+
+/// A set of [`Kind`]s; serialises as the list of codes (`["OFF_PLATFORM", "MONEY"]`). For a
+/// column, [`Kinds::bits`] and [`Kinds::from_bits`] give a small integer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Kinds(u8);
+
+impl Kinds {
+    /// No kind.
+    pub const EMPTY: Kinds = Kinds(0);
+
+    /// This set and `kind`.
+    pub fn with(self, kind: Kind) -> Kinds {
+        Kinds(self.0 | kind.bit())
+    }
+
+    /// Is `kind` in the set?
+    pub fn contains(self, kind: Kind) -> bool {
+        self.0 & kind.bit() != 0
+    }
+
+    /// No kind at all.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The kinds, in [`Kind::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Kind> {
+        Kind::ALL
+            .into_iter()
+            .filter(move |kind| self.contains(*kind))
+    }
+
+    /// The wire codes, in [`Kind::ALL`] order.
+    pub fn codes(self) -> Vec<&'static str> {
+        self.iter().map(Kind::as_str).collect()
+    }
+
+    /// A compact form for storage: `OFF_PLATFORM` = 1, `MONEY` = 2, both = 3.
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The set of [`Kinds::bits`]; unknown bits are dropped.
+    pub fn from_bits(bits: u8) -> Kinds {
+        Kinds(bits & 3)
+    }
+}
+
+impl FromIterator<Kind> for Kinds {
+    fn from_iter<I: IntoIterator<Item = Kind>>(kinds: I) -> Kinds {
+        kinds.into_iter().fold(Kinds::EMPTY, Kinds::with)
+    }
+}
+
+impl Serialize for Kinds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Kinds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Kinds, D::Error> {
+        Ok(Vec::<Kind>::deserialize(deserializer)?
+            .into_iter()
+            .collect())
+    }
+}
+
+/// What the rule needs to know of the conversation a message is sent in, as it was before that
+/// message: the server has it in its tables, the browser from the match list (`matchedAt`) and
+/// the messages it loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Conversation {
+    /// Seconds since the match was made (now − `matchedAt`).
+    pub match_age_secs: i64,
+    /// Messages the sender of the screened message had sent in this match before it.
+    pub sent_by_sender: u32,
+    /// Messages the other member had sent in this match.
+    pub sent_by_other: u32,
+}
+
+impl Conversation {
+    /// A match younger than [`SAFETY_YOUNG_MATCH_SECS`], or in which either side has sent fewer
+    /// than [`SAFETY_YOUNG_MATCH_MESSAGES`] messages.
+    pub fn is_young(&self) -> bool {
+        self.match_age_secs < SAFETY_YOUNG_MATCH_SECS
+            || self.sent_by_sender.min(self.sent_by_other) < SAFETY_YOUNG_MATCH_MESSAGES
+    }
+
+    /// Of the kinds a text carries ([`detect`]), those worth a caution in this conversation:
+    /// `MONEY` always, `OFF_PLATFORM` while the match is young.
+    pub fn cautions(&self, found: Kinds) -> Kinds {
+        if self.is_young() {
+            found
+        } else {
+            found
+                .iter()
+                .filter(|kind| *kind != Kind::OffPlatform)
+                .collect()
+        }
+    }
+}
+
+/// The kinds a message is worth a caution for, in this conversation: [`detect`], then
+/// [`Conversation::cautions`]. What the server stores with a message and the sender's sheet asks.
+pub fn screen(text: &str, conversation: &Conversation) -> Kinds {
+    conversation.cautions(detect(text))
+}
+
+/// The caution a message carries for one reader: its stored kinds ([`screen`]'s, when it was
+/// sent) for the recipient, none for the sender's own copy, none when it carries no kind.
+pub fn caution_for(stored: Kinds, reader_sent_it: bool) -> Option<Kinds> {
+    (!reader_sent_it && !stored.is_empty()).then_some(stored)
+}
+
+/// Why a conversation goes to the reviewers ([`review_due`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ReviewCause {
+    /// One side's message carries money talk.
+    Money,
+    /// One side moved the talk elsewhere, then talked money: the romance-investment script.
+    OffPlatformThenMoney,
+}
+
+impl ReviewCause {
+    /// The wire code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReviewCause::Money => "MONEY",
+            ReviewCause::OffPlatformThenMoney => "OFF_PLATFORM_THEN_MONEY",
+        }
+    }
+
+    /// The cause of a wire code.
+    pub fn parse(code: &str) -> Option<ReviewCause> {
+        [ReviewCause::Money, ReviewCause::OffPlatformThenMoney]
+            .into_iter()
+            .find(|c| c.as_str() == code)
+    }
+}
+
+/// Whether a message just stored puts its conversation in the reviewers' queue, and why: its
+/// sender's message carries `MONEY` (after `OFF_PLATFORM` in one of that sender's earlier
+/// messages, `earlier_by_sender`, the stronger cause), and the conversation was never queued
+/// before (`queued_before`: a conversation enters the queue once, whatever it says next). The
+/// rule never suspends anyone: a reviewer decides.
+pub fn review_due(
+    earlier_by_sender: Kinds,
+    this: Kinds,
+    queued_before: bool,
+) -> Option<ReviewCause> {
+    if queued_before || !this.contains(Kind::Money) {
+        return None;
+    }
+    Some(
+        if earlier_by_sender.contains(Kind::OffPlatform) || this.contains(Kind::OffPlatform) {
+            ReviewCause::OffPlatformThenMoney
+        } else {
+            ReviewCause::Money
+        },
+    )
+}
+
+/// [`screen`] of a text already in Unicode NFKC (the browser's `String.prototype.normalize`),
+/// so that the wasm module carries no normalisation tables.
+pub fn screen_nfkc(text_in_nfkc: &str, conversation: &Conversation) -> Kinds {
+    conversation.cautions(detect_nfkc(text_in_nfkc))
+}
+
+/// The kinds a text carries, whatever the conversation.
+pub fn detect(text: &str) -> Kinds {
+    use unicode_normalization::UnicodeNormalization;
+    match common_nfkc(text) {
+        Some(normalised) => detect_nfkc(&normalised),
+        None => detect_nfkc(&text.nfkc().collect::<String>()),
+    }
+}
+
+/// [`detect`] of a text already in Unicode NFKC. A text not in NFKC is read as it is, so
+/// full-width and other compatibility forms may go unseen.
+pub fn detect_nfkc(text_in_nfkc: &str) -> Kinds {
+    let folded = fold(text_in_nfkc);
+    let mut signals = Signals::default();
+    find_words(&folded, &mut signals);
+    find_digits(&folded, &mut signals);
+    find_shapes(&folded, &mut signals);
+    signals.kinds()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation
+
+/// NFKC of a text made only of the characters chat is mostly written in, without the general
+/// algorithm (a third of the rule's time): ASCII, CJK ideographs, kana, hangul, CJK punctuation,
+/// a few quotes and dashes and the emoji blocks, which NFKC keeps as they are, and full-width
+/// ASCII and the ideographic space, which it maps to ASCII. None for any other character
+/// (combining marks, half-width kana, compatibility ideographs...): the caller then runs the
+/// general algorithm. A test checks every character of these ranges against it.
+fn common_nfkc(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        out.push(match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0)?,
+            '\u{3000}' => ' ',
+            c if nfkc_keeps(c) => c,
+            _ => return None,
+        });
+    }
+    Some(out)
+}
+
+fn nfkc_keeps(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{3001}'..='\u{3035}' | '\u{3041}'..='\u{3096}'
+        | '\u{309D}' | '\u{309E}' | '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FE}'
+        | '\u{3105}'..='\u{312F}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}'
+        | '\u{2013}' | '\u{2014}' | '\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}'
+        | '\u{1F300}'..='\u{1FAFF}')
+}
+
+/// Characters that show nothing: zero-width spaces and joiners, direction marks, the soft
+/// hyphen, variation selectors, the byte order mark.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
+        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
+}
+
+/// Letters that look like Latin ones (Cyrillic, Greek, a few Latin variants), as that Latin
+/// letter in lower case; ASCII upper case lowered; anything else as it is.
+fn fold_letter(c: char) -> char {
+    match c {
+        'A'..='Z' => c.to_ascii_lowercase(),
+        'а' | 'А' | 'α' | 'Α' => 'a',
+        'в' | 'В' | 'β' | 'Β' | 'Ь' => 'b',
+        'с' | 'С' | 'ϲ' | 'Ϲ' => 'c',
+        'ԁ' => 'd',
+        'е' | 'Е' | 'ё' | 'Ё' | 'ε' | 'Ε' => 'e',
+        'һ' | 'Һ' | 'н' | 'Н' | 'Η' => 'h',
+        'і' | 'І' | 'ї' | 'Ї' | 'ι' | 'Ι' | 'ı' | 'ɪ' => 'i',
+        'ј' | 'Ј' => 'j',
+        'к' | 'К' | 'κ' | 'Κ' => 'k',
+        'ӏ' | 'Ӏ' | 'ǀ' | '|' => 'l',
+        'м' | 'М' | 'Μ' => 'm',
+        'ո' | 'Ν' | 'η' => 'n',
+        'о' | 'О' | 'ο' | 'Ο' | 'σ' => 'o',
+        'р' | 'Р' | 'ρ' | 'Ρ' => 'p',
+        'ԛ' => 'q',
+        'ѕ' | 'Ѕ' => 's',
+        'т' | 'Т' | 'τ' | 'Τ' => 't',
+        'υ' | 'ս' => 'u',
+        'ν' | 'ѵ' => 'v',
+        'ԝ' | 'ѡ' => 'w',
+        'х' | 'Х' | 'χ' | 'Χ' => 'x',
+        'у' | 'У' | 'γ' | 'Υ' => 'y',
+        'Ζ' => 'z',
+        '’' | '‘' | '`' | '´' => '\'',
+        '＠' | '﹫' => '@',
+        'ぁ'..='ゖ' => char::from_u32(c as u32 + 0x60).unwrap_or(c),
+        c if c.is_whitespace() => ' ',
+        c => c,
+    }
+}
+
+/// Separators between the single characters of a word spelt out (`L I N E`, `L.I.N.E`).
+fn is_spelling_separator(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '.' | '-' | '_' | '*' | '·' | '・' | ',' | '/' | '~'
+    )
+}
+
+/// A letter or digit beyond ASCII (CJK, kana, bopomofo, hangul, other scripts); the punctuation
+/// blocks are not.
+fn is_cjk(c: char) -> bool {
+    !c.is_ascii()
+        && !matches!(c, '\u{80}'..='\u{BF}' | '\u{2000}'..='\u{2BFF}' | '\u{3000}'..='\u{303F}' | '\u{FE30}'..='\u{FE4F}' | '\u{FF00}'..='\u{FF0F}')
+}
+
+/// The normalised text: invisibles dropped, letters folded, runs of spaces as one, words spelt
+/// out in single characters joined, spaces between CJK characters dropped.
+fn fold(text: &str) -> Vec<char> {
+    let mut chars: Vec<char> = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        if is_invisible(c) {
+            continue;
+        }
+        let c = fold_letter(c);
+        if c == ' ' && chars.last().is_none_or(|last| *last == ' ') {
+            continue;
+        }
+        chars.push(c);
+    }
+    while chars.last() == Some(&' ') {
+        chars.pop();
+    }
+
+    let single = |chars: &[char], i: usize| {
+        let alnum = |j: usize| {
+            chars
+                .get(j)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || is_cjk(*c))
+        };
+        alnum(i) && !(i > 0 && alnum(i - 1)) && !alnum(i + 1)
+    };
+    let mut out = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        // A run of at least three single characters, each followed by one separator.
+        if chars[i].is_ascii_alphanumeric() && single(&chars, i) {
+            let mut end = i;
+            let mut count = 1;
+            while end + 2 < chars.len()
+                && is_spelling_separator(chars[end + 1])
+                && chars[end + 2].is_ascii_alphanumeric()
+                && single(&chars, end + 2)
+            {
+                end += 2;
+                count += 1;
+            }
+            if count >= 3 {
+                out.extend((i..=end).step_by(2).map(|j| chars[j]));
+                i = end + 1;
+                continue;
+            }
+        }
+        let c = chars[i];
+        if c == ' '
+            && out.last().is_some_and(|p: &char| !p.is_ascii())
+            && chars.get(i + 1).is_some_and(|n| !n.is_ascii())
+        {
+            i += 1;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signals
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sig {
+    /// A messaging or social app's name.
+    App,
+    /// An app's name inside a phrase that is not about the app (`line pay`): hides the App.
+    NotApp,
+    /// Asking to add, swap, give, search, move; or praising another app.
+    Ask,
+    /// A word for an identifier (`id`, `帳號`).
+    IdWord,
+    /// A phrase of moving elsewhere or asking for contact details: enough alone.
+    Move,
+    /// A link to a messaging or social site, or a link shortener: enough alone.
+    Link,
+    /// An e-mail provider or a word for e-mail.
+    Mail,
+    /// `dot com` and its spellings: with a Mail word, an address read aloud.
+    DotCom,
+    /// Money words, weighted: enough alone (3), the topic itself (2), needing company (1), talk
+    /// about scams as news, about one's clients or one's own work (-2).
+    Money(i8),
+    /// A word of each day, week or month: with a percentage, a promised rate.
+    Daily,
+    /// Blocking or reporting someone: the message tells of an ask made to its writer, it makes
+    /// none (words alone then move nothing elsewhere; shapes still do).
+    Told,
+    /// A number given in parts (`前半`, `the rest`): the digit runs of the message join.
+    Split,
+}
+
+// The lists below are written as people type them; each is folded like a message when the
+// index is built (`話そう` is matched as `話ソウ`). An ASCII word needs a non-letter on both
+// sides; one ending in `~` matches any ending (`invest~`: invests, invested, investment).
+
+/// Messaging and social apps. `line` alone is a common English word and `ライン` a common
+/// loanword: NOT_APPS hides their benign phrases, and an app counts only with an ask or an
+/// identifier.
+#[rustfmt::skip]
+const APPS: &[&str] = &[
+    "line", "賴", "ㄌㄧㄋㄝ", "ㄌㄞ", "ライン", "テレグラム", "telegram", "tg", "紙飛機", "纸飞机", "飛機號", "飞机号", "加飛機",
+    "飛機聯繫", "飛機id", "whatsapp", "ワッツアップ", "wechat", "微信", "weixin", "vx", "wx", "ig", "insta",
+    "instagram", "インスタ", "fb", "facebook", "臉書", "脸书", "フェイスブック", "kakao", "kakaotalk", "カカオ",
+    "signal", "snapchat", "snap", "discord", "twitter", "推特", "tiktok", "抖音", "小紅書", "小红书", "skype",
+    "viber", "qq", "messenger", "threads", "スカイプ", "iine", "l1ne", "1ine", "lineid", "ラインid",
+    "ツイッター", "ティックトック", "ディスコード", "スナップチャット", "ウィーチャット", "メッセンジャー", "カカオトーク", "電報",
+    "电报", "哀居", "v信", "薇信", "威信",
+];
+
+#[rustfmt::skip]
+const NOT_APPS: &[&str] = &[
+    "line pay", "linepay", "line bank", "line銀行", "line today", "line news", "lineニュース",
+    "line music", "line point", "lineポイント", "line貼圖", "line sticker~", "lineスタンプ", "line購物",
+    "line taxi", "line禮物", "line gift", "in line", "the line", "a line", "line up", "line of",
+    "finish line", "bottom line", "オンライン", "デッドライン", "ガイドライン", "ボーダーライン", "ラインナップ", "ラインアップ",
+    "ヘッドライン", "アウトライン", "スカイライン", "ライン工", "賴床", "不賴", "信賴", "依賴", "耍賴", "賴皮", "無賴", "賴在", "賴先生",
+    "賴小姐", "snap pea~", "signals", "シグナル", "trading signal~", "the signal", "'s signal",
+    "analyst's signal~",
+];
+
+#[rustfmt::skip]
+const ASKS: &[&str] = &[
+    // zh-TW
+    "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "交換", "给我", "給我", "多少", "搜尋", "搜",
+    "私訊", "私聊", "聯絡", "聯繫", "联系", "聊", "找我", "追蹤", "賴我", "傳給", "傳到", "傳我", "來我的", "移到", "改用", "去那邊",
+    "留個", "比較", "就是我", "qr code", "qrコード", "qr", "傳",
+    // ja
+    "追加", "交換", "教え", "聞い", "聞け", "検索", "探し", "話そう", "話さない", "で話", "しよ", "やって", "ある?", "あります",
+    "使って", "移動", "変え", "連絡", "来て", "フォロー", "送る", "送りたい", "ちょうだい", "こちら", "のほうが", "の方が", "dm",
+    // en
+    "add", "swap", "exchange", "give me", "what's your", "whats your", "what is your", "search",
+    "message me", "reach me", "find me", "text me", "call me", "hit me up", "snap me", "line me",
+    "telegram me", "follow", "chat on", "talk on", "go to", "switch to", "move to", "move over",
+    "do you have", "do you use", "got", "have it", "use line", "let's use", "let's talk",
+    "let's chat", "instead", "on here", "there", "get your", "ask for your", "can i get", "send",
+    "come to", "more reliable", "easier", "faster", "better", "instant", "look me up",
+    "scan", "読み取", "友だち追加", "友達追加", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
+    "dm me",
+];
+
+#[rustfmt::skip]
+const ID_WORDS: &[&str] = &[
+    "id", "帳號", "账号", "アカウント", "ユーザー名", "username", "handle", "號碼", "手機號", "電話番号", "携帯番号",
+];
+
+#[rustfmt::skip]
+const MOVES: &[&str] = &[
+    // zh-TW
+    "換個地方聊", "別的地方聊", "其他地方聊", "私下聊", "外面聊", "聯絡方式", "联系方式", "聯繫方式", "電話給我", "給我妳的電話", "給我你的電話",
+    "電話幾號", "留個電話", "留電話", "不要在這裡聊", "這裡不方便", "很少上", "不太常開", "快沒在用", "其他聯絡",
+    // ja
+    "別のところで", "別の場所で", "個別に連絡", "連絡先", "連絡手段", "電話番号教え", "電話番号だけでも", "番号教え", "何番", "ここじゃなくて",
+    "ここじゃ話しにくい", "あまり開かない", "あんまり見ない", "使わなくなる",
+    // en
+    "somewhere else", "contact details", "contact info", "way to contact", "way to reach",
+    "your number", "your phone number", "your email", "talk privately", "chat privately",
+    "off this app", "outside the app", "hardly ever on here", "barely open this app",
+    "rarely on here", "in my bio", "number's in", "number is in", "read our messages",
+    "messages here are", "replies here", "this app is slow", "too many restrictions", "scan this qr",
+    "scan my qr", "qrコード送", "send you my qr", "send my qr", "傳qr", "傳我的qr",
+    "用別的聊", "私下用", "打我手機", "號碼我放", "號碼在自介", "這裡會被看", "會被監控", "這個app限制",
+    "別のとこで", "個人的に連絡", "連絡とれる", "連絡取れる", "チェックされる", "監視され", "プロフに番号",
+    "制限多",
+];
+
+#[rustfmt::skip]
+const LINKS: &[&str] = &[
+    "line.me/", "lin.ee/", "t.me/", "telegram.me/", "wa.me/", "m.me/", "instagram.com",
+    "facebook.com", "fb.com/", "fb.me/", "twitter.com/", "x.com/", "tiktok.com/", "discord.gg",
+    "snapchat.com", "weixin.qq.com", "open.kakao.com", "bit.ly/", "reurl.cc/", "tinyurl.com",
+    "lihi", "ppt.cc/", "goo.gl/",
+];
+
+#[rustfmt::skip]
+const MAILS: &[&str] = &[
+    "gmail", "yahoo", "hotmail", "outlook", "icloud", "protonmail", "信箱", "郵箱", "邮箱", "email",
+    "e-mail", "メール", "メアド", "mail",
+];
+
+#[rustfmt::skip]
+const DOT_COMS: &[&str] = &[
+    "點com", "点com", "dot com", "ドットコム", "ドットcom", "點net", "dot net", "點tw", "dot", "ドット",
+];
+
+/// Money words enough alone.
+#[rustfmt::skip]
+const MONEY_STRONG: &[&str] = &[
+    // crypto, trading, insiders
+    "usdt", "tether", "泰達幣", "泰达币", "テザー", "trc20", "erc20", "錢包地址", "钱包地址", "wallet address",
+    "ウォレットアドレス", "幣安", "binance", "defi", "staking", "stake", "ステーキング", "質押", "流動性挖礦", "挖礦",
+    "マイニング", "mine coins", "presale", "プレセール", "預售", "搬磚", "套利", "arbitrage", "槓桿", "レバレッジ",
+    "leverage~", "量化", "quant bot", "自動売買", "copy trade~", "跟單", "帶單", "喊單", "明牌", "飆股", "爆上げ",
+    "爆益", "stock picks", "內線", "insider~", "未公開株", "pre-ipo", "內部認購", "binary option~", "バイナリーオプション",
+    "外匯", "forex", "fx", "期貨", "先物", "futures",
+    // platforms, deposits and withdrawals
+    "出金", "入金", "提領", "提現", "解凍", "凍結解除", "unfreez~", "withdrawal fee", "to withdraw",
+    "can't withdraw", "unlock the withdrawal", "首儲", "初回入金", "first deposit", "儲值送", "入金ボーナス",
+    "deposit bonus", "邀請碼", "招待コード", "referral code", "投資群組", "投資グループ", "investment group",
+    "investment club", "投資クラブ", "投資俱樂部", "vip", "跟著我下單", "下單就好", "言う通りに注文", "注文するだけ",
+    "place the orders", "place the order for you", "開戶", "口座開設", "open your account",
+    // returns promised
+    "保證獲利", "保证获利", "穩賺", "稳赚", "保本", "保息", "包中", "保底", "元本保証", "利益保証", "必ず儲かる", "確実に儲かる",
+    "絶対に損しない", "損しない", "必ずプラス", "guaranteed", "guarantee you'll", "risk-free", "can't lose",
+    "sure thing", "capital protected", "principal guaranteed", "年化", "apy", "月利", "月息", "日利",
+    "月入十萬", "月収100万", "一週回本", "倍になる", "翻倍", "10倍", "十倍", "10x", "回本", "一定漲", "一定賺", "必ず上が",
+    "will double", "保證", "保証", "讓錢幫妳賺錢", "讓錢幫你賺錢", "お金に働いてもらう", "money work for you", "閒錢",
+    "how much savings", "余ってるお金", "使ってないお金", "idle funds", "put some money in", "一起投資", "拿一點出來",
+    "you could make", "sure-fire", "surefire", "easy money", "double your money", "double whatever",
+    "派息", "mining rig~", "yield farm~", "back of the card", "loan me", "spare some money",
+    "spare some cash", "can you send me money", "轉一點給我",
+    // asking for money
+    "借我", "先借", "借一點", "借妳", "借你", "貸して", "貸してもらえ", "立て替え", "lend me", "lend it", "borrow", "匯款",
+    "匯給我", "轉給我", "刷給我", "代墊", "幫我付", "幫我繳", "幫我匯", "繳這筆錢", "振り込んで", "送金", "払ってもらえ",
+    "wire me", "wire it", "transfer it to me", "send me $", "send the money", "venmo me",
+    "western union", "pay my rent", "cover my", "cover the fee", "手術費", "手術代", "surgery", "周轉",
+    "周转", "工面", "tide me over", "money is a bit tight", "手頭有點緊", "ちょっと厳しく", "your credit card",
+    "信用卡額度", "クレジットカードで先に",
+    // gift cards and points
+    "禮品卡", "禮物卡", "點數卡", "遊戲點數", "steam卡", "itunes卡", "gift card~", "ギフトカード", "ギフト券", "itunesカード",
+    "steamカード", "steam card~", "itunes card~", "game credits", "ゲームのポイント",
+    // mules, loans, fees
+    "帳戶借我", "口座を貸して", "口座を作って", "borrow your bank", "收一筆錢", "受け取って送金", "receive a transfer",
+    "お金を渡して", "hand the cash", "把錢交給", "關稅", "関税", "customs", "代辦費", "保証料", "no credit check",
+    "審査なし", "不用看信用", "processing fee", "刷單", "衝業績", "boost merchants", "運費跟保險", "送料と保険料",
+    "shipping and insurance", "手續費", "手数料", "handling fee", "保證金", "保証金", "security deposit",
+    "risk deposit", "會員費", "会員費", "membership fee", "解約", "cash out our",
+    "surrender your insurance", "追徴課税", "補稅", "back tax", "所得稅", "所得税", "income tax", "休假申請",
+    "休暇申請", "leave application", "罰款", "visa fine", "罰金", "日給", "passive income", "躺著", "寝てても稼げる",
+    "被動收入", "分紅", "配当",
+    // what is said to one who hesitates
+    "不是詐騙", "詐欺じゃない", "not a scam", "小額", "少額", "small amount", "試試看", "試してみて", "try a small",
+    "私募", "private placement", "help paying", "內部消息", "幫妳操作", "幫你操作", "拿一部分出來", "繳費代碼", "金融牌照",
+    "讓錢幫", "money works for", "裁定取引", "ノーリスク", "no risk", "表に出ない", "お金に困らない", "証拠金",
+    "ロスカット", "margin call", "お金を受け取", "受け取って送", "personal loan", "take out a loan",
+    "going to moon", "to the moon", "go all in", "all in on", "private fund", "pay a fine",
+    "追加入金", "不買可惜", "錯過可惜", "乗り遅れ", "airdrop", "zero risk", "risk free", "unlock fee",
+    "release fee", "clearance fee", "verification fee", "activation fee", "short on cash", "short on rent",
+    "bank details", "routing number", "redeem code", "code on the back", "moneygram", "bitcoin atm",
+    "account manager", "stock tip~", "spot gold", "漲停", "抄底", "超商代碼", "保釋金", "投資案件", "高収入",
+    "不労所得", "アマギフ", "trading group", "signal group", "signals group", "幫忙先付", "幫忙付", "匯到我", "先匯", "your money into", "把錢放在", "お金を置", "お金を送って", "amazon card~", "whatever you can afford", "fund it",
+];
+
+/// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
+#[rustfmt::skip]
+const MONEY_TOPIC: &[&str] = &[
+    "投資", "投资", "invest~", "平台", "プラットフォーム", "platform", "賺錢", "賺", "稼ぐ", "稼げ", "稼い", "make money",
+    "making money", "earn~", "儲か", "獲利", "利益", "profit~", "理財", "資産運用", "資産", "運用", "股票", "株", "銘柄",
+    "stock~", "虛擬貨幣", "加密貨幣", "仮想通貨", "crypto~", "比特幣", "ビットコイン", "bitcoin", "ファンド", "funds", "借錢",
+    "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了", "return~",
+    "gains", "pays out", "payout~", "commission~", "收益", "売買", "トークン", "token~", "hedge fund~",
+    "google play", "先轉", "入帳",
+    "數位資產", "digital asset~", "デジタル資産",
+    "充值", "チャージ", "withdrawal~", "交易員", "這檔", "交易app", "稼ぎ", "トレード", "p&l", "side income",
+    "side investing", "i'm short", "im short", "margin", "account number", "retainer", "half the capital",
+    "get in now", "相場", "振込", "nft~", "blockchain", "liquidity", "roi", "withdraw", "bank account",
+    "trading app", "虛擬幣", "加密幣", "期權", "報酬率", "急用", "醫藥費", "暗号資産", "儲け", "借金", "資産形成",
+    "証券口座",
+];
+
+#[rustfmt::skip]
+const MONEY_WEAK: &[&str] = &[
+    "錢", "お金", "money", "基金", "cash", "fund", "本金", "元本", "元手", "principal", "capital", "老師",
+    "mentor~", "teacher~", "analyst~", "アナリスト", "分析師", "先生", "股", "btc", "eth", "幣", "coin~", "コイン",
+    "黃金", "金を買", "gold", "wealth", "存款", "預金", "定存", "定期預金", "保險", "保険", "insurance", "急", "urgent",
+    "拜託", "お願い", "please", "還妳", "還你", "返す", "pay you back", "pay it back", "get it back", "交易所",
+    "取引所", "exchange", "帳戶", "口座", "account", "註冊", "登録", "register", "sign up", "下單", "注文",
+    "orders", "名額", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
+    "外快", "在家", "在宅", "from home", "代操", "manage", "貸款", "ローン", "loan~", "融資", "借", "lend", "匯",
+    "振り込", "transfer", "wire", "稅", "税", "tax~", "fee~", "費", "料", "入れ", "put in", "賠", "lose", "一起",
+    "一緒に", "together", "倍", "double~", "triple~", "漲", "signal~", "シグナル", "サイン", "trade~", "操作",
+    "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "收益", "収益", "income", "yield", "利回り",
+    "年利", "apr", "紅利", "ボーナス", "bonus", "wallet", "salary", "薪水", "給料", "%", "房租", "家賃", "rent",
+    "bill~", "could you", "can you", "would you", "help me", "幫我", "可以先", "もらえ", "くれない", "ほしい",
+    "先に払", "先付", "stake~", "options", "position~", "entries", "copy", "balance", "top up",
+    "funding", "coach", "steady", "穩定", "項目", "投入", "拿回", "上場", "増え", "解鎖", "ロック解除", "認證", "認証",
+    "點數", "序號", "カード", "card~", "貯金", "領錢", "spare", "trust me", "mining", "put a little", "stuck",
+    "send me something", "pay my", "stolen",
+    "お金を送", "minimum", "最低", "導師", "華爾街", "漲到", "會漲", "現在買", "只收", "超商", "出一半", "幫妳出",
+    "幫你出", "提款", "推奨", "勝った", "パスワード", "金利", "証券会社", "出してくれ", "半分",
+    "頭金", "メンター", "トレーダー", "少人数", "makes more", "positions", "a little help",
+    "i promise", "don't tell your family", "won't understand", "別跟家人說", "家族には言わない", "market",
+    "hurry", "send it now", "regret", "frozen", "unlock", "atm", "lawyer", "release me", "luggage",
+    "for sure", "going up", "the group", "the play", "the only one i can ask", "yen",
+    "ethereum", "solana", "doge", "pump~", "send me", "venmo", "paypal", "cash app", "zelle", "pay back",
+    "emergency", "hospital", "customer service", "steam", "itunes", "contract~", "客服", "助理", "合約", "轉帳",
+    "律師費", "海關", "包裹", "運費", "イーサ", "必ず", "絶対", "アシスタント", "案件", "電子マネー", "to release",
+    "to unlock", "a thousand", "set up your account", "at the dip", "buy the dip", "show you how", "門檻",
+];
+
+/// Talk about scams as news, about one's clients, about one's own work in the trade.
+#[rustfmt::skip]
+const MONEY_NEWS: &[&str] = &[
+    "詐騙", "被騙", "騙了", "詐欺", "騙され", "騙し取", "scam~", "fraud", "小心", "気をつけ", "be careful", "新聞",
+    "ニュース", "news", "推銷", "勧誘", "won't pitch", "不會在私下", "プライベートで", "never talk", "客戶", "お客さん",
+    "clients", "軟體開發", "ソフト開発", "software", "自分では買って", "沒有在買", "don't own", "i work at",
+    "i work in", "i work for", "上班", "で働いて", "勤務", "の仕事してる", "仕事してるけど", "我的工作", "專員", "nisa",
+    "つみたて", "インデックス", "index fund", "etf", "定期定額", "budget", "預算", "予算", "loan officer", "融資担当",
+    "放款專員", "no money talk", "不想聊",
+    "documentar~", "engineer at", "came to", "per person", "each of us", "split the",
+    "splitting", "割り勘", "平分", "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
+    "investment banker",
+];
+
+/// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
+#[rustfmt::skip]
+const MONEY_NEUTRAL: &[&str] = &[
+    "株式会社", "line pay", "linepay", "paypay", "apple pay", "楽天ペイ", "街口支付", "line bank", "line銀行",
+    "悠遊卡儲值", "pay with my card", "信用卡付",
+    "stock options", "lend it to you", "lend you the book", "fxトレーダー",
+];
+
+#[rustfmt::skip]
+const TOLD: &[&str] = &[
+    "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
+];
+
+#[rustfmt::skip]
+const SPLITS: &[&str] = &[
+    "前半", "後半", "前面是", "後面是", "前四碼", "後四碼", "剩下的", "first half", "second half", "the rest",
+    "last digits", "first digits",
+];
+
+#[rustfmt::skip]
+const DAILY: &[&str] = &[
+    "每天", "每日", "毎日", "日利", "a day", "daily", "per day", "every day", "each day", "每個月", "月",
+    "a month", "monthly", "一週", "a week", "this week", "每週", "今週", "quarter", "this month",
+    "every hour", "every evening", "per week", "weekly",
+    "週",
+];
+
+struct Pattern {
+    /// As [`fold`] leaves it (`話そう` is matched as `話ソウ`).
+    text: Vec<char>,
+    sig: Sig,
+    /// Starts / ends with an ASCII letter: needs a non-letter (or the text's end) beside it.
+    bound_start: bool,
+    bound_end: bool,
+}
+
+/// Every pattern, sorted by its first two characters (the second NUL for a one-character
+/// pattern), with the ranges of each such pair.
+struct Index {
+    patterns: Vec<Pattern>,
+    firsts: Vec<((char, char), u32, u32)>,
+    /// The first characters, as a 4096-bit filter: most positions of a text start no pattern.
+    may_start: Bloom,
+}
+
+/// A set of characters that may answer yes for one it does not hold, never no for one it does.
+struct Bloom([u64; 64]);
+
+impl Bloom {
+    fn new(chars: impl Iterator<Item = char>) -> Bloom {
+        let mut bits = [0u64; 64];
+        for c in chars {
+            let h = c as usize & 4095;
+            bits[h / 64] |= 1 << (h % 64);
+        }
+        Bloom(bits)
+    }
+
+    fn may_hold(&self, c: char) -> bool {
+        let h = c as usize & 4095;
+        self.0[h / 64] & (1 << (h % 64)) != 0
+    }
+}
+
+fn key(text: &[char]) -> (char, char) {
+    (text[0], text.get(1).copied().unwrap_or('\0'))
+}
+
+const LISTS: [(&[&str], Sig); 16] = [
+    (APPS, Sig::App),
+    (NOT_APPS, Sig::NotApp),
+    (ASKS, Sig::Ask),
+    (ID_WORDS, Sig::IdWord),
+    (MOVES, Sig::Move),
+    (LINKS, Sig::Link),
+    (MAILS, Sig::Mail),
+    (DOT_COMS, Sig::DotCom),
+    (MONEY_STRONG, Sig::Money(3)),
+    (MONEY_TOPIC, Sig::Money(2)),
+    (MONEY_WEAK, Sig::Money(1)),
+    (MONEY_NEWS, Sig::Money(-2)),
+    (MONEY_NEUTRAL, Sig::Money(0)),
+    (DAILY, Sig::Daily),
+    (TOLD, Sig::Told),
+    (SPLITS, Sig::Split),
+];
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut patterns: Vec<Pattern> = LISTS
+            .iter()
+            .flat_map(|(list, sig)| {
+                list.iter().map(move |word| {
+                    let open_end = word.ends_with('~');
+                    let text = fold(word.trim_end_matches('~'));
+                    Pattern {
+                        bound_start: text.first().is_some_and(char::is_ascii_alphabetic),
+                        bound_end: !open_end && text.last().is_some_and(char::is_ascii_alphabetic),
+                        text,
+                        sig: *sig,
+                    }
+                })
+            })
+            .filter(|p| !p.text.is_empty())
+            .collect();
+        patterns.sort_by_key(|p| key(&p.text));
+        let mut firsts: Vec<((char, char), u32, u32)> = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            let first = key(&p.text);
+            match firsts.last_mut() {
+                Some((c, _, end)) if *c == first => *end = i as u32 + 1,
+                _ => firsts.push((first, i as u32, i as u32 + 1)),
+            }
+        }
+        let may_start = Bloom::new(patterns.iter().map(|p| p.text[0]));
+        Index {
+            patterns,
+            firsts,
+            may_start,
+        }
+    })
+}
+
+/// What a message was found to carry, before the decision.
+#[derive(Default)]
+struct Signals {
+    /// Where apps and their benign phrases were found, as (start, end) in the folded text.
+    apps: Vec<(usize, usize)>,
+    not_apps: Vec<(usize, usize)>,
+    /// Money words found, as (start, end, weight): one inside a longer one does not count.
+    money: Vec<(usize, usize, i8)>,
+    ask: bool,
+    id_word: bool,
+    id_token: bool,
+    move_phrase: bool,
+    link: bool,
+    mail: bool,
+    dot_com: bool,
+    email: bool,
+    phone: bool,
+    handle: bool,
+    percent: bool,
+    daily: bool,
+    told: bool,
+    split: bool,
+    amounts: u32,
+    /// The digits of the message's runs of two or more, and whether the first such run starts
+    /// with 0 (with `split`, a phone number given in parts).
+    run_digits: usize,
+    first_run_zero: Option<bool>,
+}
+
+impl Signals {
+    fn kinds(&self) -> Kinds {
+        let app = self
+            .apps
+            .iter()
+            .any(|(s, e)| !self.not_apps.iter().any(|(ns, ne)| ns <= s && e <= ne));
+        let split_phone =
+            self.split && self.first_run_zero == Some(true) && (9..=12).contains(&self.run_digits);
+        let shape = self.link || self.email || self.phone || self.handle || split_phone;
+        let words = self.move_phrase
+            || (app && (self.ask || self.id_token || self.id_word))
+            || (self.id_word && self.id_token)
+            || (self.mail && (self.id_token || self.ask || self.dot_com));
+        let off = shape || (words && !self.told);
+        let mut money: i32 = self
+            .money
+            .iter()
+            .filter(|(s, e, _)| {
+                !self
+                    .money
+                    .iter()
+                    .any(|(os, oe, _)| os <= s && e <= oe && (os, oe) != (s, e))
+            })
+            .map(|(_, _, w)| i32::from(*w))
+            .sum();
+        money += self.amounts.min(2) as i32;
+        if self.percent && self.daily {
+            money += 2;
+        }
+        let mut kinds = Kinds::EMPTY;
+        if off {
+            kinds = kinds.with(Kind::OffPlatform);
+        }
+        // Money talk on its own, or the topic with a move elsewhere ("add me, I'll teach you").
+        if money >= 3 || (off && money >= 2) {
+            kinds = kinds.with(Kind::Money);
+        }
+        kinds
+    }
+}
+
+/// Every listed word found in the folded text.
+fn find_words(text: &[char], signals: &mut Signals) {
+    let index = index();
+    let letter = |i: usize| text.get(i).is_some_and(|c| c.is_ascii_alphabetic());
+    for start in 0..text.len() {
+        // Inside a Latin word: every Latin pattern needs a word start.
+        if text[start].is_ascii_alphabetic() && start > 0 && letter(start - 1) {
+            continue;
+        }
+        if !index.may_start.may_hold(text[start]) {
+            continue;
+        }
+        let pair = (text[start], text.get(start + 1).copied().unwrap_or('\0'));
+        let candidates = [pair, (pair.0, '\0')].into_iter().filter_map(|k| {
+            let at = index.firsts.binary_search_by_key(&k, |(c, _, _)| *c).ok()?;
+            let (_, from, to) = index.firsts[at];
+            Some(&index.patterns[from as usize..to as usize])
+        });
+        for pattern in candidates.flatten() {
+            let Some(end) = matches_at(text, start, &pattern.text) else {
+                continue;
+            };
+            if (pattern.bound_start && start > 0 && letter(start - 1))
+                || (pattern.bound_end && letter(end))
+            {
+                continue;
+            }
+            match pattern.sig {
+                Sig::App => {
+                    signals.apps.push((start, end));
+                    // 加 or 有 (有用) right before an app: "加賴", "有IG嗎", "有用Telegram嗎".
+                    let before = |n: usize| start.checked_sub(n).map(|i| text[i]);
+                    if matches!(before(1), Some('加' | '有'))
+                        || (before(1) == Some('用') && before(2) == Some('有'))
+                        || names_after(text, end)
+                    {
+                        signals.ask = true;
+                    }
+                }
+                Sig::NotApp => signals.not_apps.push((start, end)),
+                Sig::Ask => signals.ask = true,
+                Sig::IdWord => signals.id_word = true,
+                Sig::Move => signals.move_phrase = true,
+                Sig::Link => signals.link = true,
+                Sig::Mail => signals.mail = true,
+                Sig::DotCom => signals.dot_com = true,
+                Sig::Daily => signals.daily = true,
+                Sig::Told => signals.told = true,
+                Sig::Split => signals.split = true,
+                Sig::Money(weight) => {
+                    // Each word counts once, however often it is repeated.
+                    if !signals
+                        .money
+                        .iter()
+                        .any(|(s, e, _)| text[*s..*e] == text[start..end])
+                    {
+                        signals.money.push((start, end, weight));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An app's name followed by a name: `LINE: erictw`, `Facebook as Tom`.
+fn names_after(text: &[char], end: usize) -> bool {
+    let skip = |mut i: usize| {
+        while text.get(i) == Some(&' ') {
+            i += 1;
+        }
+        i
+    };
+    let at = skip(end);
+    let name = |from: usize| {
+        text.get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|c| is_name_char(**c))
+            .count()
+            >= 3
+    };
+    match text.get(at) {
+        Some(':' | '：') => name(skip(at + 1)),
+        Some('a') => {
+            text.get(at..at + 3) == Some(&['a', 's', ' '][..])
+                && text.get(at + 3).is_some_and(|c| c.is_ascii_alphabetic())
+        }
+        _ => false,
+    }
+}
+
+/// Where `pattern` ends when it starts at `start` in `text`.
+fn matches_at(text: &[char], start: usize, pattern: &[char]) -> Option<usize> {
+    let end = start + pattern.len();
+    (text.get(start..end)? == pattern).then_some(end)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Digits
+
+/// Number words, as (word, digit): zh-TW numerals (and the radio alphabet's 洞 么 拐 勾), the
+/// Japanese readings in katakana (hiragana is folded to it), English words.
+#[rustfmt::skip]
+const NUMBER_WORDS: &[(&str, u8)] = &[
+    ("零", 0), ("〇", 0), ("洞", 0), ("一", 1), ("壹", 1), ("么", 1), ("幺", 1), ("二", 2), ("貳", 2),
+    ("兩", 2), ("三", 3), ("參", 3), ("叁", 3), ("四", 4), ("肆", 4), ("五", 5), ("伍", 5), ("六", 6),
+    ("陸", 6), ("七", 7), ("柒", 7), ("拐", 7), ("八", 8), ("捌", 8), ("九", 9), ("玖", 9), ("勾", 9),
+    ("ゼロ", 0), ("レイ", 0), ("マル", 0), ("イチ", 1), ("ニー", 2), ("ニ", 2), ("サン", 3), ("ヨン", 4), ("シ", 4),
+    ("ゴー", 5), ("ゴ", 5), ("ロク", 6), ("ナナ", 7), ("シチ", 7), ("ハチ", 8), ("キュウ", 9), ("キュー", 9),
+    ("ク", 9), ("zero", 0), ("oh", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4),
+    ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9),
+];
+
+/// The digit at `i` and where it ends: a digit, or a number word (English ones whole words).
+fn digit_at(text: &[char], i: usize) -> Option<(u8, usize)> {
+    /// NUMBER_WORDS as characters, sorted by the first, longest first among equals.
+    type Words = (Vec<(Vec<char>, u8)>, Bloom);
+    static WORDS: OnceLock<Words> = OnceLock::new();
+    let (words, may_start) = WORDS.get_or_init(|| {
+        let mut words: Vec<(Vec<char>, u8)> = NUMBER_WORDS
+            .iter()
+            .map(|(w, d)| (w.chars().collect(), *d))
+            .collect();
+        words.sort_by(|(a, _), (b, _)| a[0].cmp(&b[0]).then(b.len().cmp(&a.len())));
+        let may_start = Bloom::new(words.iter().map(|(w, _)| w[0]));
+        (words, may_start)
+    });
+    let c = text[i];
+    if c.is_ascii_digit() {
+        return Some((c as u8 - b'0', i + 1));
+    }
+    if !may_start.may_hold(c) {
+        return None;
+    }
+    let from = words.partition_point(|(w, _)| w[0] < c);
+    let letter = |j: usize| text.get(j).is_some_and(|c| c.is_ascii_alphabetic());
+    words[from..]
+        .iter()
+        .take_while(|(w, _)| w[0] == c)
+        .find_map(|(word, digit)| {
+            let end = matches_at(text, i, word)?;
+            let ascii = c.is_ascii();
+            (!ascii || !(letter(end) || i > 0 && letter(i - 1))).then_some((*digit, end))
+        })
+}
+
+fn is_digit_separator(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '-' | '.' | ',' | '、' | '(' | ')' | '+' | 'ー' | '~' | 'の' | '_' | '–' | '—' | '－'
+    )
+}
+
+/// Phone numbers (contact details) and amounts of money.
+fn find_digits(text: &[char], signals: &mut Signals) {
+    let mut i = 0;
+    while i < text.len() {
+        let Some((first, mut end)) = digit_at(text, i) else {
+            i += 1;
+            continue;
+        };
+        let mut run = Run {
+            plus: i > 0 && text[i - 1] == '+',
+            spelt: end > i + 1,
+            ..Run::default()
+        };
+        run.push(first, false);
+        let mut j = end;
+        loop {
+            // Up to three separators between two digits (" - ").
+            let mut k = j;
+            while k < text.len() && k < j + 3 && is_digit_separator(text[k]) {
+                k += 1;
+            }
+            match (k < text.len()).then(|| digit_at(text, k)).flatten() {
+                Some((d, next)) => {
+                    run.spelt |= next > k + 1;
+                    run.push(d, k > j);
+                    end = next;
+                    j = next;
+                }
+                None => break,
+            }
+        }
+        if run.is_phone() {
+            signals.phone = true;
+        }
+        if run.len >= 2 {
+            signals.run_digits += run.len;
+            signals.first_run_zero.get_or_insert(first == 0);
+        }
+        if is_amount(text, i, end) {
+            signals.amounts += 1;
+        }
+        if matches!(text.get(end), Some('%' | '割' | '成')) {
+            signals.percent = true;
+        }
+        i = end.max(i + 1);
+    }
+    // Amounts in Chinese numerals: 十萬, 五千元, 兩百塊 (the runs above stop at 十 and 百).
+    for (at, c) in text.iter().enumerate() {
+        let unit = matches!(c, '萬' | '万' | '千' | '元' | '塊' | '块' | '円');
+        let numeral = |i: usize| {
+            text.get(i)
+                .is_some_and(|c| matches!(c, '十' | '百' | '千' | '兩' | '幾'))
+        };
+        if unit && at > 0 && numeral(at - 1) {
+            signals.amounts += 1;
+        }
+    }
+}
+
+/// A run of digits, kept without allocating: its first digits, its length, its groups.
+#[derive(Default)]
+struct Run {
+    first: [u8; 3],
+    len: usize,
+    /// The digits in each group (digits between separators), the first five.
+    groups: [u8; 5],
+    group_count: usize,
+    /// Preceded by '+'.
+    plus: bool,
+    /// A digit was a word (`零`, `nine`).
+    spelt: bool,
+}
+
+impl Run {
+    fn push(&mut self, digit: u8, new_group: bool) {
+        if self.len < 3 {
+            self.first[self.len] = digit;
+        }
+        self.len += 1;
+        if new_group || self.group_count == 0 {
+            self.group_count += 1;
+        }
+        if let Some(group) = self.groups.get_mut(self.group_count - 1) {
+            *group = group.saturating_add(1);
+        }
+    }
+
+    /// A leading 0 and 9 to 12 digits (Taiwan, Japan, the UK), a country code (+ or 00, or 886
+    /// or 81 without it), or North America's 3-3-4 (any grouping when spelt out in words).
+    fn is_phone(&self) -> bool {
+        let n = self.len;
+        let starts = |prefix: &[u8]| self.first.starts_with(prefix);
+        let groups = &self.groups[..self.group_count.min(5)];
+        let (plus, spelt, first) = (self.plus, self.spelt, self.first[0]);
+        phone_shape(n, starts, groups, plus, spelt, first)
+    }
+}
+
+fn phone_shape(
+    n: usize,
+    starts: impl Fn(&[u8]) -> bool,
+    groups: &[u8],
+    plus: bool,
+    spelt: bool,
+    first: u8,
+) -> bool {
+    if plus || starts(&[0, 0]) {
+        return (10..=15).contains(&n);
+    }
+    if starts(&[0]) {
+        return (9..=12).contains(&n);
+    }
+    if starts(&[8, 8, 6]) || starts(&[8, 1]) {
+        return (11..=12).contains(&n);
+    }
+    // North American: 3-3-4, or 1-3-3-4.
+    (n == 10 && (groups == [3, 3, 4] || spelt) && first >= 2)
+        || (n == 11 && groups == [1, 3, 3, 4] && starts(&[1]))
+}
+
+/// A number with a currency before it (`$`, `NT$`, `¥`) or a unit after it (萬, 千, 元, 円, k).
+fn is_amount(text: &[char], start: usize, end: usize) -> bool {
+    let before = start.checked_sub(1).map(|i| text[i]);
+    let after = text.get(end).copied();
+    let word_after = |w: &str| {
+        let rest = text.get(end + 1..).unwrap_or(&[]);
+        text.get(end) == Some(&' ')
+            && rest.len() >= w.len()
+            && rest.iter().zip(w.chars()).all(|(a, b)| *a == b)
+    };
+    matches!(before, Some('$' | '¥' | '€' | '£'))
+        || ["thousand", "grand", "hundred", "dollars", "bucks"]
+            .into_iter()
+            .any(word_after)
+        || matches!(
+            after,
+            Some('萬' | '万' | '千' | '元' | '塊' | '块' | '円' | '圓' | 'ド')
+        )
+        || (after == Some('k')
+            && !text
+                .get(end + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || is_cjk(*c)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes: addresses, handles, identifiers
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
+}
+
+fn find_shapes(text: &[char], signals: &mut Signals) {
+    let skip_spaces = |mut i: usize, forward: bool| {
+        if forward {
+            while text.get(i) == Some(&' ') {
+                i += 1;
+            }
+        } else {
+            while i > 0 && text[i - 1] == ' ' {
+                i -= 1;
+            }
+        }
+        i
+    };
+    for (at, c) in text.iter().enumerate() {
+        match c {
+            '@' => {
+                // name@host.tld, spaces allowed around @ and the dot.
+                let left_end = skip_spaces(at, false);
+                let mut left = left_end;
+                while left > 0 && is_name_char(text[left - 1]) {
+                    left -= 1;
+                }
+                let right = skip_spaces(at + 1, true);
+                let mut host_end = right;
+                while host_end < text.len()
+                    && (text[host_end].is_ascii_alphanumeric() || text[host_end] == '-')
+                {
+                    host_end += 1;
+                }
+                let dot = skip_spaces(host_end, true);
+                let tld = skip_spaces(dot + 1, true);
+                let has_tld = text.get(dot) == Some(&'.')
+                    && text.get(tld).is_some_and(|c| c.is_ascii_alphabetic())
+                    && text.get(tld + 1).is_some_and(|c| c.is_ascii_alphabetic());
+                if left < left_end && host_end > right && has_tld {
+                    signals.email = true;
+                }
+                // @name: a handle, when nothing of a name stands before the @.
+                let name_len = text[at + 1..]
+                    .iter()
+                    .take_while(|c| is_name_char(**c))
+                    .count();
+                let starts_with_letter = text.get(at + 1).is_some_and(|c| c.is_ascii_alphabetic());
+                if (at == 0 || !is_name_char(text[at - 1])) && starts_with_letter && name_len >= 3 {
+                    signals.handle = true;
+                }
+            }
+            '#' => {
+                // name#1234 (Discord).
+                let named = at > 0 && text[at - 1].is_ascii_alphanumeric();
+                let tag = text[at + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                if named && tag == 4 {
+                    signals.handle = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Identifiers: an ASCII token of 4 or more with a letter and a digit, or with a letter and
+    // an inner '.' or '_' (kevin_0815, mei.daily_, h.c.w.1992).
+    let mut i = 0;
+    while i < text.len() {
+        if !is_name_char(text[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && is_name_char(text[i]) {
+            i += 1;
+        }
+        let token = &text[start..i];
+        let letters = token.iter().filter(|c| c.is_ascii_alphabetic()).count();
+        let digits = token.iter().filter(|c| c.is_ascii_digit()).count();
+        let inner = token.len() > 2
+            && token[1..token.len() - 1]
+                .iter()
+                .any(|c| matches!(c, '.' | '_'));
+        if token.len() >= 4 && letters > 0 && (digits > 0 || inner) && !token.contains(&'-') {
+            signals.id_token = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn young() -> Conversation {
+        Conversation {
+            match_age_secs: 3_600,
+            sent_by_sender: 1,
+            sent_by_other: 1,
+        }
+    }
+
+    fn kinds(text: &str) -> Vec<&'static str> {
+        detect(text).codes()
+    }
+
+    #[test]
+    fn every_listed_word_is_in_nfkc_so_that_a_normalised_text_can_match_it() {
+        use unicode_normalization::UnicodeNormalization;
+        for word in LISTS
+            .iter()
+            .flat_map(|(list, _)| list.iter())
+            .chain(NUMBER_WORDS.iter().map(|(w, _)| w))
+        {
+            let nfkc: String = word.nfkc().collect();
+            assert_eq!(&nfkc, word, "{word:?} is not in NFKC: write it as {nfkc:?}");
+        }
+        for (word, _) in NUMBER_WORDS {
+            let folded: String = fold(word).into_iter().collect();
+            assert_eq!(&folded, word, "number words are matched unfolded");
+        }
+    }
+
+    #[test]
+    fn full_width_spaced_and_invisible_letters_fold_to_one_word() {
+        let fold_str = |t: &str| {
+            fold(&unicode_normalization::UnicodeNormalization::nfkc(t.chars()).collect::<String>())
+                .into_iter()
+                .collect::<String>()
+        };
+        assert_eq!(fold_str("ＬＩＮＥ"), "line");
+        assert_eq!(fold_str("L I N E"), "line");
+        assert_eq!(fold_str("L.I.N.E: a m y 5 2 0"), "line: amy520");
+        assert_eq!(fold_str("l\u{200b}i\u{200b}n\u{200b}e"), "line");
+        assert_eq!(fold_str("Ⅼіnе"), "line");
+        assert_eq!(fold_str("らいん"), "ライン");
+        assert_eq!(fold_str("加 我 賴"), "加我賴");
+        assert_eq!(fold_str("I am a cat"), "i am a cat");
+    }
+
+    #[test]
+    fn a_phone_number_is_contact_details_however_it_is_written() {
+        for text in [
+            "0912345678",
+            "0912-345-678",
+            "０９１２．３４５．６７８",
+            "0 9 1 2 3 4 5 6 7 8",
+            "零九一二三四五六七八",
+            "09一二-三四五-六七八",
+            "ゼロキュウゼロ イチニサンヨン ゴロクナナハチ",
+            "zero nine one two three four five six seven eight",
+            "+886 912 345 678",
+            "+81 90 1234 5678",
+            "(415) 555-0134",
+        ] {
+            assert_eq!(kinds(text), ["OFF_PLATFORM"], "{text}");
+        }
+    }
+
+    #[test]
+    fn times_rooms_flights_prices_and_dates_are_no_phone_numbers() {
+        for text in [
+            "Taipei 101 at 7:30",
+            "flight CI 104",
+            "room 1203",
+            "NT$350 set menu",
+            "an iPhone 15",
+            "2024-12-25 19:30",
+            "2024/12/25",
+            "My birthday is 0815",
+        ] {
+            assert!(detect(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_app_counts_with_an_ask_or_an_id_and_not_in_a_benign_phrase() {
+        assert_eq!(kinds("加我賴"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("LINE: jason7788"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("ライン交換しよう"), ["OFF_PLATFORM"]);
+        assert!(kinds("I paid with LINE Pay, send me half").is_empty());
+        assert!(kinds("週末都在賴床，加油").is_empty());
+        assert!(kinds("オンラインで予約した").is_empty());
+        assert!(kinds("I saw it on Instagram").is_empty());
+    }
+
+    #[test]
+    fn addresses_handles_and_links_are_contact_details() {
+        for text in [
+            "chen.yuhan@gmail.com",
+            "yuhan.chen ＠ gmail . com",
+            "kevin dot wu at gmail dot com",
+            "@tom_tw",
+            "tommy#1234",
+            "line.me/ti/p/~kevin88",
+            "t.me/goldwin888",
+        ] {
+            assert_eq!(kinds(text), ["OFF_PLATFORM"], "{text}");
+        }
+    }
+
+    #[test]
+    fn money_talk_needs_a_strong_word_or_several_weak_ones() {
+        assert_eq!(kinds("Buy USDT and send it to this address"), ["MONEY"]);
+        assert_eq!(kinds("可以先借我五萬嗎"), ["MONEY"]);
+        assert_eq!(kinds("老師帶我投資，一個月賺兩成"), ["MONEY"]);
+        assert!(kinds("I work at a bank, all day loans and investments").is_empty());
+        assert!(kinds("我朋友被網路上的投資老師騙了五十萬").is_empty());
+    }
+
+    #[test]
+    fn contact_details_are_a_caution_only_in_a_young_match_and_money_always() {
+        let old = Conversation {
+            match_age_secs: SAFETY_YOUNG_MATCH_SECS,
+            sent_by_sender: SAFETY_YOUNG_MATCH_MESSAGES,
+            sent_by_other: SAFETY_YOUNG_MATCH_MESSAGES,
+        };
+        assert!(!old.is_young());
+        let both = "加我LINE，我教妳在平台賺錢 USDT";
+        assert_eq!(screen(both, &young()).codes(), ["OFF_PLATFORM", "MONEY"]);
+        assert_eq!(screen(both, &old).codes(), ["MONEY"]);
+        let quiet_other = Conversation {
+            sent_by_other: SAFETY_YOUNG_MATCH_MESSAGES - 1,
+            ..old
+        };
+        assert!(quiet_other.is_young());
+        let new_match = Conversation {
+            match_age_secs: SAFETY_YOUNG_MATCH_SECS - 1,
+            ..old
+        };
+        assert!(new_match.is_young());
+    }
+
+    #[test]
+    fn everyday_chat_lines_are_not_flagged() {
+        for text in [
+            "Bring the map?",
+            "Great! Coffee on Saturday?",
+            "Great, see you there",
+            "Hi Kai! Coffee this weekend?",
+            "Sunday works.",
+            "Sure! Sunday at ten?",
+            "Five? Show me on our first date!",
+            "I finished the book, I'll lend it to you when we meet",
+            "bill came to ¥7,480, so ¥3,740 each",
+            "中目黒で部屋探してるけど、1Kでも家賃11万とかで泣いてる",
+        ] {
+            assert!(detect(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_recipient_sees_the_stored_kinds_and_the_sender_none() {
+        let money = Kinds::EMPTY.with(Kind::Money);
+        assert_eq!(caution_for(money, false), Some(money));
+        assert_eq!(caution_for(money, true), None);
+        assert_eq!(caution_for(Kinds::EMPTY, false), None);
+    }
+
+    #[test]
+    fn money_queues_a_conversation_once_and_contact_details_alone_never() {
+        let off = Kinds::EMPTY.with(Kind::OffPlatform);
+        let money = Kinds::EMPTY.with(Kind::Money);
+        assert_eq!(
+            review_due(Kinds::EMPTY, money, false),
+            Some(ReviewCause::Money)
+        );
+        assert_eq!(
+            review_due(off, money, false),
+            Some(ReviewCause::OffPlatformThenMoney)
+        );
+        assert_eq!(
+            review_due(Kinds::EMPTY, off.with(Kind::Money), false),
+            Some(ReviewCause::OffPlatformThenMoney)
+        );
+        assert_eq!(review_due(off, off, false), None);
+        assert_eq!(review_due(Kinds::EMPTY, Kinds::EMPTY, false), None);
+        assert_eq!(review_due(off, money, true), None, "once only");
+        for cause in [ReviewCause::Money, ReviewCause::OffPlatformThenMoney] {
+            assert_eq!(ReviewCause::parse(cause.as_str()), Some(cause));
+        }
+    }
+
+    #[test]
+    fn kinds_read_and_write_their_codes_and_bits() {
+        let both = Kinds::EMPTY.with(Kind::Money).with(Kind::OffPlatform);
+        assert_eq!(
+            serde_json::to_string(&both).unwrap(),
+            r#"["OFF_PLATFORM","MONEY"]"#
+        );
+        assert_eq!(
+            serde_json::from_str::<Kinds>(r#"["MONEY","OFF_PLATFORM"]"#).unwrap(),
+            both
+        );
+        assert!(serde_json::from_str::<Kinds>(r#"["PHOTO"]"#).is_err());
+        assert_eq!(Kinds::from_bits(both.bits()), both);
+        assert_eq!(Kinds::from_bits(0xff), both);
+        assert_eq!(Kind::parse("MONEY"), Some(Kind::Money));
+        assert_eq!(Kind::parse("money"), None);
+    }
+
+    #[test]
+    fn the_common_characters_short_cut_gives_what_nfkc_gives() {
+        use unicode_normalization::UnicodeNormalization;
+        let mut checked = 0;
+        for c in (0..=0x1FFFF).filter_map(char::from_u32) {
+            let text = c.to_string();
+            if let Some(fast) = common_nfkc(&text) {
+                assert_eq!(fast, text.nfkc().collect::<String>(), "U+{:04X}", c as u32);
+                checked += 1;
+            }
+        }
+        assert!(checked > 30_000, "{checked}");
+        let sentence = "加我ＬＩＮＥ：ｋｅｖｉｎ　０８１５！好嗎？ライン交換しよう😊";
+        assert_eq!(common_nfkc(sentence), Some(sentence.nfkc().collect()));
+        assert_eq!(
+            common_nfkc("ﾗｲﾝ"),
+            None,
+            "half-width kana compose: the general algorithm's job"
+        );
+    }
+
+    // proptest's randomness source does not build for wasm32.
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_screened_without_a_panic(text in "\\PC{0,300}") {
+            let _ = detect(&text);
+        }
+
+        #[test]
+        fn digits_separators_and_number_words_in_any_order_are_screened_without_a_panic(
+            text in "([0-9 .,\\-+()@#_~%$]|zero|one|nine|oh|零|九|〇|洞|ゼロ|キュウ|ク|シ|ニー|萬|円|k|a|line|賴){0,120}",
+        ) {
+            let _ = detect(&text);
+        }
+    }
+
+    #[test]
+    fn nfkc_from_the_caller_answers_like_nfkc_here() {
+        let text = "加我ＬＩＮＥ：ｋｅｖｉｎ０８１５";
+        let normalised: String =
+            unicode_normalization::UnicodeNormalization::nfkc(text.chars()).collect();
+        assert_eq!(screen_nfkc(&normalised, &young()), screen(text, &young()));
+    }
+}

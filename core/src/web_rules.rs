@@ -1,0 +1,140 @@
+//! The rules the web build asks of the core at build time (`virtual:core-rules`, through the
+//! `kizuna-wasm-rules` package run in Node): each is defined in its own module, and gathered here
+//! so that no rule module depends on another for the web's sake.
+
+use crate::error_code::ErrorCode;
+use crate::review::{ReviewAction, ReviewStatus, reviewer_picks_employer};
+use crate::revision::{self, OnSave};
+use crate::rules::{self, RangeRule};
+use serde::Serialize;
+
+/// The rules the web applies in code that does not load the core (a like's comment, a report's
+/// text, the pass's undo, when the matchmaking day starts, how long a session lasts and which
+/// errors end it, the fields fixed after approval, the review console's decisions). The web build
+/// asks them of a wasm package of their own at build time (`virtual:core-rules`), so each is
+/// defined only here and none of it weighs on the register form's wasm.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct WebRules {
+    /// The limits of every field, by wire name ([`rules::limits`]).
+    #[cfg_attr(feature = "ts", tsify(type = "Record<string, RangeRule>"))]
+    #[serde(serialize_with = "crate::catalogue::as_map")]
+    pub limits: Vec<(&'static str, RangeRule)>,
+    /// How long a pass may be taken back, in seconds ([`rules::PASS_UNDO_SECS`]): the web's Undo
+    /// shows as long.
+    pub pass_undo_secs: i64,
+    /// The matchmaking day's offset from UTC, in seconds ([`rules::TAIPEI_UTC_OFFSET_SECS`]):
+    /// the web says when the next introductions come.
+    pub taipei_utc_offset_secs: i64,
+    /// How long a session lasts, in seconds ([`rules::SESSION_TTL_SECS`]): the web's cookies
+    /// last as long.
+    pub session_ttl_secs: i64,
+    /// The error codes after which the web drops its session ([`ErrorCode::clears_session`]).
+    pub session_clearing_codes: Vec<ErrorCode>,
+    /// The fields an approved member cannot change in the app ([`OnSave::Fixed`]): the edit
+    /// form shows them read-only.
+    pub fixed_fields: Vec<&'static str>,
+    /// What the review console's decision form offers ([`console_rules`]).
+    pub console: ConsoleRules,
+}
+
+/// The rules of [`WebRules`], from their definitions.
+pub fn web_rules() -> WebRules {
+    WebRules {
+        limits: rules::limits(),
+        pass_undo_secs: rules::PASS_UNDO_SECS,
+        taipei_utc_offset_secs: rules::TAIPEI_UTC_OFFSET_SECS,
+        session_ttl_secs: rules::SESSION_TTL_SECS,
+        session_clearing_codes: ErrorCode::session_clearing(),
+        fixed_fields: revision::fields(OnSave::Fixed),
+        console: console_rules(),
+    }
+}
+
+/// What the review console draws its decision form with, so that it offers exactly what the
+/// server then accepts: the decisions of each status, those of a revision, the verification's
+/// fields and the methods whose employer the reviewer picks. Wire names throughout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct ConsoleRules {
+    /// [`ReviewStatus::reviewer_actions`] of every status, by status.
+    #[cfg_attr(
+        feature = "ts",
+        tsify(
+            type = "Record<ReviewStatus, (\"APPROVE\" | \"REJECT\" | \"SUSPEND\" | \"REINSTATE\")[]>"
+        )
+    )]
+    #[serde(serialize_with = "actions_by_status")]
+    pub actions: Vec<(&'static str, Vec<&'static str>)>,
+    /// [`revision::REVISION_ACTIONS`].
+    #[cfg_attr(feature = "ts", tsify(type = "(\"APPROVE\" | \"REJECT\")[]"))]
+    pub revision_actions: Vec<&'static str>,
+    /// [`revision::VERIFICATION_FIELDS`]: a revision changing one puts the employer on
+    /// record anew ([`revision::verification_changed`]).
+    pub verification_fields: &'static [&'static str],
+    /// The methods for which [`reviewer_picks_employer`] holds.
+    pub employer_picked_for: Vec<&'static str>,
+}
+
+/// The console's rules, from the definitions above.
+pub fn console_rules() -> ConsoleRules {
+    ConsoleRules {
+        actions: ReviewStatus::ALL
+            .into_iter()
+            .map(|status| {
+                let actions = status
+                    .reviewer_actions()
+                    .into_iter()
+                    .map(ReviewAction::as_str);
+                (status.as_str(), actions.collect())
+            })
+            .collect(),
+        revision_actions: revision::REVISION_ACTIONS
+            .into_iter()
+            .map(ReviewAction::as_str)
+            .collect(),
+        verification_fields: &revision::VERIFICATION_FIELDS,
+        employer_picked_for: crate::VerifyMethod::ALL
+            .iter()
+            .filter(|&&method| reviewer_picks_employer(method))
+            .map(|method| method.as_str())
+            .collect(),
+    }
+}
+
+fn actions_by_status<S: serde::Serializer>(
+    pairs: &[(&'static str, Vec<&'static str>)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(pairs.iter().map(|(status, actions)| (status, actions)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_employer_is_picked_for_the_employee_id_and_the_review_link() {
+        assert_eq!(
+            console_rules().employer_picked_for,
+            ["EMPLOYEE_ID", "REVIEW_LINK"]
+        );
+    }
+
+    #[test]
+    fn the_console_rules_travel_as_wire_names_by_status() {
+        let rules = serde_json::to_value(console_rules()).unwrap();
+        assert_eq!(
+            rules["actions"]["PENDING"],
+            serde_json::json!(["APPROVE", "REJECT"])
+        );
+        assert_eq!(rules["actions"]["REJECTED"], serde_json::json!([]));
+        assert_eq!(
+            rules["revisionActions"],
+            serde_json::json!(["APPROVE", "REJECT"])
+        );
+        assert_eq!(rules["verificationFields"][0], "verifyMethod");
+    }
+}

@@ -1,0 +1,12 @@
+import { queryKeys, queryOptions } from '@/lib/query';
+import { likesQuery, matchesQuery } from '@/lib/shared-queries';
+import { matchmakingApi } from '@/features/matchmaking/api/matchmaking-api';
+
+/** The matchmaking screens' queries: each key with its loader (the lists the tab badges count too
+ *  are lib's, shared with the shell). */
+export const matchmakingQueries = {
+  introductions: queryOptions(queryKeys.introductions, () => matchmakingApi.introductions()),
+  likes: likesQuery,
+  matches: matchesQuery,
+  member: (memberId: number) => queryOptions(queryKeys.member(memberId), () => matchmakingApi.member(memberId)),
+};

@@ -1,0 +1,11 @@
+import { queryKeys, queryOptions } from '@/lib/query';
+import { getMyInfo } from '@/features/profile/api/profile-api';
+import { colleaguesApi, notificationsApi, pauseApi } from '@/features/profile/api/notifications-api';
+
+/** The profile screens' queries: each key with its loader. */
+export const profileQueries = {
+  myInfo: queryOptions(queryKeys.myInfo, () => getMyInfo()),
+  pause: queryOptions(queryKeys.pause, () => pauseApi.get()),
+  colleagues: queryOptions(queryKeys.colleagues, () => colleaguesApi.get()),
+  notifications: queryOptions(queryKeys.notifications, () => notificationsApi.get()),
+};
