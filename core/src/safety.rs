@@ -42,9 +42,13 @@
 //! 4. **Decision.** `OFF_PLATFORM`: an address, a phone number (whole, or given in parts: `前半`,
 //!    `the rest`), a link, a handle, or, unless the message tells of blocking or reporting
 //!    someone who asked, a phrase of moving elsewhere or an app named with an ask, an identifier
-//!    or a name after it (`LINE: erictw`, `on Facebook as Tom`). `MONEY`: a score of strong (3),
-//!    topic (2) and weak (1) signals of at least 3, less 2 for talk about scams as news, about
-//!    blocking, about one's own work or about splitting a bill.
+//!    or a name after it (`LINE: erictw`, `on Facebook as Tom`), an app asked alone (`LINE?`),
+//!    an ask to be added with an identifier or a QR code (`add me: mika_0707`), a number said
+//!    to be in the profile or the photos. `MONEY`: a score of strong (3), topic (2) and weak (1)
+//!    signals of at least 3 (a rate counts 1, a rate or a growth per day, week or month more),
+//!    less 2 for talk about scams as news or warnings, about blocking, about one's own work,
+//!    about splitting a bill or declining a transfer, less 3 for a job in finance told of
+//!    someone to no one in particular (no "you", rate, amount or mentor).
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
@@ -466,6 +470,29 @@ enum Sig {
     Told,
     /// A number given in parts (`前半`, `the rest`): the digit runs of the message join.
     Split,
+    /// A job in finance (`trader`, `分析師`): said of someone, with no "you" in the message, it
+    /// describes a job, not a pitch.
+    Job,
+    /// The reader addressed (`you`, `妳`, `あなた`): a pitch is made to someone.
+    You,
+    /// Asking to be added or looked up (`add me`, `加我`, `追加して`): with an identifier, a QR
+    /// code or an app, contact details whatever the app.
+    AddMe,
+    /// A QR code: with an ask to add or an account, a contact card.
+    Qr,
+    /// A phone number named (`號碼`, `番号`, `my number`): with a place in the profile or the
+    /// photos, contact details given there.
+    PhoneWord,
+    /// The member's profile or photos (`自介`, `プロフ`, `third photo`).
+    Place,
+    /// Money growing (`double`, `翻倍`, `増え`): a weak money word, and with a period a promised
+    /// growth.
+    Gain,
+    /// A percentage in words (`百分之`).
+    Percent,
+    /// A teacher or mentor (`老師`, `メンター`): a weak money word, and what a job in finance
+    /// is told of in a pitch ("my mentor was a Wall Street trader").
+    Mentor,
 }
 
 // The lists below are written as people type them; each is folded like a message when the
@@ -515,6 +542,7 @@ const ASKS: &[&str] = &[
     "come to", "more reliable", "easier", "faster", "better", "instant", "look me up",
     "scan", "読み取", "友だち追加", "友達追加", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
     "dm me",
+    "invite", "招待", "拉妳", "拉你", "拉進", "持ってる", "やってる", "続きは", "にしない",
 ];
 
 #[rustfmt::skip]
@@ -540,6 +568,7 @@ const MOVES: &[&str] = &[
     "用別的聊", "私下用", "打我手機", "號碼我放", "號碼在自介", "這裡會被看", "會被監控", "這個app限制",
     "別のとこで", "個人的に連絡", "連絡とれる", "連絡取れる", "チェックされる", "監視され", "プロフに番号",
     "制限多",
+    "番号聞", "番号を聞", "番号知りたい", "番号を教え",
 ];
 
 #[rustfmt::skip]
@@ -588,10 +617,10 @@ const MONEY_STRONG: &[&str] = &[
     "派息", "mining rig~", "yield farm~", "back of the card", "loan me", "spare some money",
     "spare some cash", "can you send me money", "轉一點給我",
     // asking for money
-    "借我", "先借", "借一點", "借妳", "借你", "貸して", "貸してもらえ", "立て替え", "lend me", "lend it", "borrow", "匯款",
+    "借我", "先借", "借一點", "貸して", "貸してもらえ", "立て替え", "lend me", "lend it", "borrow", "匯款",
     "匯給我", "轉給我", "刷給我", "代墊", "幫我付", "幫我繳", "幫我匯", "繳這筆錢", "振り込んで", "送金", "払ってもらえ",
     "wire me", "wire it", "transfer it to me", "send me $", "send the money", "venmo me",
-    "western union", "pay my rent", "cover my", "cover the fee", "手術費", "手術代", "surgery", "周轉",
+    "western union",  "cover my", "cover the fee", "手術費", "手術代", "surgery", "周轉",
     "周转", "工面", "tide me over", "money is a bit tight", "手頭有點緊", "ちょっと厳しく", "your credit card",
     "信用卡額度", "クレジットカードで先に",
     // gift cards and points
@@ -615,8 +644,9 @@ const MONEY_STRONG: &[&str] = &[
     "追加入金", "不買可惜", "錯過可惜", "乗り遅れ", "airdrop", "zero risk", "risk free", "unlock fee",
     "release fee", "clearance fee", "verification fee", "activation fee", "short on cash", "short on rent",
     "bank details", "routing number", "redeem code", "code on the back", "moneygram", "bitcoin atm",
-    "account manager", "stock tip~", "spot gold", "漲停", "抄底", "超商代碼", "保釋金", "投資案件", "高収入",
+    "account manager", "stock tip~", "spot gold",  "抄底", "超商代碼", "保釋金", "投資案件", "高収入",
     "不労所得", "アマギフ", "trading group", "signal group", "signals group", "幫忙先付", "幫忙付", "匯到我", "先匯", "your money into", "把錢放在", "お金を置", "お金を送って", "amazon card~", "whatever you can afford", "fund it",
+    "内部情報", "インサイダー", "inside info", "insider info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garanteed", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け", "profit shar~", "利潤分成", "梭哈",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -634,6 +664,7 @@ const MONEY_TOPIC: &[&str] = &[
     "get in now", "相場", "振込", "nft~", "blockchain", "liquidity", "roi", "withdraw", "bank account",
     "trading app", "虛擬幣", "加密幣", "期權", "報酬率", "急用", "醫藥費", "暗号資産", "儲け", "借金", "資産形成",
     "証券口座",
+    "遺產", "遺産", "inheritance", "相続", "k線", "ローソク足", "candlestick", "持倉", "損益", "take profit", "stop loss", "止盈", "止損", "損切り", "利確", "recharge", "depo", "platfrom", "opening an account", "open an account", "while i was asleep", "while you sleep", "in my sleep", "睡覺也", "寝てる間", "free money", "all in", "漲停", "年報酬", "複利", "compound~", "連本帶利", "監管", "regulated", "receive some money", "代收", "pay my rent", "借妳", "借你",
 ];
 
 #[rustfmt::skip]
@@ -646,12 +677,12 @@ const MONEY_WEAK: &[&str] = &[
     "orders", "名額", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
     "外快", "在家", "在宅", "from home", "代操", "manage", "貸款", "ローン", "loan~", "融資", "借", "lend", "匯",
     "振り込", "transfer", "wire", "稅", "税", "tax~", "fee~", "費", "料", "入れ", "put in", "賠", "lose", "一起",
-    "一緒に", "together", "倍", "double~", "triple~", "漲", "signal~", "シグナル", "サイン", "trade~", "操作",
+    "一緒に", "together",    "漲", "signal~", "シグナル", "サイン", "trade~", "操作",
     "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "收益", "収益", "income", "yield", "利回り",
-    "年利", "apr", "紅利", "ボーナス", "bonus", "wallet", "salary", "薪水", "給料", "%", "房租", "家賃", "rent",
+    "年利", "apr", "紅利", "ボーナス", "bonus", "wallet", "salary", "薪水", "給料", "房租", "家賃", "rent",
     "bill~", "could you", "can you", "would you", "help me", "幫我", "可以先", "もらえ", "くれない", "ほしい",
     "先に払", "先付", "stake~", "options", "position~", "entries", "copy", "balance", "top up",
-    "funding", "coach", "steady", "穩定", "項目", "投入", "拿回", "上場", "増え", "解鎖", "ロック解除", "認證", "認証",
+    "funding", "coach", "steady", "穩定", "項目", "投入", "拿回", "上場",  "解鎖", "ロック解除", "認證", "認証",
     "點數", "序號", "カード", "card~", "貯金", "領錢", "spare", "trust me", "mining", "put a little", "stuck",
     "send me something", "pay my", "stolen",
     "お金を送", "minimum", "最低", "導師", "華爾街", "漲到", "會漲", "現在買", "只收", "超商", "出一半", "幫妳出",
@@ -664,6 +695,8 @@ const MONEY_WEAK: &[&str] = &[
     "emergency", "hospital", "customer service", "steam", "itunes", "contract~", "客服", "助理", "合約", "轉帳",
     "律師費", "海關", "包裹", "運費", "イーサ", "必ず", "絶対", "アシスタント", "案件", "電子マネー", "to release",
     "to unlock", "a thousand", "set up your account", "at the dip", "buy the dip", "show you how", "門檻",
+    "差", "足りな", "不夠", "找誰", "頼れる", "助けて", "screenshot~", "截圖", "スクショ", "頭期款", "行情", "這波", "出一點", "全力", "收盤", "開盤", "轉進", "轉過來", "匯過來", "explode", "噴", "爆発", "上架", "listed", "list on", "plane ticket", "flight home", "被偷", "盗まれ", "秘密", "secret", "家人", "i make", "we make", "プラス", "payment", "pass it on", "forward it", "password", "download", "students", "學員", "生徒", "goldman", "wall street", "entry", "エントリー", "出場", "miss out", "miss this", "來不及", "錯過", "間に合わ", "今のうちに", "認可", "絕對安全", "絶対安全", "totally safe", "ローソン", "セブン", "ファミマ", "コンビニ", "lawson", "7-eleven", "family mart", "convenience store", "便利商店", "支払い番号", "払込票", "barcode", "バーコード", "払って", "クレカ", "credit card", "信用卡", "決済", "弁護士", "short it", "空売り", "做空", "when to buy", "買進", "點位", "專案", "言われた通り", "with interest", "持ち株", "holdings", "ポジション", "ゴールドマン", "低風險", "低リスク", "low-risk", "low risk",
+    "got me into", "誘われて", "帶我",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -678,6 +711,7 @@ const MONEY_NEWS: &[&str] = &[
     "documentar~", "engineer at", "came to", "per person", "each of us", "split the",
     "splitting", "割り勘", "平分", "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
     "investment banker",
+    "警察", "police", "宣導", "warning~", "注意喚起", "陌生人", "strangers", "知らない人", "紀錄片", "ドキュメンタリー", "不太買", "沒在買", "買わない", "don't buy", "don't really buy", "never buy", "我請", "my treat", "it's on me", "送金しなくていい", "払わなくていい", "返さなくていい", "不用轉", "不用匯", "不用還", "no need to send", "don't pay me back", "no need to pay", "忘れないように",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -686,6 +720,7 @@ const MONEY_NEUTRAL: &[&str] = &[
     "株式会社", "line pay", "linepay", "paypay", "apple pay", "楽天ペイ", "街口支付", "line bank", "line銀行",
     "悠遊卡儲值", "pay with my card", "信用卡付",
     "stock options", "lend it to you", "lend you the book", "fxトレーダー",
+    "旅遊基金", "travel fund", "旅行資金", "緊急預備金", "emergency fund", "生活防衛資金", "savings account", "普通預金", "all in all", "服務費", "service charge", "サービス料",
 ];
 
 #[rustfmt::skip]
@@ -705,6 +740,42 @@ const DAILY: &[&str] = &[
     "a month", "monthly", "一週", "a week", "this week", "每週", "今週", "quarter", "this month",
     "every hour", "every evening", "per week", "weekly",
     "週",
+];
+
+/// Jobs in finance, said of someone ([`Sig::Job`]).
+#[rustfmt::skip]
+const JOBS: &[&str] = &[
+    "trader", "交易員", "營業員", "分析師", "analyst", "アナリスト", "トレーダー", "顧問", "advisor", "adviser",
+    "banker", "証券マン", "financial planner", "ファイナンシャルプランナー", "理專", "理財專員", "融資担当",
+];
+
+/// The reader addressed ([`Sig::You`]).
+#[rustfmt::skip]
+const YOU: &[&str] = &["妳", "你", "あなた", "君", "きみ", "you", "your", "u", "ur", "貴方"];
+
+#[rustfmt::skip]
+const ADD_ME: &[&str] = &[
+    "add me", "adds me", "加我", "加到我", "追加して", "追加でき", "友だち追加", "友達追加", "find me", "搜我",
+    "搜尋我", "検索して", "search my", "search for me", "look me up",
+];
+
+#[rustfmt::skip]
+const QR: &[&str] = &["qr", "條碼", "二維碼", "二维码", "qrコード"];
+
+#[rustfmt::skip]
+const PHONE_WORDS: &[&str] = &[
+    "號碼", "电话号码", "電話", "電話番号", "番号", "phone number", "my number", "number's", "携帯番号",
+];
+
+#[rustfmt::skip]
+const PLACES: &[&str] = &[
+    "照片", "相片", "写真", "photo~", "pic~", "プロフ", "profile", "bio", "自介", "自我介紹", "自己紹介", "簡介",
+    "主頁", "個人頁",
+];
+
+#[rustfmt::skip]
+const GAINS: &[&str] = &[
+    "double~", "triple~", "倍", "翻倍", "grow~", "増え", "増や", "變成", "變", "領回", "turned",
 ];
 
 struct Pattern {
@@ -748,7 +819,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&[&str], Sig); 16] = [
+const LISTS: [(&[&str], Sig); 25] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -765,6 +836,27 @@ const LISTS: [(&[&str], Sig); 16] = [
     (DAILY, Sig::Daily),
     (TOLD, Sig::Told),
     (SPLITS, Sig::Split),
+    (JOBS, Sig::Job),
+    (YOU, Sig::You),
+    (ADD_ME, Sig::AddMe),
+    (QR, Sig::Qr),
+    (PHONE_WORDS, Sig::PhoneWord),
+    (PLACES, Sig::Place),
+    (GAINS, Sig::Gain),
+    (&["百分之", "パーセント", "percent"], Sig::Percent),
+    (
+        &[
+            "mentor~",
+            "teacher~",
+            "導師",
+            "老師",
+            "メンター",
+            "先生",
+            "coach",
+            "師父",
+        ],
+        Sig::Mentor,
+    ),
 ];
 
 fn index() -> &'static Index {
@@ -826,6 +918,14 @@ struct Signals {
     daily: bool,
     told: bool,
     split: bool,
+    job: bool,
+    you: bool,
+    add_me: bool,
+    qr: bool,
+    phone_word: bool,
+    place: bool,
+    gain: bool,
+    mentor: bool,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
@@ -845,7 +945,10 @@ impl Signals {
         let words = self.move_phrase
             || (app && (self.ask || self.id_token || self.id_word))
             || (self.id_word && self.id_token)
-            || (self.mail && (self.id_token || self.ask || self.dot_com));
+            || (self.mail && (self.id_token || self.ask || self.dot_com))
+            || (self.add_me && (self.id_token || self.id_word || self.qr || app))
+            || (self.qr && self.id_word)
+            || (self.phone_word && self.place);
         let off = shape || (words && !self.told);
         let mut money: i32 = self
             .money
@@ -859,8 +962,18 @@ impl Signals {
             .map(|(_, _, w)| i32::from(*w))
             .sum();
         money += self.amounts.min(2) as i32;
-        if self.percent && self.daily {
+        // A rate is money talk's vocabulary; a rate, an amount or a growth per day, week or
+        // month is a promised return.
+        money += i32::from(self.percent);
+        if self.daily && self.percent {
             money += 2;
+        } else if self.daily && self.gain {
+            money += 1;
+        }
+        // A job in finance told of someone, to no one in particular, with no rate, amount or
+        // mentor, is no pitch.
+        if self.job && !self.you && !self.mentor && !self.percent && self.amounts == 0 {
+            money -= 3;
         }
         let mut kinds = Kinds::EMPTY;
         if off {
@@ -906,9 +1019,16 @@ fn find_words(text: &[char], signals: &mut Signals) {
                     signals.apps.push((start, end));
                     // 加 or 有 (有用) right before an app: "加賴", "有IG嗎", "有用Telegram嗎".
                     let before = |n: usize| start.checked_sub(n).map(|i| text[i]);
+                    // An app alone as a question ("LINE?", "Snapchat?") asks for it.
+                    let asked_alone = start == 0
+                        && text[end..]
+                            .iter()
+                            .find(|c| **c != ' ')
+                            .is_some_and(|c| matches!(c, '?' | '？'));
                     if matches!(before(1), Some('加' | '有'))
                         || (before(1) == Some('用') && before(2) == Some('有'))
                         || names_after(text, end)
+                        || asked_alone
                     {
                         signals.ask = true;
                     }
@@ -923,7 +1043,25 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::Daily => signals.daily = true,
                 Sig::Told => signals.told = true,
                 Sig::Split => signals.split = true,
-                Sig::Money(weight) => {
+                Sig::Job => signals.job = true,
+                Sig::You => signals.you = true,
+                Sig::AddMe => signals.add_me = true,
+                Sig::Qr => signals.qr = true,
+                Sig::PhoneWord => signals.phone_word = true,
+                Sig::Place => signals.place = true,
+                Sig::Percent => signals.percent = true,
+                Sig::Gain | Sig::Mentor | Sig::Money(_) => {
+                    let weight = match pattern.sig {
+                        Sig::Money(weight) => weight,
+                        Sig::Gain => {
+                            signals.gain = true;
+                            1
+                        }
+                        _ => {
+                            signals.mentor = true;
+                            1
+                        }
+                    };
                     // Each word counts once, however often it is repeated.
                     if !signals
                         .money
@@ -1023,12 +1161,31 @@ fn digit_at(text: &[char], i: usize) -> Option<(u8, usize)> {
 fn is_digit_separator(c: char) -> bool {
     matches!(
         c,
-        ' ' | '-' | '.' | ',' | '、' | '(' | ')' | '+' | 'ー' | '~' | 'の' | '_' | '–' | '—' | '－'
+        ' ' | '-'
+            | '.'
+            | ','
+            | '、'
+            | '('
+            | ')'
+            | '+'
+            | 'ー'
+            | '~'
+            | 'ノ'
+            | '_'
+            | '–'
+            | '—'
+            | '－'
+            | '・'
+            | '·'
     )
 }
 
 /// Phone numbers (contact details) and amounts of money.
 fn find_digits(text: &[char], signals: &mut Signals) {
+    // Where the units of the amounts found in runs stand (the first few), so that the numerals'
+    // pass below does not count `兩萬` or `五千元` a second time.
+    let mut units = [usize::MAX; 8];
+    let mut unit_count = 0;
     let mut i = 0;
     while i < text.len() {
         let Some((first, mut end)) = digit_at(text, i) else {
@@ -1067,6 +1224,10 @@ fn find_digits(text: &[char], signals: &mut Signals) {
         }
         if is_amount(text, i, end) {
             signals.amounts += 1;
+            if let Some(slot) = units.get_mut(unit_count) {
+                *slot = end;
+                unit_count += 1;
+            }
         }
         if matches!(text.get(end), Some('%' | '割' | '成')) {
             signals.percent = true;
@@ -1080,7 +1241,7 @@ fn find_digits(text: &[char], signals: &mut Signals) {
             text.get(i)
                 .is_some_and(|c| matches!(c, '十' | '百' | '千' | '兩' | '幾'))
         };
-        if unit && at > 0 && numeral(at - 1) {
+        if unit && at > 0 && numeral(at - 1) && !units.contains(&at) && !units.contains(&(at - 1)) {
             signals.amounts += 1;
         }
     }
@@ -1382,6 +1543,54 @@ mod tests {
         assert_eq!(kinds("老師帶我投資，一個月賺兩成"), ["MONEY"]);
         assert!(kinds("I work at a bank, all day loans and investments").is_empty());
         assert!(kinds("我朋友被網路上的投資老師騙了五十萬").is_empty());
+    }
+
+    #[test]
+    fn an_add_me_with_an_identifier_or_a_qr_code_is_contact_details_whatever_the_app() {
+        assert_eq!(kinds("add me: mika_0707"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("掃我的QR就能加到我"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("Kakao?"), ["OFF_PLATFORM"]);
+        assert!(kinds("I'll add more photos to my profile").is_empty());
+        assert!(kinds("scan the QR on the table to order").is_empty());
+    }
+
+    #[test]
+    fn a_number_said_to_be_in_the_profile_or_the_photos_is_contact_details() {
+        assert_eq!(kinds("番号はプロフに書いたよ"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("my number is in my last photo"), ["OFF_PLATFORM"]);
+        assert!(kinds("my phone died so no photos today").is_empty());
+    }
+
+    #[test]
+    fn a_job_in_finance_told_of_someone_is_no_pitch_but_a_mentor_who_had_it_is() {
+        assert!(kinds("我姊是外匯交易員，常常半夜才下班").is_empty());
+        assert!(kinds("my dad was a stock analyst for thirty years").is_empty());
+        assert_eq!(kinds("我的老師是前外匯交易員，只帶少數學員"), ["MONEY"]);
+        assert_eq!(
+            kinds("my friend is a trader, you could make 5% a week with him"),
+            ["MONEY"]
+        );
+    }
+
+    #[test]
+    fn refusing_a_transfer_and_warnings_about_scams_are_no_money_talk() {
+        assert!(kinds("今天我請客，不用轉給我").is_empty());
+        assert!(kinds("ここは私が払うから送金しなくていいよ").is_empty());
+        assert!(kinds("the police say never buy gift cards for strangers").is_empty());
+    }
+
+    #[test]
+    fn an_amount_in_numerals_counts_once() {
+        let mut signals = Signals::default();
+        find_digits(&fold("兩萬 五千元 二十萬"), &mut signals);
+        assert_eq!(signals.amounts, 3);
+    }
+
+    #[test]
+    fn a_promised_growth_in_a_period_or_a_rate_is_money_talk() {
+        assert_eq!(kinds("這個方案一個月就翻倍，相信我"), ["MONEY"]);
+        assert_eq!(kinds("the plan pays 2 percent daily"), ["MONEY"]);
+        assert!(kinds("my plants double in size every month").is_empty());
     }
 
     #[test]
