@@ -495,6 +495,19 @@ enum Sig {
     Mentor,
 }
 
+/// A list of words as one string, a word a line: the module carries the words' bytes and no
+/// table of pointers to them (8 bytes a word in wasm, a third of the lists' size).
+macro_rules! words {
+    ($($word:literal),* $(,)?) => {
+        concat!($($word, "\n"),*)
+    };
+}
+
+/// The words of a [`words!`] list.
+fn words_of(list: &'static str) -> impl Iterator<Item = &'static str> {
+    list.split_terminator('\n')
+}
+
 // The lists below are written as people type them; each is folded like a message when the
 // index is built (`話そう` is matched as `話ソウ`). An ASCII word needs a non-letter on both
 // sides; one ending in `~` matches any ending (`invest~`: invests, invested, investment).
@@ -503,7 +516,7 @@ enum Sig {
 /// loanword: NOT_APPS hides their benign phrases, and an app counts only with an ask or an
 /// identifier.
 #[rustfmt::skip]
-const APPS: &[&str] = &[
+const APPS: &str = words![
     "line", "賴", "ㄌㄧㄋㄝ", "ㄌㄞ", "ライン", "テレグラム", "telegram", "tg", "紙飛機", "纸飞机", "飛機號", "飞机号", "加飛機",
     "飛機聯繫", "飛機id", "whatsapp", "ワッツアップ", "wechat", "微信", "weixin", "vx", "wx", "ig", "insta",
     "instagram", "インスタ", "fb", "facebook", "臉書", "脸书", "フェイスブック", "kakao", "kakaotalk", "カカオ",
@@ -514,7 +527,7 @@ const APPS: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const NOT_APPS: &[&str] = &[
+const NOT_APPS: &str = words![
     "line pay", "linepay", "line bank", "line銀行", "line today", "line news", "lineニュース",
     "line music", "line point", "lineポイント", "line貼圖", "line sticker~", "lineスタンプ", "line購物",
     "line taxi", "line禮物", "line gift", "in line", "the line", "a line", "line up", "line of",
@@ -525,7 +538,7 @@ const NOT_APPS: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const ASKS: &[&str] = &[
+const ASKS: &str = words![
     // zh-TW
     "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "交換", "给我", "給我", "多少", "搜尋", "搜",
     "私訊", "私聊", "聯絡", "聯繫", "联系", "聊", "找我", "追蹤", "賴我", "傳給", "傳到", "傳我", "來我的", "移到", "改用", "去那邊",
@@ -546,12 +559,12 @@ const ASKS: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const ID_WORDS: &[&str] = &[
+const ID_WORDS: &str = words![
     "id", "帳號", "账号", "アカウント", "ユーザー名", "username", "handle", "號碼", "手機號", "電話番号", "携帯番号",
 ];
 
 #[rustfmt::skip]
-const MOVES: &[&str] = &[
+const MOVES: &str = words![
     // zh-TW
     "換個地方聊", "別的地方聊", "其他地方聊", "私下聊", "外面聊", "聯絡方式", "联系方式", "聯繫方式", "電話給我", "給我妳的電話", "給我你的電話",
     "電話幾號", "留個電話", "留電話", "不要在這裡聊", "這裡不方便", "很少上", "不太常開", "快沒在用", "其他聯絡",
@@ -572,7 +585,7 @@ const MOVES: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const LINKS: &[&str] = &[
+const LINKS: &str = words![
     "line.me/", "lin.ee/", "t.me/", "telegram.me/", "wa.me/", "m.me/", "instagram.com",
     "facebook.com", "fb.com/", "fb.me/", "twitter.com/", "x.com/", "tiktok.com/", "discord.gg",
     "snapchat.com", "weixin.qq.com", "open.kakao.com", "bit.ly/", "reurl.cc/", "tinyurl.com",
@@ -580,19 +593,19 @@ const LINKS: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const MAILS: &[&str] = &[
+const MAILS: &str = words![
     "gmail", "yahoo", "hotmail", "outlook", "icloud", "protonmail", "信箱", "郵箱", "邮箱", "email",
     "e-mail", "メール", "メアド", "mail",
 ];
 
 #[rustfmt::skip]
-const DOT_COMS: &[&str] = &[
+const DOT_COMS: &str = words![
     "點com", "点com", "dot com", "ドットコム", "ドットcom", "點net", "dot net", "點tw", "dot", "ドット",
 ];
 
 /// Money words enough alone.
 #[rustfmt::skip]
-const MONEY_STRONG: &[&str] = &[
+const MONEY_STRONG: &str = words![
     // crypto, trading, insiders
     "usdt", "tether", "泰達幣", "泰达币", "テザー", "trc20", "erc20", "錢包地址", "钱包地址", "wallet address",
     "ウォレットアドレス", "幣安", "binance", "defi", "staking", "stake", "ステーキング", "質押", "流動性挖礦", "挖礦",
@@ -651,7 +664,7 @@ const MONEY_STRONG: &[&str] = &[
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
 #[rustfmt::skip]
-const MONEY_TOPIC: &[&str] = &[
+const MONEY_TOPIC: &str = words![
     "投資", "投资", "invest~", "平台", "プラットフォーム", "platform", "賺錢", "賺", "稼ぐ", "稼げ", "稼い", "make money",
     "making money", "earn~", "儲か", "獲利", "利益", "profit~", "理財", "資産運用", "資産", "運用", "股票", "株", "銘柄",
     "stock~", "虛擬貨幣", "加密貨幣", "仮想通貨", "crypto~", "比特幣", "ビットコイン", "bitcoin", "ファンド", "funds", "借錢",
@@ -668,7 +681,7 @@ const MONEY_TOPIC: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const MONEY_WEAK: &[&str] = &[
+const MONEY_WEAK: &str = words![
     "錢", "お金", "money", "基金", "cash", "fund", "本金", "元本", "元手", "principal", "capital", "老師",
     "mentor~", "teacher~", "analyst~", "アナリスト", "分析師", "先生", "股", "btc", "eth", "幣", "coin~", "コイン",
     "黃金", "金を買", "gold", "wealth", "存款", "預金", "定存", "定期預金", "保險", "保険", "insurance", "急", "urgent",
@@ -701,7 +714,7 @@ const MONEY_WEAK: &[&str] = &[
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
 #[rustfmt::skip]
-const MONEY_NEWS: &[&str] = &[
+const MONEY_NEWS: &str = words![
     "詐騙", "被騙", "騙了", "詐欺", "騙され", "騙し取", "scam~", "fraud", "小心", "気をつけ", "be careful", "新聞",
     "ニュース", "news", "推銷", "勧誘", "won't pitch", "不會在私下", "プライベートで", "never talk", "客戶", "お客さん",
     "clients", "軟體開發", "ソフト開発", "software", "自分では買って", "沒有在買", "don't own", "i work at",
@@ -716,7 +729,7 @@ const MONEY_NEWS: &[&str] = &[
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
 #[rustfmt::skip]
-const MONEY_NEUTRAL: &[&str] = &[
+const MONEY_NEUTRAL: &str = words![
     "株式会社", "line pay", "linepay", "paypay", "apple pay", "楽天ペイ", "街口支付", "line bank", "line銀行",
     "悠遊卡儲值", "pay with my card", "信用卡付",
     "stock options", "lend it to you", "lend you the book", "fxトレーダー",
@@ -724,18 +737,18 @@ const MONEY_NEUTRAL: &[&str] = &[
 ];
 
 #[rustfmt::skip]
-const TOLD: &[&str] = &[
+const TOLD: &str = words![
     "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
 ];
 
 #[rustfmt::skip]
-const SPLITS: &[&str] = &[
+const SPLITS: &str = words![
     "前半", "後半", "前面是", "後面是", "前四碼", "後四碼", "剩下的", "first half", "second half", "the rest",
     "last digits", "first digits",
 ];
 
 #[rustfmt::skip]
-const DAILY: &[&str] = &[
+const DAILY: &str = words![
     "每天", "每日", "毎日", "日利", "a day", "daily", "per day", "every day", "each day", "每個月", "月",
     "a month", "monthly", "一週", "a week", "this week", "每週", "今週", "quarter", "this month",
     "every hour", "every evening", "per week", "weekly",
@@ -744,39 +757,47 @@ const DAILY: &[&str] = &[
 
 /// Jobs in finance, said of someone ([`Sig::Job`]).
 #[rustfmt::skip]
-const JOBS: &[&str] = &[
+const JOBS: &str = words![
     "trader", "交易員", "營業員", "分析師", "analyst", "アナリスト", "トレーダー", "顧問", "advisor", "adviser",
     "banker", "証券マン", "financial planner", "ファイナンシャルプランナー", "理專", "理財專員", "融資担当",
 ];
 
 /// The reader addressed ([`Sig::You`]).
 #[rustfmt::skip]
-const YOU: &[&str] = &["妳", "你", "あなた", "君", "きみ", "you", "your", "u", "ur", "貴方"];
+const YOU: &str = words!["妳", "你", "あなた", "君", "きみ", "you", "your", "u", "ur", "貴方"];
 
 #[rustfmt::skip]
-const ADD_ME: &[&str] = &[
+const ADD_ME: &str = words![
     "add me", "adds me", "加我", "加到我", "追加して", "追加でき", "友だち追加", "友達追加", "find me", "搜我",
     "搜尋我", "検索して", "search my", "search for me", "look me up",
 ];
 
 #[rustfmt::skip]
-const QR: &[&str] = &["qr", "條碼", "二維碼", "二维码", "qrコード"];
+const QR: &str = words!["qr", "條碼", "二維碼", "二维码", "qrコード"];
 
 #[rustfmt::skip]
-const PHONE_WORDS: &[&str] = &[
+const PHONE_WORDS: &str = words![
     "號碼", "电话号码", "電話", "電話番号", "番号", "phone number", "my number", "number's", "携帯番号",
 ];
 
 #[rustfmt::skip]
-const PLACES: &[&str] = &[
+const PLACES: &str = words![
     "照片", "相片", "写真", "photo~", "pic~", "プロフ", "profile", "bio", "自介", "自我介紹", "自己紹介", "簡介",
     "主頁", "個人頁",
 ];
 
 #[rustfmt::skip]
-const GAINS: &[&str] = &[
+const GAINS: &str = words![
     "double~", "triple~", "倍", "翻倍", "grow~", "増え", "増や", "變成", "變", "領回", "turned",
 ];
+
+/// Percentages in words ([`Sig::Percent`]).
+#[rustfmt::skip]
+const PERCENT_WORDS: &str = words!["百分之", "パーセント", "percent"];
+
+/// Teachers and mentors ([`Sig::Mentor`]).
+#[rustfmt::skip]
+const MENTORS: &str = words!["mentor~", "teacher~", "導師", "老師", "メンター", "先生", "coach", "師父"];
 
 struct Pattern {
     /// As [`fold`] leaves it (`話そう` is matched as `話ソウ`).
@@ -819,7 +840,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&[&str], Sig); 25] = [
+const LISTS: [(&str, Sig); 25] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -843,20 +864,8 @@ const LISTS: [(&[&str], Sig); 25] = [
     (PHONE_WORDS, Sig::PhoneWord),
     (PLACES, Sig::Place),
     (GAINS, Sig::Gain),
-    (&["百分之", "パーセント", "percent"], Sig::Percent),
-    (
-        &[
-            "mentor~",
-            "teacher~",
-            "導師",
-            "老師",
-            "メンター",
-            "先生",
-            "coach",
-            "師父",
-        ],
-        Sig::Mentor,
-    ),
+    (PERCENT_WORDS, Sig::Percent),
+    (MENTORS, Sig::Mentor),
 ];
 
 fn index() -> &'static Index {
@@ -865,7 +874,7 @@ fn index() -> &'static Index {
         let mut patterns: Vec<Pattern> = LISTS
             .iter()
             .flat_map(|(list, sig)| {
-                list.iter().map(move |word| {
+                words_of(list).map(move |word| {
                     let open_end = word.ends_with('~');
                     let text = fold(word.trim_end_matches('~'));
                     Pattern {
@@ -1446,11 +1455,11 @@ mod tests {
         use unicode_normalization::UnicodeNormalization;
         for word in LISTS
             .iter()
-            .flat_map(|(list, _)| list.iter())
-            .chain(NUMBER_WORDS.iter().map(|(w, _)| w))
+            .flat_map(|(list, _)| words_of(list))
+            .chain(NUMBER_WORDS.iter().map(|(w, _)| *w))
         {
             let nfkc: String = word.nfkc().collect();
-            assert_eq!(&nfkc, word, "{word:?} is not in NFKC: write it as {nfkc:?}");
+            assert_eq!(nfkc, word, "{word:?} is not in NFKC: write it as {nfkc:?}");
         }
         for (word, _) in NUMBER_WORDS {
             let folded: String = fold(word).into_iter().collect();
