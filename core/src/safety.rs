@@ -465,8 +465,9 @@ enum Sig {
     Money(i8),
     /// A word of each day, week or month: with a percentage, a promised rate.
     Daily,
-    /// Blocking or reporting someone: the message tells of an ask made to its writer, it makes
-    /// none (words alone then move nothing elsewhere; shapes still do).
+    /// Blocking or reporting someone, an emergency contact: the message tells of an ask made to
+    /// its writer or of contact details kept, it makes no ask (words alone then move nothing
+    /// elsewhere; shapes still do).
     Told,
     /// A number given in parts (`前半`, `the rest`): the digit runs of the message join.
     Split,
@@ -556,6 +557,7 @@ const ASKS: &str = words![
     "scan", "読み取", "友だち追加", "友達追加", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
     "dm me",
     "invite", "招待", "拉妳", "拉你", "拉進", "持ってる", "やってる", "続きは", "にしない",
+    "移ら", "移ろ", "移れ",
 ];
 
 #[rustfmt::skip]
@@ -660,6 +662,7 @@ const MONEY_STRONG: &str = words![
     "account manager", "stock tip~", "spot gold",  "抄底", "超商代碼", "保釋金", "投資案件", "高収入",
     "不労所得", "アマギフ", "trading group", "signal group", "signals group", "幫忙先付", "幫忙付", "匯到我", "先匯", "your money into", "把錢放在", "お金を置", "お金を送って", "amazon card~", "whatever you can afford", "fund it",
     "内部情報", "インサイダー", "inside info", "insider info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garanteed", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け", "profit shar~", "利潤分成", "梭哈",
+    "立て替えてくれたら",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -678,6 +681,9 @@ const MONEY_TOPIC: &str = words![
     "trading app", "虛擬幣", "加密幣", "期權", "報酬率", "急用", "醫藥費", "暗号資産", "儲け", "借金", "資産形成",
     "証券口座",
     "遺產", "遺産", "inheritance", "相続", "k線", "ローソク足", "candlestick", "持倉", "損益", "take profit", "stop loss", "止盈", "止損", "損切り", "利確", "recharge", "depo", "platfrom", "opening an account", "open an account", "while i was asleep", "while you sleep", "in my sleep", "睡覺也", "寝てる間", "free money", "all in", "漲停", "年報酬", "複利", "compound~", "連本帶利", "監管", "regulated", "receive some money", "代收", "pay my rent", "借妳", "借你",
+    "現貨", "現物", "註冊送", "登録するだけで", "signing up", "sign-up bonus", "體驗金", "新手禮",
+    "guarantee~",
+    "申請費", "申請料", "application fee",
 ];
 
 #[rustfmt::skip]
@@ -710,6 +716,8 @@ const MONEY_WEAK: &str = words![
     "to unlock", "a thousand", "set up your account", "at the dip", "buy the dip", "show you how", "門檻",
     "差", "足りな", "不夠", "找誰", "頼れる", "助けて", "screenshot~", "截圖", "スクショ", "頭期款", "行情", "這波", "出一點", "全力", "收盤", "開盤", "轉進", "轉過來", "匯過來", "explode", "噴", "爆発", "上架", "listed", "list on", "plane ticket", "flight home", "被偷", "盗まれ", "秘密", "secret", "家人", "i make", "we make", "プラス", "payment", "pass it on", "forward it", "password", "download", "students", "學員", "生徒", "goldman", "wall street", "entry", "エントリー", "出場", "miss out", "miss this", "來不及", "錯過", "間に合わ", "今のうちに", "認可", "絕對安全", "絶対安全", "totally safe", "ローソン", "セブン", "ファミマ", "コンビニ", "lawson", "7-eleven", "family mart", "convenience store", "便利商店", "支払い番号", "払込票", "barcode", "バーコード", "払って", "クレカ", "credit card", "信用卡", "決済", "弁護士", "short it", "空売り", "做空", "when to buy", "買進", "點位", "專案", "言われた通り", "with interest", "持ち株", "holdings", "ポジション", "ゴールドマン", "低風險", "低リスク", "low-risk", "low risk",
     "got me into", "誘われて", "帶我",
+    "信我", "相信我", "信じて", "試水溫", "様子見", "test the waters", "先放", "picks", "跟著買", "その通り買", "buy what", "穩穩", "安定して",
+    "軍醫", "軍医", "軍人", "soldier", "army", "military", "a few hundred", "a few thousand", "follow my",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -725,6 +733,7 @@ const MONEY_NEWS: &str = words![
     "splitting", "割り勘", "平分", "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
     "investment banker",
     "警察", "police", "宣導", "warning~", "注意喚起", "陌生人", "strangers", "知らない人", "紀錄片", "ドキュメンタリー", "不太買", "沒在買", "買わない", "don't buy", "don't really buy", "never buy", "我請", "my treat", "it's on me", "送金しなくていい", "払わなくていい", "返さなくていい", "不用轉", "不用匯", "不用還", "no need to send", "don't pay me back", "no need to pay", "忘れないように",
+    "立て替えてくれた", "幫我墊的", "you covered for me",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -739,6 +748,7 @@ const MONEY_NEUTRAL: &str = words![
 #[rustfmt::skip]
 const TOLD: &str = words![
     "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
+    "緊急連絡先", "緊急聯絡人", "emergency contact",
 ];
 
 #[rustfmt::skip]
@@ -1130,7 +1140,7 @@ const NUMBER_WORDS: &[(&str, u8)] = &[
     ("陸", 6), ("七", 7), ("柒", 7), ("拐", 7), ("八", 8), ("捌", 8), ("九", 9), ("玖", 9), ("勾", 9),
     ("ゼロ", 0), ("レイ", 0), ("マル", 0), ("イチ", 1), ("ニー", 2), ("ニ", 2), ("サン", 3), ("ヨン", 4), ("シ", 4),
     ("ゴー", 5), ("ゴ", 5), ("ロク", 6), ("ナナ", 7), ("シチ", 7), ("ハチ", 8), ("キュウ", 9), ("キュー", 9),
-    ("ク", 9), ("zero", 0), ("oh", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4),
+    ("ク", 9), ("zero", 0), ("oh", 0), ("o", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4),
     ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9),
 ];
 
@@ -1317,7 +1327,8 @@ fn phone_shape(
         || (n == 11 && groups == [1, 3, 3, 4] && starts(&[1]))
 }
 
-/// A number with a currency before it (`$`, `NT$`, `¥`) or a unit after it (萬, 千, 元, 円, k).
+/// A number with a currency before it (`$`, `NT$`, `¥`) or a unit after it (萬, 千, 元, 円, k,
+/// u for USDT).
 fn is_amount(text: &[char], start: usize, end: usize) -> bool {
     let before = start.checked_sub(1).map(|i| text[i]);
     let after = text.get(end).copied();
@@ -1335,7 +1346,7 @@ fn is_amount(text: &[char], start: usize, end: usize) -> bool {
             after,
             Some('萬' | '万' | '千' | '元' | '塊' | '块' | '円' | '圓' | 'ド')
         )
-        || (after == Some('k')
+        || (matches!(after, Some('k' | 'u'))
             && !text
                 .get(end + 1)
                 .is_some_and(|c| c.is_ascii_alphabetic() || is_cjk(*c)))
