@@ -661,7 +661,7 @@ const MONEY_STRONG: &str = words![
     "bank details", "routing number", "redeem code", "code on the back", "moneygram", "bitcoin atm",
     "account manager", "stock tip~", "spot gold",  "抄底", "超商代碼", "保釋金", "投資案件", "高収入",
     "不労所得", "アマギフ", "trading group", "signal group", "signals group", "幫忙先付", "幫忙付", "匯到我", "先匯", "your money into", "把錢放在", "お金を置", "お金を送って", "amazon card~", "whatever you can afford", "fund it",
-    "内部情報", "インサイダー", "inside info", "insider info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garanteed", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け", "profit shar~", "利潤分成", "梭哈",
+    "内部情報", "インサイダー", "inside info", "insider info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garanteed", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け",  "利潤分成", "梭哈",
     "立て替えてくれたら",
 ];
 
@@ -671,7 +671,7 @@ const MONEY_TOPIC: &str = words![
     "投資", "投资", "invest~", "平台", "プラットフォーム", "platform", "賺錢", "賺", "稼ぐ", "稼げ", "稼い", "make money",
     "making money", "earn~", "儲か", "獲利", "利益", "profit~", "理財", "資産運用", "資産", "運用", "股票", "株", "銘柄",
     "stock~", "虛擬貨幣", "加密貨幣", "仮想通貨", "crypto~", "比特幣", "ビットコイン", "bitcoin", "ファンド", "funds", "借錢",
-    "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了", "return~",
+    "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了", 
     "gains", "pays out", "payout~", "commission~", "收益", "売買", "トークン", "token~", "hedge fund~",
     "google play", "先轉", "入帳",
     "數位資產", "digital asset~", "デジタル資産",
@@ -684,6 +684,8 @@ const MONEY_TOPIC: &str = words![
     "現貨", "現物", "註冊送", "登録するだけで", "signing up", "sign-up bonus", "體驗金", "新手禮",
     "guarantee~",
     "申請費", "申請料", "application fee",
+    "returns", "return on",
+    "profit shar~",
 ];
 
 #[rustfmt::skip]
@@ -718,6 +720,8 @@ const MONEY_WEAK: &str = words![
     "got me into", "誘われて", "帶我",
     "信我", "相信我", "信じて", "試水溫", "様子見", "test the waters", "先放", "picks", "跟著買", "その通り買", "buy what", "穩穩", "安定して",
     "軍醫", "軍医", "軍人", "soldier", "army", "military", "a few hundred", "a few thousand", "follow my",
+    "return~",
+    "abroad", "在國外", "國外", "海外で", "被鎖", "止められ",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -730,10 +734,12 @@ const MONEY_NEWS: &str = words![
     "つみたて", "インデックス", "index fund", "etf", "定期定額", "budget", "預算", "予算", "loan officer", "融資担当",
     "放款專員", "no money talk", "不想聊",
     "documentar~", "engineer at", "came to", "per person", "each of us", "split the",
-    "splitting", "割り勘", "平分", "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
+    "splitting", "割り勘", "平分", "封鎖", "檢舉", "ブロックし", "通報し",  "instant block", "reported",
     "investment banker",
     "警察", "police", "宣導", "warning~", "注意喚起", "陌生人", "strangers", "知らない人", "紀錄片", "ドキュメンタリー", "不太買", "沒在買", "買わない", "don't buy", "don't really buy", "never buy", "我請", "my treat", "it's on me", "送金しなくていい", "払わなくていい", "返さなくていい", "不用轉", "不用匯", "不用還", "no need to send", "don't pay me back", "no need to pay", "忘れないように",
     "立て替えてくれた", "幫我墊的", "you covered for me",
+    "i blocked", "blocked him", "blocked her", "blocked them", "blocked the", "just blocked",
+    "的書", "の本", "a book about", "an article", "記事で", "這篇文章", "おごる", "奢る", "請客", "'s on me",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -743,12 +749,14 @@ const MONEY_NEUTRAL: &str = words![
     "悠遊卡儲值", "pay with my card", "信用卡付",
     "stock options", "lend it to you", "lend you the book", "fxトレーダー",
     "旅遊基金", "travel fund", "旅行資金", "緊急預備金", "emergency fund", "生活防衛資金", "savings account", "普通預金", "all in all", "服務費", "service charge", "サービス料",
+    "匯率", "為替", "exchange rate", "両替", "日幣", "台幣", "美金", "lost my wallet", "錢包掉", "財布落とし", "財布を落とし",
 ];
 
 #[rustfmt::skip]
 const TOLD: &str = words![
-    "封鎖", "檢舉", "ブロックし", "通報し", "blocked", "instant block", "reported",
+    "封鎖", "檢舉", "ブロックし", "通報し",  "instant block", "reported",
     "緊急連絡先", "緊急聯絡人", "emergency contact",
+    "i blocked", "blocked him", "blocked her", "blocked them", "blocked the", "just blocked",
 ];
 
 #[rustfmt::skip]
