@@ -696,7 +696,7 @@ const MONEY_WEAK: &str = words![
     "拜託", "お願い", "please", "還妳", "還你", "返す", "pay you back", "pay it back", "get it back", "交易所",
     "取引所", "exchange", "帳戶", "口座", "account", "註冊", "登録", "register", "sign up", "下單", "注文",
     "orders", "名額", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
-    "外快", "在家", "在宅", "from home", "代操", "manage", "貸款", "ローン", "loan~", "融資", "借", "lend", "匯",
+    "外快", "在家", "在宅", "from home", "代操", "manage", "貸款", "ローン", "loan~", "融資", "借",  "匯",
     "振り込", "transfer", "wire", "稅", "税", "tax~", "fee~", "費", "料", "入れ", "put in", "賠", "lose", "一起",
     "一緒に", "together",    "漲", "signal~", "シグナル", "サイン", "trade~", "操作",
     "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "收益", "収益", "income", "yield", "利回り",
@@ -722,6 +722,7 @@ const MONEY_WEAK: &str = words![
     "軍醫", "軍医", "軍人", "soldier", "army", "military", "a few hundred", "a few thousand", "follow my",
     "return~",
     "abroad", "在國外", "國外", "海外で", "被鎖", "止められ",
+    "lend~",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -740,6 +741,7 @@ const MONEY_NEWS: &str = words![
     "立て替えてくれた", "幫我墊的", "you covered for me",
     "i blocked", "blocked him", "blocked her", "blocked them", "blocked the", "just blocked",
     "的書", "の本", "a book about", "an article", "記事で", "這篇文章", "おごる", "奢る", "請客", "'s on me",
+    "家教", "鋼琴", "piano", "ピアノ", "tutor~", "バイト", "打工", "part-time job", "new apartment", "搬新家", "引っ越し", "房東", "大家さん", "敷金", "礼金", "口座を作ってあげた", "作ってあげた",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
