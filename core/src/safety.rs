@@ -491,6 +491,9 @@ enum Sig {
     Gain,
     /// A percentage in words (`百分之`).
     Percent,
+    /// What is seen or followed on an app (`最喜歡`, `favorite`, `フォローしてる`): an app with an
+    /// ask or an account word is then about its content, not a contact; an identifier still is.
+    Content,
     /// A teacher or mentor (`老師`, `メンター`): a weak money word, and what a job in finance
     /// is told of in a pitch ("my mentor was a Wall Street trader").
     Mentor,
@@ -525,6 +528,7 @@ const APPS: &str = words![
     "viber", "qq", "messenger", "threads", "スカイプ", "iine", "l1ne", "1ine", "lineid", "ラインid",
     "ツイッター", "ティックトック", "ディスコード", "スナップチャット", "ウィーチャット", "メッセンジャー", "カカオトーク", "電報",
     "电报", "哀居", "v信", "薇信", "威信",
+    "kik", "簡訊", "sms", "ショートメール", "imessage",
 ];
 
 #[rustfmt::skip]
@@ -536,6 +540,7 @@ const NOT_APPS: &str = words![
     "ヘッドライン", "アウトライン", "スカイライン", "ライン工", "賴床", "不賴", "信賴", "依賴", "耍賴", "賴皮", "無賴", "賴在", "賴先生",
     "賴小姐", "snap pea~", "signals", "シグナル", "trading signal~", "the signal", "'s signal",
     "analyst's signal~",
+    "smsが来", "sms来", "smsで来", "收到簡訊", "簡訊說", "got an sms", "sms from", "sms saying",
 ];
 
 #[rustfmt::skip]
@@ -584,6 +589,7 @@ const MOVES: &str = words![
     "別のとこで", "個人的に連絡", "連絡とれる", "連絡取れる", "チェックされる", "監視され", "プロフに番号",
     "制限多",
     "番号聞", "番号を聞", "番号知りたい", "番号を教え",
+    "很少開", "很少用", "不常用", "あんまり開かない", "あまり使わない", "hardly ever on", "rarely use this", "barely use this", "rarely check this",
 ];
 
 #[rustfmt::skip]
@@ -815,6 +821,13 @@ const GAINS: &str = words![
 #[rustfmt::skip]
 const PERCENT_WORDS: &str = words!["百分之", "パーセント", "percent"];
 
+/// What is seen or followed on an app ([`Sig::Content`]).
+#[rustfmt::skip]
+const CONTENT: &str = words![
+    "最喜歡", "favorite", "favourite", "好きな", "おすすめ", "推薦", "recommend~", "美食", "グルメ", "追蹤了",
+    "フォローしてる", "follows", "following",
+];
+
 /// Teachers and mentors ([`Sig::Mentor`]).
 #[rustfmt::skip]
 const MENTORS: &str = words!["mentor~", "teacher~", "導師", "老師", "メンター", "先生", "coach", "師父"];
@@ -860,7 +873,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 25] = [
+const LISTS: [(&str, Sig); 26] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -886,6 +899,7 @@ const LISTS: [(&str, Sig); 25] = [
     (GAINS, Sig::Gain),
     (PERCENT_WORDS, Sig::Percent),
     (MENTORS, Sig::Mentor),
+    (CONTENT, Sig::Content),
 ];
 
 fn index() -> &'static Index {
@@ -955,6 +969,7 @@ struct Signals {
     place: bool,
     gain: bool,
     mentor: bool,
+    content: bool,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
@@ -972,7 +987,7 @@ impl Signals {
             self.split && self.first_run_zero == Some(true) && (9..=12).contains(&self.run_digits);
         let shape = self.link || self.email || self.phone || self.handle || split_phone;
         let words = self.move_phrase
-            || (app && (self.ask || self.id_token || self.id_word))
+            || (app && (self.id_token || ((self.ask || self.id_word) && !self.content)))
             || (self.id_word && self.id_token)
             || (self.mail && (self.id_token || self.ask || self.dot_com))
             || (self.add_me && (self.id_token || self.id_word || self.qr || app))
@@ -1079,6 +1094,7 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::PhoneWord => signals.phone_word = true,
                 Sig::Place => signals.place = true,
                 Sig::Percent => signals.percent = true,
+                Sig::Content => signals.content = true,
                 Sig::Gain | Sig::Mentor | Sig::Money(_) => {
                     let weight = match pattern.sig {
                         Sig::Money(weight) => weight,
@@ -1582,6 +1598,17 @@ mod tests {
         assert_eq!(kinds("Kakao?"), ["OFF_PLATFORM"]);
         assert!(kinds("I'll add more photos to my profile").is_empty());
         assert!(kinds("scan the QR on the table to order").is_empty());
+    }
+
+    #[test]
+    fn an_app_talked_of_for_what_is_on_it_is_no_contact_but_an_identifier_on_it_is() {
+        assert!(kinds("妳有推薦的IG咖啡廳帳號嗎？").is_empty());
+        assert!(kinds("my brother is following 300 people on TikTok").is_empty());
+        assert_eq!(
+            kinds("my favorite app is Kik, I'm sora_2024"),
+            ["OFF_PLATFORM"]
+        );
+        assert_eq!(kinds("SMSちょうだい"), ["OFF_PLATFORM"]);
     }
 
     #[test]
