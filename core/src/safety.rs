@@ -491,6 +491,9 @@ enum Sig {
     Gain,
     /// A percentage in words (`百分之`).
     Percent,
+    /// A verb of sending or lending money (`send`, `轉`, `振り込`): with an amount, one more
+    /// money signal ("send 200", "轉兩千給我").
+    Send,
     /// What is seen or followed on an app (`最喜歡`, `favorite`, `フォローしてる`): an app with an
     /// ask or an account word is then about its content, not a contact; an identifier still is.
     Content,
@@ -692,6 +695,7 @@ const MONEY_TOPIC: &str = words![
     "申請費", "申請料", "application fee",
     "returns", "return on",
     "profit shar~",
+    "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "投資組合", "ポートフォリオ",
 ];
 
 #[rustfmt::skip]
@@ -729,6 +733,7 @@ const MONEY_WEAK: &str = words![
     "return~",
     "abroad", "在國外", "國外", "海外で", "被鎖", "止められ",
     "lend~",
+    "餘額", "残高", "訊號", "信號", "將來", "将来", "未来", "our future", "pool", "資金池", "プール", "verification", "charge", "cover it", "members",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -748,6 +753,7 @@ const MONEY_NEWS: &str = words![
     "i blocked", "blocked him", "blocked her", "blocked them", "blocked the", "just blocked",
     "的書", "の本", "a book about", "an article", "記事で", "這篇文章", "おごる", "奢る", "請客", "'s on me",
     "家教", "鋼琴", "piano", "ピアノ", "tutor~", "バイト", "打工", "part-time job", "new apartment", "搬新家", "引っ越し", "房東", "大家さん", "敷金", "礼金", "口座を作ってあげた", "作ってあげた",
+    "got a job", "a job at", "就職",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -821,6 +827,13 @@ const GAINS: &str = words![
 #[rustfmt::skip]
 const PERCENT_WORDS: &str = words!["百分之", "パーセント", "percent"];
 
+/// Verbs of sending or lending money ([`Sig::Send`]).
+#[rustfmt::skip]
+const SEND: &str = words![
+    "send", "transfer~", "wire", "lend~", "top up", "轉", "匯", "借", "送金", "送って", "振り込", "振込", "貸して",
+    "儲值", "チャージ",
+];
+
 /// What is seen or followed on an app ([`Sig::Content`]).
 #[rustfmt::skip]
 const CONTENT: &str = words![
@@ -873,7 +886,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 26] = [
+const LISTS: [(&str, Sig); 27] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -900,6 +913,7 @@ const LISTS: [(&str, Sig); 26] = [
     (PERCENT_WORDS, Sig::Percent),
     (MENTORS, Sig::Mentor),
     (CONTENT, Sig::Content),
+    (SEND, Sig::Send),
 ];
 
 fn index() -> &'static Index {
@@ -970,6 +984,7 @@ struct Signals {
     gain: bool,
     mentor: bool,
     content: bool,
+    send: bool,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
@@ -1006,6 +1021,9 @@ impl Signals {
             .map(|(_, _, w)| i32::from(*w))
             .sum();
         money += self.amounts.min(2) as i32;
+        if self.amounts > 0 && self.send {
+            money += 1;
+        }
         // A rate is money talk's vocabulary; a rate, an amount or a growth per day, week or
         // month is a promised return.
         money += i32::from(self.percent);
@@ -1095,6 +1113,7 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::Place => signals.place = true,
                 Sig::Percent => signals.percent = true,
                 Sig::Content => signals.content = true,
+                Sig::Send => signals.send = true,
                 Sig::Gain | Sig::Mentor | Sig::Money(_) => {
                     let weight = match pattern.sig {
                         Sig::Money(weight) => weight,
