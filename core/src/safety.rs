@@ -673,6 +673,7 @@ const MONEY_STRONG: &str = words![
     "内部情報", "インサイダー", "inside info", "insider info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garanteed", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け",  "利潤分成", "梭哈",
     "立て替えてくれたら",
     "apple卡", "appleカード", "apple card~", "google play卡", "app store卡",
+    "never lose~", "不會虧", "穩賺不賠",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -697,6 +698,7 @@ const MONEY_TOPIC: &str = words![
     "returns", "return on",
     "profit shar~",
     "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "投資組合", "ポートフォリオ",
+    "承銷價", "新股", "ipo", "公募価格", "新規株", "新規公開", "買點", "賣點", "buy and sell points", "sell points", "entry point~", "進場點",
 ];
 
 #[rustfmt::skip]
@@ -736,6 +738,7 @@ const MONEY_WEAK: &str = words![
     "lend~",
     "餘額", "残高", "訊號", "信號", "將來", "将来", "未来", "our future", "pool", "資金池", "プール", "verification", "charge", "cover it", "members",
     "獎金", "解放", "グループ", "銀行より", "比銀行", "than any bank", "than the bank", "than a bank", "duties", "shipment",
+    "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "税関", "荷物",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -757,6 +760,7 @@ const MONEY_NEWS: &str = words![
     "家教", "鋼琴", "piano", "ピアノ", "tutor~", "バイト", "打工", "part-time job", "new apartment", "搬新家", "引っ越し", "房東", "大家さん", "敷金", "礼金", "口座を作ってあげた", "作ってあげた",
     "got a job", "a job at", "就職",
     "一起用", "一緒に使", "use it together", "一緒に行", "come with me",
+    "works in", "works at", "works for",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
