@@ -674,6 +674,7 @@ const MONEY_STRONG: &str = words![
     "立て替えてくれたら",
     "apple卡", "appleカード", "apple card~", "google play卡", "app store卡",
     "never lose~", "不會虧", "穩賺不賠",
+    "connect your wallet", "綁定錢包", "連接錢包", "ウォレットを接続", "ウォレット接続",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -739,6 +740,7 @@ const MONEY_WEAK: &str = words![
     "餘額", "残高", "訊號", "信號", "將來", "将来", "未来", "our future", "pool", "資金池", "プール", "verification", "charge", "cover it", "members",
     "獎金", "解放", "グループ", "銀行より", "比銀行", "than any bank", "than the bank", "than a bank", "duties", "shipment",
     "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "税関", "荷物",
+    "美金", "美元", "幫忙", "借りて", "借りれば", "返せ",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -770,7 +772,7 @@ const MONEY_NEUTRAL: &str = words![
     "悠遊卡儲值", "pay with my card", "信用卡付",
     "stock options", "lend it to you", "lend you the book", "fxトレーダー",
     "旅遊基金", "travel fund", "旅行資金", "緊急預備金", "emergency fund", "生活防衛資金", "savings account", "普通預金", "all in all", "服務費", "service charge", "サービス料",
-    "匯率", "為替", "exchange rate", "両替", "日幣", "台幣", "美金", "lost my wallet", "錢包掉", "財布落とし", "財布を落とし",
+    "匯率", "為替", "exchange rate", "両替", "日幣", "台幣", "lost my wallet", "錢包掉", "財布落とし", "財布を落とし",
 ];
 
 #[rustfmt::skip]
