@@ -566,6 +566,7 @@ const ASKS: &str = words![
     "dm me",
     "invite", "招待", "拉妳", "拉你", "拉進", "持ってる", "やってる", "続きは", "にしない",
     "移ら", "移ろ", "移れ",
+    "whats ur", "what's ur", "what is ur", "give you my", "給妳我的", "給你我的", "keep in touch", "保持聯絡", "連絡取り合",
 ];
 
 #[rustfmt::skip]
@@ -593,6 +594,7 @@ const MOVES: &str = words![
     "制限多",
     "番号聞", "番号を聞", "番号知りたい", "番号を教え",
     "很少開", "很少用", "不常用", "あんまり開かない", "あまり使わない", "hardly ever on", "rarely use this", "barely use this", "rarely check this",
+    "ur number", "ur phone", "番号なに", "番号何", "號碼多少", "號碼幾號",
 ];
 
 #[rustfmt::skip]
@@ -700,6 +702,7 @@ const MONEY_TOPIC: &str = words![
     "profit shar~",
     "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "投資組合", "ポートフォリオ",
     "承銷價", "新股", "ipo", "公募価格", "新規株", "新規公開", "買點", "賣點", "buy and sell points", "sell points", "entry point~", "進場點",
+    "front you", "邀請制", "招待制", "invitation only", "invite-only", "by invitation",
 ];
 
 #[rustfmt::skip]
@@ -741,6 +744,7 @@ const MONEY_WEAK: &str = words![
     "獎金", "解放", "グループ", "銀行より", "比銀行", "than any bank", "than the bank", "than a bank", "duties", "shipment",
     "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "税関", "荷物",
     "美金", "美元", "幫忙", "借りて", "借りれば", "返せ",
+    "更好的生活", "更好生活", "いい生活", "better life", "found a way", "方法見つけた", "方法", "app i use", "我在用的app", "使ってるアプリ", "墊", "不要跟別人說", "誰にも言わない", "don't tell anyone", "有人帶", "帶妳", "帶你", "教われば", "教えてもらえば", "guidance", "never miss~",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -794,6 +798,7 @@ const DAILY: &str = words![
     "a month", "monthly", "一週", "a week", "this week", "每週", "今週", "quarter", "this month",
     "every hour", "every evening", "per week", "weekly",
     "週",
+    "last month", "last week",
 ];
 
 /// Jobs in finance, said of someone ([`Sig::Job`]).
