@@ -643,7 +643,7 @@ const MONEY_STRONG: &str = words![
     "派息", "mining rig~", "yield farm~", "back of the card", "loan me", "spare some money",
     "spare some cash", "can you send me money", "轉一點給我",
     // asking for money
-    "借我", "先借", "借一點", "貸して", "貸してもらえ", "立て替え", "lend me", "lend it", "borrow", "匯款",
+    "借我", "先借", "借一點", "貸して", "貸してもらえ",  "lend me", "lend it", "borrow", "匯款",
     "匯給我", "轉給我", "刷給我", "代墊", "幫我付", "幫我繳", "幫我匯", "繳這筆錢", "振り込んで", "送金", "払ってもらえ",
     "wire me", "wire it", "transfer it to me", "send me $", "send the money", "venmo me",
     "western union",  "cover my", "cover the fee", "手術費", "手術代", "surgery", "周轉",
@@ -677,6 +677,7 @@ const MONEY_STRONG: &str = words![
     "apple卡", "appleカード", "apple card~", "google play卡", "app store卡",
     "never lose~", "不會虧", "穩賺不賠",
     "connect your wallet", "綁定錢包", "連接錢包", "ウォレットを接続", "ウォレット接続",
+    "立て替えて",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -745,6 +746,8 @@ const MONEY_WEAK: &str = words![
     "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "税関", "荷物",
     "美金", "美元", "幫忙", "借りて", "借りれば", "返せ",
     "更好的生活", "更好生活", "いい生活", "better life", "found a way", "方法見つけた", "方法", "app i use", "我在用的app", "使ってるアプリ", "墊", "不要跟別人說", "誰にも言わない", "don't tell anyone", "有人帶", "帶妳", "帶你", "教われば", "教えてもらえば", "guidance", "never miss~",
+    "立て替える",
+    "pays",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -767,6 +770,7 @@ const MONEY_NEWS: &str = words![
     "got a job", "a job at", "就職",
     "一起用", "一緒に使", "use it together", "一緒に行", "come with me",
     "works in", "works at", "works for",
+    "振り込んだ", "already sent", "already paid", "已經轉", "已經匯",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -1029,17 +1033,14 @@ impl Signals {
             || (self.qr && self.id_word)
             || (self.phone_word && self.place);
         let off = shape || (words && !self.told);
-        let mut money: i32 = self
-            .money
-            .iter()
-            .filter(|(s, e, _)| {
-                !self
-                    .money
-                    .iter()
-                    .any(|(os, oe, _)| os <= s && e <= oe && (os, oe) != (s, e))
-            })
-            .map(|(_, _, w)| i32::from(*w))
-            .sum();
+        let words = self.money.iter().filter(|(s, e, _)| {
+            !self
+                .money
+                .iter()
+                .any(|(os, oe, _)| os <= s && e <= oe && (os, oe) != (s, e))
+        });
+        let has_words = words.clone().any(|(_, _, w)| *w > 0);
+        let mut money: i32 = words.map(|(_, _, w)| i32::from(*w)).sum();
         money += self.amounts.min(2) as i32;
         if self.amounts > 0 && self.send {
             money += 1;
@@ -1047,7 +1048,9 @@ impl Signals {
         // A rate is money talk's vocabulary; a rate, an amount or a growth per day, week or
         // month is a promised return.
         money += i32::from(self.percent);
-        if self.daily && self.percent {
+        // A rate per period is a promised return when money is talked of at all ("30 % less
+        // sugar last month" is not).
+        if self.daily && self.percent && has_words {
             money += 2;
         } else if self.daily && self.gain {
             money += 1;
@@ -1687,6 +1690,7 @@ mod tests {
         assert_eq!(kinds("這個方案一個月就翻倍，相信我"), ["MONEY"]);
         assert_eq!(kinds("the plan pays 2 percent daily"), ["MONEY"]);
         assert!(kinds("my plants double in size every month").is_empty());
+        assert!(kinds("last month I ate 30% less sugar").is_empty());
     }
 
     #[test]
