@@ -532,6 +532,7 @@ const APPS: &str = words![
     "ツイッター", "ティックトック", "ディスコード", "スナップチャット", "ウィーチャット", "メッセンジャー", "カカオトーク", "電報",
     "电报", "哀居", "v信", "薇信", "威信",
     "kik", "簡訊", "sms", "ショートメール", "imessage",
+    "飛機", "テレ", "tele",
 ];
 
 #[rustfmt::skip]
@@ -544,6 +545,7 @@ const NOT_APPS: &str = words![
     "賴小姐", "snap pea~", "signals", "シグナル", "trading signal~", "the signal", "'s signal",
     "analyst's signal~",
     "smsが来", "sms来", "smsで来", "收到簡訊", "簡訊說", "got an sms", "sms from", "sms saying",
+    "搭飛機", "坐飛機", "飛機上", "飛機票", "下飛機", "上飛機", "趕飛機", "テレビ", "テレワーク", "テレパシー",
 ];
 
 #[rustfmt::skip]
@@ -704,6 +706,7 @@ const MONEY_TOPIC: &str = words![
     "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "投資組合", "ポートフォリオ",
     "承銷價", "新股", "ipo", "公募価格", "新規株", "新規公開", "買點", "賣點", "buy and sell points", "sell points", "entry point~", "進場點",
     "front you", "邀請制", "招待制", "invitation only", "invite-only", "by invitation",
+    "爆上が", "mooning", "invst", "cashed out", "cash out",
 ];
 
 #[rustfmt::skip]
@@ -748,6 +751,7 @@ const MONEY_WEAK: &str = words![
     "更好的生活", "更好生活", "いい生活", "better life", "found a way", "方法見つけた", "方法", "app i use", "我在用的app", "使ってるアプリ", "墊", "不要跟別人說", "誰にも言わない", "don't tell anyone", "有人帶", "帶妳", "帶你", "教われば", "教えてもらえば", "guidance", "never miss~",
     "立て替える",
     "pays",
+    "投", "上車", "till", "until payday", "till payday", "給料日まで", "發薪", "declined", "get in",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
