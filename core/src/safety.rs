@@ -624,7 +624,7 @@ const MONEY_STRONG: &str = words![
     // crypto, trading, insiders
     "usdt", "tether", "泰達幣", "泰达币", "テザー", "trc20", "erc20", "錢包地址", "钱包地址", "wallet address",
     "ウォレットアドレス", "幣安", "binance", "defi", "staking", "stake", "ステーキング", "質押", "流動性挖礦", "挖礦",
-    "マイニング", "mine coins", "presale", "プレセール", "預售", "搬磚", "套利", "arbitrage", "槓桿", "レバレッジ",
+    "マイニング", "mine coins",  "プレセール", "預售", "搬磚", "套利", "arbitrage", "槓桿", "レバレッジ",
     "leverage~", "量化", "quant bot", "自動売買", "copy trade~", "跟單", "帶單", "喊單", "明牌", "飆股", "爆上げ",
     "爆益", "stock picks", "內線", "insider~", "未公開株", "pre-ipo", "內部認購", "binary option~", "バイナリーオプション",
     "外匯", "forex", "fx", "期貨", "先物", "futures",
@@ -707,6 +707,7 @@ const MONEY_TOPIC: &str = words![
     "承銷價", "新股", "ipo", "公募価格", "新規株", "新規公開", "買點", "賣點", "buy and sell points", "sell points", "entry point~", "進場點",
     "front you", "邀請制", "招待制", "invitation only", "invite-only", "by invitation",
     "爆上が", "mooning", "invst", "cashed out", "cash out",
+    "presale",
 ];
 
 #[rustfmt::skip]
@@ -775,6 +776,7 @@ const MONEY_NEWS: &str = words![
     "一起用", "一緒に使", "use it together", "一緒に行", "come with me",
     "works in", "works at", "works for",
     "振り込んだ", "already sent", "already paid", "已經轉", "已經匯",
+    "concert", "演唱會", "コンサート",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
