@@ -680,6 +680,7 @@ const MONEY_STRONG: &str = words![
     "never lose~", "不會虧", "穩賺不賠",
     "connect your wallet", "綁定錢包", "連接錢包", "ウォレットを接続", "ウォレット接続",
     "立て替えて",
+    "split the margin", "split the gains", "split the earnings",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -708,6 +709,7 @@ const MONEY_TOPIC: &str = words![
     "front you", "邀請制", "招待制", "invitation only", "invite-only", "by invitation",
     "爆上が", "mooning", "invst", "cashed out", "cash out",
     "presale",
+    "利潤", "いいニュース", "good news", "好消息", "利多",
 ];
 
 #[rustfmt::skip]
@@ -753,6 +755,7 @@ const MONEY_WEAK: &str = words![
     "立て替える",
     "pays",
     "投", "上車", "till", "until payday", "till payday", "給料日まで", "發薪", "declined", "get in",
+    "put up", "募款", "募金", "寄付", "donate", "charity", "慈善", "先捐", "底値", "the bottom", "低點", "buy now",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -1037,7 +1040,9 @@ impl Signals {
             || (self.mail && (self.id_token || self.ask || self.dot_com))
             || (self.add_me && (self.id_token || self.id_word || self.qr || app))
             || (self.qr && self.id_word)
-            || (self.phone_word && self.place);
+            || (self.phone_word && self.place)
+            // An app with the start of a phone number ("my LINE is the one starting 0912").
+            || (app && self.first_run_zero == Some(true) && self.run_digits >= 3);
         let off = shape || (words && !self.told);
         let words = self.money.iter().filter(|(s, e, _)| {
             !self
