@@ -790,6 +790,7 @@ const MONEY_NEUTRAL: &str = words![
     "stock options", "lend it to you", "lend you the book", "fxトレーダー",
     "旅遊基金", "travel fund", "旅行資金", "緊急預備金", "emergency fund", "生活防衛資金", "savings account", "普通預金", "all in all", "服務費", "service charge", "サービス料",
     "匯率", "為替", "exchange rate", "両替", "日幣", "台幣", "lost my wallet", "錢包掉", "財布落とし", "財布を落とし",
+    "profit margin", "利潤率", "利益率",
 ];
 
 #[rustfmt::skip]
