@@ -1,14 +1,17 @@
 //! `just bench-safety`: the safety rule (kizuna_core::safety) over the hand-written corpus in
-//! core/data/safety/: two independently written sets, each split into a part the rule was tuned
-//! on (tune.jsonl, tune-2.jsonl) and a part kept aside (heldout.jsonl, heldout-2.jsonl).
-//! Prints, per language and part (each set's, then both sets together), recall on scam lines (labelled MONEY) and on contact lines
-//! (labelled OFF_PLATFORM), the false-positive rate on benign lines and on hard negatives (any
-//! kind found), then the cost of one 200-character message. Exits 1 when a target is missed on the
-//! held-out part of both sets together: recall >= 95 % (per language and overall), false positives
-//! <= 1 % (over the three languages), <= 20 µs.
+//! core/data/safety/. The tuned part is tune.jsonl and tune-2.jsonl: two independently written
+//! sets whose held-out parts (round 1's and round 2's) were each reported on once and then folded
+//! into them. The held-out part, heldout.jsonl, is a third set written blind, by someone who never
+//! saw the rule; it is never tuned on.
+//! Prints, per language and part (each tuned set, both together, the held-out part), recall on
+//! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
+//! rate on benign lines and on hard negatives (any kind found), then the cost of one
+//! 200-character message. Exits 1 when a target is missed on the held-out part: recall >= 95 %
+//! (per language and overall), false positives <= 1 % (over the three languages), <= 20 µs; and
+//! when the held-out part is empty (nothing to judge the rule by).
 //!
 //! `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists what the rule
-//! gets wrong on the tune parts (never the held-out parts).
+//! gets wrong on the tuned part (never the held-out part).
 
 use kizuna_core::safety::{self, Conversation, Kind};
 use serde::Deserialize;
@@ -16,9 +19,8 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 const TUNE: &str = include_str!("../data/safety/tune.jsonl");
-const HELDOUT: &str = include_str!("../data/safety/heldout.jsonl");
 const TUNE_2: &str = include_str!("../data/safety/tune-2.jsonl");
-const HELDOUT_2: &str = include_str!("../data/safety/heldout-2.jsonl");
+const HELDOUT: &str = include_str!("../data/safety/heldout.jsonl");
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
 
 const MIN_RECALL: f64 = 0.95;
@@ -193,15 +195,13 @@ fn cost(messages: &[String]) -> f64 {
 
 fn main() -> ExitCode {
     let misses = std::env::args().any(|a| a == "--misses");
-    let (tune, heldout) = (read(TUNE), read(HELDOUT));
-    let (tune_2, heldout_2) = (read(TUNE_2), read(HELDOUT_2));
+    let (tune, tune_2, heldout) = (read(TUNE), read(TUNE_2), read(HELDOUT));
     if misses {
-        println!("What the rule gets wrong on the tune parts:");
+        println!("What the rule gets wrong on the tuned part:");
         tally(&tune.iter().chain(&tune_2).collect::<Vec<_>>(), true);
         return ExitCode::SUCCESS;
     }
     let tune_all: Vec<&Line> = tune.iter().chain(&tune_2).collect();
-    let heldout_all: Vec<&Line> = heldout.iter().chain(&heldout_2).collect();
 
     let mut failures = Vec::new();
     println!(
@@ -211,16 +211,24 @@ fn main() -> ExitCode {
         "{:<11} {:<8} {:<22} {:<22} {:<22} {:<22}",
         "part", "lang", "recall scam", "recall contact", "FP benign", "FP hard negatives"
     );
-    let parts: [(&str, Vec<&Line>); 6] = [
+    let parts: [(&str, Vec<&Line>); 4] = [
         ("tune-1", tune.iter().collect()),
         ("tune-2", tune_2.iter().collect()),
         ("tune", tune_all),
-        ("held-out-1", heldout.iter().collect()),
-        ("held-out-2", heldout_2.iter().collect()),
-        ("held-out", heldout_all),
+        ("held-out", heldout.iter().collect()),
     ];
+
     for (part, lines) in &parts {
         let part = *part;
+        if lines.is_empty() {
+            // The blind set is written by someone else and added by the lead: until then there is
+            // nothing to judge the rule by, which is a miss, not a pass.
+            println!("{part:<11} (empty: core/data/safety/heldout.jsonl has no lines yet)");
+            failures.push(format!(
+                "the {part} part is empty: nothing to judge the rule by"
+            ));
+            continue;
+        }
         let mut all = Tally::default();
         for lang in LANGS {
             let of_lang: Vec<&Line> = lines.iter().copied().filter(|l| l.lang == lang).collect();

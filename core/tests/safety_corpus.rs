@@ -1,6 +1,9 @@
 //! The safety corpus (core/data/safety/) is well formed, and the rule keeps meeting its targets on
-//! the part it was tuned on. The held-out part's figures are `just bench-safety`'s to print (and
-//! to fail on): a test that pinned them would invite tuning on it.
+//! the part it was tuned on: tune.jsonl and tune-2.jsonl, two independently written sets whose
+//! held-out parts (round 1's and round 2's) were each reported on once and then folded into them.
+//! The held-out part, heldout.jsonl, is a third set written blind; its figures are
+//! `just bench-safety`'s to print (and to fail on): a test that pinned them would invite tuning on
+//! it. Until the lead adds it (the file is empty), the held-out share and count checks fail.
 
 use kizuna_core::safety::{self, Kind};
 use serde::Deserialize;
@@ -22,15 +25,15 @@ fn read(jsonl: &str) -> Vec<Line> {
         .collect()
 }
 
+/// The tuned part (tune.jsonl, then tune-2.jsonl) and the held-out part (heldout.jsonl).
 fn parts() -> (Vec<Line>, Vec<Line>) {
-    (
-        read(include_str!("../data/safety/tune.jsonl")),
-        read(include_str!("../data/safety/heldout.jsonl")),
-    )
+    let mut tune = read(include_str!("../data/safety/tune.jsonl"));
+    tune.extend(read(include_str!("../data/safety/tune-2.jsonl")));
+    (tune, read(include_str!("../data/safety/heldout.jsonl")))
 }
 
 #[test]
-fn the_corpus_has_three_hundred_lines_a_language_a_fifth_held_out_and_consistent_labels() {
+fn every_line_is_once_in_the_corpus_with_the_labels_of_its_set_and_three_hundred_a_language() {
     let (tune, heldout) = parts();
     let mut seen = HashSet::new();
     for line in tune.iter().chain(&heldout) {
@@ -55,6 +58,21 @@ fn the_corpus_has_three_hundred_lines_a_language_a_fifth_held_out_and_consistent
         };
         let (t, h) = (count(&tune, ""), count(&heldout, ""));
         assert!(t + h >= 300, "{lang}: {} lines", t + h);
+    }
+}
+
+/// Fails while heldout.jsonl is empty: the lead adds the blind set.
+#[test]
+fn the_held_out_part_is_15_to_25_percent_of_each_language_with_ten_lines_of_each_set() {
+    let (tune, heldout) = parts();
+    for lang in ["zh-TW", "ja", "en"] {
+        let count = |lines: &[Line], set: &str| {
+            lines
+                .iter()
+                .filter(|l| l.lang == lang && (set.is_empty() || l.set == set))
+                .count()
+        };
+        let (t, h) = (count(&tune, ""), count(&heldout, ""));
         assert!(
             h * 100 >= (t + h) * 15 && h * 100 <= (t + h) * 25,
             "{lang}: {h} of {} held out",
