@@ -88,9 +88,9 @@ describe('A dating app people enjoy on a phone', () => {
   let jun;
   const ids = {};
   const auth = {};
-  let kaiMatch; // made in §10
-  let chatMatch; // Ana and Leo: the chat points (§7, §8, §9)
-  let endingMatch; // Ana and Sora: a chat that ends under Sora's eyes (§11)
+  let kaiMatch; // made by 'a new match is marked until opened'
+  let chatMatch; // Ana and Leo: the conversation, its header and its menu
+  let endingMatch; // Ana and Sora: a chat that ends under Sora's eyes ('small things')
 
   /** `who` likes `whom` through the API (as a tap would), with `body` when it carries a comment. */
   async function apiLike(who, whom, body) {
@@ -303,7 +303,7 @@ describe('A dating app people enjoy on a phone', () => {
 
   it('a like shows as liked, not as a pale pill nor as a button, and both members find it in "Likes you sent" and "Liked you", which makes nobody visible', async () => {
     const { page } = mei;
-    // Liked on his profile in §1 (a like again changes nothing).
+    // Liked on his profile by the test of Like and Pass on the profile (a like again changes nothing).
     await apiLike('Mei', 'Kai');
     await openToday(mei);
     const liked = card(page, 'Kai').getByTestId('liked');

@@ -21,3 +21,23 @@ describe('query keys', () => {
     }
   });
 });
+
+describe('loads', () => {
+  it('a loader that a query pairs with a key is called by no screen on its own', () => {
+    const files = sources(src);
+    const queries = files.filter((f) => f.endsWith('/api/queries.ts') || f.endsWith('/lib/shared-queries.ts'));
+    expect(queries.length).toBeGreaterThanOrEqual(4);
+    // `xApi.load(` calls inside a query file are the loaders it pairs with keys.
+    const loaders = new Set(
+      queries.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\b(\w+Api\.\w+)\(/g)].map((m) => m[1])),
+    );
+    expect(loaders.has('chatApi.messages') && loaders.has('dataExportApi.status')).toBe(true);
+    // Screens and hooks reach them only through the data module (useQuery, prefetch, fetchQuery).
+    const screens = files.filter((f) => !f.includes('/api/') && !f.endsWith('/lib/shared-queries.ts'));
+    const called = screens.flatMap((f) => {
+      const code = readFileSync(f, 'utf8');
+      return [...loaders].filter((l) => code.includes(`${l}(`)).map((l) => `${l} in ${f.slice(src.length)}`);
+    });
+    expect(called).toEqual([]);
+  });
+});

@@ -47,6 +47,10 @@ export const queryKeys = {
   reviewEmployersMissing: 'review-employers-missing',
   reviewProfile: (profileId: number) => `review-profile:${profileId}`,
   codes: 'codes',
+  /** A page of a match's messages: the newest, or those before a message id. */
+  chatPage: (matchId: number, before?: number) => `chat:${matchId}:${before ?? 'newest'}`,
+  /** One request for a copy of one's data (its start time), asked until it is ready. */
+  dataExport: (requestedAt: number) => `data-export:${requestedAt}`,
 } as const;
 
 /** A key and the loader of what is kept under it. */
@@ -86,6 +90,9 @@ export function useQuery<T>(
   opts: {
     /** Shown until the first answer (what the app already holds, such as the start-up's my-info). */
     initial?: T | null;
+    /** Asks again every so many milliseconds while the screen shows it (0: never), or as the
+     *  latest answer says (a copy being prepared is asked for until it is decided). */
+    refreshInterval?: number | ((latest: T | undefined) => number);
   } = {},
 ): [state: QueryState<T>, reload: () => void, set: (value: T) => void] {
   const key = query?.key ?? null;
@@ -93,6 +100,7 @@ export function useQuery<T>(
   const { data, error, mutate: bound } = useSWR<T>(key, () => firstLoad<T>(key) ?? load!(), {
     ...OPTIONS,
     fallbackData: opts.initial ?? undefined,
+    refreshInterval: opts.refreshInterval ?? 0,
     onError: (err: unknown) => logger.warn(`load ${key} failed: ${describeError(err)}`),
   });
   const reload = useCallback(() => void bound(), [bound]);
@@ -157,9 +165,42 @@ export function invalidate(key: QueryKey): void {
   void mutate(key);
 }
 
+/** The answer of a `fetchQuery` that arrived after the session it was asked for had ended. */
+export class SessionEndedError extends Error {
+  constructor() {
+    super('the session ended while this was loading');
+  }
+}
+
+/** Counts session ends, so that an answer asked for in one session is never handed to the next. */
+let sessions = 0;
+const fetching = new Map<QueryKey, Promise<unknown>>();
+
+/** Loads `query` once for a screen that keeps the answer in a state of its own rather than under
+ *  the key (the chat merges its pages with the live events and its own sends): the key's loader is
+ *  still the feature's one, two asks of a key in flight share one request, and an answer that
+ *  arrives after the session ended rejects with `SessionEndedError` instead of reaching the screen. */
+export function fetchQuery<T>({ key, load }: Query<T>): Promise<T> {
+  const running = fetching.get(key);
+  if (running) return running as Promise<T>;
+  const session = sessions;
+  const answer = load()
+    .then((value) => {
+      if (session !== sessions) throw new SessionEndedError();
+      return value;
+    })
+    .finally(() => {
+      if (fetching.get(key) === answer) fetching.delete(key);
+    });
+  fetching.set(key, answer);
+  return answer;
+}
+
 /** Forget every loaded answer and every request in flight (the session ended: nothing of one
  *  member may show to the next, not even an answer that arrives later). */
 export function clearQueries(): void {
+  sessions += 1;
+  fetching.clear();
   ahead.clear();
   loaded.clear();
   unload({ revalidate: false });

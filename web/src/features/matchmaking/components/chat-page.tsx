@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { useT } from '@/lib/i18n';
-import { queryKeys, update, useQuery } from '@/lib/query';
+import { fetchQuery, queryKeys, SessionEndedError, update, useQuery } from '@/lib/query';
 import { navigate, useShownSearch } from '@/lib/navigation';
 import { ApiError } from '@/lib/api-client';
 import { describeError, logger } from '@/lib/logger';
@@ -79,12 +79,13 @@ function Conversation({ matchId }: { matchId: number | null }) {
 
   const loadNewest = useCallback(() => {
     if (matchId === null) return Promise.resolve();
-    return chatApi.messages(matchId).then(
+    return fetchQuery(matchmakingQueries.chatPage(matchId)).then(
       (page) => {
         dispatch({ type: 'page', page, older: false });
         setLoad('ready');
       },
       (err: unknown) => {
+        if (err instanceof SessionEndedError) return;
         logger.warn(`chat load failed: ${describeError(err)}`);
         if (isGone(err)) {
           dispatch({ type: 'ended' });
@@ -177,10 +178,11 @@ function Conversation({ matchId }: { matchId: number | null }) {
     if (matchId === null || before === null || loadingOlder) return;
     setLoadingOlder(true);
     try {
-      const page = await chatApi.messages(matchId, before);
+      const page = await fetchQuery(matchmakingQueries.chatPage(matchId, before));
       heightBeforeOlder.current = listRef.current?.scrollHeight ?? null;
       dispatch({ type: 'page', page, older: true });
     } catch (err) {
+      if (err instanceof SessionEndedError) return;
       logger.warn(`chat: older page failed: ${describeError(err)}`);
       if (isGone(err)) dispatch({ type: 'ended' });
       else setNotice(t('match.loadFailed'));

@@ -6,7 +6,7 @@ import type { EmailCodeSent } from '@/lib/api/types';
 
 export { isEmailConfirmed } from '@/features/register/lib/email-confirmed';
 
-/** The work e-mail code (docs/design.md "Work e-mail code"): the server mails a code to a COMPANY_EMAIL address and the
+/** The work e-mail code (docs/design.md "Limits", and "Review" for how it verifies): the server mails a code to a COMPANY_EMAIL address and the
  *  member types them in before submitting. Both calls need a session, which a member who has not
  *  registered yet gets by logging in with the LINE ID token (login works without a profile). */
 export type CodeSent = EmailCodeSent;
