@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import { ApiError } from '@/lib/api-client';
 import { clearSession } from '@/lib/auth';
-import { prefetch, update, useQuery, type QueryState } from '@/lib/query';
+import { fetchQuery, prefetch, SessionEndedError, update, useQuery, type QueryState } from '@/lib/query';
 import { englishScreens, renderScreen } from '@/test/render';
 
 function Show({ id, load }: { id: string | null; load: () => Promise<string> }) {
@@ -133,5 +133,30 @@ describe('useQuery', () => {
     expect(shown()).toBe('loading');
     release();
     await waitFor(() => expect(shown()).toBe('ok:Kai'));
+  });
+
+  it('fetchQuery shares a request in flight, asks again once it is answered, and drops an answer that outlives the session', async () => {
+    let asked = 0;
+    let release!: (v: string) => void;
+    const page = { key: 'chat:7:newest', load: () => { asked += 1; return new Promise<string>((r) => (release = r)); } };
+    const first = fetchQuery(page);
+    const second = fetchQuery(page);
+    expect(asked).toBe(1);
+    release('page one');
+    expect(await first).toBe('page one');
+    expect(await second).toBe('page one');
+    const third = fetchQuery(page);
+    expect(asked).toBe(2);
+    release('page two');
+    expect(await third).toBe('page two');
+    // Asked in one session, answered in the next: the answer never reaches the screen.
+    const late = fetchQuery(page);
+    clearSession();
+    release('the last member’s page');
+    await expect(late).rejects.toBeInstanceOf(SessionEndedError);
+    const next = fetchQuery(page);
+    expect(asked).toBe(4);
+    release('the next member’s page');
+    expect(await next).toBe('the next member’s page');
   });
 });
