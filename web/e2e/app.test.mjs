@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, checkScreen, launchBrowser, openAs, ensureScreenshotDir, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
+import { KizunaServer, checkScreen, chooseFiles, launchBrowser, openAs, ensureScreenshotDir, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
 import { completeForm, currentStep, fillBasics, fillWork, next, shot, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
@@ -68,9 +68,7 @@ describe('Kizuna LIFF app', () => {
     const { page, base, context } = await openAs(browser, server, registered.userId);
     await page.goto(`${base}/profile`);
     await page.getByTestId('review-status').waitFor();
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByRole('button', { name: 'Change photo' }).click();
-    await (await chooser).setFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: pngBytes(64, 64, [37, 99, 235]) });
+    await chooseFiles(page, () => page.getByRole('button', { name: 'Change photo' }).click(), { name: 'avatar.png', mimeType: 'image/png', buffer: pngBytes(64, 64, [37, 99, 235]) });
     await page.getByText('Profile photo updated').waitFor({ timeout: 15_000 });
     // The toast is opaque and sits above the profile name, not on it (phone-sized screen).
     await page.waitForFunction(() => {

@@ -303,6 +303,25 @@ export async function openAs(browser, server, userId, { locale = 'en-US', laptop
   return { context, page, base: server.base };
 }
 
+/** Pages whose file choosers Chromium hands to Playwright (see `chooseFiles`). */
+const intercepting = new WeakSet();
+
+/** Opens a file chooser with `open` (a click, a key) and picks `files` in it. Playwright turns on
+ *  Chromium's file-chooser interception when a listener is first added, without waiting for it: an
+ *  `open` that wins that race opens a real chooser (silent when headless) and the event never comes,
+ *  which failed the keyboard test one run in two on a loaded machine. A listener kept on the page
+ *  for its life, then a round trip to the page, has the interception on before `open`. */
+export async function chooseFiles(page, open, files) {
+  if (!intercepting.has(page)) {
+    page.on('filechooser', () => {});
+    intercepting.add(page);
+    await page.evaluate(() => 0);
+  }
+  const chooser = page.waitForEvent('filechooser');
+  await open();
+  await (await chooser).setFiles(files);
+}
+
 /** A tiny valid PNG (solid colour), decodable by browsers and the server. */
 export function pngBytes(width = 96, height = 128, rgb = [15, 118, 110]) {
   const crcTable = Array.from({ length: 256 }, (_, n) => {

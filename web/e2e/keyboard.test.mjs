@@ -4,7 +4,7 @@
 // system would (the file chooser a keyboard's Enter opens).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { KizunaServer, checkScreen, launchBrowser, openAs, pngBytes } from './harness.mjs';
+import { KizunaServer, checkScreen, chooseFiles, launchBrowser, openAs, pngBytes } from './harness.mjs';
 import { approveAll, registerByApi, reviewer } from './members.mjs';
 import { STEP_IDS, waitForStep } from './register-flow.mjs';
 
@@ -81,9 +81,7 @@ async function chip(page, name, value) {
 /** Tab to a button that opens the file chooser, press Enter, and pick `files` in it. */
 async function pickFiles(page, button, files) {
   await tabTo(page, button);
-  const chooser = page.waitForEvent('filechooser');
-  await page.keyboard.press('Enter');
-  await (await chooser).setFiles(files);
+  await chooseFiles(page, () => page.keyboard.press('Enter'), files);
 }
 
 /** Next, by the keys; the step it arrives on checked by axe. */

@@ -2,7 +2,7 @@
 // are found by their payload name through data-field).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { checkScreenOnce, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
+import { checkScreenOnce, chooseFiles, pngBytes, SCREENSHOT_DIR } from './harness.mjs';
 
 export const STEP_IDS = ['basics', 'work', 'lifestyle', 'tags', 'about', 'photos', 'conditions', 'location', 'review'];
 
@@ -99,9 +99,7 @@ export async function fillWork(page, verify = 'COMPANY_EMAIL', { email = 'mei.li
     if (confirm) await confirmWorkEmail(page, email);
   }
   if (verify === 'EMPLOYEE_ID') {
-    const chooser = page.waitForEvent('filechooser');
-    await field(page, 'verifyTempFileName').locator('button').click();
-    await (await chooser).setFiles({ name: 'badge.png', mimeType: 'image/png', buffer: pngBytes(120, 80, [30, 64, 175]) });
+    await chooseFiles(page, () => field(page, 'verifyTempFileName').locator('button').click(), { name: 'badge.png', mimeType: 'image/png', buffer: pngBytes(120, 80, [30, 64, 175]) });
     await field(page, 'verifyTempFileName').locator('img').waitFor();
   }
 }
@@ -127,9 +125,7 @@ export async function fillAbout(page) {
 
 export async function addPhotos(page, count) {
   for (let i = 0; i < count; i++) {
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByTestId(`photo-slot-${i}`).locator('button').click();
-    await (await chooser).setFiles({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: pngBytes(96, 128, i ? [180, 83, 9] : [15, 118, 110]) });
+    await chooseFiles(page, () => page.getByTestId(`photo-slot-${i}`).locator('button').click(), { name: `photo-${i}.png`, mimeType: 'image/png', buffer: pngBytes(96, 128, i ? [180, 83, 9] : [15, 118, 110]) });
     await page.getByTestId(`photo-slot-${i}`).locator('img').waitFor();
   }
 }

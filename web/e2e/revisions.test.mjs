@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, pngBytes, checkScreen, checkScreenOnce } from './harness.mjs';
+import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, pngBytes, checkScreen, checkScreenOnce, chooseFiles } from './harness.mjs';
 import { approveAll, bearer, register } from './members.mjs';
 import { waitForStep } from './register-flow.mjs';
 
@@ -96,9 +96,7 @@ describe('Edit after approval', () => {
     await m.getByTestId('step-photos').click();
     await waitForStep(m, 'photos');
     await m.getByTestId('photo-slot-0').getByRole('button', { name: 'Remove photo 1' }).click();
-    const chooser = m.waitForEvent('filechooser');
-    await m.getByTestId('photo-slot-0').locator('button').click();
-    await (await chooser).setFiles({ name: 'sailing.png', mimeType: 'image/png', buffer: pngBytes(96, 128, [200, 30, 90]) });
+    await chooseFiles(m, () => m.getByTestId('photo-slot-0').locator('button').click(), { name: 'sailing.png', mimeType: 'image/png', buffer: pngBytes(96, 128, [200, 30, 90]) });
     await m.getByTestId('photo-slot-0').locator('img').waitFor();
     await m.getByTestId('step-review').click();
     await waitForStep(m, 'review');
