@@ -20,6 +20,7 @@ describe('RemovalNoticeCard', () => {
     expect(card.textContent).toContain('send nothing');
     expect(screen.getByTestId('removal-notice-help').textContent).toContain('165');
     expect(screen.getByTestId('removal-notice-help').textContent).toContain('#9110');
+    expect(screen.getByTestId('removal-notice-tell-us').textContent).toContain('official LINE account');
     expect(card.textContent).not.toMatch(/scam|harass|fake|reason/i);
   });
 

@@ -34,6 +34,7 @@ export function RemovalNoticeCard({ notice, onDismissed, inChat = false }: { not
       </p>
       <p>{t('match.removed.advice')}</p>
       <p data-testid="removal-notice-help">{t('match.removed.help')}</p>
+      <p data-testid="removal-notice-tell-us">{t('match.removed.tellUs')}</p>
       <p className="removal-notice-actions">
         <a
           href="/help?topic=safety"
