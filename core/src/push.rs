@@ -92,6 +92,11 @@ pub enum Push {
     },
     /// Changes to an approved profile were approved.
     RevisionApproved,
+    /// A member the recipient was matched with was removed for breaking the rules (a suspension
+    /// whose reasons warrant telling, kizuna-core's `review::removal_notice_due`). It names
+    /// nobody, not even the nickname: a lock screen shows it to anyone, LINE keeps it after the
+    /// decision could be reversed, and the app shows who it was behind the member's session.
+    MatchRemoved,
     /// Changes to an approved profile were sent back.
     RevisionRejected {
         /// Each reason as (translation key, code).
@@ -112,15 +117,18 @@ pub enum PushKind {
     Introductions,
     /// A review decision.
     Review,
+    /// A safety notice: a member the recipient was matched with was removed.
+    Safety,
 }
 
 impl PushKind {
     /// Every kind.
-    pub const ALL: [PushKind; 4] = [
+    pub const ALL: [PushKind; 5] = [
         PushKind::Match,
         PushKind::Message,
         PushKind::Introductions,
         PushKind::Review,
+        PushKind::Safety,
     ];
 
     /// The stored and linked name.
@@ -130,6 +138,7 @@ impl PushKind {
             PushKind::Message => "message",
             PushKind::Introductions => "introductions",
             PushKind::Review => "review",
+            PushKind::Safety => "safety",
         }
     }
 
@@ -153,6 +162,7 @@ impl Push {
             Push::NewMatch { .. } => PushKind::Match,
             Push::NewMessage { .. } => PushKind::Message,
             Push::Introductions { .. } => PushKind::Introductions,
+            Push::MatchRemoved => PushKind::Safety,
             _ => PushKind::Review,
         }
     }
@@ -171,6 +181,8 @@ impl Push {
             | Push::RevisionRejected { .. } => format!("/profile?via={via}"),
             // Signed out everywhere: the app's start shows why.
             Push::Suspended { .. } => format!("/?via={via}"),
+            // The notice tops the matches list.
+            Push::MatchRemoved => format!("/matches?via={via}"),
         }
     }
 }
@@ -596,6 +608,29 @@ fn texts(push: &Push, locale: Locale, nickname: Option<&str>) -> Texts {
                 "Kizuna を開く",
             ),
         },
+        Push::MatchRemoved => match locale {
+            ZhTw => (
+                "安全通知：一位配對對象已被移除",
+                Some(
+                    "一位您最近配對過的會員因違反規定，已被移出 Kizuna。如果對方向您要錢或個人資料，請什麼都不要給。有疑慮請撥 165 反詐騙專線。",
+                ),
+                "查看通知",
+            ),
+            En => (
+                "Safety notice: a match was removed",
+                Some(
+                    "Someone you matched with recently was removed from Kizuna for breaking the rules. If they asked you for money or personal details, send nothing. Worried? Call 165 (Taiwan) or #9110 (Japan).",
+                ),
+                "Read the notice",
+            ),
+            Ja => (
+                "安全のお知らせ：マッチのお相手が退会処分になりました",
+                Some(
+                    "最近マッチしたお相手が、規約違反により Kizuna から退会処分となりました。お金や個人情報を求められていても、何も送らないでください。不安なときは #9110（警察相談専用電話）へ。",
+                ),
+                "お知らせを見る",
+            ),
+        },
         Push::RevisionApproved => match locale {
             ZhTw => (
                 "修改已通過審核",
@@ -923,6 +958,7 @@ mod tests {
                 note: Some("Smile!".into()),
             },
             Push::Suspended { reasons: reasons() },
+            Push::MatchRemoved,
             Push::RevisionApproved,
             Push::RevisionRejected {
                 reasons: reasons(),
@@ -957,6 +993,7 @@ mod tests {
             "/today?via=review",
             "/profile?via=review",
             "/?via=review",
+            "/matches?via=safety",
             "/profile?via=review",
             "/profile?via=review",
         ];

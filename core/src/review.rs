@@ -223,6 +223,44 @@ code_catalogue!(
     }
 );
 
+impl SuspendReason {
+    /// Whether a suspension for this reason tells the members who were matched with the removed
+    /// member ([`removal_notice_due`]): yes where the people they talked to may still be at risk
+    /// from them, off Kizuna too (money asked for, a false identity, harassment, sexual or
+    /// violent content, which is how sextortion starts, and mass messages, which lead to
+    /// investment groups); no where telling would only spread a private fact (a relationship,
+    /// a minor's age: the child is protected by the removal, not by telling adults) or where the
+    /// reason is not known in advance (OTHER: the reviewer adds a reason that warrants it).
+    pub fn tells_matches(self) -> bool {
+        match self {
+            SuspendReason::Scam
+            | SuspendReason::FakeProfile
+            | SuspendReason::Harassment
+            | SuspendReason::InappropriateContent
+            | SuspendReason::Spam => true,
+            SuspendReason::Underage | SuspendReason::InARelationship | SuspendReason::Other => {
+                false
+            }
+        }
+    }
+}
+
+/// Whether a decision tells the removed member's matches: a suspension with at least one reason
+/// that [`SuspendReason::tells_matches`].
+pub fn removal_notice_due(decision: &Decision) -> bool {
+    match decision {
+        Decision::Suspend { reasons, .. } => reasons.iter().any(|r| r.tells_matches()),
+        _ => false,
+    }
+}
+
+/// Whether the other member of a match is told of a removal at `now`: the match was live at some
+/// time in the last [`rules::REMOVAL_NOTICE_DAYS`] (it is live, or it ended within them; the
+/// suspension itself ends the live ones at `now`).
+pub fn removal_notice_reaches(ended_at: Option<i64>, now: i64) -> bool {
+    ended_at.is_none_or(|ended| ended >= now - rules::REMOVAL_NOTICE_DAYS * 86_400)
+}
+
 /// A reviewer's decision, validated: the only shape in which the server records one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -770,5 +808,44 @@ mod tests {
                 Ok("mediatek")
             );
         }
+    }
+
+    #[test]
+    fn the_reasons_that_warrant_it_tell_the_matches() {
+        let telling: Vec<SuspendReason> = SuspendReason::ALL
+            .iter()
+            .copied()
+            .filter(|r| r.tells_matches())
+            .collect();
+        assert_eq!(
+            telling,
+            [
+                SuspendReason::Harassment,
+                SuspendReason::Scam,
+                SuspendReason::FakeProfile,
+                SuspendReason::InappropriateContent,
+                SuspendReason::Spam,
+            ]
+        );
+        let suspend = |codes: &[&str]| Decision::parse("SUSPEND", codes, Some("n")).unwrap();
+        assert!(removal_notice_due(&suspend(&["SCAM"])));
+        assert!(removal_notice_due(&suspend(&["OTHER", "FAKE_PROFILE"])));
+        assert!(!removal_notice_due(&suspend(&[
+            "UNDERAGE",
+            "IN_A_RELATIONSHIP"
+        ])));
+        assert!(!removal_notice_due(&suspend(&["OTHER"])));
+        let reject = Decision::parse("REJECT", &["OTHER"], Some("n")).unwrap();
+        assert!(!removal_notice_due(&reject));
+    }
+
+    #[test]
+    fn a_notice_reaches_matches_live_within_the_window() {
+        let now = 1_800_000_000;
+        let window = rules::REMOVAL_NOTICE_DAYS * 86_400;
+        assert!(removal_notice_reaches(None, now));
+        assert!(removal_notice_reaches(Some(now), now));
+        assert!(removal_notice_reaches(Some(now - window), now));
+        assert!(!removal_notice_reaches(Some(now - window - 1), now));
     }
 }

@@ -681,6 +681,10 @@ pub const PASS_COOLDOWN_DAYS: i32 = 30;
 /// passed, is not introduced again should they register afresh (the pair is kept, as a hash of
 /// both LINE user ids, this long and no longer).
 pub const FORMER_PAIR_DAYS: i32 = 365;
+/// Days back a suspension's notice reaches: every member whose match with the removed member was
+/// live at some time in this window is told (a match that ended earlier in it too: a scammer
+/// moves the talk elsewhere, so an unmatch does not end the risk).
+pub const REMOVAL_NOTICE_DAYS: i64 = 30;
 
 /// The weights of the compatibility score (`matching::score`); see each field.
 pub const SCORE: ScoreWeights = ScoreWeights {

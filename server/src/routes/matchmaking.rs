@@ -385,6 +385,27 @@ pub enum MatchesResponse {
     Ok(Json<Vec<MatchItem>>),
 }
 
+/// A notice that someone the caller was matched with was removed for breaking the rules. It
+/// says nothing of why nor of the decision.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RemovalNoticeView {
+    /// The ended match (its chat page shows the notice too).
+    pub match_id: i64,
+    /// The removed member's nickname, which the caller knew; null once they left Kizuna.
+    #[oai(nullable)]
+    pub nickname: Option<String>,
+    /// When the caller was told (Unix seconds).
+    pub created_at: i64,
+}
+
+#[derive(ApiResponse)]
+pub enum RemovalNoticesResponse {
+    /// The caller's notices they have not dismissed, newest first.
+    #[oai(status = 200)]
+    Ok(Json<Vec<RemovalNoticeView>>),
+}
+
 #[derive(ApiResponse)]
 pub enum ReportResponse {
     /// Stored for the reviewers; the member is blocked too.
@@ -616,6 +637,50 @@ impl MatchesApi {
             .await?
             .apply(&state)
             .await;
+        Ok(DoneResponse::Done)
+    }
+
+    /// Notices of removed matches
+    ///
+    /// When a reviewer suspends a member for a reason that warrants it, everyone whose match with
+    /// them was live in the last 30 days is told: the match, the nickname they knew, and when.
+    /// Dismissed ones are not listed. 403 E004 unless the caller is APPROVED.
+    #[oai(path = "/removal-notices", method = "get")]
+    async fn removal_notices(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+    ) -> Result<RemovalNoticesResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let notices = matchmaking::removal_notices(&state.db, &viewer)
+            .await?
+            .into_iter()
+            .map(|n| RemovalNoticeView {
+                match_id: n.match_id,
+                nickname: n.nickname,
+                created_at: n.created_at,
+            })
+            .collect();
+        Ok(RemovalNoticesResponse::Ok(Json(notices)))
+    }
+
+    /// Dismiss a removal notice
+    ///
+    /// Remembered for good (again: nothing changes). E003 when the caller has no notice about
+    /// this match; 429 E007 beyond `rules::SWITCH_CHANGES_PER_MINUTE` a minute.
+    #[oai(path = "/removal-notices/:matchId/dismiss", method = "post")]
+    async fn dismiss_removal_notice(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+        #[oai(name = "matchId")] match_id: Path<String>,
+    ) -> Result<DoneResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let id = path_id(&match_id.0)?;
+        super::switch_allowed(&state, viewer.user_id).await?;
+        matchmaking::dismiss_removal_notice(&state.db, state.now(), &viewer, id).await?;
         Ok(DoneResponse::Done)
     }
 }

@@ -33,6 +33,7 @@ pub mod queries;
 pub mod rate_limits;
 pub mod reactions;
 pub mod relations;
+pub mod removal_notices;
 pub mod reports;
 pub mod review;
 pub mod reviewers;

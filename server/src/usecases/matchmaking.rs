@@ -704,6 +704,47 @@ pub async fn colleagues_switch(db: &impl ConnectionTrait, viewer: &Viewer) -> Re
     Ok((hides, employer.is_some()))
 }
 
+/// A notice that someone the viewer was matched with was removed, as the viewer reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemovalNotice {
+    /// The ended match (its chat page shows the notice too).
+    pub match_id: i64,
+    /// The removed member's nickname, which the viewer knew; None once they left Kizuna.
+    pub nickname: Option<String>,
+    pub created_at: i64,
+}
+
+/// The viewer's removal notices they have not dismissed, newest first.
+pub async fn removal_notices(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+) -> Result<Vec<RemovalNotice>> {
+    let me = approved(viewer)?;
+    Ok(storage::removal_notices::open_of(db, me)
+        .await?
+        .into_iter()
+        .map(|n| RemovalNotice {
+            match_id: n.match_id,
+            nickname: n.nickname,
+            created_at: n.created_at,
+        })
+        .collect())
+}
+
+/// Dismisses the viewer's notice about `match_id` for good (again is fine); NotFound when they
+/// have none about it.
+pub async fn dismiss_removal_notice(
+    db: &impl ConnectionTrait,
+    now: i64,
+    viewer: &Viewer,
+    match_id: i64,
+) -> Result<()> {
+    let me = approved(viewer)?;
+    storage::removal_notices::dismiss(db, me, match_id, now)
+        .await?
+        .ok_or(MatchmakingError::NotFound)
+}
+
 /// Ends every live match of a suspended member inside the decision's transaction; both members
 /// of each are told after the commit.
 pub(crate) async fn end_all_relations(

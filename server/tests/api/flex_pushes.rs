@@ -75,6 +75,7 @@ async fn every_kind_is_a_flex_message_in_the_language_of_when_it_is_sent(backend
             note: Some("A photo in daylight, please.".into()),
         },
         Push::Suspended { reasons: reasons() },
+        Push::MatchRemoved,
         Push::RevisionApproved,
         Push::RevisionRejected {
             reasons: reasons(),
@@ -151,6 +152,7 @@ async fn every_kind_is_a_flex_message_in_the_language_of_when_it_is_sent(backend
         ("message", 1),
         ("introductions", 1),
         ("review", 5),
+        ("safety", 1),
     ] {
         assert_eq!(
             count(

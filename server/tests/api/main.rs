@@ -28,6 +28,7 @@ mod process;
 mod production;
 mod profile;
 mod push;
+mod removal_notices;
 mod restore;
 mod review;
 mod reviewers;

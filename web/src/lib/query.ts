@@ -36,6 +36,8 @@ export const queryKeys = {
   myInfo: 'my-info',
   introductions: 'introductions',
   matches: 'matches',
+  /** Notices that someone the member was matched with was removed (not dismissed yet). */
+  removalNotices: 'removal-notices',
   likes: 'likes',
   member: (memberId: number) => `member:${memberId}`,
   pause: 'pause',

@@ -259,6 +259,9 @@ async fn decide_profile(
         // events streams end with the sessions.
         storage::sessions::revoke_all(&txn, owner.id, now).await?;
         after.sessions_ended(crate::identity::ends::Ended::User(owner.id));
+        if kizuna_core::review::removal_notice_due(decision) {
+            tell_matches(&txn, profile_id, now).await?;
+        }
     }
     let member = LineUserId::parse(&owner.line_user_id)
         .ok_or_else(|| StorageError::Unreadable("users.line_user_id".into()))?;
@@ -299,6 +302,37 @@ async fn decide_profile(
         decided_at: now,
     };
     Ok(Outcome::new(decided, after))
+}
+
+/// Tells every member whose match with the removed member was live in the last
+/// `rules::REMOVAL_NOTICE_DAYS` (kizuna-core's `removal_notice_reaches`): a notice for the app and
+/// one push, whatever their push switches say (it is about their safety). A member told of this
+/// match before (an earlier suspension, since reinstated, or a racing decision) gets neither
+/// again: the notice's insert is the guard, in the decision's transaction.
+async fn tell_matches(
+    txn: &impl ConnectionTrait,
+    removed: i64,
+    now: i64,
+) -> Result<(), ReviewError> {
+    let mut told = 0u64;
+    for m in storage::removal_notices::matches_of(txn, removed).await? {
+        if !kizuna_core::review::removal_notice_reaches(m.ended_at, now) {
+            continue;
+        }
+        if !storage::removal_notices::tell(txn, m.other, m.match_id, now).await? {
+            continue;
+        }
+        told += 1;
+        let Some(other) = store::member(txn, m.other).await? else {
+            continue;
+        };
+        let user = review::owner(txn, other.user_id).await?;
+        if let Some(to) = LineUserId::parse(&user.line_user_id) {
+            push::enqueue_push(txn, &to, &Push::MatchRemoved, None).await?;
+        }
+    }
+    tracing::info!(profile = removed, told, "removal notices written");
+    Ok(())
 }
 
 /// The translation keys and codes of a decision's reasons, stored as codes with the push: the

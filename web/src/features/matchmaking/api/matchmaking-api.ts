@@ -26,6 +26,9 @@ export type LastMessage = Schemas['LastMessage'];
  *  other member's messages the caller has not read. */
 export type MatchItem = Schemas['MatchItem'];
 export type CodeEntry = Schemas['CodeEntryBody'];
+/** That someone the caller was matched with was removed: the ended match, the nickname they knew
+ *  (null once that member left Kizuna) and when; nothing of the decision. */
+export type RemovalNotice = Schemas['RemovalNoticeView'];
 
 const quiet = { showToast: false } as const;
 
@@ -40,6 +43,9 @@ export const matchmakingApi = {
   /** PUT /user/pause {paused: false}: back from a break (taking one is /profile's switch). */
   resume: () => api.put('/user/pause', { ...quiet, body: { paused: false } }),
   member: (memberId: number) => api.get('/members/{memberId}', { ...quiet, path: { memberId } }),
+  removalNotices: () => api.get('/removal-notices', quiet),
+  /** Remembered on the server for good. */
+  dismissRemovalNotice: (matchId: number) => api.post('/removal-notices/{matchId}/dismiss', { ...quiet, path: { matchId } }),
   unmatch: (matchId: number) => api.delete('/matches/{matchId}', { ...quiet, path: { matchId } }),
   block: (memberId: number) => api.post('/blocks', { ...quiet, body: { memberId } }),
   report: (memberId: number, reasons: string[], text?: string) =>

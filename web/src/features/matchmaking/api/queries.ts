@@ -9,6 +9,7 @@ export const matchmakingQueries = {
   introductions: queryOptions(queryKeys.introductions, () => matchmakingApi.introductions()),
   likes: likesQuery,
   matches: matchesQuery,
+  removalNotices: queryOptions(queryKeys.removalNotices, () => matchmakingApi.removalNotices()),
   member: (memberId: number) => queryOptions(queryKeys.member(memberId), () => matchmakingApi.member(memberId)),
   /** A page of a match's messages, loaded with `fetchQuery`: the chat keeps its pages itself. */
   chatPage: (matchId: number, before?: number) =>

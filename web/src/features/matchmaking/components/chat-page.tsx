@@ -9,6 +9,7 @@ import { chatApi, type ChatMessage } from '@/features/matchmaking/api/chat-api';
 import { useChatEvents } from '@/features/matchmaking/hooks/use-chat-events';
 import type { MatchItem } from '@/features/matchmaking/api/matchmaking-api';
 import { matchmakingQueries } from '@/features/matchmaking/api/queries';
+import { RemovalNoticeCard } from '@/features/matchmaking/components/removal-notice';
 import { ChatHeader } from '@/features/matchmaking/components/chat-header';
 import { ChatCaution } from '@/features/matchmaking/components/chat-caution';
 import { SafetyDialogs, type SafetyKind as SafetyAction } from '@/features/matchmaking/components/safety-actions';
@@ -101,6 +102,9 @@ function Conversation({ matchId }: { matchId: number | null }) {
   const [matches] = useQuery(matchmakingQueries.matches);
   const match = (matches.kind === 'ok' ? matches.value.find((m) => m.matchId === matchId) : undefined) ?? null;
   const name = match?.member.nickname ?? '';
+  // An ended match may have ended with a removal: its notice, until dismissed.
+  const [notices, , setNotices] = useQuery(chat.ended && matchId !== null ? matchmakingQueries.removalNotices : null);
+  const removal = notices.kind === 'ok' ? notices.value.find((n) => n.matchId === matchId) : undefined;
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const sendCheck = useSendCheck(match, chat.entries, inputRef);
 
@@ -341,6 +345,9 @@ function Conversation({ matchId }: { matchId: number | null }) {
               );
             })}
           </ol>
+          {chat.ended && removal && notices.kind === 'ok' ? (
+            <RemovalNoticeCard inChat notice={removal} onDismissed={(id) => setNotices(notices.value.filter((n) => n.matchId !== id))} />
+          ) : null}
           {chat.ended ? (
             <div className="card chat-ended" role="status" data-testid="chat-ended">
               <p>{t(chat.entries.length ? 'match.chat.ended' : 'match.chat.endedEmpty')}</p>

@@ -7,13 +7,16 @@ import { LoadStatus } from '@/features/matchmaking/components/load-status';
 import { matchesBadge } from '@/lib/matches-badge';
 import '@/features/matchmaking/components/matchmaking.css';
 import { matchmakingQueries } from '@/features/matchmaking/api/queries';
+import { RemovalNoticeCard } from '@/features/matchmaking/components/removal-notice';
 
 /** /matches: the caller's active matches, newest first; a row opens the conversation (where the
  *  profile, report, block and unmatch are). A match is marked new until its chat is opened, and
- *  the unread count shows on the row and on the tab. */
+ *  the unread count shows on the row and on the tab. Above them, a notice for each removed match
+ *  not dismissed yet. */
 export default function MatchesPage() {
   const t = useT();
   const [state, reload] = useQuery(matchmakingQueries.matches);
+  const [notices, , setNotices] = useQuery(matchmakingQueries.removalNotices);
   const lang = document.documentElement.lang || undefined;
   const timeFormat = new Intl.DateTimeFormat(lang, { timeStyle: 'short' });
   const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'short' });
@@ -28,6 +31,11 @@ export default function MatchesPage() {
       <header className="mm-head">
         <h1 id="matches-title">{t('match.matches.title')}</h1>
       </header>
+      {notices.kind === 'ok'
+        ? notices.value.map((n) => (
+            <RemovalNoticeCard key={n.matchId} notice={n} onDismissed={(id) => setNotices(notices.value.filter((x) => x.matchId !== id))} />
+          ))
+        : null}
       {state.kind !== 'ok' ? (
         <LoadStatus state={state} onRetry={reload} />
       ) : state.value.length === 0 ? (
