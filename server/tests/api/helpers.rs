@@ -609,6 +609,28 @@ macro_rules! on_both_backends {
 }
 
 /// Asserts an error answer's status and code; answers the body.
+/// The column `n` of the one row `sql` answers (a `COUNT(*) AS n`, or a value named so).
+pub async fn number(app: &TestApp, sql: &str) -> i64 {
+    app.db
+        .query_one_raw(sea_orm::Statement::from_string(
+            app.db.get_database_backend(),
+            sql.to_string(),
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<i64>("", "n")
+        .unwrap()
+}
+
+/// A new user made a reviewer through the mock platform; their session token.
+pub async fn reviewer(app: &TestApp) -> String {
+    let reviewer = app.new_user().await;
+    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
+        .await;
+    reviewer.token
+}
+
 pub async fn assert_error(r: Response, status: u16, code: &str) -> Value {
     let got = r.status();
     let text = r.text().await.unwrap();

@@ -6,37 +6,16 @@
 //! its dismissal is remembered; who may read and dismiss; account deletions.
 
 use reqwest::Method;
-use sea_orm::ConnectionTrait;
 use serde_json::{Value, json};
 
 use crate::{
     chat::matched,
-    helpers::{Backend, TestApp, assert_error, spawn_app},
+    helpers::{Backend, TestApp, assert_error, number, reviewer, spawn_app},
     matchmaking::{Member, approved, introductions, like, ok_json, send},
     on_both_backends,
 };
 
 const DAY: i64 = 86_400;
-
-async fn number(app: &TestApp, sql: &str) -> i64 {
-    app.db
-        .query_one_raw(sea_orm::Statement::from_string(
-            app.db.get_database_backend(),
-            sql.to_string(),
-        ))
-        .await
-        .unwrap()
-        .unwrap()
-        .try_get::<i64>("", "n")
-        .unwrap()
-}
-
-async fn reviewer(app: &TestApp) -> String {
-    let reviewer = app.new_user().await;
-    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
-        .await;
-    reviewer.token
-}
 
 async fn decide(
     app: &TestApp,

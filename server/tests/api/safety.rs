@@ -5,38 +5,17 @@
 //! and names no reporter; its dismissal, and its settlement by a suspension; who may do what.
 
 use reqwest::Method;
-use sea_orm::ConnectionTrait;
 use serde_json::{Value, json};
 
 use crate::{
     chat::{Events, client_id, history, matched_pair, post},
-    helpers::{Backend, TestApp, assert_error, spawn_app},
+    helpers::{Backend, assert_error, number, reviewer, spawn_app},
     matchmaking::{approved, ok_json, send},
     on_both_backends,
 };
 
 const CONTACT: &str = "加我ＬＩＮＥ：ｋｅｖｉｎ０８１５";
 const MONEY: &str = "Buy USDT and send it to this wallet, the platform guarantees returns";
-
-async fn number(app: &TestApp, sql: &str) -> i64 {
-    app.db
-        .query_one_raw(sea_orm::Statement::from_string(
-            app.db.get_database_backend(),
-            sql.to_string(),
-        ))
-        .await
-        .unwrap()
-        .unwrap()
-        .try_get::<i64>("", "n")
-        .unwrap()
-}
-
-async fn reviewer(app: &TestApp) -> String {
-    let reviewer = app.new_user().await;
-    app.mock_post("/__mock/reviewers", json!({"userId": reviewer.line_id}))
-        .await;
-    reviewer.token
-}
 
 fn keys(message: &Value) -> Vec<String> {
     let mut keys: Vec<String> = message.as_object().unwrap().keys().cloned().collect();
