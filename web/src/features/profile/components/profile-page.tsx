@@ -230,7 +230,7 @@ function AppealCard({ info, suspended, onSent }: { info: UserInfo; suspended: bo
   };
   return (
     <section className="card" aria-labelledby="appeal-title" data-testid="appeal-card" data-status={appeal?.status ?? (info.mayAppeal ? 'NONE' : 'CLOSED')}>
-      <h2 id="appeal-title">{t('profile.appeal.title')}</h2>
+      <h2 id="appeal-title">{t(appeal ? 'profile.appeal.yours' : 'profile.appeal.title')}</h2>
       {suspended ? (
         <p className="muted" data-testid="appeal-statement">
           {decidedAt ? t('profile.appeal.decidedOn', { date: formatDate(new Date(decidedAt * 1000).toISOString().slice(0, 10), locale) }) + ' ' : ''}
