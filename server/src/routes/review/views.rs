@@ -119,7 +119,8 @@ pub struct ReviewMember {
 pub struct HistoryEntry {
     /// Unix seconds.
     pub at: i64,
-    /// APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT; null for the first submission.
+    /// APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT, UPHOLD (an appeal answered with the
+    /// suspension kept); null for the first submission.
     #[oai(nullable)]
     pub action: Option<String>,
     #[oai(nullable)]

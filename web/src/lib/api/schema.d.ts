@@ -8595,7 +8595,10 @@ export interface components {
         };
         /** HistoryEntry */
         HistoryEntry: {
-            /** @description APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT; null for the first submission. */
+            /**
+             * @description APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT, UPHOLD (an appeal answered with the
+             *     suspension kept); null for the first submission.
+             */
             action?: string | null;
             /**
              * Format: int64
