@@ -316,7 +316,13 @@ async fn an_appeal_upheld_keeps_the_suspension_and_its_statement(backend: Backen
     .await;
     let id = appeal_id(&app, pid).await;
     let answered = json_of(
-        answer(&app, &bo, id, json!({"outcome": "UPHELD"})).await,
+        answer(
+            &app,
+            &bo,
+            id,
+            json!({"outcome": "UPHELD", "note": "We read the messages again."}),
+        )
+        .await,
         200,
     )
     .await;
@@ -327,6 +333,7 @@ async fn an_appeal_upheld_keeps_the_suspension_and_its_statement(backend: Backen
     assert_eq!(info["reviewDecision"]["action"], "SUSPEND");
     assert_eq!(info["reviewDecision"]["reasons"], json!(["SCAM"]));
     assert_eq!(info["appeal"]["status"], "UPHELD");
+    assert_eq!(info["appeal"]["note"], "We read the messages again.");
     assert_eq!(info["mayAppeal"], false);
     assert_error(
         appeal(&app, &kai, json!({"text": "And again"})).await,
@@ -359,6 +366,39 @@ async fn an_appeal_upheld_keeps_the_suspension_and_its_statement(backend: Backen
         "E004",
     )
     .await;
+    // Her copy of her data carries what she wrote and how it was answered, not the reviewer's.
+    let asked = call(
+        &app,
+        Method::POST,
+        "/api/user/data-export",
+        &kai.token,
+        None,
+    )
+    .await;
+    let link = json_of(asked, 202).await["downloadUrl"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let started = Instant::now();
+    while json_of(
+        app.get("/api/user/data-export", Some(&kai.token)).await,
+        200,
+    )
+    .await["status"]
+        != "READY"
+    {
+        assert!(started.elapsed() < Duration::from_secs(10), "no copy");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let entries = crate::export::download(&app, &link).await;
+    let data: Value =
+        serde_json::from_slice(&entries.iter().find(|(n, _)| n == "data.json").unwrap().1).unwrap();
+    assert_eq!(data["appeals"][0]["text"], "Please look again.");
+    assert_eq!(data["appeals"][0]["status"], "UPHELD");
+    assert!(
+        !String::from_utf8_lossy(&entries.iter().find(|(n, _)| n == "data.json").unwrap().1)
+            .contains("We read the messages again.")
+    );
     // Leaving takes the appeal (her words) with the profile.
     let r = call(
         &app,
