@@ -111,6 +111,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod appeal;
 pub mod catalogue;
 pub mod chat;
 pub mod codes;

@@ -97,6 +97,14 @@ pub enum Push {
     /// nobody, not even the nickname: a lock screen shows it to anyone, LINE keeps it after the
     /// decision could be reversed, and the app shows who it was behind the member's session.
     MatchRemoved,
+    /// A reviewer other than the one who suspended looked at the member's appeal again:
+    /// `reinstated` (the member is back) or not (the suspension is upheld), with their note.
+    AppealDecided {
+        /// The member was reinstated.
+        reinstated: bool,
+        /// The reviewer's note to the member.
+        note: Option<String>,
+    },
     /// Changes to an approved profile were sent back.
     RevisionRejected {
         /// Each reason as (translation key, code).
@@ -175,10 +183,17 @@ impl Push {
             Push::NewMatch { match_id } | Push::NewMessage { match_id } => {
                 format!("/chat?match={match_id}&via={via}")
             }
-            Push::Introductions { .. } | Push::Approved => format!("/today?via={via}"),
+            Push::Introductions { .. }
+            | Push::Approved
+            | Push::AppealDecided {
+                reinstated: true, ..
+            } => format!("/today?via={via}"),
             Push::ChangesRequested { .. }
             | Push::RevisionApproved
-            | Push::RevisionRejected { .. } => format!("/profile?via={via}"),
+            | Push::RevisionRejected { .. }
+            | Push::AppealDecided {
+                reinstated: false, ..
+            } => format!("/profile?via={via}"),
             // Signed out everywhere: the app's start shows why.
             Push::Suspended { .. } => format!("/?via={via}"),
             // The notice tops the matches list.
@@ -445,6 +460,18 @@ pub fn render(push: &Push, locale: Locale, liff_id: &str, nickname: Option<&str>
         }));
     }
     match push {
+        Push::AppealDecided { note, .. } => {
+            if let Some(note) = note.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+                body.push(Component::Text(Text {
+                    size: Some("sm"),
+                    color: Some(MUTED),
+                    ..text(truncate(
+                        &format!("{}{note}", note_heading(locale)),
+                        NOTE_IN_BUBBLE_CHARS,
+                    ))
+                }));
+            }
+        }
         Push::ChangesRequested { reasons, note } | Push::RevisionRejected { reasons, note } => {
             for reason in reasons {
                 body.push(Component::Text(Text {
@@ -492,6 +519,14 @@ pub fn render(push: &Push, locale: Locale, liff_id: &str, nickname: Option<&str>
             body: Some(vertical(body)),
             footer: Some(vertical(vec![Component::Button(button)])),
         })),
+    }
+}
+
+fn note_heading(locale: Locale) -> &'static str {
+    match locale {
+        Locale::ZhTw => "審核人員的留言：",
+        Locale::En => "A note from our reviewer: ",
+        Locale::Ja => "審査担当者からのメッセージ：",
     }
 }
 
@@ -646,6 +681,44 @@ fn texts(push: &Push, locale: Locale, nickname: Option<&str>) -> Texts {
                 "変更が承認されました",
                 Some("他の会員にも新しい内容が表示されます。"),
                 "プロフィールを見る",
+            ),
+        },
+        Push::AppealDecided {
+            reinstated: true, ..
+        } => match locale {
+            ZhTw => (
+                "申訴結果：帳號已恢復",
+                Some("另一位審核人員重新審視了您的申訴，並恢復了您的帳號。"),
+                "開啟 Kizuna",
+            ),
+            En => (
+                "Your appeal: account reinstated",
+                Some("Another reviewer looked at your appeal and reinstated your account."),
+                "Open Kizuna",
+            ),
+            Ja => (
+                "申し立ての結果：アカウントを復元しました",
+                Some("別の審査担当者が申し立てを確認し、アカウントを復元しました。"),
+                "Kizuna を開く",
+            ),
+        },
+        Push::AppealDecided {
+            reinstated: false, ..
+        } => match locale {
+            ZhTw => (
+                "申訴結果：維持停權",
+                Some("另一位審核人員重新審視了您的申訴，決定維持停權。"),
+                "查看說明",
+            ),
+            En => (
+                "Your appeal: the suspension stands",
+                Some("Another reviewer looked at your appeal and kept the suspension."),
+                "See why",
+            ),
+            Ja => (
+                "申し立ての結果：利用停止を継続します",
+                Some("別の審査担当者が申し立てを確認し、利用停止を継続すると判断しました。"),
+                "詳細を見る",
             ),
         },
         Push::RevisionRejected { .. } => match locale {
@@ -964,6 +1037,14 @@ mod tests {
                 reasons: reasons(),
                 note: None,
             },
+            Push::AppealDecided {
+                reinstated: true,
+                note: Some("Sorry for the trouble.".into()),
+            },
+            Push::AppealDecided {
+                reinstated: false,
+                note: None,
+            },
         ]
     }
 
@@ -996,7 +1077,10 @@ mod tests {
             "/matches?via=safety",
             "/profile?via=review",
             "/profile?via=review",
+            "/today?via=review",
+            "/profile?via=review",
         ];
+        assert_eq!(expected.len(), every_push().len());
         for (push, path) in every_push().iter().zip(expected) {
             let json = json_of(&render(push, Locale::Ja, LIFF, None)).to_string();
             let links: Vec<_> = json.match_indices("\"uri\":").collect();

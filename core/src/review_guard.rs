@@ -11,6 +11,7 @@
 //! assert_eq!(claim_step(1, 2, Some(lapsed), 100), Ok(ClaimStep::Replace { was: lapsed }));
 //! ```
 
+use crate::appeal::AppealStatus;
 use crate::review::{InvalidTransition, ReviewAction, ReviewStatus};
 use crate::revision::RevisionStatus;
 
@@ -175,6 +176,50 @@ pub fn revision_decision_allowed(
     }
     if status != ReviewStatus::Approved {
         return Err(RevisionRefusal::NotApproved);
+    }
+    Ok(())
+}
+
+/// Why a reviewer may not answer an appeal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppealDecisionRefusal {
+    /// Nobody answers their own appeal.
+    OwnProfile,
+    /// The reviewer who suspended the member does not give the second look: another does.
+    Suspender,
+    /// It was answered already (by this reviewer or another).
+    Decided,
+    /// The member is no longer suspended (reinstated otherwise, or gone): nothing to answer.
+    NotSuspended,
+}
+
+/// Whether `reviewer` may take up (see in their queue, answer) the appeal of member `owner`
+/// whose suspension `suspender` decided: anyone on the list but those two.
+pub fn may_take_appeal(owner: i64, suspender: Option<i64>, reviewer: i64) -> bool {
+    owner != reviewer && suspender != Some(reviewer)
+}
+
+/// Whether `reviewer` may answer the appeal of member `owner`, suspended by `suspender`, the
+/// appeal being `appeal` and the member's profile `status` now: their own first, then the
+/// suspending reviewer, then an appeal answered already, then a member no longer suspended.
+pub fn appeal_decision_allowed(
+    owner: i64,
+    suspender: Option<i64>,
+    reviewer: i64,
+    appeal: AppealStatus,
+    status: ReviewStatus,
+) -> Result<(), AppealDecisionRefusal> {
+    if owner == reviewer {
+        return Err(AppealDecisionRefusal::OwnProfile);
+    }
+    if suspender == Some(reviewer) {
+        return Err(AppealDecisionRefusal::Suspender);
+    }
+    if appeal != AppealStatus::Pending {
+        return Err(AppealDecisionRefusal::Decided);
+    }
+    if status != ReviewStatus::Suspended {
+        return Err(AppealDecisionRefusal::NotSuspended);
     }
     Ok(())
 }
@@ -347,6 +392,41 @@ mod tests {
             revision_decision_allowed(ReviewStatus::Approved, ME, held, None, 1, NOW),
             Err(RevisionRefusal::HeldByAnother { until: NOW + 1 })
         );
+    }
+
+    #[test]
+    fn an_appeal_is_answered_once_by_a_reviewer_other_than_the_suspender_and_the_member() {
+        use AppealDecisionRefusal as R;
+        let suspended = ReviewStatus::Suspended;
+        let pending = AppealStatus::Pending;
+        assert_eq!(
+            appeal_decision_allowed(OWNER, Some(OTHER), ME, pending, suspended),
+            Ok(())
+        );
+        assert_eq!(
+            appeal_decision_allowed(OWNER, Some(ME), ME, pending, suspended),
+            Err(R::Suspender)
+        );
+        assert_eq!(
+            appeal_decision_allowed(ME, Some(OTHER), ME, pending, suspended),
+            Err(R::OwnProfile)
+        );
+        assert_eq!(
+            appeal_decision_allowed(OWNER, Some(OTHER), ME, AppealStatus::Upheld, suspended),
+            Err(R::Decided)
+        );
+        assert_eq!(
+            appeal_decision_allowed(OWNER, Some(OTHER), ME, pending, ReviewStatus::Approved),
+            Err(R::NotSuspended)
+        );
+        // A suspension from before reviewers were recorded has no suspender to keep out.
+        assert_eq!(
+            appeal_decision_allowed(OWNER, None, ME, pending, suspended),
+            Ok(())
+        );
+        assert!(may_take_appeal(OWNER, Some(OTHER), ME));
+        assert!(!may_take_appeal(OWNER, Some(ME), ME));
+        assert!(!may_take_appeal(ME, Some(OTHER), ME));
     }
 
     #[test]

@@ -611,6 +611,7 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
         ("chatMessage", text(CHAT_MESSAGE)),
         ("clientMessageId", CLIENT_MESSAGE_ID),
         ("reportText", text(REPORT_TEXT)),
+        ("appealText", text(APPEAL_TEXT)),
         ("likeComment", text(LIKE_COMMENT)),
         (
             "emailCode",
@@ -770,6 +771,14 @@ pub const SESSION_TTL_SECS: i64 = 7 * 24 * 60 * 60;
 pub const PASS_UNDO_SECS: i64 = 10;
 /// The optional text of a report.
 pub const REPORT_TEXT: TextRule = optional(1000, true);
+/// A suspended member's appeal: a few sentences on why the decision should be looked at again
+/// (required; `crate::appeal`).
+pub const APPEAL_TEXT: TextRule = TextRule {
+    required: true,
+    min: 1,
+    max: 1000,
+    multiline: true,
+};
 /// A match is young (for [`crate::safety`]: contact details in it are a caution) while it is
 /// younger than this, in seconds: members usually share their LINE after meeting, and asking to
 /// move elsewhere in the first days is the romance scam's first step.

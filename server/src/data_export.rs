@@ -1,8 +1,8 @@
 //! Preparing a copy of a member's data: one zip of `data.json` (their account, profile as
-//! submitted, review decisions with reasons, introductions, likes and passes, matches with both
-//! sides' messages, blocks, the reports they filed) and their own stored files. Another member
-//! appears only as their member id and nickname, which the member saw anyway; nothing of a
-//! reviewer (who decided, their notes) is in it. Requests and downloads are
+//! submitted, review decisions with reasons, the appeals they wrote, introductions, likes and
+//! passes, matches with both sides' messages, blocks, the reports they filed) and their own stored
+//! files. Another member appears only as their member id and nickname, which the member saw
+//! anyway; nothing of a reviewer (who decided, their notes) is in it. Requests and downloads are
 //! `usecases::export`'s; this runs after a request's commit and from the housekeeping task.
 
 use std::io::Write;
@@ -226,6 +226,9 @@ fn document(data: &MemberData, files: Vec<Value>, now: i64) -> anyhow::Result<Va
             decision["at"] = json!(d.at);
             decision
         }).collect::<Vec<_>>(),
+        "appeals": data.appeals.iter().map(|a| json!({
+            "text": a.text, "status": a.status, "at": a.at, "decidedAt": a.decided_at,
+        })).collect::<Vec<_>>(),
         "introductions": data.introductions.iter().map(|i| json!({
             "day": day(i.day), "member": other(&i.member),
         })).collect::<Vec<_>>(),

@@ -52,7 +52,7 @@ pub const INTERNAL_ERRORS: &str = "kizuna_internal_errors_total";
 pub const GAUGES_READ: &str = "kizuna_gauges_read";
 
 /// Review decisions, by `decision` (approve, reject, suspend, reinstate, approve-revision,
-/// reject-revision).
+/// reject-revision, appeal-upheld, appeal-reinstated).
 pub const REVIEW_DECISIONS: &str = "kizuna_review_decisions_total";
 /// Revocations of a member's sessions, by `why` (sign-out: one session; everywhere,
 /// suspension, deletion: all of the member's).

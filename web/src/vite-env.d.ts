@@ -34,6 +34,7 @@ declare module 'virtual:core-rules' {
   export const likeComment: Limit;
   export const chatMessage: Limit;
   export const reportText: Limit;
+  export const appealText: Limit;
   export const emailCode: Limit;
   export const passUndoSecs: WebRules['passUndoSecs'];
   export const taipeiUtcOffsetSecs: WebRules['taipeiUtcOffsetSecs'];

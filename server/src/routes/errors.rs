@@ -68,7 +68,8 @@ impl From<crate::usecases::review::ReviewError> for ApiError {
             | ReviewError::RevisionReplaced
             | ReviewError::NotApproved
             | ReviewError::ChangedMeanwhile
-            | ReviewError::SettledAlready(_)) => ApiError::Conflict(err.to_string()),
+            | ReviewError::SettledAlready(_)
+            | ReviewError::AppealedAlready) => ApiError::Conflict(err.to_string()),
             ReviewError::Invalid { cause, fields } => ApiError::validation(cause, &fields),
             ReviewError::Limited { retry_after } => ApiError::Throttled {
                 cause: "too many changes at once; wait a moment".into(),

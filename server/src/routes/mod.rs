@@ -299,6 +299,16 @@ fn core_limits() -> Vec<(LimitAt, &'static str, Value)> {
             json!(rules::LOG_MESSAGE_CHARS),
         ),
         (
+            Property("AppealBody", "text"),
+            "maxLength",
+            json!(rules::APPEAL_TEXT.max),
+        ),
+        (
+            Property("AppealDecisionBody", "note"),
+            "maxLength",
+            json!(rules::REVIEW_NOTE.max),
+        ),
+        (
             Property("SendBody", "text"),
             "minLength",
             json!(rules::CHAT_MESSAGE.min),

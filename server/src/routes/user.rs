@@ -72,6 +72,60 @@ pub struct MyInfo {
     /// approved version, which everyone else reads.
     #[oai(nullable)]
     pub revision: Option<OwnRevision>,
+    /// The member's latest appeal of a suspension (null when they never appealed): PENDING
+    /// until a reviewer other than the one who suspended answers it, then UPHELD or REINSTATED.
+    #[oai(nullable)]
+    pub appeal: Option<OwnAppeal>,
+    /// Whether the member may appeal the suspension that stands now (`POST /user/appeal`):
+    /// suspended, and not appealed this suspension yet.
+    pub may_appeal: bool,
+}
+
+/// A member's appeal of a suspension as they see it (never who answered).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct OwnAppeal {
+    /// PENDING, UPHELD or REINSTATED.
+    pub status: String,
+    /// What the member wrote.
+    pub text: String,
+    /// Unix seconds.
+    pub submitted_at: i64,
+    /// Unix seconds of the answer; null while PENDING.
+    #[oai(nullable)]
+    pub decided_at: Option<i64>,
+    /// The answering reviewer's note to the member.
+    #[oai(nullable)]
+    pub note: Option<String>,
+}
+
+impl OwnAppeal {
+    fn of(appeal: crate::usecases::review::appeals::Appeal) -> OwnAppeal {
+        OwnAppeal {
+            status: appeal.status.as_str().to_string(),
+            text: appeal.text,
+            submitted_at: appeal.created_at,
+            decided_at: appeal.decided_at,
+            note: appeal.note,
+        }
+    }
+}
+
+/// A suspended member's request for a second look.
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AppealBody {
+    /// Why the suspension should be looked at again (`rules::APPEAL_TEXT`: required, at most
+    /// 1000 characters, line breaks allowed).
+    pub text: Option<String>,
+}
+
+#[derive(ApiResponse)]
+pub enum AppealResponse {
+    /// Sent: a reviewer other than the one who suspended will answer it.
+    #[oai(status = 201)]
+    Created(Json<OwnAppeal>),
 }
 
 /// A reviewer's decision as the member sees it (never who decided).
@@ -301,7 +355,9 @@ impl UserApi {
         caller: AccountSession,
     ) -> Result<MyInfoResponse, ApiError> {
         let auth = caller.0;
-        let (review_status, payload, revision, review_decision) = match auth.profile {
+        let (review_status, payload, revision, review_decision, appeal, may_appeal) = match auth
+            .profile
+        {
             Some(p) => {
                 let status = ReviewStatus::parse(&p.status)
                     .with_context(|| format!("a stored review status {:?}", p.status))?;
@@ -317,9 +373,11 @@ impl UserApi {
                     )),
                     revision,
                     own.decision.map(ReviewDecision::of),
+                    own.appeal.map(OwnAppeal::of),
+                    own.may_appeal,
                 )
             }
-            None => (None, None, None, None),
+            None => (None, None, None, None, None, false),
         };
         Ok(MyInfoResponse::Ok(Json(MyInfo {
             user_id: auth.user.line_user_id,
@@ -334,7 +392,35 @@ impl UserApi {
             },
             review_decision,
             revision,
+            appeal,
+            may_appeal,
         })))
+    }
+
+    /// Ask for a second look at a suspension
+    ///
+    /// A suspended member (their session still reaches their own account) asks once per
+    /// suspension, with a short text (`rules::APPEAL_TEXT`), that the decision be looked at
+    /// again; a reviewer other than the one who suspended answers it, and the member is pushed
+    /// the answer. 422 E002 `text` for a text outside the rule; 403 E004 for a member who is not
+    /// suspended; 409 E005 once this suspension was appealed (two requests at once store one).
+    #[oai(path = "/user/appeal", method = "post")]
+    async fn appeal(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: AccountSession,
+        body: Json<JsonBody<AppealBody>>,
+    ) -> Result<AppealResponse, ApiError> {
+        let body = body.0.read()?;
+        let profile = caller.0.profile.as_ref().map(|p| p.id);
+        let appeal = crate::usecases::review::appeals::ask(
+            &state.db,
+            state.now(),
+            profile,
+            body.text.as_deref(),
+        )
+        .await?;
+        Ok(AppealResponse::Created(Json(OwnAppeal::of(appeal))))
     }
 
     /// The review status of the caller

@@ -311,6 +311,15 @@ pub struct ReportData {
     pub member: Option<OtherData>,
 }
 
+/// An appeal of a suspension, as the member wrote it and how it was answered (never the answering
+/// reviewer's note: nothing of a reviewer is in the copy).
+pub struct AppealData {
+    pub text: String,
+    pub status: String,
+    pub at: i64,
+    pub decided_at: Option<i64>,
+}
+
 pub struct FileData {
     pub id: String,
     pub purpose: String,
@@ -323,6 +332,7 @@ pub struct MemberData {
     pub account: AccountData,
     pub profile: Option<super::entity::profile::Model>,
     pub decisions: Vec<DecisionData>,
+    pub appeals: Vec<AppealData>,
     pub introductions: Vec<IntroductionData>,
     pub reactions: Vec<ReactionData>,
     pub matches: Vec<MatchData>,
@@ -383,6 +393,7 @@ pub async fn gather(
         account,
         profile: None,
         decisions: Vec::new(),
+        appeals: Vec::new(),
         introductions: Vec::new(),
         reactions: Vec::new(),
         matches: Vec::new(),
@@ -411,6 +422,24 @@ pub async fn gather(
             reasons: get(r, "reasons")?,
             reason: get(r, "reason")?,
             at: get(r, "created_at")?,
+        })
+    })
+    .collect::<Result<_, StorageError>>()?;
+    data.appeals = rows(
+        db,
+        "SELECT text, status, created_at, decided_at FROM appeals \
+         WHERE profile_id = $1 ORDER BY created_at, id",
+        vec![me.into()],
+        "reading appeals",
+    )
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(AppealData {
+            text: get(r, "text")?,
+            status: get(r, "status")?,
+            at: get(r, "created_at")?,
+            decided_at: get(r, "decided_at")?,
         })
     })
     .collect::<Result<_, StorageError>>()?;

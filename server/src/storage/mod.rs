@@ -4,6 +4,7 @@
 //! hold no queries and a renamed field is a compile error rather than a NULL column.
 
 pub mod access;
+pub mod appeals;
 pub mod blocks;
 pub mod chat;
 pub mod chat_events;

@@ -221,13 +221,19 @@ pub async fn history(
 }
 
 /// The reviewer's last decision on a profile, if its latest change was one (a resubmission
-/// since then answers None): what the member is shown.
+/// since then answers None): what the member is shown. An appeal upheld changes nothing, so the
+/// suspension it kept is still the decision.
 pub async fn last_decision(
     db: &impl ConnectionTrait,
     profile_id: i64,
 ) -> Result<Option<review_history::Model>, StorageError> {
     let last = review_history::Entity::find()
         .filter(review_history::Column::ProfileId.eq(profile_id))
+        .filter(
+            sea_orm::Condition::any()
+                .add(review_history::Column::Action.is_null())
+                .add(review_history::Column::Action.ne(super::appeals::UPHOLD)),
+        )
         .order_by_desc(review_history::Column::Id)
         .one(db)
         .await

@@ -368,17 +368,36 @@ pub struct OwnReview {
     pub revision: Option<Revision>,
     /// The reviewer's last decision while it stands.
     pub decision: Option<StandingDecision>,
+    /// The member's latest appeal of a suspension, if they ever appealed.
+    pub appeal: Option<crate::storage::appeals::Appeal>,
+    /// Whether they may appeal the suspension that stands now (kizuna-core's `may_appeal`: once
+    /// per suspension).
+    pub may_appeal: bool,
 }
 
-/// The member's revision and standing decision for their profile `profile_id` of `status`.
+/// The member's revision, standing decision and appeal for their profile `profile_id` of
+/// `status`.
 pub async fn own_review(
     db: &DatabaseConnection,
     profile_id: i64,
     status: ReviewStatus,
 ) -> Result<OwnReview, MembershipError> {
+    use crate::storage::appeals;
+    let appeal = appeals::latest(db, profile_id).await?;
+    let may_appeal = match appeals::latest_suspension(db, profile_id).await? {
+        Some(suspension) => {
+            let asked = appeal
+                .as_ref()
+                .is_some_and(|a| a.suspension_id == suspension.id);
+            kizuna_core::appeal::may_appeal(Some(status), asked).is_ok()
+        }
+        None => false,
+    };
     Ok(OwnReview {
         revision: revisions::find(db, profile_id).await?,
         decision: standing_decision(db, profile_id, status).await?,
+        appeal,
+        may_appeal,
     })
 }
 

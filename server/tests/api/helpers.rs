@@ -537,7 +537,7 @@ const WORKER_COLUMNS: [(&str, &str); 5] = [
     ("push_outbox", "finished_at"),
 ];
 
-const TABLES: [&str; 31] = [
+const TABLES: [&str; 32] = [
     "users",
     "sessions",
     "files",
@@ -569,6 +569,7 @@ const TABLES: [&str; 31] = [
     "profile_revisions",
     "safety_reviews",
     "removal_notices",
+    "appeals",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

@@ -4,6 +4,7 @@
 #![recursion_limit = "256"]
 
 mod access;
+mod appeals;
 mod bad_input;
 mod chat;
 mod chat_usecases;

@@ -217,6 +217,8 @@ fn allowed_label(key: &str, value: &str, patterns: &BTreeSet<String>) -> bool {
             "reinstate",
             "approve-revision",
             "reject-revision",
+            "appeal-upheld",
+            "appeal-reinstated",
         ]
         .contains(&value),
         "why" => ["sign-out", "everywhere", "suspension", "deletion"].contains(&value),

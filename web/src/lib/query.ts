@@ -46,6 +46,7 @@ export const queryKeys = {
   reviewQueue: 'review-queue',
   reviewReports: 'review-reports',
   reviewFlagged: 'review-flagged',
+  reviewAppeals: 'review-appeals',
   reviewEmployersMissing: 'review-employers-missing',
   reviewProfile: (profileId: number) => `review-profile:${profileId}`,
   codes: 'codes',

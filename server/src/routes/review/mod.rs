@@ -326,4 +326,65 @@ impl ReviewApi {
                 .await;
         Ok(EmployerSetResponse::Ok(Json(employer.into())))
     }
+
+    /// Appeals waiting for a second look
+    ///
+    /// Suspended members' requests that the suspension be looked at again, the longest waiting
+    /// first (with `waitedSecs`), each with the member's text and the suspension's reasons. An
+    /// appeal the caller may not answer is not in their queue: one of a member they suspended,
+    /// their own, or of a member with an open report between them. Reviewers only (403 E004 for
+    /// a member).
+    #[oai(path = "/review/appeals", method = "get")]
+    async fn appeals(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        /// At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200).
+        limit: Query<Option<u64>>,
+    ) -> Result<AppealsResponse, ApiError> {
+        let limit = page_size(limit.0, rules::REVIEW_PAGE, rules::REVIEW_PAGE.max)?;
+        let viewer = Viewer::from(&caller.0);
+        let items = review::appeals::queue(&state.db, &viewer, limit).await?;
+        Ok(AppealsResponse::Ok(Json(AppealQueue::of(
+            items,
+            state.now(),
+        ))))
+    }
+
+    /// Answer an appeal
+    ///
+    /// `{outcome, note}`: UPHELD keeps the suspension (an UPHOLD row in the history);
+    /// REINSTATED approves the member again (the ordinary REINSTATE decision). The member is
+    /// pushed the answer in their language. 422 E002 `outcome`/`note` for an answer that is not
+    /// one; 403 E004 for the reviewer who suspended the member (another reviewer gives the
+    /// second look), the caller's own appeal, or a member with an open report between them;
+    /// 409 E005 once it was answered (of two reviewers answering at once, one does) or when the
+    /// member is no longer suspended; 404 E003 for an unknown appeal.
+    #[oai(path = "/review/appeals/:appealId/decision", method = "post")]
+    async fn decide_appeal(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Reviewer,
+        #[oai(name = "appealId")] appeal_id: Path<i64>,
+        body: Json<JsonBody<AppealDecisionBody>>,
+    ) -> Result<AppealDecisionResponse, ApiError> {
+        let body = body.0.read()?;
+        let viewer = Viewer::from(&caller.0);
+        let answered = review::appeals::decide(
+            &state.db,
+            state.now(),
+            &viewer,
+            appeal_id.0,
+            &body.outcome,
+            body.note.as_deref(),
+        )
+        .await?
+        .apply(&state)
+        .await;
+        Ok(AppealDecisionResponse::Ok(Json(AppealAnswered {
+            appeal_id: answered.id,
+            status: answered.status.as_str().to_string(),
+            decided_at: answered.decided_at.unwrap_or_default(),
+        })))
+    }
 }

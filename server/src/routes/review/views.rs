@@ -119,7 +119,8 @@ pub struct ReviewMember {
 pub struct HistoryEntry {
     /// Unix seconds.
     pub at: i64,
-    /// APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT; null for the first submission.
+    /// APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT, UPHOLD (an appeal answered with the
+    /// suspension kept); null for the first submission.
     #[oai(nullable)]
     pub action: Option<String>,
     #[oai(nullable)]
@@ -702,4 +703,90 @@ impl From<MemberRef> for MemberWithoutEmployer {
             nickname: member.nickname,
         }
     }
+}
+
+/// A suspended member's appeal waiting for a second look.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AppealItem {
+    pub appeal_id: i64,
+    /// The member's profile (`/review?profile=<id>` opens it, with the history).
+    pub profile_id: i64,
+    #[oai(nullable)]
+    pub nickname: Option<String>,
+    /// What the member wrote.
+    pub text: String,
+    /// Unix seconds when they asked.
+    pub submitted_at: i64,
+    /// How long it has waited, in seconds.
+    pub waited_secs: i64,
+    /// The suspension's reason codes (the `suspend` catalogue), its note and time.
+    pub reasons: Vec<String>,
+    #[oai(nullable)]
+    pub suspension_note: Option<String>,
+    pub suspended_at: i64,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AppealQueue {
+    pub items: Vec<AppealItem>,
+    /// The server's time (Unix seconds).
+    pub now: i64,
+}
+
+impl AppealQueue {
+    pub fn of(items: Vec<crate::usecases::review::appeals::AppealItem>, now: i64) -> AppealQueue {
+        AppealQueue {
+            items: items
+                .into_iter()
+                .map(|i| AppealItem {
+                    appeal_id: i.appeal.id,
+                    profile_id: i.appeal.profile_id,
+                    nickname: i.nickname,
+                    text: i.appeal.text,
+                    submitted_at: i.appeal.created_at,
+                    waited_secs: (now - i.appeal.created_at).max(0),
+                    reasons: i.reasons,
+                    suspension_note: i.suspension_note,
+                    suspended_at: i.suspended_at,
+                })
+                .collect(),
+            now,
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+pub enum AppealsResponse {
+    /// Pending appeals, the longest waiting first.
+    #[oai(status = 200)]
+    Ok(Json<AppealQueue>),
+}
+
+/// A reviewer's answer to an appeal.
+#[derive(Debug, Object, serde::Deserialize)]
+#[oai(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AppealDecisionBody {
+    /// UPHELD (the suspension stands) or REINSTATED (the member is approved again).
+    pub outcome: String,
+    /// A note to the member (`rules::REVIEW_NOTE`), sent with the push.
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AppealAnswered {
+    pub appeal_id: i64,
+    /// UPHELD or REINSTATED.
+    pub status: String,
+    pub decided_at: i64,
+}
+
+#[derive(ApiResponse)]
+pub enum AppealDecisionResponse {
+    /// Answered; the member is pushed the answer in their language.
+    #[oai(status = 200)]
+    Ok(Json<AppealAnswered>),
 }

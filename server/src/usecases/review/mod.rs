@@ -4,6 +4,7 @@
 //! rule sees them (`crate::access::Viewer`) and asks it whether they are a party to the case;
 //! who may claim or decide is kizuna-core's `review_guard`; storage only reads and writes rows.
 
+pub mod appeals;
 mod console;
 mod decide;
 mod queues;
@@ -63,6 +64,9 @@ pub enum ReviewError {
     /// The report or conversation is settled already.
     #[error("the {0} is settled already")]
     SettledAlready(&'static str),
+    /// The member appealed this suspension already.
+    #[error("this suspension was appealed already: one appeal per suspension")]
+    AppealedAlready,
     /// The input is not valid: `cause`, and the failing fields with their rule codes.
     #[error("{cause}")]
     Invalid {
@@ -82,6 +86,12 @@ pub enum Party {
     /// Their own profile, to claim or decide.
     #[error("reviewers do not review their own profile")]
     OwnProfile,
+    /// They suspended the member whose appeal it is: another reviewer gives the second look.
+    #[error("the reviewer who suspended the member does not answer their appeal: another does")]
+    Suspender,
+    /// A member who is not suspended has nothing to appeal.
+    #[error("only a suspension is appealed")]
+    NotSuspended,
     /// Their own profile, or a member with an open report between them either way.
     #[error("reviewers do not act on their own profile or on a member with a report between them")]
     InTheCase,

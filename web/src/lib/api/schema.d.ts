@@ -3114,6 +3114,305 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/review/appeals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Appeals waiting for a second look
+         * @description Suspended members' requests that the suspension be looked at again, the longest waiting
+         *     first (with `waitedSecs`), each with the member's text and the suspension's reasons. An
+         *     appeal the caller may not answer is not in their queue: one of a member they suspended,
+         *     their own, or of a member with an open report between them. Reviewers only (403 E004 for
+         *     a member).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description At most this many entries (`rules::REVIEW_PAGE`: 1 to 200, default 200). */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Pending appeals, the longest waiting first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["AppealQueue"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/review/appeals/{appealId}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an appeal
+         * @description `{outcome, note}`: UPHELD keeps the suspension (an UPHOLD row in the history);
+         *     REINSTATED approves the member again (the ordinary REINSTATE decision). The member is
+         *     pushed the answer in their language. 422 E002 `outcome`/`note` for an answer that is not
+         *     one; 403 E004 for the reviewer who suspended the member (another reviewer gives the
+         *     second look), the caller's own appeal, or a member with an open report between them;
+         *     409 E005 once it was answered (of two reviewers answering at once, one does) or when the
+         *     member is no longer suspended; 404 E003 for an unknown appeal.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appealId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["AppealDecisionBody"];
+                };
+            };
+            responses: {
+                /** @description Answered; the member is pushed the answer in their language. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["AppealAnswered"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/review/conversations": {
         parameters: {
             query?: never;
@@ -5750,6 +6049,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/appeal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a second look at a suspension
+         * @description A suspended member (their session still reaches their own account) asks once per
+         *     suspension, with a short text (`rules::APPEAL_TEXT`), that the decision be looked at
+         *     again; a reviewer other than the one who suspended answers it, and the member is pushed
+         *     the answer. 422 E002 `text` for a text outside the rule; 403 E004 for a member who is not
+         *     suspended; 409 E005 once this suspension was appealed (two requests at once store one).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["AppealBody"];
+                };
+            };
+            responses: {
+                /** @description Sent: a reviewer other than the one who suspended will answer it. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["OwnAppeal"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/colleagues": {
         parameters: {
             query?: never;
@@ -7977,6 +8424,76 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AppealAnswered */
+        AppealAnswered: {
+            /** Format: int64 */
+            appealId: number;
+            /** Format: int64 */
+            decidedAt: number;
+            /** @description UPHELD or REINSTATED. */
+            status: string;
+        };
+        /**
+         * AppealBody
+         * @description A suspended member's request for a second look.
+         */
+        AppealBody: {
+            /**
+             * @description Why the suspension should be looked at again (`rules::APPEAL_TEXT`: required, at most
+             *     1000 characters, line breaks allowed).
+             */
+            text?: string;
+        };
+        /**
+         * AppealDecisionBody
+         * @description A reviewer's answer to an appeal.
+         */
+        AppealDecisionBody: {
+            /** @description A note to the member (`rules::REVIEW_NOTE`), sent with the push. */
+            note?: string;
+            /** @description UPHELD (the suspension stands) or REINSTATED (the member is approved again). */
+            outcome: string;
+        };
+        /**
+         * AppealItem
+         * @description A suspended member's appeal waiting for a second look.
+         */
+        AppealItem: {
+            /** Format: int64 */
+            appealId: number;
+            nickname?: string | null;
+            /**
+             * Format: int64
+             * @description The member's profile (`/review?profile=<id>` opens it, with the history).
+             */
+            profileId: number;
+            /** @description The suspension's reason codes (the `suspend` catalogue), its note and time. */
+            reasons: string[];
+            /**
+             * Format: int64
+             * @description Unix seconds when they asked.
+             */
+            submittedAt: number;
+            /** Format: int64 */
+            suspendedAt: number;
+            suspensionNote?: string | null;
+            /** @description What the member wrote. */
+            text: string;
+            /**
+             * Format: int64
+             * @description How long it has waited, in seconds.
+             */
+            waitedSecs: number;
+        };
+        /** AppealQueue */
+        AppealQueue: {
+            items: components["schemas"]["AppealItem"][];
+            /**
+             * Format: int64
+             * @description The server's time (Unix seconds).
+             */
+            now: number;
+        };
         /** AvatarBody */
         AvatarBody: {
             /** @description A file name of one of the caller's files. */
@@ -8361,7 +8878,10 @@ export interface components {
         };
         /** HistoryEntry */
         HistoryEntry: {
-            /** @description APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT; null for the first submission. */
+            /**
+             * @description APPROVE, REJECT, SUSPEND, REINSTATE, RESUBMIT, UPHOLD (an appeal answered with the
+             *     suspension kept); null for the first submission.
+             */
             action?: string | null;
             /**
              * Format: int64
@@ -8680,10 +9200,20 @@ export interface components {
         };
         /** MyInfo */
         MyInfo: {
+            /**
+             * @description The member's latest appeal of a suspension (null when they never appealed): PENDING
+             *     until a reviewer other than the one who suspended answers it, then UPHELD or REINSTATED.
+             */
+            appeal?: (components["schemas"]["OwnAppeal"] & unknown) | null;
             /** @description File name of the avatar (fetch it through /api/file/fetch/{fileName}); null until set. */
             avatar?: string | null;
             /** @description The LINE display name from the ID token of the first login; null when LINE gave none. */
             displayName?: string | null;
+            /**
+             * @description Whether the member may appeal the suspension that stands now (`POST /user/appeal`):
+             *     suspended, and not appealed this suspension yet.
+             */
+            mayAppeal: boolean;
             /**
              * @description The registered profile (its normalised UserProfileCreate payload); null before
              *     registration.
@@ -8729,6 +9259,28 @@ export interface components {
             matches: boolean;
             /** @description The LINE push "New message from …" while away from the chat. */
             messages: boolean;
+        };
+        /**
+         * OwnAppeal
+         * @description A member's appeal of a suspension as they see it (never who answered).
+         */
+        OwnAppeal: {
+            /**
+             * Format: int64
+             * @description Unix seconds of the answer; null while PENDING.
+             */
+            decidedAt?: number | null;
+            /** @description The answering reviewer's note to the member. */
+            note?: string | null;
+            /** @description PENDING, UPHELD or REINSTATED. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            submittedAt: number;
+            /** @description What the member wrote. */
+            text: string;
         };
         /**
          * OwnRevision

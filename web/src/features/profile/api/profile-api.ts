@@ -59,6 +59,11 @@ export function avatarSource(summary: ProfileSummary, linePicture?: string | nul
 /** The profile header's avatar size (CSS px). */
 export const AVATAR_PX = 48;
 
+/** POST /user/appeal {text}: a suspended member asks, once per suspension, for a second look. */
+export async function sendAppeal(text: string): Promise<void> {
+  await api.post('/user/appeal', { body: { text }, showToast: false });
+}
+
 /** POST /user/logout: this device's session ends; the stored token and user info go with it. */
 export async function signOut(): Promise<void> {
   await api.post('/user/logout', { showToast: false });

@@ -1,5 +1,6 @@
 import '@/features/profile/components/profile.css';
-import { useRef, useState, type ChangeEvent } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { appealText } from 'virtual:core-rules';
 import { ChevronRight, Pencil, Settings } from 'lucide-react';
 import { previewOf } from '@/lib/profile-preview';
 import { todayIso } from '@/lib/wasm';
@@ -20,7 +21,8 @@ import { Spinner } from '@/components/spinner';
 import { BottomNav } from '@/components/bottom-nav';
 import { useCatalogues } from '@/lib/wasm/use-catalogues';
 import { useQuery } from '@/lib/query';
-import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, startResubmission, summarise } from '@/features/profile/api/profile-api';
+import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, sendAppeal, startResubmission, summarise } from '@/features/profile/api/profile-api';
+import { ApiError } from '@/lib/api-client';
 import { profileQueries } from '@/features/profile/api/queries';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -92,6 +94,9 @@ export default function ProfilePage() {
       </header>
 
       <ReviewCard status={reviewStatus} />
+      {info.kind === 'ok' && (suspended || info.value.appeal) ? (
+        <AppealCard info={info.value} suspended={suspended} onSent={async () => setInfo(await getMyInfo())} />
+      ) : null}
       {approved && info.kind === 'ok' ? <EditCard revision={info.value.revision ?? null} profile={info.value.profile ?? null} cat={cat} /> : null}
 
       {loading ? (
@@ -186,6 +191,81 @@ function ReviewCard({ status }: { status: ReviewStatus | null }) {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** A second look at a suspension: the statement of reasons goes on (what was decided is the
+ *  review card above, with the rule each reason names); here, how to ask again (once per
+ *  suspension, another reviewer answers), the form, and where the appeal stands. */
+function AppealCard({ info, suspended, onSent }: { info: UserInfo; suspended: boolean; onSent: () => Promise<void> }) {
+  const t = useT();
+  const locale = useLocale();
+  const textId = useId();
+  const hintId = useId();
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const appeal = info.appeal ?? null;
+  // Only this suspension's appeal is news on a suspended profile; a reinstated member sees the answer.
+  if (!suspended && appeal?.status !== 'REINSTATED') return null;
+  const decidedAt = info.reviewDecision?.decidedAt;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!text.trim()) {
+      setProblem(t('profile.appeal.required'));
+      return;
+    }
+    setSending(true);
+    setProblem(null);
+    try {
+      await sendAppeal(text.trim());
+      toast.success(t('profile.appeal.sent'));
+      await onSent();
+    } catch (err) {
+      logger.warn(`appeal could not be sent: ${describeError(err)}`);
+      setProblem(err instanceof ApiError ? err.causeText : t('error.unexpected'));
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="appeal-title" data-testid="appeal-card" data-status={appeal?.status ?? (info.mayAppeal ? 'NONE' : 'CLOSED')}>
+      <h2 id="appeal-title">{t(appeal ? 'profile.appeal.yours' : 'profile.appeal.title')}</h2>
+      {suspended ? (
+        <p className="muted" data-testid="appeal-statement">
+          {decidedAt ? t('profile.appeal.decidedOn', { date: formatDate(new Date(decidedAt * 1000).toISOString().slice(0, 10), locale) }) + ' ' : ''}
+          {t('profile.appeal.statement')}
+        </p>
+      ) : null}
+      {appeal ? (
+        <div className={`notice${appeal.status === 'UPHELD' ? ' notice-error' : ''}`} data-testid="appeal-state" role="status">
+          <p>{t(`profile.appeal.${appeal.status}`, { date: formatDate(new Date(appeal.submittedAt * 1000).toISOString().slice(0, 10), locale) })}</p>
+          {appeal.note ? <p><strong>{t('review.note')}</strong> {appeal.note}</p> : null}
+          <p className="muted"><strong>{t('profile.appeal.yourText')}</strong> {appeal.text}</p>
+        </div>
+      ) : null}
+      {info.mayAppeal ? (
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <label htmlFor={textId}>{t('profile.appeal.label')}</label>
+          <textarea
+            id={textId}
+            className="input"
+            rows={4}
+            maxLength={appealText.max}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-describedby={hintId}
+            aria-invalid={problem ? true : undefined}
+            data-testid="appeal-text"
+          />
+          <p id={hintId} className="muted">{t('profile.appeal.hint', { max: appealText.max })}</p>
+          {problem ? <p className="notice notice-error" role="alert" data-testid="appeal-problem">{problem}</p> : null}
+          <button type="submit" className="btn btn-primary" disabled={sending} data-testid="appeal-send">
+            {sending ? t('common.saving') : t('profile.appeal.send')}
+          </button>
+        </form>
+      ) : null}
+    </section>
   );
 }
 

@@ -31,6 +31,7 @@ export const reviewQueries = {
   queue: queryOptions(queryKeys.reviewQueue, () => reviewApi.queue()),
   reports: queryOptions(queryKeys.reviewReports, () => reviewApi.reports()),
   flagged: queryOptions(queryKeys.reviewFlagged, () => reviewApi.flagged()),
+  appeals: queryOptions(queryKeys.reviewAppeals, () => reviewApi.appeals()),
   employersMissing: queryOptions(queryKeys.reviewEmployersMissing, () => reviewApi.employersMissing()),
   profile: (profileId: number) => queryOptions(queryKeys.reviewProfile(profileId), () => openProfile(profileId)),
 };

@@ -23,6 +23,9 @@ export type ReportItem = Schemas['ReportItem'];
 export type DecisionBody = Schemas['DecisionBody'];
 /** A conversation the screening flagged (GET /review/conversations): not a report. */
 export type FlaggedConversation = Schemas['FlaggedConversation'];
+/** A suspended member's appeal waiting for a second look (GET /review/appeals). */
+export type AppealItem = Schemas['AppealItem'];
+export type AppealDecisionBody = Schemas['AppealDecisionBody'];
 /** A decision on an approved member's revision: APPROVE or REJECT, naming its number. */
 export type RevisionDecisionBody = Schemas['RevisionDecisionBody'];
 
@@ -41,6 +44,9 @@ export const reviewApi = {
   dismiss: (reportId: number) => api.post('/review/reports/{reportId}/dismiss', { ...quiet, path: { reportId } }),
   flagged: () => api.get('/review/conversations', quiet),
   dismissFlagged: (matchId: number) => api.post('/review/conversations/{matchId}/dismiss', { ...quiet, path: { matchId } }),
+  appeals: () => api.get('/review/appeals', quiet),
+  decideAppeal: (appealId: number, body: AppealDecisionBody) =>
+    api.post('/review/appeals/{appealId}/decision', { ...quiet, path: { appealId }, body }),
   /** Approved members without an employer on record, for a reviewer to set. */
   employersMissing: () => api.get('/review/employers/missing', quiet),
   setEmployer: (id: number, employer: string) =>

@@ -8,6 +8,7 @@ import { ReviewDetail } from '@/features/review/components/review-detail';
 import { ReportQueue } from '@/features/review/components/report-queue';
 import { EmployersMissing } from '@/features/review/components/employers-missing';
 import { FlaggedQueue } from '@/features/review/components/flagged-queue';
+import { AppealQueue } from '@/features/review/components/appeal-queue';
 import { consoleParams, oldestFirst, waited, type ConsoleTab as Tab } from '@/features/review/lib/reports';
 import '@/features/review/components/review.css';
 import { reviewQueries } from '@/features/review/api/queries';
@@ -15,7 +16,8 @@ import { codesQuery } from '@/lib/shared-queries';
 
 /** /review: the reviewer console, a lazy chunk of its own so a member's first render
  *  does not carry it. The queue beside the open profile on a laptop, one above the other on a phone.
- *  A second tab holds the members' reports; `?tab=reports` and `?profile=<id>` open the
+ *  A second tab holds the members' reports, a third the suspended members' appeals; `?tab=reports`,
+ *  `?tab=appeals` and `?profile=<id>` open the
  *  console there, so a report's link to the reported member's profile can open in a new tab. */
 const consoleMessages = extendMessages({
   'zh-TW': () => import('@/features/review/locales/zh-TW.json'),
@@ -44,7 +46,7 @@ export default function ReviewPage() {
   const setTab = (next: Tab, profile?: number) => {
     setTabState(next);
     // Kept in the address so a reload shows the same place; the router needs not know.
-    const query = profile ? `?profile=${profile}` : next === 'reports' ? '?tab=reports' : '';
+    const query = profile ? `?profile=${profile}` : next !== 'profiles' ? `?tab=${next}` : '';
     history.replaceState(history.state, '', `${location.pathname}${query}`);
   };
   // Opening again (the same entry clicked after a refresh) reads the profile afresh.
@@ -74,8 +76,15 @@ export default function ReviewPage() {
           {t('console.tab.reports')}
           {reports?.length ? <span className="badge badge-rejected" data-testid="reports-count" aria-label={t('console.reports.count', { n: reports.length })}>{reports.length}</span> : null}
         </button>
+        <button type="button" role="tab" id="tab-appeals" aria-controls="panel-appeals" aria-selected={tab === 'appeals'} className={`review-tab${tab === 'appeals' ? ' review-tab-on' : ''}`} onClick={() => setTab('appeals')} data-testid="tab-appeals">
+          {t('console.tab.appeals')}
+        </button>
       </div>
-      {tab === 'reports' ? (
+      {tab === 'appeals' ? (
+        <div role="tabpanel" id="panel-appeals" aria-labelledby="tab-appeals">
+          <AppealQueue codes={codes} onOpenProfile={setOpen} onDecided={reload} />
+        </div>
+      ) : tab === 'reports' ? (
         <div role="tabpanel" id="panel-reports" aria-labelledby="tab-reports">
           <ReportQueue items={reports} codes={codes} loadError={reportsError} onChanged={reloadReports} onOpenProfile={setOpen} />
           <FlaggedQueue onOpenProfile={setOpen} />

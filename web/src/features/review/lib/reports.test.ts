@@ -73,6 +73,8 @@ describe('report helpers', () => {
   it('read where the console opens from the address', () => {
     expect(consoleParams('')).toEqual({ tab: 'profiles', profile: null });
     expect(consoleParams('?tab=reports')).toEqual({ tab: 'reports', profile: null });
+    expect(consoleParams('?tab=appeals')).toEqual({ tab: 'appeals', profile: null });
+    expect(consoleParams('?tab=other').tab).toBe('profiles');
     expect(consoleParams('?profile=12')).toEqual({ tab: 'profiles', profile: 12 });
     for (const bad of ['?profile=0', '?profile=-1', '?profile=1e3', '?profile=abc', '?tab=other']) expect(consoleParams(bad).profile, bad).toBeNull();
   });

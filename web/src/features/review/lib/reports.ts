@@ -49,14 +49,15 @@ export function memberName(member: { nickname?: string | null; profileId: number
   return member.nickname ? member.nickname : `#${member.profileId}`;
 }
 
-export type ConsoleTab = 'profiles' | 'reports';
+export type ConsoleTab = 'profiles' | 'reports' | 'appeals';
 
-/** Where the console opens: `?tab=reports`, or `?profile=<id>` (a profile on the first tab). */
+/** Where the console opens: `?tab=reports`, `?tab=appeals`, or `?profile=<id>` (a profile on the first tab). */
 export function consoleParams(search: string = location.search): { tab: ConsoleTab; profile: number | null } {
   const params = new URLSearchParams(search);
   const raw = params.get('profile') ?? '';
   const profile = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
-  return { tab: params.get('tab') === 'reports' ? 'reports' : 'profiles', profile };
+  const tab = params.get('tab');
+  return { tab: tab === 'reports' || tab === 'appeals' ? tab : 'profiles', profile };
 }
 
 /** How long something has waited, in the console's words (minutes, hours, then days). */
