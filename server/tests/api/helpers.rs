@@ -537,7 +537,7 @@ const WORKER_COLUMNS: [(&str, &str); 5] = [
     ("push_outbox", "finished_at"),
 ];
 
-const TABLES: [&str; 30] = [
+const TABLES: [&str; 31] = [
     "users",
     "sessions",
     "files",
@@ -568,6 +568,7 @@ const TABLES: [&str; 30] = [
     "chat_event_heads",
     "profile_revisions",
     "safety_reviews",
+    "kept_photo_hashes",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

@@ -37,6 +37,7 @@ mod m20261130_000001_departed_pairs;
 mod m20261130_000002_push_outbox_about;
 mod m20261201_000001_message_safety;
 mod m20261201_000041_push_kinds_rendered;
+mod m20261202_000002_photo_hashes;
 
 pub struct Migrator;
 
@@ -65,6 +66,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000002_push_outbox_about::Migration),
             Box::new(m20261201_000001_message_safety::Migration),
             Box::new(m20261201_000041_push_kinds_rendered::Migration),
+            Box::new(m20261202_000002_photo_hashes::Migration),
         ]
     }
 }
