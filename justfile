@@ -143,6 +143,19 @@ bench-core members="20000":
 # `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tuned part's errors.
 bench-safety:
     cargo run --release -p kizuna-core --example safety_bench
+    just bench-photos
+
+# Reused photos (not part of `just test`): scikit-image's sample photos and its faces subset (pip, in a
+# venv under ~/.cache; nothing downloaded at run time, nothing kept in git), quarters of the larger
+# ones and generated scenes, at least 1,000 distinct images, hashed as uploads are
+# (`images::phash`); prints the hit rate over recompressed, resized, cropped (up to a tenth) and
+# mirrored copies at kizuna-core's `PHOTO_RESEMBLANCE_MAX_BITS` and around it, the false matches
+# among the distinct images, and the time to compare one photo against a million stored hashes.
+bench-photos:
+    test -x ~/.cache/kizuna-photo-bench/bin/python || python3 -m venv ~/.cache/kizuna-photo-bench
+    ~/.cache/kizuna-photo-bench/bin/python -c 'import skimage' 2>/dev/null || ~/.cache/kizuna-photo-bench/bin/pip install -q scikit-image
+    ~/.cache/kizuna-photo-bench/bin/python server/bench/photos/export.py ~/.cache/kizuna-photos
+    cargo run --release -p kizuna-server --example bench_photos -- ~/.cache/kizuna-photos
 
 # The funnel of an Asia/Taipei day or range (default today) on the database the environment names
 # (DATABASE_URL, default ./data): introduction → like → match → first message → reply within a

@@ -127,6 +127,7 @@ pub mod like;
 pub mod line;
 pub mod locale;
 pub mod matching;
+pub mod photos;
 pub mod profile;
 pub mod push;
 pub mod report;

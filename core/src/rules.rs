@@ -793,6 +793,11 @@ pub const CHAT_PAGE_DEFAULT: u32 = 30;
 pub const REVIEW_PAGE: RangeRule = RangeRule { min: 1, max: 200 };
 /// An app path asked about by the web app's route guard, in characters.
 pub const ROUTE_PATH: RangeRule = RangeRule { min: 1, max: 512 };
+/// Photos whose perceptual hashes (64 bits each, `photos::PhotoHash`) differ in at most this
+/// many bits resemble each other: the review console shows them side by side. Measured by
+/// `just bench-photos` (recompressed, resized, cropped by up to a tenth and mirrored copies
+/// against distinct photos): see docs/design.md, Review.
+pub const PHOTO_RESEMBLANCE_MAX_BITS: u32 = 12;
 /// A client log line's message, in characters: longer ones are refused.
 pub const LOG_MESSAGE_CHARS: u32 = 2000;
 /// Client log lines a member (a caller with a live session) may write per minute.

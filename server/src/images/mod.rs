@@ -4,6 +4,7 @@
 pub mod admission;
 pub mod http;
 pub mod ipx;
+pub mod phash;
 pub mod workers;
 
 use std::io::Cursor;
@@ -112,6 +113,8 @@ pub struct Processed {
     pub kind: Kind,
     pub width: u32,
     pub height: u32,
+    /// The perceptual hash of the image (and of its mirror image): `phash`.
+    pub hash: kizuna_core::photos::PhotoHash,
     /// For big opaque images: a JPEG of at most PREVIEW_SIDE px a side that the image proxy
     /// decodes instead of the full file whenever the wanted size fits in it.
     pub preview: Option<Preview>,
@@ -194,9 +197,11 @@ pub fn process_upload(bytes: &[u8]) -> Result<Processed, ImageError> {
     img.apply_orientation(orientation);
     let out = encode_plain(&img, kind, 90)?;
     let preview = make_preview(&img)?;
+    let hash = phash::photo_hash(&img);
     Ok(Processed {
         bytes: out,
         kind,
+        hash,
         width: img.width(),
         height: img.height(),
         preview,

@@ -36,6 +36,7 @@ pub struct NewTempFile<'a> {
     pub width: u32,
     pub height: u32,
     pub size_bytes: usize,
+    pub hash: kizuna_core::photos::PhotoHash,
     pub now: i64,
 }
 
@@ -54,6 +55,8 @@ pub async fn insert_temp(
         profile_id: Set(None),
         created_at: Set(new.now),
         claimed_at: Set(None),
+        photo_hash: Set(Some(new.hash.plain as i64)),
+        photo_hash_mirrored: Set(Some(new.hash.mirrored as i64)),
     })
     .exec(db)
     .await

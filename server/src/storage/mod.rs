@@ -28,6 +28,7 @@ pub mod members;
 pub mod migration;
 pub mod notify;
 pub mod pauses;
+pub mod photo_hashes;
 pub mod profiles;
 pub mod push_outbox;
 pub mod queries;

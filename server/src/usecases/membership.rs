@@ -12,7 +12,7 @@ use crate::{
     storage::{
         self, StorageError, departures, email_codes,
         entity::{file, profile, user},
-        files,
+        files, photo_hashes,
         profiles::{self, RegisterError, Registration, ResubmitError, Submission},
         review,
         revisions::{self, Revision},
@@ -208,6 +208,11 @@ pub async fn delete_account(
         departures::keep_reports(&txn, profile.id, &hash).await?;
         end_all_relations(&txn, profile.id, now, &mut after).await?;
         after.pool_changed(profile.id);
+    }
+    if suspended {
+        // A suspended member's photos stay recognisable if they come back (docs/design.md,
+        // Privacy: what is kept).
+        photo_hashes::keep(&txn, user.id, now).await?;
     }
     if departures::queue_files(&txn, user.id, now).await? > 0 {
         after.files_queued();

@@ -175,6 +175,7 @@ async fn record(
             width: processed.width,
             height: processed.height,
             size_bytes: size,
+            hash: processed.hash,
             now,
         },
     )

@@ -537,7 +537,7 @@ const WORKER_COLUMNS: [(&str, &str); 5] = [
     ("push_outbox", "finished_at"),
 ];
 
-const TABLES: [&str; 32] = [
+const TABLES: [&str; 33] = [
     "users",
     "sessions",
     "files",
@@ -570,6 +570,7 @@ const TABLES: [&str; 32] = [
     "safety_reviews",
     "removal_notices",
     "appeals",
+    "kept_photo_hashes",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

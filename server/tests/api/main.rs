@@ -25,6 +25,7 @@ mod misc;
 mod operations;
 mod outage;
 mod pausing;
+mod photos;
 mod process;
 mod production;
 mod profile;

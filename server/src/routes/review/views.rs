@@ -169,6 +169,39 @@ pub struct ReviewView {
     /// version others see meanwhile, and `changedFields` what the revision changes.
     #[oai(nullable)]
     pub revision: Option<i32>,
+    /// The shown photos (and the member's avatar) that resemble a photo of another member, by
+    /// their perceptual hashes (recompressed, resized, cropped or mirrored copies), nearest
+    /// first. Reviewers only: no member ever sees it.
+    pub resembling: Vec<ResemblingPhoto>,
+}
+
+/// A photo under review that resembles another member's.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ResemblingPhoto {
+    /// The file id of the photo under review (one of `photos`, or the avatar).
+    pub photo: String,
+    /// The other member's photo; null when that member left (the file is gone, its hash kept).
+    #[oai(nullable)]
+    pub other_photo: Option<String>,
+    /// The other member; null for a member who left while suspended (`otherLeftSuspended`).
+    #[oai(nullable)]
+    pub other: Option<ResemblingMember>,
+    /// Whether the other photo is of a member who left while suspended.
+    pub other_left_suspended: bool,
+    /// How many of the hash's 64 bits differ (0: the same picture).
+    pub distance: u32,
+}
+
+/// The member another photo is of.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ResemblingMember {
+    /// Their profile (open it in the console: /review/profiles/{profileId}).
+    pub profile_id: i64,
+    #[oai(nullable)]
+    pub nickname: Option<String>,
+    pub status: ReviewState,
 }
 
 #[derive(Debug, Object, serde::Deserialize)]
@@ -584,6 +617,21 @@ impl From<ReviewFileView> for ReviewView {
             history: file.history.into_iter().map(HistoryEntry::from).collect(),
             claim: file.claim.as_ref().map(ClaimInfo::from),
             revision: file.revision,
+            resembling: file
+                .resembling
+                .into_iter()
+                .map(|r| ResemblingPhoto {
+                    photo: r.photo,
+                    other_photo: r.other_photo,
+                    other_left_suspended: r.other.is_none(),
+                    other: r.other.map(|o| ResemblingMember {
+                        profile_id: o.profile_id,
+                        nickname: o.nickname,
+                        status: ReviewState::from_core(o.status),
+                    }),
+                    distance: r.distance,
+                })
+                .collect(),
         }
     }
 }

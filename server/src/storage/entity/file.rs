@@ -23,6 +23,11 @@ pub struct Model {
     pub profile_id: Option<i64>,
     pub created_at: i64,
     pub claimed_at: Option<i64>,
+    /// The perceptual hash of the image (kizuna-core's `photos::PhotoHash::plain`, its 64 bits
+    /// as a signed number); None for files stored before hashes were.
+    pub photo_hash: Option<i64>,
+    /// The same of its mirror image.
+    pub photo_hash_mirrored: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -6,6 +6,7 @@ pub mod email_code;
 pub mod file;
 pub mod introduction;
 pub mod introduction_day;
+pub mod kept_photo_hash;
 pub mod line_friendship;
 pub mod line_webhook_event;
 pub mod match_pool;

@@ -37,6 +37,7 @@ mod m20261130_000001_departed_pairs;
 mod m20261130_000002_push_outbox_about;
 mod m20261201_000001_message_safety;
 mod m20261201_000041_push_kinds_rendered;
+mod m20261202_000002_photo_hashes;
 mod m20261202_000043_appeals;
 mod m20261202_000401_removal_notices;
 
@@ -67,6 +68,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000002_push_outbox_about::Migration),
             Box::new(m20261201_000001_message_safety::Migration),
             Box::new(m20261201_000041_push_kinds_rendered::Migration),
+            Box::new(m20261202_000002_photo_hashes::Migration),
             Box::new(m20261202_000043_appeals::Migration),
             Box::new(m20261202_000401_removal_notices::Migration),
         ]

@@ -13,6 +13,7 @@ use super::ReviewError;
 use crate::storage::{
     StorageError, colleagues,
     entity::review_claim,
+    photo_hashes,
     review::{self, ReviewFile},
     revisions::Revision,
 };
@@ -114,6 +115,28 @@ pub struct HistoryLine {
     pub reviewer: Option<String>,
 }
 
+/// A photo of the member under review that resembles a photo of another member
+/// (kizuna-core's `photos::resembles`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resemblance {
+    /// The photo under review (one of `photos`, or the member's avatar).
+    pub photo: String,
+    /// The other member's photo: None when that member left (it is gone, its hash kept).
+    pub other_photo: Option<String>,
+    /// The other member: None for a member who left while suspended.
+    pub other: Option<ResemblingMember>,
+    /// How many of the 64 bits differ (the nearer of as-is and mirrored).
+    pub distance: u32,
+}
+
+/// The member another photo is of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResemblingMember {
+    pub profile_id: i64,
+    pub nickname: Option<String>,
+    pub status: ReviewStatus,
+}
+
 /// Everything a reviewer reads to decide one profile.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReviewFileView {
@@ -138,7 +161,46 @@ pub struct ReviewFileView {
     pub history: Vec<HistoryLine>,
     pub claim: Option<ClaimView>,
     pub revision: Option<i32>,
+    /// The shown photos (and the avatar) that resemble another member's, nearest first.
+    pub resembling: Vec<Resemblance>,
 }
+
+/// Which of `owner_id`'s `photos` resemble a photo of another member or of a member who left
+/// while suspended: at most [`RESEMBLANCES_SHOWN`], nearest first.
+async fn resemblances(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    photos: &[String],
+) -> Result<Vec<Resemblance>, StorageError> {
+    let own = photo_hashes::of_files(db, owner_id, photos).await?;
+    if own.is_empty() {
+        return Ok(Vec::new());
+    }
+    let others = photo_hashes::others(db, owner_id).await?;
+    let hashes: Vec<_> = others.iter().map(|o| o.hash).collect();
+    let mut found = Vec::new();
+    for (photo, hash) in &own {
+        for (i, distance) in kizuna_core::photos::resembling(*hash, &hashes) {
+            let other = &others[i];
+            found.push(Resemblance {
+                photo: photo.clone(),
+                other_photo: other.owner.as_ref().map(|_| other.file_id.clone()),
+                other: other.owner.as_ref().map(|o| ResemblingMember {
+                    profile_id: o.profile_id,
+                    nickname: o.nickname.clone(),
+                    status: ReviewStatus::from(o.status),
+                }),
+                distance,
+            });
+        }
+    }
+    found.sort_by_key(|r| r.distance);
+    found.truncate(RESEMBLANCES_SHOWN);
+    Ok(found)
+}
+
+/// Resembling photos a review file lists at most.
+pub const RESEMBLANCES_SHOWN: usize = 20;
 
 fn json(text: &str, column: &str) -> Result<Value, StorageError> {
     serde_json::from_str(text).map_err(|_| StorageError::Unreadable(column.into()))
@@ -232,6 +294,9 @@ pub async fn view(
         Some(revision) => Shown::revision(&p.payload, revision)?,
         None => Shown::submission(&file)?,
     };
+    let mut compared = shown.photos.clone();
+    compared.extend(file.owner.avatar_file_id.clone());
+    let resembling = resemblances(db, file.owner.id, &compared).await?;
     let submission = file.submissions.last().map_or(1, |s| s.number);
     let revision = file.revision.as_ref().map(|r| r.number);
     Ok(ReviewFileView {
@@ -279,5 +344,6 @@ pub async fn view(
             .collect(),
         claim: file.claim.as_ref().map(|c| ClaimView::of(c, reviewer)),
         revision,
+        resembling,
     })
 }

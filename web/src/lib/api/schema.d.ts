@@ -9523,6 +9523,38 @@ export interface components {
             profileId: number;
         };
         /**
+         * ResemblingMember
+         * @description The member another photo is of.
+         */
+        ResemblingMember: {
+            nickname?: string | null;
+            /**
+             * Format: int64
+             * @description Their profile (open it in the console: /review/profiles/{profileId}).
+             */
+            profileId: number;
+            status: components["schemas"]["ReviewState"];
+        };
+        /**
+         * ResemblingPhoto
+         * @description A photo under review that resembles another member's.
+         */
+        ResemblingPhoto: {
+            /**
+             * Format: uint32
+             * @description How many of the hash's 64 bits differ (0: the same picture).
+             */
+            distance: number;
+            /** @description The other member; null for a member who left while suspended (`otherLeftSuspended`). */
+            other?: (components["schemas"]["ResemblingMember"] & unknown) | null;
+            /** @description Whether the other photo is of a member who left while suspended. */
+            otherLeftSuspended: boolean;
+            /** @description The other member's photo; null when that member left (the file is gone, its hash kept). */
+            otherPhoto?: string | null;
+            /** @description The file id of the photo under review (one of `photos`, or the avatar). */
+            photo: string;
+        };
+        /**
          * ReviewDecision
          * @description A reviewer's decision as the member sees it (never who decided).
          */
@@ -9632,6 +9664,12 @@ export interface components {
             profile: components["schemas"]["UserProfileCreate"] & unknown;
             /** Format: int64 */
             profileId: number;
+            /**
+             * @description The shown photos (and the member's avatar) that resemble a photo of another member, by
+             *     their perceptual hashes (recompressed, resized, cropped or mirrored copies), nearest
+             *     first. Reviewers only: no member ever sees it.
+             */
+            resembling: components["schemas"]["ResemblingPhoto"][];
             resubmission: boolean;
             /**
              * Format: int32

@@ -7,7 +7,7 @@ import { Spinner } from '@/components/spinner';
 import { useCatalogues } from '@/lib/wasm/use-catalogues';
 import { useQuery } from '@/lib/query';
 import { showValue } from '@/features/review/lib/profile-values';
-import { reviewApi, type CodeCatalogues, type ProfilePayload } from '@/features/review/api/review-api';
+import { reviewApi, type CodeCatalogues, type ProfilePayload, type ReviewView } from '@/features/review/api/review-api';
 import { reviewQueries } from '@/features/review/api/queries';
 import { DecisionForm } from '@/features/review/components/decision-form';
 
@@ -73,6 +73,38 @@ function show(value: unknown): string {
 
 function when(secs: number): string {
   return formatDateTime(secs);
+}
+
+/** The photos under review that resemble another member's (reviewers only): each beside the other
+ * member's photo, with that member linked and their status, or "a suspended member who has left". */
+export function ResemblingPhotos({ items }: { items: ReviewView['resembling'] }) {
+  const t = useT();
+  if (!items.length) return null;
+  return (
+    <div className="card" data-testid="resembling">
+      <h3>{t('console.resembling')}</h3>
+      <p className="muted">{t('console.resemblingHelp')}</p>
+      <ul className="resembling-list">
+        {items.map((r, i) => (
+          <li key={`${r.photo}:${r.otherPhoto ?? 'left'}:${i}`} data-testid="resembling-photo" data-other={r.other?.profileId ?? 'left'}>
+            <Image src={r.photo} alt={t('console.resemblingThis')} width={80} height={107} />
+            {r.otherPhoto ? <Image src={r.otherPhoto} alt={t('console.resemblingOther')} width={80} height={107} /> : null}
+            <span>
+              {r.other ? (
+                <>
+                  <a href={`/review?profile=${r.other.profileId}`} data-testid="resembling-member">{r.other.nickname ?? `#${r.other.profileId}`}</a>
+                  {' · '}<strong data-testid="resembling-status">{t(`review.${r.other.status}`)}</strong>
+                </>
+              ) : (
+                <strong data-testid="resembling-status">{t('console.resemblingLeft')}</strong>
+              )}
+              {' · '}<span className="muted">{t('console.resemblingDistance', { n: r.distance })}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }
 
 export function ReviewDetail({ profileId, codes, onDecided }: { profileId: number; codes: CodeCatalogues | null; onDecided: () => void }) {
@@ -159,6 +191,8 @@ export function ReviewDetail({ profileId, codes, onDecided }: { profileId: numbe
           ))}
         </ul>
       </div>
+
+      <ResemblingPhotos items={view.resembling} />
 
       <div className="card" data-testid="verification">
         <h3>{t('console.verification')}</h3>

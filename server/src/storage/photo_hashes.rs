@@ -1,0 +1,147 @@
+//! The perceptual hashes of members' photos (`files.photo_hash`, `files.photo_hash_mirrored`)
+//! and the ones kept of members who left while suspended (`kept_photo_hashes`). Which of them
+//! resemble is kizuna-core's `photos`.
+
+use anyhow::Context;
+use kizuna_core::photos::PhotoHash;
+use sea_orm::ConnectionTrait;
+
+use super::{StorageError, entity::profile, statements::sql};
+
+/// Files whose hash is compared: what a member shows or proposes to show (photos, the avatar,
+/// a revision's photos), never the verification nor an unclaimed upload.
+const COMPARED: &str = "f.purpose IN ('photo', 'avatar', 'proposed')";
+
+/// The member who owns a stored photo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Owner {
+    pub profile_id: i64,
+    pub nickname: Option<String>,
+    pub status: profile::Status,
+}
+
+/// A stored photo's hash and whose it is: `None` for a member who left while suspended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredPhoto {
+    pub file_id: String,
+    pub hash: PhotoHash,
+    pub owner: Option<Owner>,
+}
+
+fn hash_of(row: &sea_orm::QueryResult) -> Result<PhotoHash, StorageError> {
+    let plain: i64 = row.try_get("", "photo_hash").context("decoding a hash")?;
+    let mirrored: i64 = row
+        .try_get("", "photo_hash_mirrored")
+        .context("decoding a hash")?;
+    Ok(PhotoHash {
+        plain: plain as u64,
+        mirrored: mirrored as u64,
+    })
+}
+
+/// The hashes of `ids` among the files of `owner_id` (those stored before hashes were have none).
+pub async fn of_files(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+    ids: &[String],
+) -> Result<Vec<(String, PhotoHash)>, StorageError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let marks = (0..ids.len())
+        .map(|i| format!("${}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut values: Vec<sea_orm::Value> = vec![owner_id.into()];
+    values.extend(ids.iter().map(|id| sea_orm::Value::from(id.as_str())));
+    let rows = db
+        .query_all_raw(sql(
+            db.get_database_backend(),
+            &format!(
+                "SELECT id, photo_hash, photo_hash_mirrored FROM files \
+                 WHERE owner_id = $1 AND photo_hash IS NOT NULL AND id IN ({marks})"
+            ),
+            values,
+        ))
+        .await
+        .context("reading a member's photo hashes")?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("", "id").context("decoding")?, hash_of(r)?)))
+        .collect()
+}
+
+/// Every compared photo of a registered member other than `owner_id`, with its owner, and every
+/// kept hash of a member who left while suspended.
+pub async fn others(
+    db: &impl ConnectionTrait,
+    owner_id: i64,
+) -> Result<Vec<StoredPhoto>, StorageError> {
+    let backend = db.get_database_backend();
+    let rows = db
+        .query_all_raw(sql(
+            backend,
+            &format!(
+                "SELECT f.id, f.photo_hash, f.photo_hash_mirrored, p.id AS profile_id, \
+                 p.nickname, p.status FROM files f JOIN profiles p ON p.user_id = f.owner_id \
+                 WHERE f.owner_id <> $1 AND f.photo_hash IS NOT NULL AND {COMPARED}"
+            ),
+            vec![owner_id.into()],
+        ))
+        .await
+        .context("reading other members' photo hashes")?;
+    let mut stored = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let status: String = r.try_get("", "status").context("decoding")?;
+        let status = match status.as_str() {
+            "APPROVED" => profile::Status::Approved,
+            "PENDING" => profile::Status::Pending,
+            "REJECTED" => profile::Status::Rejected,
+            "SUSPENDED" => profile::Status::Suspended,
+            _ => return Err(StorageError::Unreadable("profiles.status".into())),
+        };
+        stored.push(StoredPhoto {
+            file_id: r.try_get("", "id").context("decoding")?,
+            hash: hash_of(r)?,
+            owner: Some(Owner {
+                profile_id: r.try_get("", "profile_id").context("decoding")?,
+                nickname: r.try_get("", "nickname").context("decoding")?,
+                status,
+            }),
+        });
+    }
+    let kept = db
+        .query_all_raw(sql(
+            backend,
+            "SELECT file_id, photo_hash, photo_hash_mirrored FROM kept_photo_hashes",
+            vec![],
+        ))
+        .await
+        .context("reading kept photo hashes")?;
+    for r in &kept {
+        stored.push(StoredPhoto {
+            file_id: r.try_get("", "file_id").context("decoding")?,
+            hash: hash_of(r)?,
+            owner: None,
+        });
+    }
+    Ok(stored)
+}
+
+/// Keeps the hashes of the compared photos of `owner_id`, who leaves while suspended (their files
+/// and rows go; these name nobody).
+pub async fn keep(db: &impl ConnectionTrait, owner_id: i64, now: i64) -> Result<u64, StorageError> {
+    let done = db
+        .execute_raw(sql(
+            db.get_database_backend(),
+            &format!(
+                "INSERT INTO kept_photo_hashes (file_id, photo_hash, photo_hash_mirrored, kept_at) \
+                 SELECT f.id, f.photo_hash, f.photo_hash_mirrored, $2 FROM files f \
+                 WHERE f.owner_id = $1 AND f.photo_hash IS NOT NULL AND {COMPARED} \
+                 ON CONFLICT DO NOTHING"
+            ),
+            vec![owner_id.into(), now.into()],
+        ))
+        .await
+        .context("keeping photo hashes")?;
+    Ok(done.rows_affected())
+}
