@@ -248,7 +248,7 @@ pub fn page_size(asked: Option<u64>, rule: RangeRule, default: u32) -> Result<u6
 }
 
 /// The limit of the switches a member or reviewer flips (the colleagues switch, an employer set
-/// from the console, a removal notice dismissed; one allowance for all, so the endpoints share it
+/// from the console, a removal notice dismissed, an appeal sent; one allowance for all, so the endpoints share it
 /// here):
 /// `rules::SWITCH_CHANGES_PER_MINUTE` per user, 429 E007 with Retry-After.
 pub(crate) async fn switch_allowed(state: &State, user_id: i64) -> Result<(), ApiError> {

@@ -403,7 +403,8 @@ impl UserApi {
     /// suspension, with a short text (`rules::APPEAL_TEXT`), that the decision be looked at
     /// again; a reviewer other than the one who suspended answers it, and the member is pushed
     /// the answer. 422 E002 `text` for a text outside the rule; 403 E004 for a member who is not
-    /// suspended; 409 E005 once this suspension was appealed (two requests at once store one).
+    /// suspended; 409 E005 once this suspension was appealed (two requests at once store one);
+    /// 429 E007 beyond `rules::SWITCH_CHANGES_PER_MINUTE` tries a minute.
     #[oai(path = "/user/appeal", method = "post")]
     async fn appeal(
         &self,
@@ -411,6 +412,7 @@ impl UserApi {
         caller: AccountSession,
         body: Json<JsonBody<AppealBody>>,
     ) -> Result<AppealResponse, ApiError> {
+        super::switch_allowed(&state, caller.0.user.id).await?;
         let body = body.0.read()?;
         let profile = caller.0.profile.as_ref().map(|p| p.id);
         let appeal = crate::usecases::review::appeals::ask(

@@ -549,7 +549,23 @@ async fn racing_appeals_make_one_and_racing_answers_make_one(backend: Backend) {
     }
 }
 
+async fn a_member_hammering_the_appeal_is_throttled_and_nothing_is_stored(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let ana = make_reviewer(&app).await;
+    let (mei, _) = suspended_member(&app, &ana, "en").await;
+    let before = app.snapshot().await;
+    let allowed = kizuna_core::rules::SWITCH_CHANGES_PER_MINUTE;
+    for _ in 0..allowed {
+        assert_error(appeal(&app, &mei, json!({"text": " "})).await, 422, "E002").await;
+    }
+    let r = appeal(&app, &mei, json!({"text": "Please look again."})).await;
+    assert!(r.headers().contains_key("retry-after"), "{:?}", r.headers());
+    assert_error(r, 429, "E007").await;
+    assert_eq!(app.snapshot().await, before);
+}
+
 crate::on_both_backends!(
+    a_member_hammering_the_appeal_is_throttled_and_nothing_is_stored,
     a_second_reviewer_reinstates_a_suspended_member_who_appealed,
     an_appeal_upheld_keeps_the_suspension_and_its_statement,
     strangers_members_and_bad_input_change_nothing,

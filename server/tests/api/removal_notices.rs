@@ -160,19 +160,26 @@ async fn a_scam_suspension_tells_the_matches_of_the_last_30_days_once(backend: B
     let app = spawn_app(backend).await;
     let c = cast(&app).await;
     let token = reviewer(&app).await;
+    let before = app.clock().now_secs();
     let r = decide(&app, &token, &c.kai, "SUSPEND", &["SCAM"]).await;
     assert!(r.status().is_success(), "{}", r.text().await.unwrap());
+    // The decision's own time: a second may pass while it is made on a loaded machine.
     let now = app.clock().now_secs();
+    let decided = number(&app, "SELECT MAX(created_at) AS n FROM removal_notices").await;
+    assert!(
+        (before..=now).contains(&decided),
+        "{before} ≤ {decided} ≤ {now}"
+    );
 
     let mei = notices(&app, &c.mei).await;
     assert_eq!(
         mei,
-        json!([{"matchId": c.mei_match, "nickname": "Nick1", "createdAt": now}])
+        json!([{"matchId": c.mei_match, "nickname": "Nick1", "createdAt": decided}])
     );
     let sue = notices(&app, &c.sue).await;
     assert_eq!(
         sue,
-        json!([{"matchId": c.sue_match, "nickname": "Nick1", "createdAt": now}])
+        json!([{"matchId": c.sue_match, "nickname": "Nick1", "createdAt": decided}])
     );
     assert_eq!(notices(&app, &c.ann).await, json!([]), "ended 31 days ago");
     assert_eq!(notices(&app, &c.lin).await, json!([]), "never matched");

@@ -6064,7 +6064,8 @@ export interface paths {
          *     suspension, with a short text (`rules::APPEAL_TEXT`), that the decision be looked at
          *     again; a reviewer other than the one who suspended answers it, and the member is pushed
          *     the answer. 422 E002 `text` for a text outside the rule; 403 E004 for a member who is not
-         *     suspended; 409 E005 once this suspension was appealed (two requests at once store one).
+         *     suspended; 409 E005 once this suspension was appealed (two requests at once store one);
+         *     429 E007 beyond `rules::SWITCH_CHANGES_PER_MINUTE` tries a minute.
          */
         post: {
             parameters: {
