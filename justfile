@@ -141,9 +141,13 @@ bench-core members="20000":
 # when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is empty, or a
 # message costs more than 20 µs.
 # `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tuned part's errors.
+# Then the reused-photo check (`bench-photos`); the recipe fails when either misses a target.
 bench-safety:
-    cargo run --release -p kizuna-core --example safety_bench
-    just bench-photos
+    #!/usr/bin/env bash
+    set -u
+    cargo run --release -p kizuna-core --example safety_bench; text=$?
+    just bench-photos; photos=$?
+    exit $(( text != 0 || photos != 0 ))
 
 # Reused photos (not part of `just test`): scikit-image's sample photos and its faces subset (pip, in a
 # venv under ~/.cache; nothing downloaded at run time, nothing kept in git), quarters of the larger

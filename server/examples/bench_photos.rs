@@ -7,6 +7,9 @@
 //! `bench_photos DIR`: DIR holds the real photos (server/bench/photos/export.py writes them);
 //! the four quarters of every real photo of at least 320 px a side count as distinct images too,
 //! and generated scenes make up the rest to at least `BENCH_PHOTOS_MIN` (default 1000).
+//!
+//! Exits 1 when a target is missed: every kind of copy found at least `COPIES_FOUND_PCT` % of
+//! the time, false matches at most `FALSE_MATCHES_PCT` % of the pairs of distinct images.
 
 use std::time::Instant;
 
@@ -114,7 +117,13 @@ const TRANSFORMS: [Transform; 8] = [
     }),
 ];
 
-fn main() {
+/// The targets the figures are held to (the issue: a copy is seen "through recompression,
+/// resizing, a crop of up to a tenth and a mirror"; a member is not flagged for a stranger's photo).
+const COPIES_FOUND_PCT: f64 = 95.0;
+const FALSE_MATCHES_PCT: f64 = 0.01;
+
+fn main() -> std::process::ExitCode {
+    let mut missed: Vec<String> = Vec::new();
     let dir = std::env::args()
         .nth(1)
         .expect("usage: bench_photos DIR (real photos, see server/bench/photos/export.py)");
@@ -184,11 +193,13 @@ fn main() {
             .iter()
             .position(|t| *t == PHOTO_RESEMBLANCE_MAX_BITS)
             .unwrap()];
-        println!(
-            "photos:   {label:34} {:5.1} %   [{}]",
-            100.0 * at as f64 / images.len() as f64,
-            rates.join(" ")
-        );
+        let found = 100.0 * at as f64 / images.len() as f64;
+        println!("photos:   {label:34} {found:5.1} %   [{}]", rates.join(" "));
+        if found < COPIES_FOUND_PCT {
+            missed.push(format!(
+                "{label}: {found:.1} % found < {COPIES_FOUND_PCT} %"
+            ));
+        }
         for (k, h) in hits.iter().enumerate() {
             all_hits[k] += h;
         }
@@ -233,6 +244,12 @@ fn main() {
     for e in &examples {
         println!("photos:   e.g. {e}");
     }
+    let false_pct = 100.0 * false_matches[at] as f64 / pairs as f64;
+    if false_pct > FALSE_MATCHES_PCT {
+        missed.push(format!(
+            "false matches {false_pct:.4} % > {FALSE_MATCHES_PCT} %"
+        ));
+    }
 
     let million: Vec<PhotoHash> = (0..1_000_000)
         .map(|_| PhotoHash {
@@ -253,4 +270,16 @@ fn main() {
         times[times.len() / 2],
         times.len()
     );
+    if missed.is_empty() {
+        println!(
+            "photos: every target met (copies found >= {COPIES_FOUND_PCT} %, false matches <= {FALSE_MATCHES_PCT} %)"
+        );
+        std::process::ExitCode::SUCCESS
+    } else {
+        println!("photos: targets missed:");
+        for m in &missed {
+            println!("  {m}");
+        }
+        std::process::ExitCode::FAILURE
+    }
 }
