@@ -613,6 +613,7 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
         ("reportText", text(REPORT_TEXT)),
         ("appealText", text(APPEAL_TEXT)),
         ("likeComment", text(LIKE_COMMENT)),
+        ("datePlace", text(DATE_PLACE)),
         (
             "emailCode",
             RangeRule {
@@ -779,6 +780,20 @@ pub const APPEAL_TEXT: TextRule = TextRule {
     max: 1000,
     multiline: true,
 };
+/// Where a date is, as a member types it in the chat's "Share my date" sheet: a place's name or
+/// address on one line, short enough to read at a glance in a LINE chat. It goes to the one LINE
+/// friend the member picks, through LINE, and never to Kizuna's server (docs/design.md, Chat).
+pub const DATE_PLACE: TextRule = TextRule {
+    required: true,
+    min: 1,
+    max: 100,
+    multiline: false,
+};
+/// A shared date may have started up to this long ago, in seconds: a member may tell a friend
+/// once they are there.
+pub const DATE_SHARE_PAST_SECS: i64 = 12 * 60 * 60;
+/// ... and be at most this far ahead, in seconds: a plan further off is no plan to watch over.
+pub const DATE_SHARE_AHEAD_SECS: i64 = 90 * 24 * 60 * 60;
 /// A match is young (for [`crate::safety`]: contact details in it are a caution) while it is
 /// younger than this, in seconds: members usually share their LINE after meeting, and asking to
 /// move elsewhere in the first days is the romance scam's first step.

@@ -3,6 +3,7 @@
 //! so that no rule module depends on another for the web's sake.
 
 use crate::error_code::ErrorCode;
+use crate::push;
 use crate::review::{ReviewAction, ReviewStatus, reviewer_picks_employer};
 use crate::revision::{self, OnSave};
 use crate::rules::{self, RangeRule};
@@ -37,6 +38,42 @@ pub struct WebRules {
     pub fixed_fields: Vec<&'static str>,
     /// What the review console's decision form offers ([`console_rules`]).
     pub console: ConsoleRules,
+    /// What a message the web hands LINE's share target picker must keep to ([`line_share`]).
+    pub line_share: LineShareRules,
+}
+
+/// The chat's "Share my date" and "Invite a friend" build a Flex Message in the browser (it goes
+/// from the member's LINE to the friend they pick, never through Kizuna's server, so the server's
+/// builder in [`crate::push`] cannot make it): these are the limits it keeps to, LINE's as
+/// [`crate::push`] states them with their source, and the plan's own.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct LineShareRules {
+    /// [`push::MAX_ALT_TEXT_CHARS`], in UTF-16 code units.
+    pub alt_text_max_chars: usize,
+    /// [`push::MAX_BUBBLE_BYTES`], bytes of the bubble's JSON.
+    pub bubble_max_bytes: usize,
+    /// [`push::MAX_ACTION_LABEL_CHARS`], in UTF-16 code units.
+    pub action_label_max_chars: usize,
+    /// [`push::MAX_URI_CHARS`].
+    pub uri_max_chars: usize,
+    /// [`rules::DATE_SHARE_PAST_SECS`]: how long ago a shared date may have started.
+    pub date_past_secs: i64,
+    /// [`rules::DATE_SHARE_AHEAD_SECS`]: how far ahead a shared date may be.
+    pub date_ahead_secs: i64,
+}
+
+/// The limits of [`LineShareRules`], from their definitions.
+pub fn line_share() -> LineShareRules {
+    LineShareRules {
+        alt_text_max_chars: push::MAX_ALT_TEXT_CHARS,
+        bubble_max_bytes: push::MAX_BUBBLE_BYTES,
+        action_label_max_chars: push::MAX_ACTION_LABEL_CHARS,
+        uri_max_chars: push::MAX_URI_CHARS,
+        date_past_secs: rules::DATE_SHARE_PAST_SECS,
+        date_ahead_secs: rules::DATE_SHARE_AHEAD_SECS,
+    }
 }
 
 /// The rules of [`WebRules`], from their definitions.
@@ -49,6 +86,7 @@ pub fn web_rules() -> WebRules {
         session_clearing_codes: ErrorCode::session_clearing(),
         fixed_fields: revision::fields(OnSave::Fixed),
         console: console_rules(),
+        line_share: line_share(),
     }
 }
 
@@ -114,6 +152,16 @@ fn actions_by_status<S: serde::Serializer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_share_limits_travel_by_wire_name_and_are_lines() {
+        let rules = serde_json::to_value(web_rules()).unwrap();
+        assert_eq!(rules["lineShare"]["altTextMaxChars"], 1500);
+        assert_eq!(rules["lineShare"]["bubbleMaxBytes"], 30_000);
+        assert_eq!(rules["lineShare"]["actionLabelMaxChars"], 20);
+        assert_eq!(rules["lineShare"]["dateAheadSecs"], 90 * 24 * 60 * 60);
+        assert_eq!(rules["limits"]["datePlace"]["max"], 100);
+    }
 
     #[test]
     fn the_employer_is_picked_for_the_employee_id_and_the_review_link() {
