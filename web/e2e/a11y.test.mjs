@@ -21,7 +21,7 @@ const LOCALES = { en: 'en-US', 'zh-TW': 'zh-TW', ja: 'ja-JP' };
 const messages = Object.fromEntries(Object.keys(LOCALES).map((l) => [l, JSON.parse(readFileSync(join(WEB_DIR, `src/lib/i18n/locales/${l}.json`), 'utf8'))]));
 /** Every route of the app (src/app/routes.ts) but `/`, which only sends the visitor on. */
 const ROUTES = [...readFileSync(join(WEB_DIR, 'src/app/routes.ts'), 'utf8').matchAll(/\{ name: '([\w-]+)', path:/g)].map((m) => m[1]).filter((r) => r !== 'index');
-const DIALOGS = ['its-a-match', 'photo-viewer', 'like-sheet', 'report-dialog', 'block-dialog', 'unmatch-dialog', 'chat-menu-sheet'];
+const DIALOGS = ['its-a-match', 'photo-viewer', 'like-sheet', 'report-dialog', 'block-dialog', 'unmatch-dialog', 'chat-menu-sheet', 'share-date'];
 const STEPS = ['basics', 'work', 'lifestyle', 'tags', 'about', 'photos', 'conditions', 'location', 'review'];
 /** Each language's members: the one whose screens are walked, the one who liked her, a match,
  *  one she liked, one she reports. */
@@ -210,6 +210,13 @@ describe('every screen accessible, in each language', () => {
       await page.getByTestId('chat-menu').click();
       await page.getByTestId('chat-menu-sheet').waitFor();
       await both(page, "the chat's menu");
+      await page.getByTestId('menu-share-date').click();
+      await page.getByTestId('share-date').waitFor();
+      await both(page, 'share my date');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('share-date').waitFor({ state: 'hidden' });
+      await page.getByTestId('chat-menu').click();
+      await page.getByTestId('chat-menu-sheet').waitFor();
       await page.getByTestId('menu-unmatch').click();
       await page.getByTestId('unmatch-dialog').waitFor();
       await both(page, 'the unmatch dialog');

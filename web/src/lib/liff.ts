@@ -159,7 +159,14 @@ export async function startLiff(config: PublicConfig): Promise<StartupResult> {
         pictureUrl: user.pictureUrl ?? undefined,
       },
       getFriendship: { friendFlag: Boolean(user.friend) },
+      // A LINE recent enough for the share target picker, where the member picks a friend and
+      // sends (the mock answers every API's availability with this one value).
+      isApiAvailable: true,
+      shareTargetPicker: { status: 'success' },
     }));
+    // As LIFF's CDN build does: the SDK on `window.liff`, so that an end-to-end test can set the
+    // mock's answers and see what the app hands the SDK (the mock records nothing it is given).
+    (window as unknown as { liff: typeof liff }).liff = liff;
   }
 
   await liff.init({ liffId: config.liffId, ...(mocked ? { mock: true } : {}) } as Parameters<typeof liff.init>[0]);

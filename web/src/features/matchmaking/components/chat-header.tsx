@@ -1,10 +1,11 @@
 import { useCallback, useRef, useState, type ComponentType } from 'react';
-import { Ban, ChevronLeft, CircleHelp, EllipsisVertical, Flag, HeartCrack, UserRound } from 'lucide-react';
+import { Ban, ChevronLeft, CircleHelp, EllipsisVertical, Flag, HeartCrack, MapPin, UserRound } from 'lucide-react';
 import { useT } from '@/lib/i18n';
 import { navigate } from '@/lib/navigation';
 import { Image } from '@/components/image';
 import type { MatchItem } from '@/features/matchmaking/api/matchmaking-api';
 import { SafetyDialogs, type SafetyKind } from '@/features/matchmaking/components/safety-actions';
+import { ShareDateSheet } from '@/features/matchmaking/components/share-date-sheet';
 
 /** The menu's safety actions, the ones that end the conversation in red. */
 const SAFETY: readonly { kind: SafetyKind; Icon: ComponentType<{ 'aria-hidden': 'true' }>; danger: boolean }[] = [
@@ -14,12 +15,15 @@ const SAFETY: readonly { kind: SafetyKind; Icon: ComponentType<{ 'aria-hidden': 
 ];
 
 /** A conversation's header: back to the matches, the other member's photo and name (a tap opens
- *  their profile), and a menu one tap away with their profile, Report, Block and Unmatch (each
- *  confirmed, saying what happens). */
+ *  their profile), and a menu one tap away with their profile, "Share my date" (where and when, to
+ *  one LINE friend), the safety tips, Report, Block and Unmatch (each confirmed, saying what
+ *  happens). */
 export function ChatHeader({ match, ended, onEnded }: { match: MatchItem | null; ended: boolean; onEnded: () => void }) {
   const t = useT();
   const sheet = useRef<HTMLDialogElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
   const [safety, setSafety] = useState<SafetyKind | null>(null);
+  const [sharing, setSharing] = useState(false);
   const member = match?.member;
   const photo = member?.photoNameList[0];
   const profile = member ? `/member?id=${member.memberId}` : null;
@@ -51,7 +55,7 @@ export function ChatHeader({ match, ended, onEnded }: { match: MatchItem | null;
       </button>
       {member && match && !ended ? (
         <>
-          <button type="button" className="mm-icon-btn" aria-label={t('match.chat.menu', { name: member.nickname })} aria-haspopup="dialog" data-testid="chat-menu" onClick={() => sheet.current?.showModal()}>
+          <button ref={menuButton} type="button" className="mm-icon-btn" aria-label={t('match.chat.menu', { name: member.nickname })} aria-haspopup="dialog" data-testid="chat-menu" onClick={() => sheet.current?.showModal()}>
             <EllipsisVertical aria-hidden="true" />
           </button>
           <dialog ref={sheet} className="sheet" aria-labelledby="chat-menu-title" data-testid="chat-menu-sheet" onClick={(e) => e.target === sheet.current && closeMenu()}>
@@ -61,6 +65,12 @@ export function ChatHeader({ match, ended, onEnded }: { match: MatchItem | null;
                 <button type="button" data-testid="menu-profile" onClick={() => { closeMenu(); void navigate(`/member?id=${member.memberId}`); }}>
                   <UserRound aria-hidden="true" />
                   {t('match.view')}
+                </button>
+              </li>
+              <li>
+                <button type="button" data-testid="menu-share-date" onClick={() => { closeMenu(); setSharing(true); }}>
+                  <MapPin aria-hidden="true" />
+                  {t('match.shareDate.menu')}
                 </button>
               </li>
               <li>
@@ -82,6 +92,7 @@ export function ChatHeader({ match, ended, onEnded }: { match: MatchItem | null;
               </li>
             </ul>
           </dialog>
+          <ShareDateSheet open={sharing} nickname={member.nickname} onClose={() => setSharing(false)} returnFocus={() => menuButton.current} />
           <SafetyDialogs
             memberId={member.memberId}
             name={member.nickname}

@@ -24,6 +24,7 @@ import { useQuery } from '@/lib/query';
 import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, sendAppeal, startResubmission, summarise } from '@/features/profile/api/profile-api';
 import { ApiError } from '@/lib/api-client';
 import { profileQueries } from '@/features/profile/api/queries';
+import { InviteCard } from '@/features/profile/components/invite-card';
 
 const STATUS_CLASS: Record<string, string> = {
   PENDING: 'badge-pending',
@@ -122,6 +123,9 @@ export default function ProfilePage() {
         </div>
       )}
       {approved && info.kind === 'ok' && info.value.profile ? <ConditionsCard profile={info.value.profile} cat={cat} /> : null}
+      {/* Where a member looks for what is theirs to do with Kizuna, above the settings; nothing
+          for a suspended member, who may only read why and sign out. */}
+      {suspended ? null : <InviteCard />}
       {/* Everything else is a setting: one entry, one screen (/settings). */}
       <a
         className="card settings-entry"
