@@ -613,7 +613,6 @@ pub fn limits() -> Vec<(&'static str, RangeRule)> {
         ("reportText", text(REPORT_TEXT)),
         ("appealText", text(APPEAL_TEXT)),
         ("likeComment", text(LIKE_COMMENT)),
-        ("datePlace", text(DATE_PLACE)),
         (
             "emailCode",
             RangeRule {

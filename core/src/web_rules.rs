@@ -58,6 +58,9 @@ pub struct LineShareRules {
     pub action_label_max_chars: usize,
     /// [`push::MAX_URI_CHARS`].
     pub uri_max_chars: usize,
+    /// [`rules::DATE_PLACE`]: the place's length after trimming, in characters. Here rather
+    /// than among the field limits, which the register form's wasm carries too.
+    pub date_place: RangeRule,
     /// [`rules::DATE_SHARE_PAST_SECS`]: how long ago a shared date may have started.
     pub date_past_secs: i64,
     /// [`rules::DATE_SHARE_AHEAD_SECS`]: how far ahead a shared date may be.
@@ -71,6 +74,10 @@ pub fn line_share() -> LineShareRules {
         bubble_max_bytes: push::MAX_BUBBLE_BYTES,
         action_label_max_chars: push::MAX_ACTION_LABEL_CHARS,
         uri_max_chars: push::MAX_URI_CHARS,
+        date_place: RangeRule {
+            min: rules::DATE_PLACE.min,
+            max: rules::DATE_PLACE.max,
+        },
         date_past_secs: rules::DATE_SHARE_PAST_SECS,
         date_ahead_secs: rules::DATE_SHARE_AHEAD_SECS,
     }
@@ -160,7 +167,8 @@ mod tests {
         assert_eq!(rules["lineShare"]["bubbleMaxBytes"], 30_000);
         assert_eq!(rules["lineShare"]["actionLabelMaxChars"], 20);
         assert_eq!(rules["lineShare"]["dateAheadSecs"], 90 * 24 * 60 * 60);
-        assert_eq!(rules["limits"]["datePlace"]["max"], 100);
+        assert_eq!(rules["lineShare"]["datePlace"]["max"], 100);
+        assert!(rules["limits"].get("datePlace").is_none());
     }
 
     #[test]

@@ -42,6 +42,5 @@ declare module 'virtual:core-rules' {
   export const sessionClearingCodes: WebRules['sessionClearingCodes'];
   export const fixedFields: WebRules['fixedFields'];
   export const consoleRules: WebRules['console'];
-  export const datePlace: Limit;
   export const lineShare: WebRules['lineShare'];
 }

@@ -13,7 +13,6 @@ describe('the core’s rules the web reads before the core loads (virtual:core-r
     expect(built.consoleRules).toEqual(rules.console);
     expect(built.taipeiUtcOffsetSecs).toBe(rules.taipeiUtcOffsetSecs);
     expect(built.lineShare).toEqual(rules.lineShare);
-    expect(built.datePlace).toEqual(rules.limits.datePlace);
   });
 
   it('the matchmaking day is Taipei’s, UTC+8 all year', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { datePlace, lineShare } from 'virtual:core-rules';
+import { lineShare } from 'virtual:core-rules';
 import { useLocale, useT } from '@/lib/i18n';
 import { getConfig } from '@/lib/config';
 import { canShare, OUTCOME_KEYS, refusal, shareWithOneFriend, type ShareOutcome } from '@/lib/line-share';
@@ -69,7 +69,7 @@ export function ShareDateSheet({ open, nickname, onClose, returnFocus }: { open:
     }
   };
 
-  const placeError = problems.place ? t(`match.shareDate.${problems.place}`, { max: datePlace.max }) : null;
+  const placeError = problems.place ? t(`match.shareDate.${problems.place}`, { max: lineShare.datePlace.max }) : null;
   const whenError = problems.when
     ? t(`match.shareDate.${problems.when}`, { hours: Math.round(lineShare.datePastSecs / 3600), days: Math.round(lineShare.dateAheadSecs / 86400) })
     : null;
@@ -97,7 +97,7 @@ export function ShareDateSheet({ open, nickname, onClose, returnFocus }: { open:
               type="text"
               autoComplete="off"
               enterKeyHint="next"
-              maxLength={datePlace.max}
+              maxLength={lineShare.datePlace.max}
               value={plan.place}
               placeholder={t('match.shareDate.placeHint')}
               aria-invalid={Boolean(placeError) || undefined}

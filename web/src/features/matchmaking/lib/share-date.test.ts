@@ -1,17 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { datePlace, lineShare } from 'virtual:core-rules';
+import { lineShare } from 'virtual:core-rules';
 import { completeLocale, setLocale, t, type Locale } from '@/lib/i18n';
 import { setLogShipper } from '@/lib/logger';
 import { refusal } from '@/lib/line-share';
 import { dateMessage, localInputValue, planProblems, safetyLink } from '@/features/matchmaking/lib/share-date';
 
+const { datePlace } = lineShare;
 const NOW = new Date(2026, 10, 26, 18, 0);
 const at = (ms: number) => localInputValue(new Date(NOW.getTime() + ms));
 const HOUR = 3_600_000;
 
 beforeAll(() => setLogShipper(() => {}));
 
-describe('a date plan’s limits (kizuna-core: datePlace, lineShare)', () => {
+describe('a date plan’s limits (kizuna-core: lineShare)', () => {
   it('come from the core', () => {
     expect(datePlace).toEqual({ min: 1, max: 100 });
     expect(lineShare.datePastSecs).toBe(12 * 60 * 60);

@@ -1,4 +1,4 @@
-import { datePlace, lineShare } from 'virtual:core-rules';
+import { lineShare } from 'virtual:core-rules';
 import { bubbleMessage, liffLink, linkButton, MUTED, text, type FlexMessage } from '@/lib/line-share';
 
 /** "Share my date": the plan a member types in a chat's sheet, checked against kizuna-core's
@@ -36,7 +36,7 @@ export function planTime(when: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** What is wrong with `plan` at `now`: the place 1 to `datePlace.max` characters after trimming,
+/** What is wrong with `plan` at `now`: the place 1 to `lineShare.datePlace.max` characters after trimming,
  *  on one line without control characters; the time a real one, from `datePastSecs` ago (the
  *  member may share once there) to `dateAheadSecs` ahead. The input's minute precision is the
  *  comparison's: a plan for this very minute is never "in the past". */
@@ -45,8 +45,8 @@ export function planProblems(plan: DatePlan, now: Date): PlanProblems {
   const place = plan.place.trim();
   // Characters as the core counts them (Unicode scalar values).
   const chars = [...place].length;
-  if (chars < datePlace.min) problems.place = 'placeRequired';
-  else if (chars > datePlace.max) problems.place = 'placeTooLong';
+  if (chars < lineShare.datePlace.min) problems.place = 'placeRequired';
+  else if (chars > lineShare.datePlace.max) problems.place = 'placeTooLong';
   // eslint-disable-next-line no-control-regex
   else if (/[\u0000-\u001f\u007f]/.test(place)) problems.place = 'placeInvalid';
   if (!plan.when) problems.when = 'whenRequired';
