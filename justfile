@@ -135,11 +135,11 @@ bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
 # The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
-# (core/data/safety: tune.jsonl and tune-2.jsonl tuned on, heldout.jsonl a third set written blind
-# and kept aside): per language and part, recall on scam and on contact lines, false positives on
-# benign lines and hard negatives, and the cost of a 200-character message (thread CPU time). Fails
-# when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is empty, or a
-# message costs more than 20 µs.
+# (core/data/safety: tune.jsonl, tune-2.jsonl and tune-3.jsonl tuned on, heldout.jsonl a fourth set
+# written blind and kept aside): per language and part, recall on scam and on contact lines, false
+# positives on benign lines and hard negatives, and the cost of a 200-character message (thread CPU
+# time). Fails when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is
+# empty, or a message costs more than 20 µs.
 # `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tuned part's errors.
 # Then the reused-photo check (`bench-photos`); the recipe fails when either misses a target.
 bench-safety:
