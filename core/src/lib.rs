@@ -127,12 +127,14 @@ pub mod like;
 pub mod line;
 pub mod locale;
 pub mod matching;
+pub mod met;
 pub mod photos;
 pub mod profile;
 pub mod push;
 pub mod report;
 pub mod review;
 pub mod review_guard;
+pub mod review_time;
 pub mod revision;
 pub mod rules;
 // The register form's wasm has no room for the safety rule (its budget is 60 KB gzip and the

@@ -105,6 +105,13 @@ pub enum Push {
         /// The reviewer's note to the member.
         note: Option<String>,
     },
+    /// The recipient is asked, privately, whether they met the other member of `match_id` (who
+    /// is the row's `about_user_id`, named by their nickname as it is when the push is sent;
+    /// kizuna-core's `met::question_due`).
+    WeMet {
+        /// The match asked about.
+        match_id: i64,
+    },
     /// Changes to an approved profile were sent back.
     RevisionRejected {
         /// Each reason as (translation key, code).
@@ -127,16 +134,19 @@ pub enum PushKind {
     Review,
     /// A safety notice: a member the recipient was matched with was removed.
     Safety,
+    /// "Did you meet?", a few days after both members of a match wrote.
+    WeMet,
 }
 
 impl PushKind {
     /// Every kind.
-    pub const ALL: [PushKind; 5] = [
+    pub const ALL: [PushKind; 6] = [
         PushKind::Match,
         PushKind::Message,
         PushKind::Introductions,
         PushKind::Review,
         PushKind::Safety,
+        PushKind::WeMet,
     ];
 
     /// The stored and linked name.
@@ -147,6 +157,7 @@ impl PushKind {
             PushKind::Introductions => "introductions",
             PushKind::Review => "review",
             PushKind::Safety => "safety",
+            PushKind::WeMet => "we_met",
         }
     }
 
@@ -171,6 +182,7 @@ impl Push {
             Push::NewMessage { .. } => PushKind::Message,
             Push::Introductions { .. } => PushKind::Introductions,
             Push::MatchRemoved => PushKind::Safety,
+            Push::WeMet { .. } => PushKind::WeMet,
             _ => PushKind::Review,
         }
     }
@@ -198,6 +210,8 @@ impl Push {
             Push::Suspended { .. } => format!("/?via={via}"),
             // The notice tops the matches list.
             Push::MatchRemoved => format!("/matches?via={via}"),
+            // The question waits on top of the matches list.
+            Push::WeMet { .. } => format!("/matches?via={via}"),
         }
     }
 }
@@ -582,6 +596,31 @@ fn texts(push: &Push, locale: Locale, nickname: Option<&str>) -> Texts {
                 button,
             };
         }
+        Push::WeMet { .. } => {
+            let title = match (locale, nickname.map(str::trim).filter(|n| !n.is_empty())) {
+                (ZhTw, Some(n)) => format!("您和 {n} 見面了嗎？"),
+                (ZhTw, None) => "您和配對對象見面了嗎？".to_string(),
+                (En, Some(n)) => format!("Did you meet {n}?"),
+                (En, None) => "Did you meet your match?".to_string(),
+                (Ja, Some(n)) => format!("{n} さんと会いましたか？"),
+                (Ja, None) => "マッチのお相手と会いましたか？".to_string(),
+            };
+            let detail = match locale {
+                ZhTw => "只有您看得到您的回答，對方不會知道。",
+                En => "Only you see your answer; they are never told.",
+                Ja => "回答はあなただけのものです。お相手に伝わることはありません。",
+            };
+            let button = match locale {
+                ZhTw => "回答",
+                En => "Answer",
+                Ja => "回答する",
+            };
+            return Texts {
+                title,
+                detail: Some(detail.to_string()),
+                button,
+            };
+        }
         Push::Introductions { count } => {
             let title = match (locale, count) {
                 (ZhTw, _) => "今天的介紹對象".to_string(),
@@ -802,6 +841,10 @@ pub struct Funnel {
     pub first_messages: i64,
     /// Of those, the ones the other member answered within a day of the first message.
     pub replies_within_a_day: i64,
+    /// "We met" answers given in the range that say they met (one per member and match).
+    pub we_met: i64,
+    /// Of those, the ones that want to see the other again.
+    pub see_again: i64,
     /// Per push kind: (kind, sent, visits).
     pub pushes: Vec<(String, i64, i64)>,
 }
@@ -837,6 +880,12 @@ impl Funnel {
                 "replies within a day",
                 self.replies_within_a_day,
                 Some(("first messages", self.first_messages)),
+            ),
+            ("we met", self.we_met, None),
+            (
+                "want to see again",
+                self.see_again,
+                Some(("we met", self.we_met)),
             ),
         ];
         for (name, count, before) in stages {
@@ -998,6 +1047,23 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn the_we_met_question_names_the_match_by_nickname_in_every_language_and_says_it_is_private() {
+        let push = Push::WeMet { match_id: 9 };
+        assert_eq!(push.kind(), PushKind::WeMet);
+        assert_eq!(PushKind::parse("we_met"), Some(PushKind::WeMet));
+        for (locale, title) in [
+            (Locale::En, "Did you meet Mei?"),
+            (Locale::ZhTw, "您和 Mei 見面了嗎？"),
+            (Locale::Ja, "Mei さんと会いましたか？"),
+        ] {
+            let alt = alt_text(&push, locale, Some("Mei"));
+            assert!(alt.starts_with(title), "{alt}");
+        }
+        assert!(alt_text(&push, Locale::En, None).starts_with("Did you meet your match?"));
+        assert!(alt_text(&push, Locale::En, Some("Mei")).contains("never told"));
+    }
+
+    #[test]
     fn the_morning_push_goes_to_a_member_with_picks_who_wants_it_once() {
         assert_eq!(
             Push::morning(3, true, false),
@@ -1045,6 +1111,7 @@ mod tests {
                 reinstated: false,
                 note: None,
             },
+            Push::WeMet { match_id: 9 },
         ]
     }
 
@@ -1079,6 +1146,7 @@ mod tests {
             "/profile?via=review",
             "/today?via=review",
             "/profile?via=review",
+            "/matches?via=we_met",
         ];
         assert_eq!(expected.len(), every_push().len());
         for (push, path) in every_push().iter().zip(expected) {
@@ -1098,7 +1166,8 @@ mod tests {
             let json = json_of(&render(&push, Locale::En, LIFF, Some("Mei")));
             assert!(!json.to_string().contains("\"image\""), "{push:?}");
             let names = json.to_string().matches("Mei").count();
-            let expected = usize::from(matches!(push, Push::NewMessage { .. })) * 2;
+            let expected =
+                usize::from(matches!(push, Push::NewMessage { .. } | Push::WeMet { .. })) * 2;
             assert_eq!(
                 names, expected,
                 "{push:?}: only the sender's nickname, title and altText"
@@ -1235,6 +1304,8 @@ mod tests {
             matches: 2,
             first_messages: 1,
             replies_within_a_day: 0,
+            we_met: 4,
+            see_again: 3,
             pushes: vec![("match".into(), 2, 1)],
         };
         let table = funnel.table("2026-11-25");
@@ -1252,6 +1323,14 @@ mod tests {
         );
         assert!(
             table.contains("introductions                    0         0  –"),
+            "{table}"
+        );
+        assert!(
+            table.contains("want to see again                3  75.0% of we met"),
+            "{table}"
+        );
+        assert!(
+            table.contains("we_met                           0         0  –"),
             "{table}"
         );
         assert_eq!(percent(1, 0), "–");

@@ -868,6 +868,25 @@ pub const DATA_EXPORT_WINDOW_SECS: i64 = 24 * 60 * 60;
 /// session (LIFF's in-app browser may hand a download to another browser), so it is short-lived.
 pub const DATA_EXPORT_LINK_SECS: i64 = 10 * 60;
 
+/// Days after both members of a match have written to each other (counted from the later of
+/// their first messages) before each is asked, privately, whether they met (`met::question_due`):
+/// long enough for a first date to be arranged and held, short enough to be remembered.
+pub const WE_MET_ASK_AFTER_DAYS: i64 = 5;
+/// Points of the daily pick's score for each member who met a candidate and said they would
+/// like to see them again (`met::seen_again_points`).
+pub const SEEN_AGAIN_POINTS_EACH: u32 = 20;
+/// The most points "seen again" adds to a candidate's score, however many said so: less than one
+/// shared hobby and the fertility plan together (100), a tenth of the like-back bonus's reach,
+/// so it reorders near-equal candidates and never outweighs fit or distance.
+pub const SEEN_AGAIN_POINTS_MAX: u32 = 60;
+/// Days of first review decisions the pending screen's usual review time is computed from.
+pub const REVIEW_TIME_WINDOW_DAYS: i64 = 7;
+/// Fewer first decisions than this in the window and no figure is shown (`review::review_time`):
+/// a median of a handful of waits says more about those few members than about the queue.
+pub const REVIEW_TIME_MIN_DECISIONS: usize = 10;
+/// Look-ups of the usual review time a minute, per user (the pending screen asks once per visit).
+pub const REVIEW_TIME_LOOKUPS_PER_MINUTE: u32 = 30;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! Preparing a copy of a member's data: one zip of `data.json` (their account, profile as
 //! submitted, review decisions with reasons, the appeals they wrote, introductions, likes and
-//! passes, matches with both sides' messages, blocks, the reports they filed) and their own stored
+//! passes, matches with both sides' messages, blocks, the reports they filed, their own "We met"
+//! answers) and their own stored
 //! files. Another member appears only as their member id and nickname, which the member saw
 //! anyway; nothing of a reviewer (who decided, their notes) is in it. Requests and downloads are
 //! `usecases::export`'s; this runs after a request's commit and from the housekeeping task.
@@ -261,6 +262,14 @@ fn document(data: &MemberData, files: Vec<Value>, now: i64) -> anyhow::Result<Va
             report["member"] = json!(r.member.as_ref().map(other));
             report
         }).collect::<Vec<_>>(),
+        "weMet": data.we_met.iter().map(|w| json!({
+            "matchId": w.match_id,
+            "with": {"memberId": w.about, "nickname": w.nickname},
+            "askedAt": w.asked_at,
+            "met": w.met,
+            "seeAgain": w.see_again,
+            "answeredAt": w.answered_at,
+        })).collect::<Vec<_>>(),
         "files": files,
     }))
 }

@@ -41,3 +41,4 @@ pub mod static_site;
 pub mod storage;
 pub mod telemetry;
 pub mod usecases;
+pub mod we_met;

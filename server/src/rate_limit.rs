@@ -59,11 +59,13 @@ pub enum LimitKind {
     Edit,
     /// Uploads started, per user.
     Upload,
+    /// Look-ups of the usual review time, per user.
+    ReviewTime,
 }
 
 impl LimitKind {
     /// Every kind, in the order of their discriminants.
-    pub const ALL: [LimitKind; 11] = [
+    pub const ALL: [LimitKind; 12] = [
         LimitKind::Log,
         LimitKind::AnonymousLog,
         LimitKind::Visit,
@@ -75,6 +77,7 @@ impl LimitKind {
         LimitKind::Switch,
         LimitKind::Edit,
         LimitKind::Upload,
+        LimitKind::ReviewTime,
     ];
 
     /// What keeps this limit's keys apart from every other's (in the shared table) and names
@@ -92,6 +95,7 @@ impl LimitKind {
             LimitKind::Switch => "switch",
             LimitKind::Edit => "profile-edit",
             LimitKind::Upload => "upload",
+            LimitKind::ReviewTime => "review-time",
         }
     }
 
@@ -109,6 +113,7 @@ impl LimitKind {
             LimitKind::Switch => rules::SWITCH_CHANGES_PER_MINUTE,
             LimitKind::Edit => rules::PROFILE_EDITS_PER_MINUTE,
             LimitKind::Upload => rules::UPLOADS_PER_MINUTE,
+            LimitKind::ReviewTime => rules::REVIEW_TIME_LOOKUPS_PER_MINUTE,
         }
     }
 }

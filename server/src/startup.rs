@@ -215,6 +215,7 @@ impl Application {
             .limits
             .spawn_housekeeping(Duration::from_secs(60));
         let pushes = self.push_worker.clone().spawn();
+        let we_met = crate::we_met::spawn(self.state.clone(), crate::we_met::EVERY);
         let metrics = self.metrics.map(|m| m.spawn(self.state.clone()));
         let warm_up = spawn_warm_up(self.state.clone(), self.readiness.clone());
         let chat = self.state.chat.clone();
@@ -255,6 +256,7 @@ impl Application {
             .await;
         cleanup.abort();
         housekeeping.abort();
+        we_met.abort();
         warm_up.abort();
         if let Some(metrics) = metrics {
             metrics.abort();

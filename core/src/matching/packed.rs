@@ -448,6 +448,9 @@ pub struct MatchProfile {
     /// The genders the member accepts as bits, or none while not APPROVED: one AND each way then
     /// covers both the status and the gender clauses.
     pub(super) accepts: u8,
+    /// How many members met this one and would like to see them again (saturating), for
+    /// [`crate::met::seen_again_points`].
+    pub(super) seen_again: u8,
 }
 
 pub(super) fn gender_bit(gender: Gender) -> u8 {
@@ -494,7 +497,20 @@ impl MatchProfile {
             } else {
                 0
             },
+            seen_again: 0,
         }
+    }
+
+    /// The same member, whom `members` others met and would like to see again (the server
+    /// counts them from the "We met" answers when it loads the pool).
+    pub fn with_seen_again(mut self, members: u32) -> MatchProfile {
+        self.seen_again = u8::try_from(members).unwrap_or(u8::MAX);
+        self
+    }
+
+    /// How many members met this one and would like to see them again (at most 255).
+    pub fn seen_again(&self) -> u32 {
+        u32::from(self.seen_again)
     }
 
     /// The member of a validated profile; `None` only when its city is not in the catalogue and

@@ -16,12 +16,15 @@ pub struct ScoreParts {
     pub distance: u32,
     /// The candidate already liked the viewer.
     pub liked_you: u32,
+    /// Members who met the candidate would like to see them again: bounded by
+    /// [`rules::SEEN_AGAIN_POINTS_MAX`] ([`crate::met::seen_again_points`]).
+    pub seen_again: u32,
 }
 
 impl ScoreParts {
     /// The score: the sum of the parts.
     pub fn total(self) -> u32 {
-        self.tags + self.comfort + self.activity + self.distance + self.liked_you
+        self.tags + self.comfort + self.activity + self.distance + self.liked_you + self.seen_again
     }
 }
 
@@ -58,12 +61,14 @@ pub fn score_parts(
         } else {
             0
         },
+        seen_again: crate::met::seen_again_points(candidate.seen_again()),
     }
 }
 
 /// How well `candidate` fits `viewer`, higher is better: shared tags (hobbies weigh most), how
 /// comfortably each sits inside the other's ranges, the candidate's recent activity, the distance
-/// band, and a bonus when the candidate already liked the viewer. Deterministic integer
+/// band, a bonus when the candidate already liked the viewer, and a bounded one when members who
+/// met the candidate would like to see them again. Deterministic integer
 /// arithmetic. Not symmetric: activity and the like bonus are the candidate's; the rest is.
 pub fn score(
     viewer: &MatchProfile,

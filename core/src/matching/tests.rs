@@ -446,6 +446,48 @@ fn the_score_is_deterministic_but_not_symmetric() {
 }
 
 #[test]
+fn members_others_want_to_see_again_score_a_little_more_and_never_beyond_the_bound() {
+    let viewer = MatchProfile::new(her());
+    let plain = MatchProfile::new(him());
+    let points = |wanted: u32| {
+        score(
+            &viewer,
+            &plain.with_seen_again(wanted),
+            &Relation::NONE,
+            today(),
+        ) - score(&viewer, &plain, &Relation::NONE, today())
+    };
+    assert_eq!(points(0), 0);
+    assert_eq!(points(1), rules::SEEN_AGAIN_POINTS_EACH);
+    assert_eq!(points(1_000), rules::SEEN_AGAIN_POINTS_MAX);
+    // A better fit still wins: a shared hobby and fertility plan outweigh any number of "see
+    // again".
+    let mut mine = her();
+    mine.tags = TagSet::from_ids([301, 502]);
+    let mut fits = him();
+    fits.tags = TagSet::from_ids([301, 502]);
+    let mut other = him();
+    other.tags = TagSet::from_ids([602]);
+    let viewer = MatchProfile::new(mine);
+    let popular = MatchProfile::new(other).with_seen_again(1_000);
+    let (fits, popular) = (
+        score(&viewer, &MatchProfile::new(fits), &Relation::NONE, today()),
+        score(&viewer, &popular, &Relation::NONE, today()),
+    );
+    assert!(fits > popular, "{fits} > {popular}");
+    // The weight is the candidate's alone: the viewer's own count changes nothing.
+    assert_eq!(
+        score(
+            &plain.with_seen_again(9),
+            &MatchProfile::new(her()),
+            &Relation::NONE,
+            today()
+        ),
+        score(&plain, &MatchProfile::new(her()), &Relation::NONE, today())
+    );
+}
+
+#[test]
 fn the_tie_break_is_stable_for_a_day_and_changes_across_days() {
     let monday = tie_break(today(), 1, 2);
     assert_eq!(monday, tie_break(today(), 1, 2));

@@ -257,3 +257,21 @@ impl From<usecases::revisions::SaveError> for ApiError {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// We met (`usecases::we_met`)
+
+impl From<usecases::we_met::WeMetError> for ApiError {
+    fn from(err: usecases::we_met::WeMetError) -> Self {
+        use usecases::we_met::WeMetError as E;
+        match err {
+            E::NotApproved => {
+                ApiError::Forbidden("only approved members take part in matchmaking".into())
+            }
+            E::NotFound => ApiError::NotFound,
+            err @ (E::NotAsked | E::AnsweredAlready) => ApiError::Conflict(err.to_string()),
+            E::Invalid { fields } => ApiError::validation("the answer failed validation", &fields),
+            E::Storage(err) => err.into(),
+        }
+    }
+}

@@ -17,6 +17,7 @@ pub mod user;
 pub mod user_profile;
 pub mod verification;
 pub mod visits;
+pub mod we_met;
 
 use kizuna_core::review::ReviewStatus;
 use kizuna_core::{
@@ -142,7 +143,12 @@ impl OwnRevision {
 /// Every resource's `#[OpenApi]` struct, in the document's order. Matchmaking's resources nest
 /// in one tuple so that the whole stays within the tuple sizes that implement `Default`.
 pub type Apis = (
-    (user::UserApi, data_export::DataExportApi, visits::VisitsApi),
+    (
+        user::UserApi,
+        data_export::DataExportApi,
+        visits::VisitsApi,
+        we_met::ReviewTimeApi,
+    ),
     user_profile::UserProfileApi,
     file::FileApi,
     logger::LoggerApi,
@@ -161,6 +167,7 @@ pub type Apis = (
         matchmaking::NotificationsApi,
         matchmaking::PauseApi,
         matchmaking::ColleaguesApi,
+        we_met::WeMetApi,
     ),
     chat::ChatApi,
 );

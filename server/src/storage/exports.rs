@@ -339,6 +339,8 @@ pub struct MemberData {
     pub messages: Vec<MessageData>,
     pub blocks: Vec<BlockData>,
     pub reports: Vec<ReportData>,
+    /// Their own "We met" answers (never another member's answer about them).
+    pub we_met: Vec<super::we_met::OwnAnswer>,
     pub files: Vec<FileData>,
 }
 
@@ -400,12 +402,14 @@ pub async fn gather(
         messages: Vec::new(),
         blocks: Vec::new(),
         reports: Vec::new(),
+        we_met: Vec::new(),
         files,
     };
     let Some(profile) = profile else {
         return Ok(Some(data));
     };
     let me = profile.id;
+    data.we_met = super::we_met::own(db, me).await?;
     data.decisions = rows(
         db,
         "SELECT from_status, to_status, reasons, reason, created_at FROM review_history \

@@ -1,7 +1,9 @@
 //! The counts `kizuna-server funnel` prints, read from the tables that hold them: introductions
 //! and likes by their Asia/Taipei day, matches by the day they were made and, of those, the ones
 //! with a first message and the ones whose first message the other member answered within a day;
-//! pushes sent and the visits they brought from `push_days`. Counts only: no member is named.
+//! "We met" answers given in the range that say they met and, of those, that want to see the
+//! other again; pushes sent and the visits they brought from `push_days`. Counts only: no member
+//! is named.
 
 use anyhow::Context;
 use kizuna_core::date::Date;
@@ -104,12 +106,15 @@ pub async fn stages(
     )
     .await?;
     let pushes = push_outbox::days(conn, &first.to_string(), &last.to_string()).await?;
+    let (we_met, see_again) = super::we_met::funnel_counts(conn, from, to).await?;
     Ok(Stages {
         introductions: intro[0],
         likes: likes[0],
         matches: chats[0],
         first_messages: chats[1],
         replies_within_a_day: chats[2],
+        we_met,
+        see_again,
         pushes,
     })
 }

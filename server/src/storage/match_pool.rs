@@ -250,17 +250,20 @@ pub struct PoolRow {
     pub workplace: Workplace,
     /// As the tables say it now (the pool keeps the rows whose standing takes part).
     pub standing: PoolStanding,
+    /// Members who met this one and would like to see them again ("We met" answers).
+    pub seen_again: i64,
 }
 
 impl PoolRow {
     /// The core's member of this row (APPROVED: only approved rows are read).
     pub fn to_profile(&self) -> Result<MatchProfile, StorageError> {
-        to_profile(
+        Ok(to_profile(
             &self.row,
             ReviewStatus::Approved,
             active_day(self.last_active_at),
             self.workplace,
-        )
+        )?
+        .with_seen_again(u32::try_from(self.seen_again).unwrap_or(u32::MAX)))
     }
 }
 
@@ -282,7 +285,10 @@ fn decode_standing(row: &sea_orm::QueryResult) -> Result<PoolStanding, StorageEr
 // core's `PoolStanding::takes_part` decides on the rows read.
 fn select_approved(backend: DbBackend, one: bool) -> Statement {
     let base = format!(
-        "SELECT mp.*, u.last_active_at AS last_active_at, {STANDING_COLUMNS} FROM match_pool mp \
+        "SELECT mp.*, u.last_active_at AS last_active_at, {STANDING_COLUMNS}, \
+         (SELECT COUNT(*) FROM we_met w WHERE w.about_id = p.id AND w.see_again = TRUE) \
+           AS seen_again \
+         FROM match_pool mp \
          JOIN profiles p ON p.id = mp.profile_id AND p.status = '{}' \
          AND p.submission_hash = mp.source_hash \
          AND NOT EXISTS (SELECT 1 FROM pauses ps WHERE ps.profile_id = p.id) \
@@ -313,6 +319,9 @@ fn decode(row: &sea_orm::QueryResult) -> Result<PoolRow, StorageError> {
             .context("decoding last_active_at")?,
         workplace: standing.workplace,
         standing,
+        seen_again: row
+            .try_get::<i64>("", "seen_again")
+            .context("decoding seen_again")?,
     })
 }
 

@@ -38,6 +38,7 @@ pub mod relations;
 pub mod removal_notices;
 pub mod reports;
 pub mod review;
+pub mod review_time;
 pub mod reviewers;
 pub mod revisions;
 pub mod route_rules;
@@ -45,6 +46,7 @@ pub mod safety;
 pub mod sessions;
 pub mod statements;
 pub mod users;
+pub mod we_met;
 
 use std::time::Duration;
 

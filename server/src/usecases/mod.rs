@@ -18,6 +18,7 @@ pub mod route_rules;
 pub mod uploads;
 pub mod verification;
 pub mod visits;
+pub mod we_met;
 
 use kizuna_core::line::LineUserId;
 use sea_orm::ConnectionTrait;

@@ -537,7 +537,7 @@ const WORKER_COLUMNS: [(&str, &str); 5] = [
     ("push_outbox", "finished_at"),
 ];
 
-const TABLES: [&str; 33] = [
+const TABLES: [&str; 34] = [
     "users",
     "sessions",
     "files",
@@ -571,6 +571,7 @@ const TABLES: [&str; 33] = [
     "removal_notices",
     "appeals",
     "kept_photo_hashes",
+    "we_met",
 ];
 
 /// What is stored: each table's rows (as text, sorted) and every file of the data dir's stores

@@ -44,4 +44,5 @@ mod several;
 mod smtp;
 mod upgrade;
 mod uploads;
+mod we_met;
 mod webhook;

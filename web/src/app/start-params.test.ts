@@ -22,6 +22,10 @@ describe('start parameters', () => {
     expect(takePushVisit()).toBeNull();
     captureStartParams(new URL('https://x/today?via=introductions'));
     expect(takePushVisit()).toBe('introductions');
+    captureStartParams(new URL('https://x/?liff.state=%2Fmatches%3Fvia%3Dwe_met'));
+    expect(takePushVisit()).toBe('we_met');
+    captureStartParams(new URL('https://x/?liff.state=%2Fmatches%3Fvia%3Dsafety'));
+    expect(takePushVisit()).toBe('safety');
     captureStartParams(new URL('https://x/?liff.state=%2Ftoday%3Fvia%3Devil'));
     expect(takePushVisit()).toBeNull();
     expect(splitVia('/profile?via=review#x')).toEqual({ path: '/profile#x', via: 'review' });

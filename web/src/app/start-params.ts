@@ -25,7 +25,7 @@ export function captureStartParams(url: URL): string | null {
 }
 
 /** The kinds of push whose links carry `via` (kizuna-core's `push::PushKind`). */
-const PUSH_KINDS = ['match', 'message', 'introductions', 'review'];
+const PUSH_KINDS = ['match', 'message', 'introductions', 'review', 'safety', 'we_met'];
 
 /** A path without its `via` parameter, and that parameter. */
 export function splitVia(path: string): { path: string; via: string | null } {

@@ -38,6 +38,8 @@ export const queryKeys = {
   matches: 'matches',
   /** Notices that someone the member was matched with was removed (not dismissed yet). */
   removalNotices: 'removal-notices',
+  /** "Did you meet?" questions the member is due (private to them). */
+  weMet: 'we-met',
   likes: 'likes',
   member: (memberId: number) => `member:${memberId}`,
   pause: 'pause',

@@ -3114,6 +3114,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/review-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usual review time
+         * @description The median and 90th percentile of how long submissions waited for their first decision
+         *     (APPROVE or REJECT), over the decisions of the last 7 days; no figures while there were
+         *     too few. Any signed-in user (a member waiting for review); nobody is named. 429 E007
+         *     beyond `rules::REVIEW_TIME_LOOKUPS_PER_MINUTE` a minute.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The usual review time. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ReviewTimeView"];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/review/appeals": {
         parameters: {
             query?: never;
@@ -8421,6 +8564,295 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/we-met": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * "We met" questions due
+         * @description A few days after both members of a live match have written to each other, each is asked
+         *     privately whether they met. The answers are the caller's alone: the other member is never
+         *     told them, nor whether they were given. 403 E004 unless the caller is APPROVED.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The questions the caller is due, oldest match first (none answered). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["WeMetQuestion"][];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/we-met/{matchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer "We met"
+         * @description Stored once: the same answer again changes nothing, another is 409 E005. 404 E003 for no
+         *     live match of the caller's; 409 E005 before the question is due; 422 E002 with
+         *     `seeAgain` (`required` after a yes, `invalid` after a no); 429 E007 beyond
+         *     `rules::SWITCH_CHANGES_PER_MINUTE` a minute.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    matchId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["WeMetAnswerBody"];
+                };
+            };
+            responses: {
+                /** @description Done (doing it again changes nothing). */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9624,6 +10056,29 @@ export interface components {
             updatedAt: number;
             userId: string;
         };
+        /**
+         * ReviewTimeView
+         * @description How long review usually takes now, from the last week's first decisions.
+         */
+        ReviewTimeView: {
+            /**
+             * Format: uint32
+             * @description First decisions in the window.
+             */
+            decisions: number;
+            /**
+             * Format: uint32
+             * @description The fewest decisions that give figures (`rules::REVIEW_TIME_MIN_DECISIONS`).
+             */
+            minDecisions: number;
+            /** @description The figures, or null while there were fewer than `minDecisions` (then say so in words). */
+            usual?: (components["schemas"]["UsualReviewTime"] & unknown) | null;
+            /**
+             * Format: uint32
+             * @description The window, in days (`rules::REVIEW_TIME_WINDOW_DAYS`).
+             */
+            windowDays: number;
+        };
         /** ReviewVerification */
         ReviewVerification: {
             companyEmail?: string | null;
@@ -9910,6 +10365,16 @@ export interface components {
             verifyTempFileName?: string;
         };
         /**
+         * UsualReviewTime
+         * @description The median and the 90th percentile of the waits, in seconds.
+         */
+        UsualReviewTime: {
+            /** Format: int64 */
+            medianSecs: number;
+            /** Format: int64 */
+            p90Secs: number;
+        };
+        /**
          * Visit
          * @example {
          *       "via": "introductions"
@@ -9918,6 +10383,33 @@ export interface components {
         Visit: {
             /** @description The kind of push whose link was opened: `match`, `message`, `introductions` or `review`. */
             via: string;
+        };
+        /**
+         * WeMetAnswerBody
+         * @description The caller's answer: whether they met, and after a yes whether they would like to see the
+         *     other again (`seeAgain`: required after a yes, refused after a no).
+         */
+        WeMetAnswerBody: {
+            met: boolean;
+            seeAgain?: boolean;
+        };
+        /**
+         * WeMetQuestion
+         * @description A question the caller is due: did they meet this match?
+         */
+        WeMetQuestion: {
+            /**
+             * Format: int64
+             * @description The match asked about.
+             */
+            matchId: number;
+            /**
+             * Format: int64
+             * @description The other member's id.
+             */
+            memberId: number;
+            /** @description The other member's nickname. */
+            nickname: string;
         };
         /**
          * WebhookAck

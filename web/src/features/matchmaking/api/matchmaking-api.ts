@@ -29,6 +29,10 @@ export type CodeEntry = Schemas['CodeEntryBody'];
 /** That someone the caller was matched with was removed: the ended match, the nickname they knew
  *  (null once that member left Kizuna) and when; nothing of the decision. */
 export type RemovalNotice = Schemas['RemovalNoticeView'];
+/** "Did you meet <nickname>?": a question the member is due about one live match. */
+export type WeMetQuestion = Schemas['WeMetQuestion'];
+/** The member's answer: `seeAgain` only after a yes (required then). */
+export type WeMetAnswer = Schemas['WeMetAnswerBody'];
 
 const quiet = { showToast: false } as const;
 
@@ -46,6 +50,9 @@ export const matchmakingApi = {
   removalNotices: () => api.get('/removal-notices', quiet),
   /** Remembered on the server for good. */
   dismissRemovalNotice: (matchId: number) => api.post('/removal-notices/{matchId}/dismiss', { ...quiet, path: { matchId } }),
+  weMet: () => api.get('/we-met', quiet),
+  /** Stored once; the same answer again is fine, another one 409 E005. */
+  answerWeMet: (matchId: number, answer: WeMetAnswer) => api.post('/we-met/{matchId}', { ...quiet, path: { matchId }, body: answer }),
   unmatch: (matchId: number) => api.delete('/matches/{matchId}', { ...quiet, path: { matchId } }),
   block: (memberId: number) => api.post('/blocks', { ...quiet, body: { memberId } }),
   report: (memberId: number, reasons: string[], text?: string) =>

@@ -8,15 +8,18 @@ import { matchesBadge } from '@/lib/matches-badge';
 import '@/features/matchmaking/components/matchmaking.css';
 import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 import { RemovalNoticeCard } from '@/features/matchmaking/components/removal-notice';
+import { WeMetCard } from '@/features/matchmaking/components/we-met';
 
 /** /matches: the caller's active matches, newest first; a row opens the conversation (where the
  *  profile, report, block and unmatch are). A match is marked new until its chat is opened, and
  *  the unread count shows on the row and on the tab. Above them, a notice for each removed match
- *  not dismissed yet. */
+ *  not dismissed yet, then each "Did you meet?" question the member is due (their answer stays on
+ *  the card as thanks until they leave the page). */
 export default function MatchesPage() {
   const t = useT();
   const [state, reload] = useQuery(matchmakingQueries.matches);
   const [notices, , setNotices] = useQuery(matchmakingQueries.removalNotices);
+  const [weMet] = useQuery(matchmakingQueries.weMet);
   const lang = document.documentElement.lang || undefined;
   const timeFormat = new Intl.DateTimeFormat(lang, { timeStyle: 'short' });
   const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'short' });
@@ -36,6 +39,7 @@ export default function MatchesPage() {
             <RemovalNoticeCard key={n.matchId} notice={n} onDismissed={(id) => setNotices(notices.value.filter((x) => x.matchId !== id))} />
           ))
         : null}
+      {weMet.kind === 'ok' ? weMet.value.map((q) => <WeMetCard key={q.matchId} question={q} />) : null}
       {state.kind !== 'ok' ? (
         <LoadStatus state={state} onRetry={reload} />
       ) : state.value.length === 0 ? (

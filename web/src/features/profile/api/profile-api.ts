@@ -2,7 +2,7 @@ import { api } from '@/lib/api-client';
 import { getMyInfo } from '@/lib/user-api';
 import { uploadTempFile } from '@/lib/upload';
 import { clearSession, type UserInfo } from '@/lib/auth';
-import type { DataExport, DataExportRequested } from '@/lib/api/types';
+import type { DataExport, DataExportRequested, Schemas } from '@/lib/api/types';
 import { getLineAccessToken } from '@/lib/liff';
 import { imageUrl, ipxUrl } from '@/lib/image-url';
 
@@ -92,4 +92,13 @@ export const dataExportApi = {
   /** GET /user/data-export: where the latest copy stands (null when none was asked for today). */
   status: async (): Promise<DataExport | null> =>
     (await api.get('/user/data-export', { showToast: false })) ?? null,
+};
+
+/** How long review usually takes now (the last week's first decisions): `usual` is null while
+ *  there were too few to say. */
+export type ReviewTime = Schemas['ReviewTimeView'];
+
+export const reviewTimeApi = {
+  /** GET /review-time (any signed-in user; 30 a minute). */
+  get: (): Promise<ReviewTime> => api.get('/review-time', { showToast: false }),
 };

@@ -25,6 +25,7 @@ import { AVATAR_PX, avatarSource, changeAvatar, getMyInfo, sendAppeal, startResu
 import { ApiError } from '@/lib/api-client';
 import { profileQueries } from '@/features/profile/api/queries';
 import { InviteCard } from '@/features/profile/components/invite-card';
+import { ReviewTimeLine } from '@/features/profile/components/review-time';
 
 const STATUS_CLASS: Record<string, string> = {
   PENDING: 'badge-pending',
@@ -178,6 +179,7 @@ function ReviewCard({ status }: { status: ReviewStatus | null }) {
         <span className={`badge ${STATUS_CLASS[value] ?? ''}`}>{t(`review.${value}`)}</span>
       </div>
       <p className="muted">{t(`review.${value}.help`)}</p>
+      {value === 'PENDING' ? <ReviewTimeLine /> : null}
       {(value === 'REJECTED' || value === 'SUSPENDED') && (reasons.length || note || status.reason) ? (
         <div className="notice notice-error" data-testid="review-reasons">
           <strong>{t(reasons.length > 1 ? 'review.reasons' : 'review.reason')}</strong>

@@ -59,6 +59,11 @@ describe('a report in the console', () => {
     expect(onOpenProfile).toHaveBeenCalledWith(2);
   });
 
+  it('says how long the report has waited, counted to the server’s time of the answer', () => {
+    renderScreen(<ReportCard item={report()} codes={codes} onChanged={vi.fn()} onOpenProfile={vi.fn()} now={1_764_000_000 + 5 * 3600 + 59} />);
+    expect(screen.getByTestId('report-waited').textContent).toBe('waiting 5 h');
+  });
+
   it('keeps the report of a reporter who deleted their account without naming them', async () => {
     const { text } = show(report({ reporter: undefined }));
     expect(text('report-reporter')).toBe('reported by a member who has left');

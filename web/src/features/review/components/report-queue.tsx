@@ -5,7 +5,7 @@ import { describeError, logger } from '@/lib/logger';
 import { toast } from '@/lib/toast';
 import { Spinner } from '@/components/spinner';
 import { reviewApi, type CodeCatalogues, type ReportItem } from '@/features/review/api/review-api';
-import { conversationOf, memberName, reasonLabels, reportTime, suggestedReason, suspensionProblem } from '@/features/review/lib/reports';
+import { conversationOf, memberName, reasonLabels, reportTime, suggestedReason, suspensionProblem, waited } from '@/features/review/lib/reports';
 
 /** The report queue: open reports of one member by another, oldest first. A report is
  *  dismissed, or its member suspended through the ordinary SUSPEND decision, which settles every
@@ -16,12 +16,15 @@ export function ReportQueue({
   loadError,
   onChanged,
   onOpenProfile,
+  now,
 }: {
   items: ReportItem[] | null;
   codes: CodeCatalogues | null;
   loadError: string | null;
   onChanged: () => void;
   onOpenProfile: (profileId: number) => void;
+  /** The server's time of the answer (Unix seconds): each report's wait is counted to it. */
+  now?: number;
 }) {
   const t = useT();
   return (
@@ -37,7 +40,7 @@ export function ReportQueue({
         <ol className="report-list" data-testid="reports">
           {items.map((item) => (
             <li key={item.reportId}>
-              <ReportCard item={item} codes={codes} onChanged={onChanged} onOpenProfile={onOpenProfile} />
+              <ReportCard item={item} codes={codes} onChanged={onChanged} onOpenProfile={onOpenProfile} now={now} />
             </li>
           ))}
         </ol>
@@ -53,11 +56,13 @@ export function ReportCard({
   codes,
   onChanged,
   onOpenProfile,
+  now,
 }: {
   item: ReportItem;
   codes: CodeCatalogues | null;
   onChanged: () => void;
   onOpenProfile: (profileId: number) => void;
+  now?: number;
 }) {
   const t = useT();
   const locale = useLocale();
@@ -150,6 +155,9 @@ export function ReportCard({
         {' · '}
         <time dateTime={new Date(item.createdAt * 1000).toISOString()} data-testid="report-time">{reportTime(item.createdAt, locale)}</time>
       </p>
+      {now != null ? (
+        <p className="muted" data-testid="report-waited">{t('console.waited', { time: waited(t, Math.max(0, now - item.createdAt)) })}</p>
+      ) : null}
       <ul className="report-reasons" data-testid="report-reasons" aria-label={t('console.reports.reasons')}>
         {reasons.map((r, i) => <li key={item.reasons[i]} className="badge" data-reason={item.reasons[i]}>{r}</li>)}
       </ul>

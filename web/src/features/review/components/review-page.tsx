@@ -86,7 +86,7 @@ export default function ReviewPage() {
         </div>
       ) : tab === 'reports' ? (
         <div role="tabpanel" id="panel-reports" aria-labelledby="tab-reports">
-          <ReportQueue items={reports} codes={codes} loadError={reportsError} onChanged={reloadReports} onOpenProfile={setOpen} />
+          <ReportQueue items={reports} codes={codes} loadError={reportsError} onChanged={reloadReports} onOpenProfile={setOpen} now={reportQueue.kind === 'ok' ? reportQueue.value.now : undefined} />
           <FlaggedQueue onOpenProfile={setOpen} />
         </div>
       ) : (
