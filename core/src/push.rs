@@ -105,6 +105,13 @@ pub enum Push {
         /// The reviewer's note to the member.
         note: Option<String>,
     },
+    /// Nobody has written in the match `match_id` since it was made
+    /// (`rules::QUIET_MATCH_REMINDER_DAYS` ago): say hello before it expires. Sent once to each
+    /// member; it names the other (the row's `about_user_id`).
+    QuietMatch {
+        /// The match (its chat opens).
+        match_id: i64,
+    },
     /// Changes to an approved profile were sent back.
     RevisionRejected {
         /// Each reason as (translation key, code).
@@ -127,16 +134,19 @@ pub enum PushKind {
     Review,
     /// A safety notice: a member the recipient was matched with was removed.
     Safety,
+    /// A reminder to say hello in a match where nobody has written yet.
+    Reminder,
 }
 
 impl PushKind {
     /// Every kind.
-    pub const ALL: [PushKind; 5] = [
+    pub const ALL: [PushKind; 6] = [
         PushKind::Match,
         PushKind::Message,
         PushKind::Introductions,
         PushKind::Review,
         PushKind::Safety,
+        PushKind::Reminder,
     ];
 
     /// The stored and linked name.
@@ -147,6 +157,7 @@ impl PushKind {
             PushKind::Introductions => "introductions",
             PushKind::Review => "review",
             PushKind::Safety => "safety",
+            PushKind::Reminder => "reminder",
         }
     }
 
@@ -171,6 +182,7 @@ impl Push {
             Push::NewMessage { .. } => PushKind::Message,
             Push::Introductions { .. } => PushKind::Introductions,
             Push::MatchRemoved => PushKind::Safety,
+            Push::QuietMatch { .. } => PushKind::Reminder,
             _ => PushKind::Review,
         }
     }
@@ -180,7 +192,9 @@ impl Push {
     pub fn path(&self) -> String {
         let via = self.kind().as_str();
         match self {
-            Push::NewMatch { match_id } | Push::NewMessage { match_id } => {
+            Push::NewMatch { match_id }
+            | Push::NewMessage { match_id }
+            | Push::QuietMatch { match_id } => {
                 format!("/chat?match={match_id}&via={via}")
             }
             Push::Introductions { .. }
@@ -666,6 +680,40 @@ fn texts(push: &Push, locale: Locale, nickname: Option<&str>) -> Texts {
                 "お知らせを見る",
             ),
         },
+        Push::QuietMatch { .. } => {
+            let (days, expiry) = (
+                crate::rules::QUIET_MATCH_REMINDER_DAYS,
+                crate::rules::QUIET_MATCH_EXPIRY_DAYS,
+            );
+            let (title, detail, button) = match locale {
+                ZhTw => (
+                    format!("和 {who} 打聲招呼吧"),
+                    format!(
+                        "你們配對 {days} 天了，還沒有人傳訊息。配對後 {expiry} 天內都沒有訊息，配對就會結束。"
+                    ),
+                    "傳送訊息",
+                ),
+                En => (
+                    format!("Say hello to {who}"),
+                    format!(
+                        "You matched {days} days ago and neither of you has written yet. A match with no message closes after {expiry} days."
+                    ),
+                    "Say hello",
+                ),
+                Ja => (
+                    format!("{who} さんにあいさつしませんか"),
+                    format!(
+                        "マッチして {days} 日、まだどちらもメッセージを送っていません。{expiry} 日間メッセージがないマッチは終了します。"
+                    ),
+                    "メッセージを送る",
+                ),
+            };
+            return Texts {
+                title,
+                detail: Some(detail),
+                button,
+            };
+        }
         Push::RevisionApproved => match locale {
             ZhTw => (
                 "修改已通過審核",
@@ -802,6 +850,9 @@ pub struct Funnel {
     pub first_messages: i64,
     /// Of those, the ones the other member answered within a day of the first message.
     pub replies_within_a_day: i64,
+    /// Of the matches made, the ones that expired because nobody wrote
+    /// (`conversation::quiet_match_step`).
+    pub expired: i64,
     /// Per push kind: (kind, sent, visits).
     pub pushes: Vec<(String, i64, i64)>,
 }
@@ -837,6 +888,11 @@ impl Funnel {
                 "replies within a day",
                 self.replies_within_a_day,
                 Some(("first messages", self.first_messages)),
+            ),
+            (
+                "expired, nobody wrote",
+                self.expired,
+                Some(("matches", self.matches)),
             ),
         ];
         for (name, count, before) in stages {
@@ -1045,6 +1101,7 @@ mod tests {
                 reinstated: false,
                 note: None,
             },
+            Push::QuietMatch { match_id: 6 },
         ]
     }
 
@@ -1079,6 +1136,7 @@ mod tests {
             "/profile?via=review",
             "/today?via=review",
             "/profile?via=review",
+            "/chat?match=6&via=reminder",
         ];
         assert_eq!(expected.len(), every_push().len());
         for (push, path) in every_push().iter().zip(expected) {
@@ -1098,10 +1156,13 @@ mod tests {
             let json = json_of(&render(&push, Locale::En, LIFF, Some("Mei")));
             assert!(!json.to_string().contains("\"image\""), "{push:?}");
             let names = json.to_string().matches("Mei").count();
-            let expected = usize::from(matches!(push, Push::NewMessage { .. })) * 2;
+            let expected = usize::from(matches!(
+                push,
+                Push::NewMessage { .. } | Push::QuietMatch { .. }
+            )) * 2;
             assert_eq!(
                 names, expected,
-                "{push:?}: only the sender's nickname, title and altText"
+                "{push:?}: only the other member's nickname, title and altText"
             );
         }
     }
@@ -1235,6 +1296,7 @@ mod tests {
             matches: 2,
             first_messages: 1,
             replies_within_a_day: 0,
+            expired: 1,
             pushes: vec![("match".into(), 2, 1)],
         };
         let table = funnel.table("2026-11-25");
@@ -1244,6 +1306,14 @@ mod tests {
         );
         assert!(
             table.contains("replies within a day             0  0.0% of first messages"),
+            "{table}"
+        );
+        assert!(
+            table.contains("expired, nobody wrote            1  50.0% of matches"),
+            "{table}"
+        );
+        assert!(
+            table.contains("reminder                         0         0  –"),
             "{table}"
         );
         assert!(

@@ -214,6 +214,8 @@ impl Application {
             .state
             .limits
             .spawn_housekeeping(Duration::from_secs(60));
+        let quiet_matches =
+            crate::matchmaking::quiet::spawn(self.state.clone(), crate::matchmaking::quiet::EVERY);
         let pushes = self.push_worker.clone().spawn();
         let metrics = self.metrics.map(|m| m.spawn(self.state.clone()));
         let warm_up = spawn_warm_up(self.state.clone(), self.readiness.clone());
@@ -255,6 +257,7 @@ impl Application {
             .await;
         cleanup.abort();
         housekeeping.abort();
+        quiet_matches.abort();
         warm_up.abort();
         if let Some(metrics) = metrics {
             metrics.abort();
@@ -470,6 +473,10 @@ fn build_routes(
         app = app.nest(
             "/__mock/introductions",
             crate::mock_review::introductions_routes(),
+        );
+        app = app.nest(
+            "/__mock/quiet-matches",
+            crate::mock_review::quiet_matches_routes(),
         );
     }
     if let Some(outbox) = mail_outbox {

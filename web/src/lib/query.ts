@@ -38,6 +38,8 @@ export const queryKeys = {
   matches: 'matches',
   /** Notices that someone the member was matched with was removed (not dismissed yet). */
   removalNotices: 'removal-notices',
+  /** The member's matches that closed because nobody wrote (listed for 14 days). */
+  expiredMatches: 'expired-matches',
   likes: 'likes',
   member: (memberId: number) => `member:${memberId}`,
   pause: 'pause',

@@ -10,6 +10,7 @@ export const matchmakingQueries = {
   likes: likesQuery,
   matches: matchesQuery,
   removalNotices: queryOptions(queryKeys.removalNotices, () => matchmakingApi.removalNotices()),
+  expiredMatches: queryOptions(queryKeys.expiredMatches, () => matchmakingApi.expiredMatches()),
   member: (memberId: number) => queryOptions(queryKeys.member(memberId), () => matchmakingApi.member(memberId)),
   /** A page of a match's messages, loaded with `fetchQuery`: the chat keeps its pages itself. */
   chatPage: (matchId: number, before?: number) =>
