@@ -116,6 +116,7 @@ pub mod catalogue;
 pub mod chat;
 pub mod codes;
 pub mod conditions;
+pub mod conversation;
 pub mod date;
 pub mod draft;
 pub mod email;

@@ -112,6 +112,13 @@ pub enum Push {
         /// The match asked about.
         match_id: i64,
     },
+    /// Nobody has written in the match `match_id` since it was made
+    /// (`rules::QUIET_MATCH_REMINDER_DAYS` ago): say hello before it expires. Sent once to each
+    /// member; it names the other (the row's `about_user_id`).
+    QuietMatch {
+        /// The match (its chat opens).
+        match_id: i64,
+    },
     /// Changes to an approved profile were sent back.
     RevisionRejected {
         /// Each reason as (translation key, code).
@@ -136,6 +143,8 @@ pub enum PushKind {
     Safety,
     /// "Did you meet?", a few days after both members of a match wrote.
     WeMet,
+    /// A reminder to say hello in a match where nobody has written yet.
+    Reminder,
 }
 
 impl PushKind {
@@ -147,6 +156,7 @@ impl PushKind {
         PushKind::Review,
         PushKind::Safety,
         PushKind::WeMet,
+        PushKind::Reminder,
     ];
 
     /// The stored and linked name.
@@ -158,6 +168,7 @@ impl PushKind {
             PushKind::Review => "review",
             PushKind::Safety => "safety",
             PushKind::WeMet => "we_met",
+            PushKind::Reminder => "reminder",
         }
     }
 
@@ -183,6 +194,7 @@ impl Push {
             Push::Introductions { .. } => PushKind::Introductions,
             Push::MatchRemoved => PushKind::Safety,
             Push::WeMet { .. } => PushKind::WeMet,
+            Push::QuietMatch { .. } => PushKind::Reminder,
             _ => PushKind::Review,
         }
     }
@@ -192,7 +204,9 @@ impl Push {
     pub fn path(&self) -> String {
         let via = self.kind().as_str();
         match self {
-            Push::NewMatch { match_id } | Push::NewMessage { match_id } => {
+            Push::NewMatch { match_id }
+            | Push::NewMessage { match_id }
+            | Push::QuietMatch { match_id } => {
                 format!("/chat?match={match_id}&via={via}")
             }
             Push::Introductions { .. }
@@ -705,6 +719,40 @@ fn texts(push: &Push, locale: Locale, nickname: Option<&str>) -> Texts {
                 "お知らせを見る",
             ),
         },
+        Push::QuietMatch { .. } => {
+            let (days, expiry) = (
+                crate::rules::QUIET_MATCH_REMINDER_DAYS,
+                crate::rules::QUIET_MATCH_EXPIRY_DAYS,
+            );
+            let (title, detail, button) = match locale {
+                ZhTw => (
+                    format!("和 {who} 打聲招呼吧"),
+                    format!(
+                        "你們配對 {days} 天了，還沒有人傳訊息。配對後 {expiry} 天內都沒有訊息，配對就會結束。"
+                    ),
+                    "傳送訊息",
+                ),
+                En => (
+                    format!("Say hello to {who}"),
+                    format!(
+                        "You matched {days} days ago and neither of you has written yet. A match with no message closes after {expiry} days."
+                    ),
+                    "Say hello",
+                ),
+                Ja => (
+                    format!("{who} さんにあいさつしませんか"),
+                    format!(
+                        "マッチして {days} 日、まだどちらもメッセージを送っていません。{expiry} 日間メッセージがないマッチは終了します。"
+                    ),
+                    "メッセージを送る",
+                ),
+            };
+            return Texts {
+                title,
+                detail: Some(detail),
+                button,
+            };
+        }
         Push::RevisionApproved => match locale {
             ZhTw => (
                 "修改已通過審核",
@@ -845,6 +893,9 @@ pub struct Funnel {
     pub we_met: i64,
     /// Of those, the ones that want to see the other again.
     pub see_again: i64,
+    /// Of the matches made, the ones that expired because nobody wrote
+    /// (`conversation::quiet_match_step`).
+    pub expired: i64,
     /// Per push kind: (kind, sent, visits).
     pub pushes: Vec<(String, i64, i64)>,
 }
@@ -886,6 +937,10 @@ impl Funnel {
                 "want to see again",
                 self.see_again,
                 Some(("we met", self.we_met)),
+            (
+                "expired, nobody wrote",
+                self.expired,
+                Some(("matches", self.matches)),
             ),
         ];
         for (name, count, before) in stages {
@@ -1111,7 +1166,10 @@ mod tests {
                 reinstated: false,
                 note: None,
             },
-            Push::WeMet { match_id: 9 },
+            let expected = usize::from(matches!(
+                push,
+                Push::NewMessage { .. } | Push::WeMet { .. } | Push::QuietMatch { .. }
+            )) * 2;
         ]
     }
 
@@ -1147,6 +1205,7 @@ mod tests {
             "/today?via=review",
             "/profile?via=review",
             "/matches?via=we_met",
+            "/chat?match=6&via=reminder",
         ];
         assert_eq!(expected.len(), every_push().len());
         for (push, path) in every_push().iter().zip(expected) {
@@ -1168,9 +1227,13 @@ mod tests {
             let names = json.to_string().matches("Mei").count();
             let expected =
                 usize::from(matches!(push, Push::NewMessage { .. } | Push::WeMet { .. })) * 2;
+            let expected = usize::from(matches!(
+                push,
+                Push::NewMessage { .. } | Push::QuietMatch { .. }
+            )) * 2;
             assert_eq!(
                 names, expected,
-                "{push:?}: only the sender's nickname, title and altText"
+                "{push:?}: only the other member's nickname, title and altText"
             );
         }
     }
@@ -1306,6 +1369,7 @@ mod tests {
             replies_within_a_day: 0,
             we_met: 4,
             see_again: 3,
+            expired: 1,
             pushes: vec![("match".into(), 2, 1)],
         };
         let table = funnel.table("2026-11-25");
@@ -1315,6 +1379,14 @@ mod tests {
         );
         assert!(
             table.contains("replies within a day             0  0.0% of first messages"),
+            "{table}"
+        );
+        assert!(
+            table.contains("expired, nobody wrote            1  50.0% of matches"),
+            "{table}"
+        );
+        assert!(
+            table.contains("reminder                         0         0  –"),
             "{table}"
         );
         assert!(

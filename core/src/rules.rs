@@ -686,6 +686,19 @@ pub const FORMER_PAIR_DAYS: i32 = 365;
 /// live at some time in this window is told (a match that ended earlier in it too: a scammer
 /// moves the talk elsewhere, so an unmatch does not end the risk).
 pub const REMOVAL_NOTICE_DAYS: i64 = 30;
+/// Days after a match without any message when both members are reminded, once, to say hello.
+pub const QUIET_MATCH_REMINDER_DAYS: i64 = 3;
+/// Days after a match without any message when it closes as expired (a conversation, however
+/// short, keeps a match from expiring for good).
+pub const QUIET_MATCH_EXPIRY_DAYS: i64 = 7;
+/// Days an expired match stays in both members' matches list, with a line saying it expired.
+pub const EXPIRED_MATCH_SHOWN_DAYS: i64 = 14;
+/// Seconds a conversation must have waited on a member's reply (the other wrote last) before it
+/// counts towards their turn.
+pub const YOUR_TURN_WAIT_SECS: i64 = 24 * 60 * 60;
+/// Conversations waiting on a member's reply from which a new like first shows them, to reply or
+/// end.
+pub const YOUR_TURN_LIMIT: usize = 5;
 
 /// The weights of the compatibility score (`matching::score`); see each field.
 pub const SCORE: ScoreWeights = ScoreWeights {

@@ -33,6 +33,12 @@ pub struct WebRules {
     pub session_ttl_secs: i64,
     /// The error codes after which the web drops its session ([`ErrorCode::clears_session`]).
     pub session_clearing_codes: Vec<ErrorCode>,
+    /// Days after which a match where nobody wrote closes ([`rules::QUIET_MATCH_EXPIRY_DAYS`]):
+    /// the matches list says so.
+    pub quiet_match_expiry_days: i64,
+    /// Conversations waiting on the member's reply from which a new like first shows them
+    /// ([`rules::YOUR_TURN_LIMIT`]): the "Your turn" sheet says so.
+    pub your_turn_limit: usize,
     /// The fields an approved member cannot change in the app ([`OnSave::Fixed`]): the edit
     /// form shows them read-only.
     pub fixed_fields: Vec<&'static str>,
@@ -91,6 +97,8 @@ pub fn web_rules() -> WebRules {
         taipei_utc_offset_secs: rules::TAIPEI_UTC_OFFSET_SECS,
         session_ttl_secs: rules::SESSION_TTL_SECS,
         session_clearing_codes: ErrorCode::session_clearing(),
+        quiet_match_expiry_days: rules::QUIET_MATCH_EXPIRY_DAYS,
+        your_turn_limit: rules::YOUR_TURN_LIMIT,
         fixed_fields: revision::fields(OnSave::Fixed),
         console: console_rules(),
         line_share: line_share(),

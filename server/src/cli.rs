@@ -38,8 +38,9 @@ pub enum Command {
         day: Option<kizuna_core::date::Date>,
     },
     /// Print the funnel of an Asia/Taipei day or range: introductions → likes → matches → first
-    /// messages → replies within a day, with the rate of each stage, and the pushes sent by kind
-    /// with the visits their links brought. Counts only; nobody is named.
+    /// messages → replies within a day, with the rate of each stage, the matches that expired
+    /// because nobody wrote, and the pushes sent by kind with the visits their links brought.
+    /// Counts only; nobody is named.
     Funnel {
         /// The first day, YYYY-MM-DD (default: today in Asia/Taipei).
         #[arg(value_parser = parse_day)]

@@ -57,6 +57,13 @@ pub enum ApiError {
     Forbidden(String),
     #[error("{0}")]
     Conflict(String),
+    /// 409 E005 whose `fields` say which conflict, for a client that answers it with a screen of
+    /// its own (a like held for the conversations waiting on the caller: `yourTurn`).
+    #[error("{cause}")]
+    ConflictFields {
+        cause: String,
+        fields: BTreeMap<String, Vec<String>>,
+    },
     #[error("{0}")]
     TooLarge(String),
     #[error("{0}")]
@@ -117,7 +124,7 @@ impl ApiError {
             }
             ApiError::NotFound => ErrorCode::E003,
             ApiError::Forbidden(_) => ErrorCode::E004,
-            ApiError::Conflict(_) => ErrorCode::E005,
+            ApiError::Conflict(_) | ApiError::ConflictFields { .. } => ErrorCode::E005,
             ApiError::TooLarge(_) | ApiError::Unsupported(_) => ErrorCode::E006,
             ApiError::RateLimited | ApiError::Throttled { .. } => ErrorCode::E007,
             ApiError::Busy { .. } => ErrorCode::E503,
@@ -137,9 +144,9 @@ impl ApiError {
 
     pub fn body(&self) -> ErrorBody {
         let fields = match self {
-            ApiError::Validation { fields, .. } | ApiError::BadFields { fields, .. } => {
-                Some(fields.clone())
-            }
+            ApiError::Validation { fields, .. }
+            | ApiError::BadFields { fields, .. }
+            | ApiError::ConflictFields { fields, .. } => Some(fields.clone()),
             _ => None,
         };
         let code = self.code();

@@ -19,6 +19,13 @@
 //! | call | answer |
 //! |---|---|
 //! | POST /__mock/introductions | runs the daily job now for the clock's Asia/Taipei day, as `kizuna-server introductions` does, and wakes the push worker: {day, lists, introductions, pushes} |
+//!
+//! And /__mock/quiet-matches, so that a run that moved the clock need not wait for the job's next
+//! look (five minutes):
+//!
+//! | call | answer |
+//! |---|---|
+//! | POST /__mock/quiet-matches | reminds and expires the matches where nobody wrote, as of the clock, now: {reminded, expired} |
 
 use kizuna_core::line::LineUserId;
 use poem::{
@@ -103,6 +110,20 @@ async fn introductions(state: Data<&State>) -> Response {
             .into_response()
         }
         Err(err) => failed(err.into()),
+    }
+}
+
+pub fn quiet_matches_routes() -> impl poem::Endpoint {
+    Route::new().at("/", post(quiet_matches))
+}
+
+#[handler]
+async fn quiet_matches(state: Data<&State>) -> Response {
+    match crate::matchmaking::quiet::run(&state).await {
+        Ok(run) => {
+            Json(json!({ "reminded": run.reminded, "expired": run.expired })).into_response()
+        }
+        Err(err) => failed(err),
     }
 }
 

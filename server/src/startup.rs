@@ -214,6 +214,8 @@ impl Application {
             .state
             .limits
             .spawn_housekeeping(Duration::from_secs(60));
+        let quiet_matches =
+            crate::matchmaking::quiet::spawn(self.state.clone(), crate::matchmaking::quiet::EVERY);
         let pushes = self.push_worker.clone().spawn();
         let we_met = crate::we_met::spawn(self.state.clone(), crate::we_met::EVERY);
         let metrics = self.metrics.map(|m| m.spawn(self.state.clone()));
@@ -257,6 +259,7 @@ impl Application {
         cleanup.abort();
         housekeeping.abort();
         we_met.abort();
+        quiet_matches.abort();
         warm_up.abort();
         if let Some(metrics) = metrics {
             metrics.abort();
@@ -472,6 +475,10 @@ fn build_routes(
         app = app.nest(
             "/__mock/introductions",
             crate::mock_review::introductions_routes(),
+        );
+        app = app.nest(
+            "/__mock/quiet-matches",
+            crate::mock_review::quiet_matches_routes(),
         );
     }
     if let Some(outbox) = mail_outbox {

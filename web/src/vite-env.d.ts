@@ -40,6 +40,8 @@ declare module 'virtual:core-rules' {
   export const taipeiUtcOffsetSecs: WebRules['taipeiUtcOffsetSecs'];
   export const sessionTtlSecs: WebRules['sessionTtlSecs'];
   export const sessionClearingCodes: WebRules['sessionClearingCodes'];
+  export const quietMatchExpiryDays: WebRules['quietMatchExpiryDays'];
+  export const yourTurnLimit: WebRules['yourTurnLimit'];
   export const fixedFields: WebRules['fixedFields'];
   export const consoleRules: WebRules['console'];
   export const lineShare: WebRules['lineShare'];

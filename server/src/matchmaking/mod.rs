@@ -18,6 +18,7 @@
 pub mod cache;
 pub mod job;
 pub mod pool;
+pub mod quiet;
 pub mod schedule;
 
 use std::collections::HashMap;

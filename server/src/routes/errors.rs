@@ -48,6 +48,14 @@ impl From<usecases::matchmaking::MatchmakingError> for ApiError {
             E::ReportedAlready => {
                 ApiError::Conflict("you already reported this member; the reviewers have it".into())
             }
+            E::YourTurn(_) => ApiError::ConflictFields {
+                cause: err.to_string(),
+                fields: [(
+                    "yourTurn".to_string(),
+                    vec![RuleCode::TooMany.as_str().to_string()],
+                )]
+                .into(),
+            },
             E::Storage(err) => err.into(),
         }
     }

@@ -256,6 +256,31 @@ pub struct MatchItem {
     pub unread: u32,
     /// The caller has not opened the conversation yet (`PUT /matches/{matchId}/read` opens it).
     pub is_new: bool,
+    /// The conversation waits on the caller's reply: the other wrote last, over a day ago
+    /// (kizuna-core's `conversation::waits_on_reply`). From 5 of them a new like is held
+    /// (409 E005, `fields.yourTurn`).
+    pub your_turn: bool,
+}
+
+/// A match of the caller's that closed because nobody wrote within 7 days: shown for 14 days
+/// after, by the other member's nickname only.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ExpiredMatchView {
+    pub match_id: i64,
+    /// Unix seconds.
+    pub matched_at: i64,
+    /// Unix seconds.
+    pub expired_at: i64,
+    /// The other member's nickname.
+    pub nickname: String,
+}
+
+#[derive(ApiResponse)]
+pub enum ExpiredMatchesResponse {
+    /// The caller's matches that expired in the last 14 days, newest first.
+    #[oai(status = 200)]
+    Ok(Json<Vec<ExpiredMatchView>>),
 }
 
 #[derive(Debug, Object)]
@@ -470,7 +495,9 @@ impl IntroductionsApi {
     /// Q&A answers (422 E002 with `fields` when refused), which the member sees with the like.
     /// A like back makes a match, and both members get a LINE push. Liking again answers the
     /// same (the first comment stays); liking someone the caller passed is E005; anyone not
-    /// among the caller's introductions is E003.
+    /// among the caller's introductions is E003. A new like while 5 or more conversations wait
+    /// on the caller's reply (`yourTurn` in `GET /matches`) is 409 E005 with
+    /// `fields: {yourTurn: ["too_many"]}`: nothing is stored; reply to or end some first.
     #[oai(path = "/introductions/:memberId/like", method = "post")]
     async fn like(
         &self,
@@ -615,9 +642,37 @@ impl MatchesApi {
                 }),
                 unread: entry.unread,
                 is_new: entry.is_new,
+                your_turn: entry.your_turn,
             })
             .collect();
         Ok(MatchesResponse::Ok(Json(items)))
+    }
+
+    /// The caller's expired matches
+    ///
+    /// Matches where nobody wrote within 7 days of matching close for both as expired (after
+    /// one reminder on day 3); each is listed here for 14 days after, by the other member's
+    /// nickname only, unless either blocked the other since or the other is no longer approved.
+    /// 403 E004 unless the caller is APPROVED.
+    #[oai(path = "/expired-matches", method = "get")]
+    async fn expired(
+        &self,
+        state: poem::web::Data<&State>,
+        caller: Session,
+    ) -> Result<ExpiredMatchesResponse, ApiError> {
+        let viewer = Viewer::from(&caller.0);
+        viewer.approved_member()?;
+        let items = matchmaking::expired_matches(&state.db, &viewer, state.now())
+            .await?
+            .into_iter()
+            .map(|m| ExpiredMatchView {
+                match_id: m.match_id,
+                matched_at: m.matched_at,
+                expired_at: m.expired_at,
+                nickname: m.nickname,
+            })
+            .collect();
+        Ok(ExpiredMatchesResponse::Ok(Json(items)))
     }
 
     /// Unmatch

@@ -1,9 +1,9 @@
 //! The counts `kizuna-server funnel` prints, read from the tables that hold them: introductions
 //! and likes by their Asia/Taipei day, matches by the day they were made and, of those, the ones
-//! with a first message and the ones whose first message the other member answered within a day;
-//! "We met" answers given in the range that say they met and, of those, that want to see the
-//! other again; pushes sent and the visits they brought from `push_days`. Counts only: no member
-//! is named.
+//! with a first message, the ones whose first message the other member answered within a day and
+//! the ones that expired because nobody wrote; "We met" answers given in the range that say they
+//! met and, of those, that want to see the other again; pushes sent and the visits they brought
+//! from `push_days`. Counts only: no member is named.
 
 use anyhow::Context;
 use kizuna_core::date::Date;
@@ -90,7 +90,7 @@ pub async fn stages(
     let chats = numbers(
         conn,
         &format!(
-            "WITH f AS (SELECT m.id, (SELECT c.id FROM chat_messages c WHERE c.match_id = m.id \
+            "WITH f AS (SELECT m.id, m.ended_reason, (SELECT c.id FROM chat_messages c WHERE c.match_id = m.id \
              ORDER BY c.sent_at, c.id LIMIT 1) AS first_id \
              FROM matches m WHERE m.created_at >= {a} AND m.created_at < {b}) \
              SELECT CAST(COUNT(*) AS BIGINT) AS matches, \
@@ -98,11 +98,13 @@ pub async fn stages(
              CAST(COALESCE(SUM(CASE WHEN EXISTS (SELECT 1 FROM chat_messages r \
              JOIN chat_messages c ON c.id = f.first_id WHERE r.match_id = f.id \
              AND r.sender_id <> c.sender_id AND r.sent_at <= c.sent_at + 86400) \
-             THEN 1 ELSE 0 END), 0) AS BIGINT) AS replies FROM f"
+             THEN 1 ELSE 0 END), 0) AS BIGINT) AS replies, \
+             CAST(COALESCE(SUM(CASE WHEN f.ended_reason = 'EXPIRED' THEN 1 ELSE 0 END), 0) \
+             AS BIGINT) AS expired FROM f"
         ),
         from,
         to,
-        &["matches", "firsts", "replies"],
+        &["matches", "firsts", "replies", "expired"],
     )
     .await?;
     let pushes = push_outbox::days(conn, &first.to_string(), &last.to_string()).await?;
@@ -115,6 +117,7 @@ pub async fn stages(
         replies_within_a_day: chats[2],
         we_met,
         see_again,
+        expired: chats[3],
         pushes,
     })
 }

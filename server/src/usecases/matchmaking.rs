@@ -8,7 +8,7 @@ use anyhow::Context;
 use kizuna_core::push::Push;
 use kizuna_core::rules::FieldErrors;
 use kizuna_core::{
-    access,
+    access, conversation,
     date::Date,
     like::{self, LikeComment},
     matching::PublicProfile,
@@ -53,6 +53,10 @@ pub enum MatchmakingError {
     /// The viewer's report of this member is still open.
     #[error("you already reported this member; the reviewers have it")]
     ReportedAlready,
+    /// kizuna-core's `conversation::like_held_for_replies`: these many conversations wait on the
+    /// viewer's reply; a new like waits until they reply to or end some.
+    #[error("{0} conversations wait on your reply: reply to or end them first")]
+    YourTurn(usize),
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -166,6 +170,20 @@ pub struct MatchEntry {
     pub unread: u32,
     /// The viewer has not opened the conversation yet.
     pub is_new: bool,
+    /// The conversation waits on the viewer's reply (kizuna-core's
+    /// `conversation::waits_on_reply`).
+    pub your_turn: bool,
+}
+
+/// A match of the viewer's that expired because nobody wrote, as their matches list shows it.
+pub struct ExpiredMatch {
+    pub match_id: i64,
+    /// Unix seconds.
+    pub matched_at: i64,
+    /// Unix seconds.
+    pub expired_at: i64,
+    /// The other member's nickname: nothing more of them.
+    pub nickname: String,
 }
 
 /// A conversation's newest message.
@@ -375,6 +393,7 @@ pub async fn matches(
     let members: Vec<i64> = visible.iter().map(|(_, other)| *other).collect();
     let mut shown = public_profiles(db, me, &members, today).await?;
     let mut last = chat::last_messages(db, &ids).await?;
+    let turns = waiting_on(&last, me, now);
     let unread = chat::unread_counts(db, &ids, me).await?;
     let opened = chat::opened(db, &ids, me).await?;
     Ok(visible
@@ -392,6 +411,92 @@ pub async fn matches(
                 }),
                 unread: unread.get(&pair.id).copied().unwrap_or(0),
                 is_new: !opened.contains(&pair.id),
+                your_turn: turns.contains(&pair.id),
+            })
+        })
+        .collect())
+}
+
+/// The live matches of `last` (each match's newest message) that wait on `me`'s reply at `now`.
+fn waiting_on(
+    last: &HashMap<i64, crate::storage::entity::chat_message::Model>,
+    me: i64,
+    now: i64,
+) -> std::collections::HashSet<i64> {
+    last.iter()
+        .filter(|(_, m)| {
+            conversation::waits_on_reply(
+                Some(conversation::LastWord {
+                    mine: m.sender_id == me,
+                    sent_at: m.sent_at,
+                }),
+                now,
+            )
+        })
+        .map(|(id, _)| *id)
+        .collect()
+}
+
+/// The viewer's live matches, among those their matches list shows, whose conversation waits on
+/// their reply: two statements however many matches there are.
+async fn your_turn(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    me: i64,
+    now: i64,
+) -> Result<std::collections::HashSet<i64>> {
+    let active = store::active_matches(db, me).await?;
+    let others: Vec<i64> = active.iter().map(|(_, other)| *other).collect();
+    let ties = crate::access::ties(db, viewer, &others).await?;
+    let ids: Vec<i64> = active
+        .iter()
+        .filter(|(_, other)| {
+            ties.get(other)
+                .is_some_and(|t| access::may_see_profile(viewer.standing, t))
+        })
+        .map(|(m, _)| m.id)
+        .collect();
+    let last = chat::last_messages(db, &ids).await?;
+    Ok(waiting_on(&last, me, now))
+}
+
+/// The viewer's matches that expired because nobody wrote, newest first, for
+/// `rules::EXPIRED_MATCH_SHOWN_DAYS` after (kizuna-core's `conversation::expired_match_listed`):
+/// by the other member's nickname only.
+pub async fn expired_matches(
+    db: &impl ConnectionTrait,
+    viewer: &Viewer,
+    now: i64,
+) -> Result<Vec<ExpiredMatch>> {
+    let me = approved(viewer)?;
+    let today = day_of(now)?;
+    let since = now - kizuna_core::rules::EXPIRED_MATCH_SHOWN_DAYS * 86_400;
+    let expired = store::expired_matches(db, me, since).await?;
+    let others: Vec<i64> = expired.iter().map(|(_, other)| *other).collect();
+    let ties = crate::access::ties(db, viewer, &others).await?;
+    let listed: Vec<(pair_match::Model, i64)> = expired
+        .into_iter()
+        .filter(|(m, other)| {
+            ties.get(other).is_some_and(|t| {
+                conversation::expired_match_listed(
+                    viewer.standing,
+                    t,
+                    m.ended_at.unwrap_or(now),
+                    now,
+                )
+            })
+        })
+        .collect();
+    let members: Vec<i64> = listed.iter().map(|(_, other)| *other).collect();
+    let mut shown = public_profiles(db, me, &members, today).await?;
+    Ok(listed
+        .into_iter()
+        .filter_map(|(m, other)| {
+            Some(ExpiredMatch {
+                match_id: m.id,
+                matched_at: m.created_at,
+                expired_at: m.ended_at?,
+                nickname: shown.remove(&other)?.nickname,
             })
         })
         .collect())
@@ -447,6 +552,11 @@ pub async fn like(
             }));
         }
         None => {}
+    }
+    // Only a new like waits for the viewer's replies: a repeat answers as before.
+    let waiting = your_turn(&txn, viewer, me, now).await?.len();
+    if conversation::like_held_for_replies(waiting) {
+        return Err(MatchmakingError::YourTurn(waiting));
     }
     store::set_reaction(
         &txn,

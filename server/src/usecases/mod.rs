@@ -12,6 +12,7 @@ pub mod health;
 pub mod login;
 pub mod matchmaking;
 pub mod membership;
+pub mod quiet;
 pub mod review;
 pub mod revisions;
 pub mod route_rules;

@@ -30,6 +30,7 @@ mod process;
 mod production;
 mod profile;
 mod push;
+mod quiet_matches;
 mod removal_notices;
 mod restore;
 mod review;

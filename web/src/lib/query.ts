@@ -40,6 +40,8 @@ export const queryKeys = {
   removalNotices: 'removal-notices',
   /** "Did you meet?" questions the member is due (private to them). */
   weMet: 'we-met',
+  /** The member's matches that closed because nobody wrote (listed for 14 days). */
+  expiredMatches: 'expired-matches',
   likes: 'likes',
   member: (memberId: number) => `member:${memberId}`,
   pause: 'pause',

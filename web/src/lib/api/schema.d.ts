@@ -524,6 +524,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/expired-matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's expired matches
+         * @description Matches where nobody wrote within 7 days of matching close for both as expired (after
+         *     one reminder on day 3); each is listed here for 14 days after, by the other member's
+         *     nickname only, unless either blocked the other since or the other is no longer approved.
+         *     403 E004 unless the caller is APPROVED.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller's matches that expired in the last 14 days, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ExpiredMatchView"][];
+                    };
+                };
+                /** @description E002: malformed body or parameters. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E001 no session token, E001A invalid session token, E001B expired session token. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E004: ID token invalid or for another user, or not allowed in this state. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E003: not found, also for things that exist but are not the caller's. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E005: conflict, such as a profile that already exists. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: body or file too large, or the caller's unclaimed uploads at their quota. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E006: unsupported or undecodable file. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E002: validation failed; `fields` lists each failing field with its rule codes. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E007: rate limited; `Retry-After` (seconds) when the wait is known. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E500: internal error. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description E503: temporarily unavailable (the database cannot be reached, an upload finds every upload slot of the server taken, or the client's address has too many requests in flight behind the trusted proxy); retry after `Retry-After` seconds. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After": number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/file/fetch/{fileId}": {
         parameters: {
             query?: never;
@@ -994,7 +1137,9 @@ export interface paths {
          *     Q&A answers (422 E002 with `fields` when refused), which the member sees with the like.
          *     A like back makes a match, and both members get a LINE push. Liking again answers the
          *     same (the first comment stays); liking someone the caller passed is E005; anyone not
-         *     among the caller's introductions is E003.
+         *     among the caller's introductions is E003. A new like while 5 or more conversations wait
+         *     on the caller's reply (`yourTurn` in `GET /matches`) is 409 E005 with
+         *     `fields: {yourTurn: ["too_many"]}`: nothing is stored; reply to or end some first.
          */
         post: {
             parameters: {
@@ -9245,6 +9390,27 @@ export interface components {
             };
         };
         /**
+         * ExpiredMatchView
+         * @description A match of the caller's that closed because nobody wrote within 7 days: shown for 14 days
+         *     after, by the other member's nickname only.
+         */
+        ExpiredMatchView: {
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            expiredAt: number;
+            /** Format: int64 */
+            matchId: number;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            matchedAt: number;
+            /** @description The other member's nickname. */
+            nickname: string;
+        };
+        /**
          * @description Where a requested copy stands.
          * @enum {string}
          */
@@ -9511,6 +9677,12 @@ export interface components {
              * @description Messages from the other member after the caller's read marker.
              */
             unread: number;
+            /**
+             * @description The conversation waits on the caller's reply: the other wrote last, over a day ago
+             *     (kizuna-core's `conversation::waits_on_reply`). From 5 of them a new like is held
+             *     (409 E005, `fields.yourTurn`).
+             */
+            yourTurn: boolean;
         };
         /**
          * MemberProfile

@@ -25,6 +25,8 @@ export type LastMessage = Schemas['LastMessage'];
 /** A live match: the conversation's newest message (null before the first) and the count of the
  *  other member's messages the caller has not read. */
 export type MatchItem = Schemas['MatchItem'];
+/** A match that closed because nobody wrote within 7 days: the other member's nickname only. */
+export type ExpiredMatch = Schemas['ExpiredMatchView'];
 export type CodeEntry = Schemas['CodeEntryBody'];
 /** That someone the caller was matched with was removed: the ended match, the nickname they knew
  *  (null once that member left Kizuna) and when; nothing of the decision. */
@@ -48,6 +50,8 @@ export const matchmakingApi = {
   resume: () => api.put('/user/pause', { ...quiet, body: { paused: false } }),
   member: (memberId: number) => api.get('/members/{memberId}', { ...quiet, path: { memberId } }),
   removalNotices: () => api.get('/removal-notices', quiet),
+  /** Matches that closed because nobody wrote, listed for 14 days after. */
+  expiredMatches: () => api.get('/expired-matches', quiet),
   /** Remembered on the server for good. */
   dismissRemovalNotice: (matchId: number) => api.post('/removal-notices/{matchId}/dismiss', { ...quiet, path: { matchId } }),
   weMet: () => api.get('/we-met', quiet),

@@ -11,6 +11,7 @@ export const matchmakingQueries = {
   matches: matchesQuery,
   removalNotices: queryOptions(queryKeys.removalNotices, () => matchmakingApi.removalNotices()),
   weMet: queryOptions(queryKeys.weMet, () => matchmakingApi.weMet()),
+  expiredMatches: queryOptions(queryKeys.expiredMatches, () => matchmakingApi.expiredMatches()),
   member: (memberId: number) => queryOptions(queryKeys.member(memberId), () => matchmakingApi.member(memberId)),
   /** A page of a match's messages, loaded with `fetchQuery`: the chat keeps its pages itself. */
   chatPage: (matchId: number, before?: number) =>

@@ -10,6 +10,7 @@ import { BottomNav } from '@/components/bottom-nav';
 import { Image } from '@/components/image';
 import { matchmakingApi, type LikeItem, type MemberView } from '@/features/matchmaking/api/matchmaking-api';
 import { ItsAMatch, type MatchNews } from '@/features/matchmaking/components/its-a-match';
+import { YourTurnSheet, isYourTurn } from '@/features/matchmaking/components/your-turn-sheet';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
 import { Reactions } from '@/features/matchmaking/components/reactions';
 import { UndoBar } from '@/features/matchmaking/components/undo-bar';
@@ -41,6 +42,8 @@ export default function LikesPage() {
   const [matched, setMatched] = useState<MatchNews | null>(null);
   const [undo, setUndo] = useState<PassUndo | null>(pendingPass);
   const [undoing, setUndoing] = useState(false);
+  // A like back held for the conversations waiting on the member's reply.
+  const [held, setHeld] = useState<LikeItem | null>(null);
   const grid = useRef<HTMLUListElement>(null);
   const lists = state.kind === 'ok' ? state.value : null;
   const me = getUserInfo()?.profile ?? null;
@@ -64,6 +67,10 @@ export default function LikesPage() {
       set({ ...lists, received: lists.received.filter((r) => r.member.memberId !== m.memberId) });
       invalidate(queryKeys.introductions);
     } catch (err) {
+      if (kind === 'LIKE' && isYourTurn(err)) {
+        setHeld(item);
+        return;
+      }
       logger.warn(`reaction failed: ${describeError(err)}`);
       toast.error(t('match.loadFailed'));
       reload();
@@ -186,6 +193,14 @@ export default function LikesPage() {
         />
       ) : null}
       <ItsAMatch match={matched} onClose={() => setMatched(null)} returnFocus={() => grid.current?.querySelector<HTMLElement>('[data-testid="like"]') ?? document.getElementById('likes-tab-received')} />
+      <YourTurnSheet
+        open={held !== null}
+        onClose={() => setHeld(null)}
+        onReady={() => {
+          if (held) void answer(held, 'LIKE');
+        }}
+        returnFocus={() => grid.current?.querySelector<HTMLElement>('[data-testid="like"]') ?? document.getElementById('likes-tab-received')}
+      />
       <BottomNav current="likes" badges={{ likes: lists?.received.length ?? 0 }} />
     </section>
   );

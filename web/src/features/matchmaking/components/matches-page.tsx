@@ -9,17 +9,20 @@ import '@/features/matchmaking/components/matchmaking.css';
 import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 import { RemovalNoticeCard } from '@/features/matchmaking/components/removal-notice';
 import { WeMetCard } from '@/features/matchmaking/components/we-met';
+import { ExpiredMatches } from '@/features/matchmaking/components/expired-matches';
 
 /** /matches: the caller's active matches, newest first; a row opens the conversation (where the
  *  profile, report, block and unmatch are). A match is marked new until its chat is opened, and
  *  the unread count shows on the row and on the tab. Above them, a notice for each removed match
  *  not dismissed yet, then each "Did you meet?" question the member is due (their answer stays on
- *  the card as thanks until they leave the page). */
+ *  the card as thanks until they leave the page); below, the matches that closed because nobody
+ *  wrote (by nickname, with a line saying so). */
 export default function MatchesPage() {
   const t = useT();
   const [state, reload] = useQuery(matchmakingQueries.matches);
   const [notices, , setNotices] = useQuery(matchmakingQueries.removalNotices);
   const [weMet] = useQuery(matchmakingQueries.weMet);
+  const [expired] = useQuery(matchmakingQueries.expiredMatches);
   const lang = document.documentElement.lang || undefined;
   const timeFormat = new Intl.DateTimeFormat(lang, { timeStyle: 'short' });
   const dateFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'short' });
@@ -107,6 +110,7 @@ export default function MatchesPage() {
           })}
         </ul>
       )}
+      {state.kind === 'ok' && expired.kind === 'ok' ? <ExpiredMatches matches={expired.value} when={when} /> : null}
       <BottomNav current="matches" badges={{ matches: state.kind === 'ok' ? matchesBadge(state.value) : 0 }} />
     </section>
   );

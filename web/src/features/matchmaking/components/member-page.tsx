@@ -15,6 +15,7 @@ import { Reactions } from '@/features/matchmaking/components/reactions';
 import { LikeSheet, type LikedPart } from '@/features/matchmaking/components/like-sheet';
 import { TheirLike } from '@/features/matchmaking/components/their-like';
 import { ItsAMatch, type MatchNews } from '@/features/matchmaking/components/its-a-match';
+import { YourTurnSheet, isYourTurn } from '@/features/matchmaking/components/your-turn-sheet';
 import { SafetyActions } from '@/features/matchmaking/components/safety-actions';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
 import { memberIdFrom } from '@/features/matchmaking/lib/member-facts';
@@ -37,6 +38,8 @@ export default function MemberPage() {
   const [liking, setLiking] = useState<LikedPart | null>(null);
   const [busy, setBusy] = useState(false);
   const [matched, setMatched] = useState<MatchNews | null>(null);
+  // A like held for the conversations waiting on the member's reply, with its comment.
+  const [held, setHeld] = useState<{ page: MemberProfile; comment?: LikeComment } | null>(null);
 
   const like = async (page: MemberProfile, comment?: LikeComment) => {
     setBusy(true);
@@ -47,6 +50,11 @@ export default function MemberPage() {
       if (liked.matched) setMatched({ name: page.member.nickname, photo: page.member.photoNameList[0] ?? null, matchId: liked.matchId ?? null });
       for (const key of [queryKeys.introductions, queryKeys.likes, queryKeys.matches]) invalidate(key);
     } catch (err) {
+      if (isYourTurn(err)) {
+        setLiking(null);
+        setHeld({ page, comment });
+        return;
+      }
       logger.warn(`like failed: ${describeError(err)}`);
       toast.error(err instanceof ApiError && err.status === 422 ? t('match.likeSheet.invalid') : t('match.loadFailed'));
       if (!(err instanceof ApiError && err.status === 422)) reload();
@@ -116,6 +124,14 @@ export default function MemberPage() {
         </article>
       )}
       <ItsAMatch match={matched} onClose={() => setMatched(null)} returnFocus={dockAction} />
+      <YourTurnSheet
+        open={held !== null}
+        onClose={() => setHeld(null)}
+        onReady={() => {
+          if (held) void like(held.page, held.comment);
+        }}
+        returnFocus={dockAction}
+      />
       <BottomNav current={null} />
     </section>
   );

@@ -1,17 +1,9 @@
 import { ShieldAlert } from 'lucide-react';
-import { extendMessages, useT } from '@/lib/i18n';
-import { describeError, logger } from '@/lib/logger';
+import { useT } from '@/lib/i18n';
 import type { SafetyKind } from '@/lib/wasm/safety';
 import { Dialog } from '@/features/matchmaking/components/dialog';
-
-// The sheet's texts travel with the chat's chunk (this module): the app's catalogue, which
-// /register loads too, does not carry them. Asked for when the chat loads; the sheet opens on a
-// send, long after.
-extendMessages({
-  'zh-TW': () => import('@/features/matchmaking/locales/zh-TW.json'),
-  en: () => import('@/features/matchmaking/locales/en.json'),
-  ja: () => import('@/features/matchmaking/locales/ja.json'),
-}).catch((err: unknown) => logger.warn(`chat messages did not load: ${describeError(err)}`));
+// The sheet's texts: asked for when the chat loads; the sheet opens on a send, long after.
+import '@/features/matchmaking/lib/feature-messages';
 
 const REASON: Record<SafetyKind, string> = {
   OFF_PLATFORM: 'match.sendCheck.offPlatform',

@@ -15,6 +15,7 @@ import { TheirLike } from '@/features/matchmaking/components/their-like';
 import { TodayEmpty } from '@/features/matchmaking/components/today-empty';
 import { UndoBar } from '@/features/matchmaking/components/undo-bar';
 import { Verified } from '@/features/matchmaking/components/verified';
+import { YourTurnSheet, isYourTurn } from '@/features/matchmaking/components/your-turn-sheet';
 import { ageAndCity, bandLabel, occupationTypeLabel } from '@/features/matchmaking/lib/member-facts';
 import { forgetPass, pendingPass, rememberPass, type PassUndo } from '@/features/matchmaking/lib/pass-undo';
 import '@/features/matchmaking/components/matchmaking.css';
@@ -40,6 +41,10 @@ export default function TodayPage() {
   // A pass made here or on the profile page a moment ago.
   const [undo, setUndo] = useState<PassUndo | null>(pendingPass);
   const [undoing, setUndoing] = useState(false);
+  // A like held for the conversations waiting on the member's reply: sent again once they may.
+  const [held, setHeld] = useState<Introduction | null>(null);
+  // Its card: the sheet gives the focus back to its Like when it closes.
+  const heldCard = useRef<number | null>(null);
 
   const resume = async () => {
     setResuming(true);
@@ -88,6 +93,11 @@ export default function TodayPage() {
           ),
       });
     } catch (err) {
+      if (kind === 'LIKE' && isYourTurn(err)) {
+        heldCard.current = id;
+        setHeld(intro);
+        return;
+      }
       logger.warn(`reaction failed: ${describeError(err)}`);
       toast.error(t('match.loadFailed'));
       reload();
@@ -210,6 +220,14 @@ export default function TodayPage() {
         match={matched}
         onClose={() => setMatched(null)}
         returnFocus={() => list.current?.querySelector<HTMLElement>(`[data-member-id="${matchedCard.current}"] [data-testid="open-chat"]`)}
+      />
+      <YourTurnSheet
+        open={held !== null}
+        onClose={() => setHeld(null)}
+        onReady={() => {
+          if (held) void react(held, 'LIKE');
+        }}
+        returnFocus={() => list.current?.querySelector<HTMLElement>(`[data-member-id="${heldCard.current}"] [data-testid="like"]`)}
       />
       <BottomNav current="today" />
     </section>
