@@ -149,7 +149,7 @@ pub enum PushKind {
 
 impl PushKind {
     /// Every kind.
-    pub const ALL: [PushKind; 6] = [
+    pub const ALL: [PushKind; 7] = [
         PushKind::Match,
         PushKind::Message,
         PushKind::Introductions,
@@ -932,15 +932,16 @@ impl Funnel {
                 self.replies_within_a_day,
                 Some(("first messages", self.first_messages)),
             ),
+            (
+                "expired, nobody wrote",
+                self.expired,
+                Some(("matches", self.matches)),
+            ),
             ("we met", self.we_met, None),
             (
                 "want to see again",
                 self.see_again,
                 Some(("we met", self.we_met)),
-            (
-                "expired, nobody wrote",
-                self.expired,
-                Some(("matches", self.matches)),
             ),
         ];
         for (name, count, before) in stages {
@@ -1166,10 +1167,8 @@ mod tests {
                 reinstated: false,
                 note: None,
             },
-            let expected = usize::from(matches!(
-                push,
-                Push::NewMessage { .. } | Push::WeMet { .. } | Push::QuietMatch { .. }
-            )) * 2;
+            Push::WeMet { match_id: 9 },
+            Push::QuietMatch { match_id: 6 },
         ]
     }
 
@@ -1225,11 +1224,9 @@ mod tests {
             let json = json_of(&render(&push, Locale::En, LIFF, Some("Mei")));
             assert!(!json.to_string().contains("\"image\""), "{push:?}");
             let names = json.to_string().matches("Mei").count();
-            let expected =
-                usize::from(matches!(push, Push::NewMessage { .. } | Push::WeMet { .. })) * 2;
             let expected = usize::from(matches!(
                 push,
-                Push::NewMessage { .. } | Push::QuietMatch { .. }
+                Push::NewMessage { .. } | Push::WeMet { .. } | Push::QuietMatch { .. }
             )) * 2;
             assert_eq!(
                 names, expected,
