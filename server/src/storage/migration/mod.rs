@@ -40,6 +40,7 @@ mod m20261201_000041_push_kinds_rendered;
 mod m20261202_000002_photo_hashes;
 mod m20261202_000043_appeals;
 mod m20261202_000401_removal_notices;
+mod m20261203_000402_photo_regions;
 
 pub struct Migrator;
 
@@ -71,6 +72,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000002_photo_hashes::Migration),
             Box::new(m20261202_000043_appeals::Migration),
             Box::new(m20261202_000401_removal_notices::Migration),
+            Box::new(m20261203_000402_photo_regions::Migration),
         ]
     }
 }
