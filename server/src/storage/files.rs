@@ -60,7 +60,7 @@ pub async fn insert_temp(
         photo_regions: Set(new
             .hash
             .regions
-            .map(|r| super::photo_hashes::regions_bytes(&r))),
+            .map(|r| super::photo_hashes::regions_text(&r))),
     })
     .exec(db)
     .await

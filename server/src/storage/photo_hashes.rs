@@ -28,12 +28,18 @@ pub struct StoredPhoto {
     pub owner: Option<Owner>,
 }
 
-/// `photo_regions` as stored: each region's 64 bits, big-endian, in their order.
-pub fn regions_bytes(regions: &[u64; PHOTO_REGIONS]) -> Vec<u8> {
-    regions.iter().flat_map(|r| r.to_be_bytes()).collect()
+/// `photo_regions` as stored: each region's 64 bits, big-endian, in their order, in hex.
+pub fn regions_text(regions: &[u64; PHOTO_REGIONS]) -> String {
+    hex::encode(
+        regions
+            .iter()
+            .flat_map(|r| r.to_be_bytes())
+            .collect::<Vec<u8>>(),
+    )
 }
 
-fn regions_of(bytes: &[u8]) -> Result<[u64; PHOTO_REGIONS], StorageError> {
+fn regions_of(text: &str) -> Result<[u64; PHOTO_REGIONS], StorageError> {
+    let bytes = hex::decode(text).map_err(|_| StorageError::Unreadable("photo_regions".into()))?;
     if bytes.len() != PHOTO_REGIONS * 8 {
         return Err(StorageError::Unreadable("photo_regions".into()));
     }
@@ -49,7 +55,7 @@ fn hash_of(row: &sea_orm::QueryResult) -> Result<PhotoHash, StorageError> {
     let mirrored: i64 = row
         .try_get("", "photo_hash_mirrored")
         .context("decoding a hash")?;
-    let regions: Option<Vec<u8>> = row
+    let regions: Option<String> = row
         .try_get("", "photo_regions")
         .context("decoding a hash")?;
     Ok(PhotoHash {
@@ -204,7 +210,7 @@ pub async fn fill(
             vec![
                 (hash.plain as i64).into(),
                 (hash.mirrored as i64).into(),
-                hash.regions.map(|r| regions_bytes(&r)).into(),
+                hash.regions.map(|r| regions_text(&r)).into(),
                 id.into(),
             ],
         ))
