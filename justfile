@@ -152,9 +152,10 @@ bench-safety:
 # Reused photos (not part of `just test`): scikit-image's sample photos and its faces subset (pip, in a
 # venv under ~/.cache; nothing downloaded at run time, nothing kept in git), quarters of the larger
 # ones and generated scenes, at least 1,000 distinct images, hashed as uploads are
-# (`images::phash`); prints the hit rate over recompressed, resized, cropped (up to a tenth) and
-# mirrored copies at kizuna-core's `PHOTO_RESEMBLANCE_MAX_BITS` and around it, the false matches
-# among the distinct images, and the time to compare one photo against a million stored hashes.
+# (`images::phash`: whole, mirrored and nine regions); prints the hit rate over recompressed,
+# resized, cropped (up to a tenth) and mirrored copies at kizuna-core's thresholds and around them,
+# the false matches among the distinct images, and the time to compare one photo against a million
+# stored photos' hashes. Exits 1 when a target is missed.
 bench-photos:
     test -x ~/.cache/kizuna-photo-bench/bin/python || python3 -m venv ~/.cache/kizuna-photo-bench
     ~/.cache/kizuna-photo-bench/bin/python -c 'import skimage' 2>/dev/null || ~/.cache/kizuna-photo-bench/bin/pip install -q scikit-image

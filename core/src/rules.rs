@@ -820,11 +820,23 @@ pub const CHAT_PAGE_DEFAULT: u32 = 30;
 pub const REVIEW_PAGE: RangeRule = RangeRule { min: 1, max: 200 };
 /// An app path asked about by the web app's route guard, in characters.
 pub const ROUTE_PATH: RangeRule = RangeRule { min: 1, max: 512 };
-/// Photos whose perceptual hashes (64 bits each, `photos::PhotoHash`) differ in at most this
-/// many bits resemble each other: the review console shows them side by side. Measured by
-/// `just bench-photos` (recompressed, resized, cropped by up to a tenth and mirrored copies
+/// Photos whose whole-image perceptual hashes (64 bits each, `photos::PhotoHash`) differ in at
+/// most this many bits resemble each other: the review console shows them side by side. Measured
+/// by `just bench-photos` (recompressed, resized, cropped by up to a tenth and mirrored copies
 /// against distinct photos): see docs/design.md, Review.
-pub const PHOTO_RESEMBLANCE_MAX_BITS: u32 = 12;
+pub const PHOTO_RESEMBLANCE_MAX_BITS: u32 = 10;
+/// ... or whose hashes differ in at most this many bits when one photo's whole image is compared
+/// with a region of the other's (`photos::PhotoHash::regions`: a crop caught either way). Tighter
+/// than the whole-image threshold: each pair of photos is compared 36 more ways, and each way is
+/// a chance for two different photos to look alike.
+pub const PHOTO_REGION_RESEMBLANCE_MAX_BITS: u32 = 8;
+/// The regions of a photo that are hashed besides the whole image: each takes this share of the
+/// width and of the height away (a crop of up to a tenth)...
+pub const PHOTO_REGION_CUT: f32 = 0.1;
+/// ... at these positions, as the share of the cut taken on the left (and on the top): every pair
+/// of them, 9 regions. Not at the very edges: a crop anywhere within the tenth is then at most
+/// about 2 % of a side away from a region, and a crop from one corner about 1 %.
+pub const PHOTO_REGION_SHARES: [f32; 3] = [0.12, 0.5, 0.88];
 /// A client log line's message, in characters: longer ones are refused.
 pub const LOG_MESSAGE_CHARS: u32 = 2000;
 /// Client log lines a member (a caller with a live session) may write per minute.

@@ -1,8 +1,9 @@
 //! The reused-photo check over real and generated photos (`just bench-photos`): every distinct
-//! image is hashed as the upload pipeline hashes it (`images::phash`), then copies of it
-//! recompressed, resized, cropped by up to a tenth and mirrored; prints the hit rate of each kind
-//! of copy at kizuna-core's threshold (and around it), the false matches among the distinct
-//! images, and the time to compare one photo against a million stored hashes.
+//! image is hashed as the upload pipeline hashes it (`images::phash`: whole, mirrored and nine
+//! regions), then copies of it recompressed, resized, cropped by up to a tenth and mirrored;
+//! prints the hit rate of each kind of copy at kizuna-core's thresholds (and around them), the
+//! false matches among the distinct images, and the time to compare one photo against a million
+//! stored photos' hashes.
 //!
 //! `bench_photos DIR`: DIR holds the real photos (server/bench/photos/export.py writes them);
 //! the four quarters of every real photo of at least 320 px a side count as distinct images too,
@@ -15,8 +16,8 @@ use std::time::Instant;
 
 use image::{DynamicImage, ImageFormat, imageops::FilterType};
 use kizuna_core::{
-    photos::{PhotoHash, nearest, resembling},
-    rules::PHOTO_RESEMBLANCE_MAX_BITS,
+    photos::{Distances, PHOTO_REGIONS, PhotoHash, distances, resembling},
+    rules::{PHOTO_REGION_RESEMBLANCE_MAX_BITS, PHOTO_RESEMBLANCE_MAX_BITS},
 };
 use kizuna_server::images::phash::photo_hash;
 use rand::{Rng, SeedableRng, rngs::StdRng};
@@ -170,30 +171,34 @@ fn main() -> std::process::ExitCode {
         started.elapsed().as_secs_f64() * 1000.0 / images.len() as f64
     );
 
-    let thresholds: Vec<u32> =
-        (PHOTO_RESEMBLANCE_MAX_BITS.saturating_sub(4)..=PHOTO_RESEMBLANCE_MAX_BITS + 4).collect();
+    // Around the thresholds: both moved by the same number of bits.
+    let shifts: Vec<i32> = (-4..=4).collect();
+    let at = shifts.iter().position(|s| *s == 0).unwrap();
+    let within = |d: Distances, shift: i32| {
+        d.within(
+            PHOTO_RESEMBLANCE_MAX_BITS.saturating_add_signed(shift),
+            PHOTO_REGION_RESEMBLANCE_MAX_BITS.saturating_add_signed(shift),
+        )
+        .is_some()
+    };
     println!(
-        "photos: hit rate over transformed copies (threshold {PHOTO_RESEMBLANCE_MAX_BITS} bits; around it: {thresholds:?})"
+        "photos: hit rate over transformed copies (thresholds {PHOTO_RESEMBLANCE_MAX_BITS} bits whole, {PHOTO_REGION_RESEMBLANCE_MAX_BITS} against a region; around them, both moved by {shifts:?})"
     );
-    let mut all_hits = vec![0usize; thresholds.len()];
+    let mut all_hits = vec![0usize; shifts.len()];
     let mut all_copies = 0usize;
     for (label, transform) in TRANSFORMS {
-        let mut hits = vec![0usize; thresholds.len()];
+        let mut hits = vec![0usize; shifts.len()];
         for ((_, img), original) in images.iter().zip(&hashes) {
-            let d = nearest(photo_hash(&transform(img)), *original);
-            for (k, t) in thresholds.iter().enumerate() {
-                hits[k] += usize::from(d <= *t);
+            let d = distances(photo_hash(&transform(img)), *original);
+            for (k, shift) in shifts.iter().enumerate() {
+                hits[k] += usize::from(within(d, *shift));
             }
         }
         let rates: Vec<String> = hits
             .iter()
             .map(|h| format!("{:.1}", 100.0 * *h as f64 / images.len() as f64))
             .collect();
-        let at = hits[thresholds
-            .iter()
-            .position(|t| *t == PHOTO_RESEMBLANCE_MAX_BITS)
-            .unwrap()];
-        let found = 100.0 * at as f64 / images.len() as f64;
+        let found = 100.0 * hits[at] as f64 / images.len() as f64;
         println!("photos:   {label:34} {found:5.1} %   [{}]", rates.join(" "));
         if found < COPIES_FOUND_PCT {
             missed.push(format!(
@@ -205,10 +210,6 @@ fn main() -> std::process::ExitCode {
         }
         all_copies += images.len();
     }
-    let at = thresholds
-        .iter()
-        .position(|t| *t == PHOTO_RESEMBLANCE_MAX_BITS)
-        .unwrap();
     println!(
         "photos:   {:34} {:5.1} %   ({} copies)",
         "all copies",
@@ -216,17 +217,27 @@ fn main() -> std::process::ExitCode {
         all_copies
     );
 
-    let mut false_matches = vec![0usize; thresholds.len()];
+    let mut false_matches = vec![0usize; shifts.len()];
     let mut examples = Vec::new();
     let n = hashes.len();
     for a in 0..n {
         for b in (a + 1)..n {
-            let d = nearest(hashes[a], hashes[b]).min(nearest(hashes[b], hashes[a]));
-            for (k, t) in thresholds.iter().enumerate() {
-                false_matches[k] += usize::from(d <= *t);
+            // Either may be the new one.
+            let (ab, ba) = (
+                distances(hashes[a], hashes[b]),
+                distances(hashes[b], hashes[a]),
+            );
+            for (k, shift) in shifts.iter().enumerate() {
+                false_matches[k] += usize::from(within(ab, *shift) || within(ba, *shift));
             }
-            if d <= PHOTO_RESEMBLANCE_MAX_BITS && examples.len() < 8 {
-                examples.push(format!("{} ~ {} ({d})", images[a].0, images[b].0));
+            if (within(ab, 0) || within(ba, 0)) && examples.len() < 8 {
+                examples.push(format!(
+                    "{} ~ {} (whole {}, region {:?})",
+                    images[a].0,
+                    images[b].0,
+                    ab.whole.min(ba.whole),
+                    ab.region.min(ba.region)
+                ));
             }
         }
     }
@@ -255,6 +266,9 @@ fn main() -> std::process::ExitCode {
         .map(|_| PhotoHash {
             plain: rng.r#gen(),
             mirrored: rng.r#gen(),
+            regions: Some(std::array::from_fn::<u64, PHOTO_REGIONS, _>(|_| {
+                rng.r#gen()
+            })),
         })
         .collect();
     let mut times = Vec::new();
@@ -266,7 +280,7 @@ fn main() -> std::process::ExitCode {
     }
     times.sort_by(|a, b| a.total_cmp(b));
     println!(
-        "photos: one photo against 1,000,000 stored hashes: {:.2} ms (median of {}; {found} random hashes within the threshold)",
+        "photos: one photo against 1,000,000 stored photos' hashes (whole, mirrored, {PHOTO_REGIONS} regions): {:.2} ms (median of {}; {found} random ones within the thresholds)",
         times[times.len() / 2],
         times.len()
     );

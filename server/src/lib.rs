@@ -29,6 +29,7 @@ pub mod middleware;
 pub mod mock_line;
 pub mod mock_review;
 pub mod monitoring;
+pub mod photo_backfill;
 pub mod rate_limit;
 pub mod readiness;
 pub mod relay;

@@ -210,6 +210,8 @@ impl Application {
             self.state.files.clone(),
             Duration::from_secs(600),
         );
+        let backfill =
+            crate::photo_backfill::spawn(self.state.db.clone(), self.state.files.clone());
         let housekeeping = self
             .state
             .limits
@@ -257,6 +259,7 @@ impl Application {
             .run_with_graceful_shutdown(app, stopping, Some(Duration::from_secs(30)))
             .await;
         cleanup.abort();
+        backfill.abort();
         housekeeping.abort();
         we_met.abort();
         quiet_matches.abort();

@@ -172,6 +172,28 @@ fn make_preview(img: &DynamicImage) -> Result<Option<Preview>, ImageError> {
 /// Sniffs, checks the caps, decodes, applies the EXIF orientation and re-encodes in the same format
 /// (JPEG q90, PNG, lossy WebP q90) without any metadata. CPU-bound: call from a blocking thread.
 pub fn process_upload(bytes: &[u8]) -> Result<Processed, ImageError> {
+    let (img, kind) = decode(bytes)?;
+    let out = encode_plain(&img, kind, 90)?;
+    let preview = make_preview(&img)?;
+    let hash = phash::photo_hash(&img);
+    Ok(Processed {
+        bytes: out,
+        kind,
+        hash,
+        width: img.width(),
+        height: img.height(),
+        preview,
+    })
+}
+
+/// The perceptual hash of a stored file (`phash`), decoded under the same caps as an upload: for
+/// the files stored before their hashes were (`usecases::photo_backfill`). CPU-bound.
+pub fn hash_stored(bytes: &[u8]) -> Result<kizuna_core::photos::PhotoHash, ImageError> {
+    decode(bytes).map(|(img, _)| phash::photo_hash(&img))
+}
+
+/// Sniffs, checks the caps, decodes and applies the EXIF orientation.
+fn decode(bytes: &[u8]) -> Result<(DynamicImage, Kind), ImageError> {
     if bytes.len() > MAX_UPLOAD_BYTES {
         return Err(ImageError::TooManyBytes);
     }
@@ -195,17 +217,7 @@ pub fn process_upload(bytes: &[u8]) -> Result<Processed, ImageError> {
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut img = DynamicImage::from_decoder(decoder).map_err(classify)?;
     img.apply_orientation(orientation);
-    let out = encode_plain(&img, kind, 90)?;
-    let preview = make_preview(&img)?;
-    let hash = phash::photo_hash(&img);
-    Ok(Processed {
-        bytes: out,
-        kind,
-        hash,
-        width: img.width(),
-        height: img.height(),
-        preview,
-    })
+    Ok((img, kind))
 }
 
 fn classify(err: image::ImageError) -> ImageError {

@@ -1,10 +1,15 @@
 //! The perceptual hash of an upload (`image_hasher`, the maintained fork of `img_hash`, on the
 //! same `image` 0.25 as the rest of the pipeline): a DCT median hash of 8 × 8 bits (pHash: each of the lowest 64 frequencies against their median, which a mean dominated by the DC term would not split evenly) of the
-//! image as uploaded and of its mirror image. kizuna-core's `photos` compares them.
+//! image as uploaded, of its mirror image, and of the nine regions of kizuna-core's
+//! `photos::region_offsets` (so that a crop of up to a tenth is caught). kizuna-core's `photos`
+//! compares them.
 
 use image::{DynamicImage, imageops::FilterType};
 use image_hasher::{HashAlg, Hasher, HasherConfig};
-use kizuna_core::photos::PhotoHash;
+use kizuna_core::{
+    photos::{PhotoHash, region_offsets},
+    rules::PHOTO_REGION_CUT,
+};
 
 /// Side the image is brought down to before hashing: the hash reads 16 × 16 pixels, so a 40 MP
 /// upload need not be resized to that in one go by the hasher.
@@ -26,8 +31,21 @@ fn bits(hasher: &Hasher<[u8; 8]>, img: &DynamicImage) -> u64 {
     u64::from_be_bytes(bytes)
 }
 
-/// The hash of `img` and of its mirror image. CPU-bound (a few milliseconds once the image is
-/// decoded): call from an image worker.
+/// The region of `img` that starts at `(left, top)` (shares of its width and height) and is
+/// `PHOTO_REGION_CUT` smaller each way.
+fn region(img: &DynamicImage, left: f32, top: f32) -> DynamicImage {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let keep = 1.0 - PHOTO_REGION_CUT;
+    img.crop_imm(
+        (w * left) as u32,
+        (h * top) as u32,
+        ((w * keep) as u32).max(1),
+        ((h * keep) as u32).max(1),
+    )
+}
+
+/// The hashes of `img`: whole, mirrored and its regions. CPU-bound (a few milliseconds once the
+/// image is decoded): call from an image worker.
 pub fn photo_hash(img: &DynamicImage) -> PhotoHash {
     let small = if img.width().max(img.height()) > HASH_SOURCE_SIDE {
         DynamicImage::ImageLuma8(
@@ -38,9 +56,12 @@ pub fn photo_hash(img: &DynamicImage) -> PhotoHash {
         DynamicImage::ImageLuma8(img.to_luma8())
     };
     let hasher = hasher();
+    // The regions are cut from the small copy: the hash reads 16 × 16 pixels of each anyway.
+    let regions = region_offsets().map(|(left, top)| bits(&hasher, &region(&small, left, top)));
     PhotoHash {
         plain: bits(&hasher, &small),
         mirrored: bits(&hasher, &small.fliph()),
+        regions: Some(regions),
     }
 }
 
@@ -74,5 +95,17 @@ mod tests {
         let other = photo_hash(&scene(800, 600, 4));
         assert!(resembles(other, original).is_none());
         assert!(distance(original.plain, original.mirrored) > 0);
+    }
+
+    #[test]
+    fn a_crop_of_a_tenth_from_one_corner_resembles_either_way() {
+        let whole = scene(800, 600, 2);
+        let crop = whole.crop_imm(0, 0, 720, 540);
+        let (whole, crop) = (photo_hash(&whole), photo_hash(&crop));
+        assert!(resembles(crop, whole).is_some());
+        assert!(resembles(whole, crop).is_some());
+        // Neither way is it caught without the regions: this is what they are for.
+        let bare = |h: PhotoHash| PhotoHash { regions: None, ..h };
+        assert!(resembles(bare(crop), bare(whole)).is_none());
     }
 }

@@ -57,6 +57,10 @@ pub async fn insert_temp(
         claimed_at: Set(None),
         photo_hash: Set(Some(new.hash.plain as i64)),
         photo_hash_mirrored: Set(Some(new.hash.mirrored as i64)),
+        photo_regions: Set(new
+            .hash
+            .regions
+            .map(|r| super::photo_hashes::regions_text(&r))),
     })
     .exec(db)
     .await

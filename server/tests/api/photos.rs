@@ -4,10 +4,11 @@
 
 use image::{DynamicImage, imageops::FilterType};
 use reqwest::Method;
+use sea_orm::ConnectionTrait;
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{Backend, TestApp, User, assert_error, spawn_app},
+    helpers::{Backend, TestApp, User, assert_error, number, spawn_app, spawn_app_with},
     matchmaking::{Member, ok_json, register_user, send, set_status},
     on_both_backends,
     review::make_reviewer,
@@ -175,13 +176,146 @@ async fn a_returning_members_reused_photos_are_shown_to_the_reviewer(backend: Ba
     assert_eq!(stranger.status(), 401);
 }
 
+/// A crop of a tenth from one corner moves most of a whole-image hash's bits: the regions each
+/// photo is hashed in catch it, whether the returning member's photo is the crop or the one their
+/// earlier account showed was.
+async fn a_returning_members_photo_cropped_from_one_corner_is_flagged(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let reviewer = make_reviewer(&app.api).await;
+    let (w, h) = (480, 360);
+    // Kai left while suspended with a photo; Ren, suspended and still here, shows the top-left
+    // nine tenths of another.
+    let (kai, _) = register_with(&app, 1, jpeg_of(&scene(11), 90)).await;
+    set_status(&app, &kai, "SUSPENDED").await;
+    let r = send(
+        &app,
+        Method::DELETE,
+        "/api/user/account",
+        &kai.user.token,
+        Some(json!({"lineAccessToken": null})),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    let ren_crop = scene(12).crop_imm(0, 0, w * 9 / 10, h * 9 / 10);
+    let (ren, ren_photo) = register_with(&app, 3, jpeg_of(&ren_crop, 85)).await;
+    set_status(&app, &ren, "SUSPENDED").await;
+    let (mei, _) = register_with(&app, 4, jpeg_of(&scene(13), 90)).await;
+    set_status(&app, &mei, "APPROVED").await;
+
+    // He comes back: Kai's photo with a tenth cut from the bottom-right corner, recompressed,
+    // and as his avatar the whole of the photo Ren shows a crop of.
+    let kai_crop = scene(11).crop_imm(w / 10, h / 10, w * 9 / 10, h * 9 / 10);
+    let (back, crop_file) = register_with(&app, 5, jpeg_of(&kai_crop, 70)).await;
+    let avatar = app
+        .upload_ok(&back.user.token, jpeg_of(&scene(12), 80))
+        .await;
+    assert_eq!(
+        app.set_avatar(&back.user.token, &avatar).await.status(),
+        200
+    );
+
+    let review = review_of(&app, &reviewer, back.id).await;
+    let found = review["resembling"].as_array().unwrap();
+    assert_eq!(found.len(), 2, "{review}");
+    let of_kai = found
+        .iter()
+        .find(|r| r["photo"] == crop_file.as_str())
+        .expect("the crop of Kai's photo is flagged");
+    assert_eq!(of_kai["otherLeftSuspended"], true);
+    assert_eq!(of_kai["other"], Value::Null);
+    let of_ren = found
+        .iter()
+        .find(|r| r["photo"] == avatar.as_str())
+        .expect("the photo Ren shows a crop of is flagged");
+    assert_eq!(of_ren["other"]["profileId"], ren.id);
+    assert_eq!(of_ren["other"]["status"], "SUSPENDED");
+    assert_eq!(of_ren["otherPhoto"], ren_photo.as_str());
+    for r in found {
+        assert!(r["distance"].as_u64().unwrap() <= 10, "{r}");
+    }
+    let mei_review = review_of(&app, &reviewer, mei.id).await;
+    assert_eq!(mei_review["resembling"], json!([]), "{mei_review}");
+
+    // Photos hashed before regions were (no `photo_regions`) are compared by their whole image
+    // only: the corner crop of Kai's photo is no longer seen, while Ren's crop still is, through
+    // the regions of the returning member's avatar.
+    app.db
+        .execute_unprepared("UPDATE kept_photo_hashes SET photo_regions = NULL")
+        .await
+        .unwrap();
+    app.db
+        .execute_unprepared(&format!(
+            "UPDATE files SET photo_regions = NULL WHERE id = '{ren_photo}'"
+        ))
+        .await
+        .unwrap();
+    let review = review_of(&app, &reviewer, back.id).await;
+    let found = review["resembling"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{review}");
+    assert_eq!(found[0]["photo"], avatar.as_str());
+    assert_eq!(found[0]["other"]["profileId"], ren.id);
+}
+
+/// A photo stored before its regions were hashed (here before it was hashed at all) gets its
+/// hashes from its bytes when a server starts: a crop of it from one corner is then flagged.
+async fn photos_stored_before_their_regions_are_hashed_when_a_server_starts(backend: Backend) {
+    let mut app = spawn_app(backend).await;
+    let reviewer = make_reviewer(&app.api).await;
+    let (ren, ren_photo) = register_with(&app, 3, jpeg_of(&scene(21), 90)).await;
+    set_status(&app, &ren, "SUSPENDED").await;
+    app.db
+        .execute_unprepared(&format!(
+            "UPDATE files SET photo_hash = NULL, photo_hash_mirrored = NULL, \
+             photo_regions = NULL WHERE id = '{ren_photo}'"
+        ))
+        .await
+        .unwrap();
+    let crop = scene(21).crop_imm(0, 0, 432, 324);
+    let (back, _) = register_with(&app, 5, jpeg_of(&crop, 75)).await;
+    let review = review_of(&app, &reviewer, back.id).await;
+    assert_eq!(review["resembling"], json!([]), "not hashed, not compared");
+
+    // The server starts again on the same database and files (SQLite serves one process).
+    app.shut_down().await;
+    let (url, dir) = (app.database_url.clone(), app.data_dir.clone());
+    let again = spawn_app_with(backend, move |s| {
+        s.database_url = Some(url);
+        s.data_dir = dir;
+    })
+    .await;
+    let hashed = format!(
+        "SELECT COUNT(*) AS n FROM files WHERE id = '{ren_photo}' \
+         AND photo_hash IS NOT NULL AND photo_regions IS NOT NULL"
+    );
+    let started = std::time::Instant::now();
+    while number(&app, &hashed).await == 0 {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "the photo is hashed at start"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let review = review_of(&again, &reviewer, back.id).await;
+    let found = review["resembling"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{review}");
+    assert_eq!(found[0]["other"]["profileId"], ren.id);
+    assert_eq!(found[0]["otherPhoto"], ren_photo.as_str());
+    assert_eq!(
+        number(
+            &app,
+            "SELECT COUNT(*) AS n FROM files WHERE photo_regions IS NULL"
+        )
+        .await,
+        0
+    );
+}
+
 /// Leaving without a suspension keeps no hash; leaving suspended keeps exactly the shown photos'.
 async fn only_a_suspended_departure_keeps_photo_hashes(backend: Backend) {
     let app = spawn_app(backend).await;
     let kept = |app: &TestApp| {
         let db = app.db.clone();
         async move {
-            use sea_orm::ConnectionTrait;
             db.query_one_raw(sea_orm::Statement::from_string(
                 db.get_database_backend(),
                 "SELECT COUNT(*) AS n FROM kept_photo_hashes",
@@ -217,5 +351,7 @@ async fn only_a_suspended_departure_keeps_photo_hashes(backend: Backend) {
 
 on_both_backends!(
     a_returning_members_reused_photos_are_shown_to_the_reviewer,
+    a_returning_members_photo_cropped_from_one_corner_is_flagged,
+    photos_stored_before_their_regions_are_hashed_when_a_server_starts,
     only_a_suspended_departure_keeps_photo_hashes,
 );

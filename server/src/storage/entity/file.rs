@@ -28,6 +28,9 @@ pub struct Model {
     pub photo_hash: Option<i64>,
     /// The same of its mirror image.
     pub photo_hash_mirrored: Option<i64>,
+    /// The hashes of its regions (kizuna-core's `photos::PhotoHash::regions`, 64 bits each,
+    /// big-endian, in hex); None for files hashed before regions were.
+    pub photo_regions: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -9,6 +9,8 @@ pub struct Model {
     pub file_id: String,
     pub photo_hash: i64,
     pub photo_hash_mirrored: i64,
+    /// The hashes of its regions, as `files.photo_regions` (None if it had none).
+    pub photo_regions: Option<String>,
     pub kept_at: i64,
 }
 

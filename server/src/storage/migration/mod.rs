@@ -41,6 +41,7 @@ mod m20261202_000002_photo_hashes;
 mod m20261202_000043_appeals;
 mod m20261202_000401_removal_notices;
 mod m20261203_000001_quiet_matches;
+mod m20261203_000402_photo_regions;
 mod m20261203_000420_we_met;
 mod m20261203_000421_review_history_time;
 
@@ -75,6 +76,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000043_appeals::Migration),
             Box::new(m20261202_000401_removal_notices::Migration),
             Box::new(m20261203_000001_quiet_matches::Migration),
+            Box::new(m20261203_000402_photo_regions::Migration),
             Box::new(m20261203_000420_we_met::Migration),
             Box::new(m20261203_000421_review_history_time::Migration),
         ]

@@ -125,7 +125,8 @@ pub struct Resemblance {
     pub other_photo: Option<String>,
     /// The other member: None for a member who left while suspended.
     pub other: Option<ResemblingMember>,
-    /// How many of the 64 bits differ (the nearer of as-is and mirrored).
+    /// How many of the 64 bits differ, the nearest way (whole or a region, as-is or mirrored:
+    /// kizuna-core's `photos::distances`).
     pub distance: u32,
 }
 
