@@ -142,12 +142,16 @@ fn ensure_sqlite_dir(url: &str) -> anyhow::Result<()> {
 /// On PostgreSQL several processes may start at once (a rolling or simultaneous start behind a
 /// load balancer): each holds the advisory lock `(instance::MIGRATION_LOCK, 0)` while it
 /// migrates, on a session of its own taken out of the pool, so they take turns and the later
-/// ones find nothing pending. Closing that session lets the lock go, on every path (an error
+/// ones find nothing pending. The others ask for the lock every 200 ms and hold no statement open
+/// meanwhile, which an index built `CONCURRENTLY` would wait for. Closing that session lets the lock go, on every path (an error
 /// included; dropped, the connection closes its socket and PostgreSQL ends the session all the
 /// same). SQLite needs no lock: one `serve` per file (`instance`).
 pub async fn migrate(db: &DatabaseConnection) -> anyhow::Result<migration::run::Report> {
     migrate_with::<migration::Migrator>(db, &migration::run::Timeouts::default()).await
 }
+
+/// How often a process that found another migrating asks for the migration lock again.
+const MIGRATION_LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// [`migrate`] with another list of migrations (a test's later release) and other timeouts.
 pub async fn migrate_with<M: MigratorTrait>(
@@ -173,11 +177,21 @@ pub async fn migrate_with<M: MigratorTrait>(
         .context("taking the migration lock")?;
     if !taken {
         tracing::info!("another process is migrating the database; waiting for it to finish");
-        sea_orm::sqlx::query("SELECT pg_advisory_lock($1, 0)")
-            .bind(crate::instance::MIGRATION_LOCK)
-            .execute(&mut session)
-            .await
-            .context("waiting for the migration lock")?;
+        // Asked again and again rather than waited for with `pg_advisory_lock`: a session blocked
+        // in that statement is a transaction in progress, and an index built `CONCURRENTLY` by the
+        // process that migrates waits for every such transaction to end, so the two would wait
+        // for each other until the migration's lock timeout.
+        loop {
+            tokio::time::sleep(MIGRATION_LOCK_POLL).await;
+            let (taken,): (bool,) = sea_orm::sqlx::query_as("SELECT pg_try_advisory_lock($1, 0)")
+                .bind(crate::instance::MIGRATION_LOCK)
+                .fetch_one(&mut session)
+                .await
+                .context("waiting for the migration lock")?;
+            if taken {
+                break;
+            }
+        }
     }
     let migrated = migration::run::run::<M>(db, timeouts)
         .await
