@@ -1,19 +1,25 @@
 //! "We met" (APPROVED members): the questions the caller is due about their matches and their
 //! private answers. And the usual review time a member waiting for review is told.
 
-use kizuna_core::review_time::{self, ReviewTime};
+use kizuna_core::review_time::ReviewTime;
 use kizuna_core::rules;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 
-use super::{ApiTags, State, matchmaking::DoneResponse};
+use super::{ApiTags, State};
 use crate::{
     access::Viewer,
     error::ApiError,
     extract::{auth::Session, body::JsonBody, path_id},
     rate_limit::LimitKind,
-    storage,
     usecases::we_met,
 };
+
+#[derive(ApiResponse)]
+pub enum AnswerResponse {
+    /// Done (doing it again changes nothing).
+    #[oai(status = 204)]
+    Done,
+}
 
 /// A question the caller is due: did they meet this match?
 #[derive(Debug, Object)]
@@ -87,7 +93,7 @@ impl WeMetApi {
         caller: Session,
         #[oai(name = "matchId")] match_id: Path<String>,
         body: Json<JsonBody<WeMetAnswerBody>>,
-    ) -> Result<DoneResponse, ApiError> {
+    ) -> Result<AnswerResponse, ApiError> {
         let viewer = Viewer::from(&caller.0);
         viewer.approved_member()?;
         let id = path_id(&match_id.0)?;
@@ -104,7 +110,7 @@ impl WeMetApi {
         .await?
         .apply(&state)
         .await;
-        Ok(DoneResponse::Done)
+        Ok(AnswerResponse::Done)
     }
 }
 
@@ -166,9 +172,7 @@ impl ReviewTimeApi {
                 retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
             });
         }
-        let since = state.now() - rules::REVIEW_TIME_WINDOW_DAYS * 86_400;
-        let waits = storage::review_time::first_decision_waits(&state.db, since).await?;
-        let figures = review_time::review_time(&waits);
+        let figures = we_met::usual_review_time(&state.db, state.now()).await?;
         let (decisions, usual) = match figures {
             ReviewTime::TooLittleData { decisions } => (decisions, None),
             ReviewTime::Usual {

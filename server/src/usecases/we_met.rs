@@ -5,6 +5,7 @@
 
 use kizuna_core::met::{self, MetAnswer};
 use kizuna_core::push::Push;
+use kizuna_core::review_time::{self, ReviewTime};
 use kizuna_core::rules::{self, FieldErrors};
 use sea_orm::DatabaseConnection;
 
@@ -12,7 +13,7 @@ use super::{AfterCommit, Outcome, push_target};
 use crate::{
     access::{self, Viewer},
     line::push,
-    storage::{StorageError, matchmaking as store, we_met},
+    storage::{StorageError, matchmaking as store, review_time as review_waits, we_met},
 };
 
 /// Why a "We met" use-case did not do what was asked.
@@ -190,4 +191,15 @@ pub async fn ask_due(db: &DatabaseConnection, now: i64) -> Result<(usize, AfterC
         tracing::info!(asked, "we-met questions asked");
     }
     Ok((asked, after))
+}
+
+/// The usual review time a member waiting for review is told: kizuna-core's `review_time` over
+/// the waits of the first decisions of the last `rules::REVIEW_TIME_WINDOW_DAYS` days.
+pub async fn usual_review_time(
+    db: &DatabaseConnection,
+    now: i64,
+) -> std::result::Result<ReviewTime, StorageError> {
+    let since = now - rules::REVIEW_TIME_WINDOW_DAYS * 86_400;
+    let waits = review_waits::first_decision_waits(db, since).await?;
+    Ok(review_time::review_time(&waits))
 }
