@@ -82,6 +82,8 @@ async fn every_kind_is_a_flex_message_in_the_language_of_when_it_is_sent(backend
             note: None,
         },
     ];
+    // Nothing is claimed between the commit and the language change once the worker waits.
+    app.state.push.idle().await;
     let txn = app.state.db.begin().await.unwrap();
     for what in &every {
         push::enqueue_push(&txn, &to, what, None).await.unwrap();
@@ -174,6 +176,9 @@ async fn a_message_push_names_the_sender_as_they_are_when_it_is_sent(backend: Ba
     let app = spawn_app_with(backend, |s| s.push.poll_every = Duration::from_secs(3600)).await;
     let (mei, kai, id) = matched_pair(&app, 0).await;
     settled(&app, &kai.user.line_id, 1).await;
+    // The worker drains the outbox before it waits: until it waits, it would claim the row below
+    // before the rename (what CI once saw on PostgreSQL).
+    app.state.push.idle().await;
     // Written as a message makes it (without waking the worker), then the sender renames.
     let sender = count(
         &app,
