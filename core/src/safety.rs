@@ -65,10 +65,10 @@
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl`,
-//! `tune-2.jsonl` and `tune-3.jsonl`, three independently written sets; the held-out parts of
-//! rounds 1 to 3 were each reported on once and then folded into them (round 3's, written
-//! blind, is `tune-3.jsonl`). The held-out part, `heldout.jsonl`, is a fourth set written blind,
-//! never tuned on.
+//! `tune-2.jsonl`, `tune-3.jsonl` and `tune-4.jsonl`, four independently written sets; the
+//! held-out parts of rounds 1 to 4 were each reported on once and then folded into them (rounds
+//! 3's and 4's, written blind, are `tune-3.jsonl` and `tune-4.jsonl`). The held-out part,
+//! `heldout.jsonl`, is a fifth set written blind, never tuned on.
 //!
 //! [`rules`]: crate::rules
 
