@@ -206,6 +206,30 @@ fn main() -> ExitCode {
         .chain(&tune_3)
         .chain(&tune_4)
         .collect();
+    if std::env::args().any(|a| a == "--dump") {
+        // For scripts/train_safety.py: each tuned line with what the hand-written rule alone
+        // finds and the folded text the model reads.
+        for (file, lines) in [
+            ("tune", &tune),
+            ("tune-2", &tune_2),
+            ("tune-3", &tune_3),
+            ("tune-4", &tune_4),
+        ] {
+            for line in lines {
+                let (rule, folded) = safety::rule_and_folded(&line.text);
+                let row = serde_json::json!({
+                    "file": file,
+                    "lang": line.lang,
+                    "set": line.set,
+                    "labels": line.labels.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
+                    "rule": rule.codes(),
+                    "folded": folded,
+                });
+                println!("{row}");
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
     if misses {
         println!("What the rule gets wrong on the tuned part:");
         tally(&tune_all, true);
@@ -295,7 +319,10 @@ fn main() -> ExitCode {
     println!(
         "cost of safety::screen (NFKC included), release build, thread CPU time, fastest of 5 passes:"
     );
-    let corpus: Vec<Line> = [TUNE, TUNE_2, TUNE_3, TUNE_4].into_iter().flat_map(read).collect();
+    let corpus: Vec<Line> = [TUNE, TUNE_2, TUNE_3, TUNE_4]
+        .into_iter()
+        .flat_map(read)
+        .collect();
     for lang in LANGS {
         let messages = messages_of(&corpus, lang);
         let micros = cost(&messages);

@@ -295,11 +295,104 @@ pub fn detect(text: &str) -> Kinds {
 /// full-width and other compatibility forms may go unseen.
 pub fn detect_nfkc(text_in_nfkc: &str) -> Kinds {
     let folded = fold(text_in_nfkc);
+    let kinds = rule(&folded);
+    if !kinds.contains(Kind::Money) && money_model(&folded) {
+        return kinds.with(Kind::Money);
+    }
+    kinds
+}
+
+/// The hand-written rule alone over the folded text.
+fn rule(folded: &[char]) -> Kinds {
     let mut signals = Signals::default();
-    find_words(&folded, &mut signals);
-    find_digits(&folded, &mut signals);
-    find_shapes(&folded, &mut signals);
+    find_words(folded, &mut signals);
+    find_digits(folded, &mut signals);
+    find_shapes(folded, &mut signals);
     signals.kinds()
+}
+
+/// What the training script (scripts/train_safety.py) learns from: the kinds the hand-written
+/// rule alone finds in a text, and the text as the rule and the model read it (NFKC, folded).
+#[doc(hidden)]
+pub fn rule_and_folded(text: &str) -> (Kinds, String) {
+    use unicode_normalization::UnicodeNormalization;
+    let nfkc = common_nfkc(text).unwrap_or_else(|| text.nfkc().collect());
+    let folded = fold(&nfkc);
+    (rule(&folded), folded.into_iter().collect())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The learned part
+
+#[rustfmt::skip]
+mod model;
+
+const FNV_PRIME: u32 = 16_777_619;
+/// The hash of a character n-gram starts here, that of a Latin word n-gram at [`WORD_SEED`].
+const CHAR_SEED: u32 = 2_166_136_261;
+const WORD_SEED: u32 = 0x9747_B28C;
+
+fn step(hash: u32, c: char) -> u32 {
+    (hash ^ c as u32).wrapping_mul(FNV_PRIME)
+}
+
+fn slot(hash: u32) -> usize {
+    (hash.wrapping_mul(0x9E37_79B1) >> (32 - model::BITS)) as usize
+}
+
+/// A character of a Latin word (the model's word unigrams and bigrams).
+fn is_word_char(c: char) -> bool {
+    c.is_ascii_lowercase() || c.is_ascii_digit() || c == '\''
+}
+
+/// Does the money model find money talk in a folded text? The sum S of the quantised weights of
+/// its n features (character 1- to 4-grams, and Latin words and pairs of consecutive words, each
+/// hashed into [`model::MONEY`]; scripts/train_safety.py computes the same) against the
+/// threshold T: 256 S / sqrt(n) >= T, compared in integers as sign-preserving squares so that
+/// the script and this function decide alike.
+fn money_model(text: &[char]) -> bool {
+    let (sum, n) = money_score(text);
+    let a = 256 * i64::from(sum);
+    let t = i64::from(model::MONEY_THRESHOLD);
+    a * a.abs() >= t * t.abs() * n.max(1)
+}
+
+/// The sum of the money model's weights over a folded text's features, and their number.
+fn money_score(text: &[char]) -> (i32, i64) {
+    let weights = &model::MONEY;
+    let mut score = 0i32;
+    let mut n = 0i64;
+    for start in 0..text.len() {
+        let mut hash = CHAR_SEED;
+        for &c in &text[start..text.len().min(start + 4)] {
+            hash = step(hash, c);
+            score += i32::from(weights[slot(hash)]);
+            n += 1;
+        }
+    }
+    let mut previous: Option<u32> = None;
+    let mut i = 0;
+    while i < text.len() {
+        if !is_word_char(text[i]) {
+            i += 1;
+            continue;
+        }
+        let mut word = WORD_SEED;
+        let mut pair = previous.map(|p| step(p, ' '));
+        while i < text.len() && is_word_char(text[i]) {
+            word = step(word, text[i]);
+            pair = pair.map(|p| step(p, text[i]));
+            i += 1;
+        }
+        score += i32::from(weights[slot(word)]);
+        n += 1;
+        if let Some(pair) = pair {
+            score += i32::from(weights[slot(pair)]);
+            n += 1;
+        }
+        previous = Some(word);
+    }
+    (score, n)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1766,6 +1859,77 @@ mod tests {
 
     fn kinds(text: &str) -> Vec<&'static str> {
         detect(text).codes()
+    }
+
+    /// The money model alone (the rule not asked).
+    fn model_says_money(text: &str) -> bool {
+        money_model(&rule_and_folded(text).1.chars().collect::<Vec<_>>())
+    }
+
+    fn rule_says_money(text: &str) -> bool {
+        rule_and_folded(text).0.contains(Kind::Money)
+    }
+
+    #[test]
+    fn the_generated_model_was_trained_on_the_tuned_files_and_the_script_as_they_are_now() {
+        let mut hash: u64 = 0xCBF2_9CE4_8422_2325;
+        for text in [
+            include_str!("../data/safety/tune.jsonl"),
+            include_str!("../data/safety/tune-2.jsonl"),
+            include_str!("../data/safety/tune-3.jsonl"),
+            include_str!("../data/safety/tune-4.jsonl"),
+            include_str!("../../scripts/train_safety.py"),
+        ] {
+            for byte in text.bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01B3);
+            }
+        }
+        assert_eq!(
+            hash,
+            model::INPUTS_FNV,
+            "the corpus or the script changed: retrain with python3 scripts/train_safety.py"
+        );
+    }
+
+    #[test]
+    fn money_talk_the_rule_misses_is_found_by_the_model() {
+        for text in [
+            "帳戶要先激活，存一筆押金就能解鎖全部功能",
+            "獲利已經到帳了，要先繳一筆準備金才能轉出來",
+            "my uncle only shares his tips in a private group, let me invite you",
+        ] {
+            assert!(!rule_says_money(text), "the rule finds it already: {text}");
+            assert!(model_says_money(text), "{text}");
+            assert_eq!(kinds(text), ["MONEY"], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_banker_telling_of_their_job_or_plans_over_dinner_is_no_money_talk() {
+        for text in [
+            "I work at a bank downtown, mostly paperwork and meetings, pretty boring honestly",
+            "我在銀行上班，每天都在處理貸款的文件，好累",
+            "銀行で働いています。毎日書類ばかりで疲れます",
+            "Dinner on Friday? I'll book the ramen place near the station",
+            "",
+        ] {
+            assert!(!model_says_money(text), "{text}");
+            assert!(kinds(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_model_reads_the_folded_text_so_full_width_and_spaced_forms_score_alike() {
+        let plain = "my uncle only shares his tips in a private group, let me invite you";
+        let wide: String = plain
+            .chars()
+            .map(|c| match c {
+                '!'..='~' => char::from_u32(c as u32 + 0xFEE0).unwrap_or(c),
+                c => c,
+            })
+            .collect();
+        assert!(model_says_money(plain));
+        assert!(model_says_money(&wide), "{wide}");
     }
 
     #[test]
