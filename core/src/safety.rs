@@ -328,9 +328,10 @@ pub fn rule_and_folded(text: &str) -> (Kinds, String) {
 mod model;
 
 const FNV_PRIME: u32 = 16_777_619;
-/// The hash of a character n-gram starts here, that of a Latin word n-gram at [`WORD_SEED`].
+/// The hash of a character n-gram starts here (FNV-1a's offset basis).
 const CHAR_SEED: u32 = 2_166_136_261;
-const WORD_SEED: u32 = 0x9747_B28C;
+/// The longest character n-gram the money model reads.
+const MAX_N: usize = 3;
 
 fn step(hash: u32, c: char) -> u32 {
     (hash ^ c as u32).wrapping_mul(FNV_PRIME)
@@ -340,14 +341,9 @@ fn slot(hash: u32) -> usize {
     (hash.wrapping_mul(0x9E37_79B1) >> (32 - model::BITS)) as usize
 }
 
-/// A character of a Latin word (the model's word unigrams and bigrams).
-fn is_word_char(c: char) -> bool {
-    c.is_ascii_lowercase() || c.is_ascii_digit() || c == '\''
-}
-
 /// Does the money model find money talk in a folded text? The sum S of the quantised weights of
-/// its n features (character 1- to 4-grams, and Latin words and pairs of consecutive words, each
-/// hashed into [`model::MONEY`]; scripts/train_safety.py computes the same) against the
+/// its n features (character 1- to 3-grams, each hashed into [`model::MONEY`];
+/// scripts/train_safety.py computes the same) against the
 /// threshold T: 256 S / sqrt(n) >= T, compared in integers as sign-preserving squares so that
 /// the script and this function decide alike.
 fn money_model(text: &[char]) -> bool {
@@ -364,33 +360,11 @@ fn money_score(text: &[char]) -> (i32, i64) {
     let mut n = 0i64;
     for start in 0..text.len() {
         let mut hash = CHAR_SEED;
-        for &c in &text[start..text.len().min(start + 4)] {
+        for &c in &text[start..text.len().min(start + MAX_N)] {
             hash = step(hash, c);
             score += i32::from(weights[slot(hash)]);
             n += 1;
         }
-    }
-    let mut previous: Option<u32> = None;
-    let mut i = 0;
-    while i < text.len() {
-        if !is_word_char(text[i]) {
-            i += 1;
-            continue;
-        }
-        let mut word = WORD_SEED;
-        let mut pair = previous.map(|p| step(p, ' '));
-        while i < text.len() && is_word_char(text[i]) {
-            word = step(word, text[i]);
-            pair = pair.map(|p| step(p, text[i]));
-            i += 1;
-        }
-        score += i32::from(weights[slot(word)]);
-        n += 1;
-        if let Some(pair) = pair {
-            score += i32::from(weights[slot(pair)]);
-            n += 1;
-        }
-        previous = Some(word);
     }
     (score, n)
 }
