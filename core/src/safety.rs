@@ -62,6 +62,19 @@
 //!    about one's own work, about splitting a bill, declining a transfer or paying one's own
 //!    bills, a loan never repaid, knowing nothing of it, less 3 for a job in finance told of
 //!    someone to no one in particular (no "you", rate, amount or mentor).
+//! 5. **Money model.** When the rules find no `MONEY`, a learned score may: a logistic regression
+//!    over the normalised text's character 1- to 3-grams (counts over the square root of their
+//!    number), hashed into 2^14 i8 weights (`safety/model.rs`, generated), against one integer
+//!    threshold. The hand rules fit the phrasings they were tuned on (about 80 % scam recall on
+//!    each new blind set); the model generalises from the whole tuned corpus. It is trained
+//!    offline by `scripts/train_safety.py` (Python standard library, seeded), which reads each
+//!    tuned line as the rules do through `safety_bench --dump` ([`rule_and_folded`]) and picks the
+//!    threshold by leave-one-round-out cross-validation: the most scam recall with each
+//!    language's false positives at or under 1 %. `python3 scripts/train_safety.py` retrains; a
+//!    test fails when the tuned files or the script changed since (a checksum in the model file).
+//!    Cross-validated, rules alone → rules + model: scam recall 95.0 → 96.2 % over the four
+//!    rounds, 80.2 → 85.6 % on round 4 (the one set the rules were never tuned on), false
+//!    positives 0.5 → 0.7 % (hard negatives) and 0 % (benign).
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl`,
