@@ -273,6 +273,7 @@ def main():
         f"// logit threshold {chosen} chosen by leave-one-round-out cross-validation; scale {scale:.6f}, bias {bias:.4f}.",
         "",
         "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4}.jsonl and scripts/train_safety.py, in that order.",
+        "#[cfg(test)]",
         f"pub(super) const INPUTS_FNV: u64 = 0x{inputs_checksum():016X};",
         "/// The table has 2^BITS weights.",
         f"pub(super) const BITS: u32 = {BITS};",

@@ -3,7 +3,8 @@
 // logit threshold 1.0 chosen by leave-one-round-out cross-validation; scale 0.050499, bias -3.8655.
 
 /// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4}.jsonl and scripts/train_safety.py, in that order.
-pub(super) const INPUTS_FNV: u64 = 0xECDEB6C0861708DE;
+#[cfg(test)]
+pub(super) const INPUTS_FNV: u64 = 0xEDD123AE4BD4C2AE;
 /// The table has 2^BITS weights.
 pub(super) const BITS: u32 = 14;
 /// A text is money talk when 256 x the sum of its n features' weights over sqrt(n) reaches this.
