@@ -12,7 +12,9 @@
 //! when the held-out part is empty (nothing to judge the rule by).
 //!
 //! `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists what the rule
-//! gets wrong on the tuned part (never the held-out part).
+//! gets wrong on the tuned part (never the held-out part); `-- --dump` prints, per tuned line, its
+//! folded text and what the hand-written rules alone find (JSON lines), which
+//! scripts/train_safety.py trains the money model on.
 
 use kizuna_core::safety::{self, Conversation, Kind};
 use serde::Deserialize;
