@@ -147,7 +147,7 @@ wrk_run() { # key label url [tokens_file]
   local rps p99
   rps=$(awk '/^Requests\/sec/ {print $2}' "$out")
   p99=$(awk '$1=="99%" {print $2}' "$out")
-  line=$(grep '^bench-answers ' "$out") || fail "$1: wrk printed no count of its answers (see $out)"
+  line=$(grep '^bench-answers ' "$out") || fail "$1: wrk printed no count of its answers"
   # bench-answers requests=N non2xx=N connect=N read=N write=N timeout=N
   read -r requests non2xx sockets < <(awk -F'[ =]' '{print $3, $5, $7 + $9 + $11 + $13}' <<<"$line")
   RPS[$1]=$rps
@@ -181,7 +181,9 @@ api_bench() { # label [database_url]
 # At the end: every run printed its figures; a missed target fails the run.
 finish() {
   if [[ ${#MISSED[@]} -gt 0 ]]; then
-    echo "targets MISSED: $(IFS=';'; echo "${MISSED[*]}") (every timed answer was the one meant)"
+    local joined
+    joined=$(printf '%s; ' "${MISSED[@]}")
+    echo "targets MISSED: ${joined%; } (every timed answer was the one meant)"
     exit 1
   fi
   echo "every target met (every timed answer was the one meant)"
@@ -298,7 +300,7 @@ run_images() { # key label pid url_prefix url_suffix
   python3 -c "import sys; n,ok,t,h=int(sys.argv[1]),int(sys.argv[2]),float(sys.argv[4])-float(sys.argv[3]),int(sys.argv[5]); print(f'    {sys.argv[6]:<32} {n/t:8.1f} req/s   peak RSS {h/1024:7.1f} MB   ({ok}/{n} webp 200s in {t:.1f} s)')" \
     "$n" "$ok" "$start" "$end" "$hwm" "$label"
   if [[ $ok -ne $n ]]; then
-    fail "case $CASE, $label: $((n - ok)) of $n timed answers not 200 WebP (answers: $(grep -v '^200 image/webp' <<<"$codes" | sort | uniq -c | awk '{printf "%s x %s %s; ", $1, $2, $3}')see $cfg and $WORK)"
+    fail "case $CASE, $label: $((n - ok)) of $n timed answers not 200 WebP (answers: $(grep -v '^200 image/webp' <<<"$codes" | sort | uniq -c | awk '{printf "%s%s x %s %s", NR > 1 ? "; " : "", $1, $2, $3}'))"
   fi
   echo "$CASE $key $n $start $end $hwm" >>"$WORK/images.txt"
 }
@@ -418,7 +420,7 @@ PY
     DATA=$WORK/img-profile
     IPX_DIR=$WORK/ipx-profile
     upload_all "$WORK/src-profile" "$PROFILE_COPIES" "$DATA" "$IPX_DIR"
-    echo "  ${#IDS[@]} stored files ($half photos 960x1280 and $((IMAGES - half)) 1280x960, x $PROFILE_COPIES uploads, $(du -sh "$IPX_DIR" | cut -f1)), $PARALLEL requests in flight"
+    echo "  ${#IDS[@]} stored files ($half photos 960x1280 and $((IMAGES - half)) 1280x960, x $PROFILE_COPIES uploads by $UPLOAD_NOTE, $(du -sh "$IPX_DIR" | cut -f1)), $PARALLEL requests in flight"
     echo "  per file, cold: $(IFS=' '; echo "${MODS[*]}")"
     if [[ -n $BASELINE ]]; then
       run_rounds "kizuna|kizuna-server /_ipx|true" ipx "baseline|baseline /_ipx|true|$BASELINE"
@@ -435,7 +437,7 @@ PY
     DATA=$WORK/img-12mp
     IPX_DIR=$WORK/ipx-12mp
     upload_all "$WORK/src-12mp" "$COPIES" "$DATA" "$IPX_DIR"
-    echo "  ${#IDS[@]} stored files ($IMAGES distinct 4000x3000 photos x $COPIES uploads, $(du -sh "$IPX_DIR" | cut -f1)), $PARALLEL requests in flight"
+    echo "  ${#IDS[@]} stored files ($IMAGES distinct 4000x3000 photos x $COPIES uploads by $UPLOAD_NOTE, $(du -sh "$IPX_DIR" | cut -f1)), $PARALLEL requests in flight"
     # kizuna-full: without the upload-time previews, every request decodes the stored 12 MP file,
     # as ipx does (the like-for-like comparison). kizuna: as deployed (the proxy decodes the
     # 1600 px preview made at upload when it suffices).
