@@ -46,8 +46,19 @@ fn arrivals(stream: &Stream) -> HashMap<i64, Instant> {
     first
 }
 
+/// What a measured window timed.
+pub struct Figures {
+    /// Acknowledged messages a second: a send refused or given up is not counted.
+    pub per_sec: f64,
+    /// Send-to-delivery p99, ms (a message acknowledged but never delivered is not in it: it is
+    /// printed beside, and the checker fails the run on it).
+    pub delivery_p99_ms: f64,
+    /// Sends begun in the window that were refused (a 4xx) or given up: timed answers that failed.
+    pub failed: usize,
+}
+
 /// Messages a second and send-to-delivery latency (at the recipient's stream) of the messages
-/// whose sending began within `[from, to)`.
+/// whose sending began within `[from, to)`, with the sends of the window that failed.
 pub fn print_figures(
     label: &str,
     from: Instant,
@@ -55,18 +66,24 @@ pub fn print_figures(
     streams_open: usize,
     sent: &[Sent],
     streams: &[std::sync::Arc<Stream>],
-) {
+) -> Figures {
     let arrivals: Vec<HashMap<i64, Instant>> = streams.iter().map(|s| arrivals(s)).collect();
     let mut latencies = Vec::new();
     let mut sends = Vec::new();
-    let mut acked = 0usize;
+    let (mut acked, mut failed, mut undelivered) = (0usize, 0usize, 0usize);
+    let mut first_failure = None;
     for s in sent.iter().filter(|s| s.started >= from && s.started < to) {
-        let Some((at, id)) = s.acked else { continue };
+        let Some((at, id)) = s.acked else {
+            failed += 1;
+            first_failure = first_failure.or(s.refused.clone());
+            continue;
+        };
         acked += 1;
         sends.push(at.saturating_duration_since(s.started));
         let recipient = s.sender ^ 1;
-        if let Some(at) = arrivals[recipient].get(&id) {
-            latencies.push(at.saturating_duration_since(s.started));
+        match arrivals[recipient].get(&id) {
+            Some(at) => latencies.push(at.saturating_duration_since(s.started)),
+            None => undelivered += 1,
         }
     }
     latencies.sort();
@@ -94,14 +111,23 @@ pub fn print_figures(
     }
     sends.sort();
     let secs = (to - from).as_secs_f64();
+    let figures = Figures {
+        per_sec: acked as f64 / secs,
+        delivery_p99_ms: percentile(&latencies, 0.99),
+        failed,
+    };
     println!(
-        "{label}: {:.1} messages/s sustained ({acked} acknowledged in {secs:.1} s), delivery p50 {:.1} ms p99 {:.1} ms (the send's answer p50 {:.1} ms p99 {:.1} ms), {streams_open} streams open",
-        acked as f64 / secs,
+        "{label}: {:.1} messages/s sustained ({acked} acknowledged in {secs:.1} s; {failed} sends refused or given up, {undelivered} acknowledged but not delivered), delivery p50 {:.1} ms p99 {:.1} ms (the send's answer p50 {:.1} ms p99 {:.1} ms), {streams_open} streams open",
+        figures.per_sec,
         percentile(&latencies, 0.5),
-        percentile(&latencies, 0.99),
+        figures.delivery_p99_ms,
         percentile(&sends, 0.5),
         percentile(&sends, 0.99),
     );
+    if let Some(first) = first_failure {
+        println!("  {label}: first failed send: {first}");
+    }
+    figures
 }
 
 async fn rows(db: &DatabaseConnection, sql: &str) -> anyhow::Result<Vec<sea_orm::QueryResult>> {
