@@ -650,6 +650,10 @@ enum Sig {
     OtherApp,
     /// Moving the talk, talking (`換到`, `話そう`, `switch`).
     TalkMove,
+    /// A third person as the one who uses the app (`我媽`, `母から`, `my mom`, `for work`): with
+    /// no "you" in the message, an app used in the writer's own life, no ask (words alone then
+    /// move nothing elsewhere; shapes still do).
+    Aside,
 }
 
 /// A list of words as one string, a word a line: the module carries the words' bytes and no
@@ -691,7 +695,7 @@ const APPS: &str = words![
 const NOT_APPS: &str = words![
     "line pay", "linepay", "line bank", "line銀行", "line today", "line news", "lineニュース",
     "line music", "line point", "lineポイント", "line貼圖", "line sticker~", "lineスタンプ", "line購物",
-    "line taxi", "line禮物", "line gift", "in line", "the line", "a line", "line up", "line of",
+    "line taxi", "line禮物", "line gift", "in line", "the line", "a line", "line up", "line of", "long line", "lines are",
     "finish line", "bottom line", "オンライン", "デッドライン", "ガイドライン", "ボーダーライン", "ラインナップ", "ラインアップ",
     "ヘッドライン", "アウトライン", "スカイライン", "ライン工", "賴床", "不賴", "信賴", "依賴", "耍賴", "賴皮", "無賴", "賴在", "賴先生",
     "賴小姐", "snap pea~", "signals", "シグナル", "trading signal~", "the signal", "'s signal",
@@ -950,6 +954,13 @@ const MONEY_NEWS: &str = words![
     // Owning up to knowing nothing of it, a loan never repaid, one's own bills paid.
     "我完全不懂", "我不懂", "我不太懂", "全然わからない", "完全わからない", "i know nothing about",
     "返ってこなかった", "never got it back", "沒還我", "沒有還",
+    // Warning a friend, a scam told of as it happened to someone: verify, report, don't trust.
+    "查證", "先確認", "防詐", "165", "report it", "lost money to", "lost her savings", "lost his savings",
+    "lost their savings", "信用しちゃダメ", "信じちゃダメ", "信用するな", "don't trust", "never trust", "遇過",
+    "タブー", "大損", "不要亂投資", "不報明牌", "developer", "開發者", "エンジニア",
+    // The price of a thing one buys or pays: a down payment, a gift, a tax, a ticket, a book.
+    "頭期款", "ご祝儀", "相場", "ギフトカード", "gift card", "tax return~", "報稅", "確定申告", "ticket machine",
+    "takes cash", "理財書", "存薪水", "lend my", "lent my", "borrow my",
     "払ってる", "払ってきた", "払っている", "繳完",
 ];
 
@@ -1045,7 +1056,7 @@ const SEND: &str = words![
 #[rustfmt::skip]
 const CONTENT: &str = words![
     "最喜歡", "favorite", "favourite", "好きな", "おすすめ", "推薦", "recommend~", "美食", "グルメ", "追蹤了",
-    "フォローしてる", "follows", "following",
+    "フォローしてる", "follows", "following", "for finding", "找餐廳", "お店探し",
 ];
 
 /// A messaging app named without its name ([`Sig::OtherApp`]).
@@ -1060,6 +1071,27 @@ const OTHER_APPS: &str = words![
 const TALK_MOVES: &str = words![
     "聊", "換到", "換過去", "轉到", "移到", "改用", "話そ", "話さない", "で話", "移ら", "移ろ", "移れ", "移動", "移って",
     "続き", "乗り換え", "move", "switch", "talk", "chat", "continue", "keep talking",
+];
+
+/// Staying here, going elsewhere in person, news of an app ([`Sig::Told`]): the message moves
+/// no talk elsewhere ("連絡先は会ってから交換したいな", "we went somewhere else",
+/// "有人用假的LINE帳號冒充銀行").
+#[rustfmt::skip]
+const STAYS: &str = words![
+    "不用急著換", "不用換", "不必換", "在這裡聊就好", "這裡聊就好", "在這裡回", "見面再交換", "見面後再",
+    "ここで話そ", "ここでいい", "ここで十分", "会ってから交換", "会ってからに", "交換しなくても", "しなくても",
+    "stay on here", "keep chatting here", "here is fine", "here for now", "no need to switch", "after we meet",
+    "went somewhere else", "go somewhere else", "eat somewhere else", "going somewhere else",
+    "新聞", "ニュース", "the news", "冒充", "假冒", "なりすまし", "impersonat~",
+];
+
+/// A third person who uses the app, the app used for work ([`Sig::Aside`]).
+#[rustfmt::skip]
+const ASIDES: &str = words![
+    "我媽", "我爸", "媽媽", "爸爸", "阿姨", "阿公", "阿嬤", "我姊", "我妹", "我哥", "我弟", "家人", "同事",
+    "母から", "父から", "親から", "母が", "家族", "姉から", "兄から", "妹から", "弟から", "同僚", "上司から",
+    "my mom", "my mum", "my dad", "my parents", "my sister", "my brother", "my family", "my boss", "for work",
+    "work group", "coworker~",
 ];
 
 /// Talking money ([`Sig::MoneyTalk`]).
@@ -1123,7 +1155,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 33] = [
+const LISTS: [(&str, Sig); 35] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -1157,6 +1189,8 @@ const LISTS: [(&str, Sig); 33] = [
     (JOIN, Sig::Join),
     (OTHER_APPS, Sig::OtherApp),
     (TALK_MOVES, Sig::TalkMove),
+    (STAYS, Sig::Told),
+    (ASIDES, Sig::Aside),
 ];
 
 fn index() -> &'static Index {
@@ -1233,6 +1267,7 @@ struct Signals {
     join: bool,
     other_app: bool,
     talk_move: bool,
+    aside: bool,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
@@ -1263,7 +1298,7 @@ impl Signals {
             || (self.other_app && self.talk_move)
             // An app with the start of a phone number ("my LINE is the one starting 0912").
             || (app && self.first_run_zero == Some(true) && self.run_digits >= 3);
-        let off = shape || (words && !self.told);
+        let off = shape || (words && !self.told && !(self.aside && !self.you));
         let words = self.money.iter().filter(|(s, e, _)| {
             !self
                 .money
@@ -1390,6 +1425,7 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::Join => signals.join = true,
                 Sig::OtherApp => signals.other_app = true,
                 Sig::TalkMove => signals.talk_move = true,
+                Sig::Aside => signals.aside = true,
                 Sig::Gain | Sig::Mentor | Sig::MoneyTalk | Sig::Money(_) => {
                     let weight = match pattern.sig {
                         Sig::Money(weight) => weight,
