@@ -418,7 +418,9 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
         | '\u{180B}'..='\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
         | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
-        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
+        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}'
+        // A keycap's enclosing mark (0⃣), bopomofo's tone marks (ㄌㄧㄥˊ).
+        | '\u{20E3}' | '\u{02CA}' | '\u{02C7}' | '\u{02CB}' | '\u{02D9}')
 }
 
 /// Letters that look like Latin ones (Cyrillic, Greek, a few Latin variants), as that Latin
@@ -682,7 +684,7 @@ const APPS: &str = words![
     "飛機聯繫", "飛機id", "whatsapp", "ワッツアップ", "wechat", "微信", "weixin", "vx", "wx", "ig", "insta",
     "instagram", "インスタ", "fb", "facebook", "臉書", "脸书", "フェイスブック", "kakao", "kakaotalk", "カカオ",
     "signal", "snapchat", "snap", "discord", "twitter", "推特", "tiktok", "抖音", "小紅書", "小红书", "skype",
-    "viber", "qq", "messenger", "threads", "スカイプ", "iine", "l1ne", "1ine", "lineid", "ラインid",
+    "viber", "qq", "messenger", "threads", "スカイプ", "iine", "l1ne", "1ine", "l!ne", "llne", "lineid", "ラインid",
     "ツイッター", "ティックトック", "ディスコード", "スナップチャット", "ウィーチャット", "メッセンジャー", "カカオトーク", "電報",
     "电报", "哀居", "v信", "薇信", "威信",
     "kik", "簡訊", "sms", "ショートメール", "imessage",
@@ -1273,6 +1275,8 @@ struct Signals {
     /// with 0 (with `split`, a phone number given in parts).
     run_digits: usize,
     first_run_zero: Option<bool>,
+    /// A run of four digits or more that starts as a mobile number does (09…, 070…, 080…).
+    mobile_start: bool,
 }
 
 impl Signals {
@@ -1297,7 +1301,10 @@ impl Signals {
             || (self.qr && self.join)
             || (self.other_app && self.talk_move)
             // An app with the start of a phone number ("my LINE is the one starting 0912").
-            || (app && self.first_run_zero == Some(true) && self.run_digits >= 3);
+            || (app && self.first_run_zero == Some(true) && self.run_digits >= 3)
+            // A number's mobile start with a word for it ("電話番号、前半は080-61", "the first half
+            // of my number is 0970", "電話我分兩次傳,先 0936"): the rest follows elsewhere.
+            || (self.mobile_start && (self.phone_word || self.id_word || self.split));
         let off = shape || (words && !self.told && !(self.aside && !self.you));
         let words = self.money.iter().filter(|(s, e, _)| {
             !self
@@ -1499,7 +1506,12 @@ fn matches_disguised(text: &[char], start: usize, pattern: &[char]) -> Option<us
         t == p
             || matches!(
                 (p, t),
-                ('a', '@') | ('o', '0') | ('i', '1') | ('l', '1') | ('e', '3') | ('s', '$')
+                ('a', '@')
+                    | ('o', '0')
+                    | ('i', '1' | '!')
+                    | ('l', '1')
+                    | ('e', '3')
+                    | ('s', '$')
             )
     };
     text.get(start..end)?
@@ -1522,7 +1534,7 @@ fn matches_at(text: &[char], start: usize, pattern: &[char]) -> Option<usize> {
 /// Japanese readings in katakana (hiragana is folded to it), English words.
 #[rustfmt::skip]
 const NUMBER_WORDS: &[(&str, u8)] = &[
-    ("零", 0), ("〇", 0), ("洞", 0), ("一", 1), ("壹", 1), ("么", 1), ("幺", 1), ("二", 2), ("貳", 2),
+    ("零", 0), ("〇", 0), ("洞", 0), ("ㄌㄧㄥ", 0), ("一", 1), ("壹", 1), ("么", 1), ("幺", 1), ("二", 2), ("貳", 2),
     ("兩", 2), ("三", 3), ("參", 3), ("叁", 3), ("四", 4), ("肆", 4), ("五", 5), ("伍", 5), ("六", 6),
     ("陸", 6), ("七", 7), ("柒", 7), ("拐", 7), ("八", 8), ("捌", 8), ("九", 9), ("玖", 9), ("勾", 9),
     ("ゼロ", 0), ("レイ", 0), ("マル", 0), ("イチ", 1), ("ニー", 2), ("ニ", 2), ("サン", 3), ("ヨン", 4), ("シ", 4),
@@ -1650,6 +1662,10 @@ fn find_digits(text: &[char], signals: &mut Signals) {
         }
         if run.is_phone() {
             signals.phone = true;
+        }
+        // The start of a mobile number (09…, 070/080/090…), four digits or more.
+        if run.len >= 4 && run.first[0] == 0 && matches!(run.first[1], 7..=9) {
+            signals.mobile_start = true;
         }
         if run.len >= 2 {
             signals.run_digits += run.len;
