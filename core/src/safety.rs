@@ -652,6 +652,10 @@ enum Sig {
     OtherApp,
     /// Moving the talk, talking (`換到`, `話そう`, `switch`).
     TalkMove,
+    /// Tips before the market, inside information, a bank to be lied to (`inside info`,
+    /// `before the market`, `if the bank asks`): money talk enough alone (3), even of a relative
+    /// in finance with no "you".
+    Inside,
     /// A third person as the one who uses the app (`我媽`, `母から`, `my mom`, `for work`): with
     /// no "you" in the message, an app used in the writer's own life, no ask (words alone then
     /// move nothing elsewhere; shapes still do).
@@ -1087,6 +1091,24 @@ const STAYS: &str = words![
     "新聞", "ニュース", "the news", "冒充", "假冒", "なりすまし", "impersonat~",
 ];
 
+/// Tips given before the market moves, inside information, coaching to lie to one's bank about a
+/// transfer ([`Sig::Inside`]).
+#[rustfmt::skip]
+const INSIDE: &str = words![
+    "inside info", "insider info", "before the market", "before the big move~", "tips me off", "tip you off",
+    "內部消息", "內線消息", "提前知道", "先知道", "要上架", "表に出ない情報", "内部の情報", "内部情報", "インサイダー",
+    "先に情報", "情報が入", "if the bank asks", "don't tell the bank", "tell the bank", "bank asks", "銀行問", "行員問",
+    "銀行に聞かれ", "銀行には言わ", "銀行の人に聞かれ", "跟銀行說", "別跟銀行",
+];
+
+/// Savings left idle, eaten by inflation: the hook of an investment pitch (money words of the
+/// topic, 2).
+#[rustfmt::skip]
+const IDLE_SAVINGS: &str = words![
+    "sitting in the bank", "in the bank?", "inflation", "通膨", "インフレ", "銀行に預けて",
+    "存銀行", "定存利息", "金利ほとんど", "利息很少", "利息那麼低",
+];
+
 /// A third person who uses the app, the app used for work ([`Sig::Aside`]).
 #[rustfmt::skip]
 const ASIDES: &str = words![
@@ -1157,7 +1179,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 35] = [
+const LISTS: [(&str, Sig); 37] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -1193,6 +1215,8 @@ const LISTS: [(&str, Sig); 35] = [
     (TALK_MOVES, Sig::TalkMove),
     (STAYS, Sig::Told),
     (ASIDES, Sig::Aside),
+    (INSIDE, Sig::Inside),
+    (IDLE_SAVINGS, Sig::Money(2)),
 ];
 
 fn index() -> &'static Index {
@@ -1270,6 +1294,7 @@ struct Signals {
     other_app: bool,
     talk_move: bool,
     aside: bool,
+    inside: bool,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
@@ -1334,7 +1359,8 @@ impl Signals {
         }
         // A job in finance told of someone, to no one in particular, with no rate, amount or
         // mentor, is no pitch.
-        if self.job && !self.you && !self.mentor && !self.percent && self.amounts == 0 {
+        if self.job && !self.you && !self.mentor && !self.inside && !self.percent && self.amounts == 0
+        {
             money -= 3;
         }
         let mut kinds = Kinds::EMPTY;
@@ -1433,9 +1459,13 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::OtherApp => signals.other_app = true,
                 Sig::TalkMove => signals.talk_move = true,
                 Sig::Aside => signals.aside = true,
-                Sig::Gain | Sig::Mentor | Sig::MoneyTalk | Sig::Money(_) => {
+                Sig::Gain | Sig::Mentor | Sig::MoneyTalk | Sig::Inside | Sig::Money(_) => {
                     let weight = match pattern.sig {
                         Sig::Money(weight) => weight,
+                        Sig::Inside => {
+                            signals.inside = true;
+                            3
+                        }
                         Sig::Gain => {
                             signals.gain = true;
                             1
