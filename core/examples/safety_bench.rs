@@ -201,8 +201,13 @@ fn cost(messages: &[String]) -> f64 {
 
 fn main() -> ExitCode {
     let misses = std::env::args().any(|a| a == "--misses");
-    let (tune, tune_2, tune_3, tune_4, tune_5) =
-        (read(TUNE), read(TUNE_2), read(TUNE_3), read(TUNE_4), read(TUNE_5));
+    let (tune, tune_2, tune_3, tune_4, tune_5) = (
+        read(TUNE),
+        read(TUNE_2),
+        read(TUNE_3),
+        read(TUNE_4),
+        read(TUNE_5),
+    );
     let heldout = read(HELDOUT);
     let tune_all: Vec<&Line> = tune
         .iter()

@@ -961,7 +961,7 @@ const MONEY_NEWS: &str = words![
     "我完全不懂", "我不懂", "我不太懂", "全然わからない", "完全わからない", "i know nothing about",
     "返ってこなかった", "never got it back", "沒還我", "沒有還",
     // Warning a friend, a scam told of as it happened to someone: verify, report, don't trust.
-    "查證", "先確認", "防詐", "165", "report it", "lost money to", "lost her savings", "lost his savings",
+    "查證", "先確認", "verify it", "verify first", "確かめて", "防詐", "165", "report it", "lost money to", "lost her savings", "lost his savings",
     "lost their savings", "信用しちゃダメ", "信じちゃダメ", "信用するな", "don't trust", "never trust", "遇過",
     "タブー", "大損", "不要亂投資", "不報明牌", "developer", "開發者", "エンジニア",
     // The price of a thing one buys or pays: a down payment, a gift, a tax, a ticket, a book.
@@ -1359,7 +1359,12 @@ impl Signals {
         }
         // A job in finance told of someone, to no one in particular, with no rate, amount or
         // mentor, is no pitch.
-        if self.job && !self.you && !self.mentor && !self.inside && !self.percent && self.amounts == 0
+        if self.job
+            && !self.you
+            && !self.mentor
+            && !self.inside
+            && !self.percent
+            && self.amounts == 0
         {
             money -= 3;
         }
@@ -1536,12 +1541,7 @@ fn matches_disguised(text: &[char], start: usize, pattern: &[char]) -> Option<us
         t == p
             || matches!(
                 (p, t),
-                ('a', '@')
-                    | ('o', '0')
-                    | ('i', '1' | '!')
-                    | ('l', '1')
-                    | ('e', '3')
-                    | ('s', '$')
+                ('a', '@') | ('o', '0') | ('i', '1' | '!') | ('l', '1') | ('e', '3') | ('s', '$')
             )
     };
     text.get(start..end)?
@@ -2189,6 +2189,68 @@ mod tests {
         assert!(kinds("今天我請客，不用轉給我").is_empty());
         assert!(kinds("ここは私が払うから送金しなくていいよ").is_empty());
         assert!(kinds("the police say never buy gift cards for strangers").is_empty());
+    }
+
+    #[test]
+    fn a_third_persons_own_use_of_an_app_moves_nothing_elsewhere_but_an_ask_to_the_reader_does() {
+        assert!(kinds("我姊昨天傳LINE跟我說她要結婚了").is_empty());
+        assert!(kinds("父からLINE来て、野菜送ったって").is_empty());
+        assert!(kinds("my sister keeps sending me memes on LINE").is_empty());
+        assert_eq!(kinds("我媽說你可以加我LINE：mei_0520"), ["OFF_PLATFORM"]);
+    }
+
+    #[test]
+    fn staying_here_going_elsewhere_in_person_and_news_of_a_fake_account_move_no_talk() {
+        assert!(kinds("會面之前我們就在這裡聊就好，不用換").is_empty());
+        assert!(kinds("連絡先は会ってから交換しようね").is_empty());
+        assert!(kinds("the place was full so we went somewhere else").is_empty());
+        assert!(kinds("新聞說有人冒充客服的LINE帳號騙錢").is_empty());
+    }
+
+    #[test]
+    fn a_warning_to_verify_or_report_and_the_price_of_a_thing_bought_are_no_money_talk() {
+        assert!(kinds("有人叫你匯款投資一定要先查證，打165問").is_empty());
+        assert!(
+            kinds("my aunt lost money to a fake crypto app, so never trust a stranger").is_empty()
+        );
+        assert!(kinds("we paid the down payment, 頭期款 is done").is_empty());
+    }
+
+    #[test]
+    fn tips_before_the_market_and_lying_to_the_bank_are_money_talk_even_of_a_relative() {
+        assert_eq!(
+            kinds("my cousin is an analyst and gets inside info before the market opens"),
+            ["MONEY"]
+        );
+        assert_eq!(
+            kinds("銀行に聞かれたら、家族への送金って言ってね"),
+            ["MONEY"]
+        );
+        assert_eq!(
+            kinds("your savings just sitting in the bank lose to inflation every year"),
+            ["MONEY"]
+        );
+    }
+
+    #[test]
+    fn a_mobile_numbers_start_with_a_word_for_it_is_the_number_given_in_parts() {
+        assert_eq!(
+            kinds("電話番号の最初は090-77で、残りは後で送るね"),
+            ["OFF_PLATFORM"]
+        );
+        assert_eq!(
+            kinds("my number starts 0918, you'll get the rest"),
+            ["OFF_PLATFORM"]
+        );
+        assert!(kinds("room number 1205, third floor").is_empty());
+        assert!(kinds("flight CI 0103 lands at 09:40").is_empty());
+    }
+
+    #[test]
+    fn keycap_digits_tone_marks_and_look_alike_letters_are_folded_before_reading() {
+        assert_eq!(kinds("call me 0⃣9⃣1⃣2⃣ 3⃣4⃣5⃣ 6⃣7⃣8⃣"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("電話 ㄌㄧㄥˊ九三二 五五八 七七一"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("my l!ne is kai_0303"), ["OFF_PLATFORM"]);
     }
 
     #[test]
