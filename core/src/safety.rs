@@ -26,13 +26,14 @@
 //!
 //! 1. **Normalisation.** Unicode NFKC (full-width `ＬＩＮＥ０９` and half-width `ﾗｲﾝ` to their
 //!    plain forms, circled and bold letters to letters), then: zero-width and other invisible
-//!    characters dropped, Cyrillic and Greek look-alikes folded to Latin, Latin lower-cased,
+//!    characters dropped (keycaps' enclosing mark `0⃣` and bopomofo tone marks among them),
+//!    Cyrillic and Greek look-alikes folded to Latin, Latin lower-cased,
 //!    hiragana folded to katakana (`らいん` is `ライン`), a word spelt out in single characters
 //!    joined (`L I N E`, `L.I.N.E`, `a m y 5 2 0`), spaces between two CJK characters dropped,
 //!    an identifier's symbols said in words written as symbols (`maya underscore lin`,
 //!    `yun點hsu點tw`, `ken アンダーバー 88`; `7點30` stays a time).
 //! 2. **Digits.** Number words count as digits in a run of digits (`零九一二`, `〇九〇`, `洞九`,
-//!    `ゼロキュウ`, `zero nine one two`, `hundred` after a number word as two zeros), separated
+//!    `ゼロキュウ`, `ㄌㄧㄥ`, `zero nine one two`, `hundred` after a number word as two zeros), separated
 //!    or not by spaces, dots, dashes, commas; a run shaped like a phone number (a leading 0 and 9
 //!    to 12 digits, a country code, `+` written or said as `plus`, or 3-3-4) is contact
 //!    details; a number with a currency is an amount.
@@ -42,14 +43,18 @@
 //!    words (`_` is part of a word: `lin_trader88` names no trader; an English phrase with `you`
 //!    or `your` also matches as chat writes it, `u`, `ur`); an app name inside a benign phrase
 //!    (`LINE Pay`, `LINE TODAY`, `オンライン`) or telling of a message received on it
-//!    (`LINEが来た`, `LINE來了`) is no app name, and one is also found with look-alike symbols
-//!    after its first two letters (`wh@tsapp`, `sn@pchat`) or spelt in katakana letter names
+//!    (`LINEが来た`, `LINE來了`) or a queue (`a long line`) is no app name, and one is also found
+//!    with look-alike symbols after its first two letters (`wh@tsapp`, `sn@pchat`), as `l!ne` or
+//!    `llne`, or spelt in katakana letter names
 //!    (`エルアイエヌイー`). Addresses (`name@host.tld`), handles (`@name`, `name#1234`),
 //!    identifiers (`kevin_0815`) and links written as links (`https://…`, `www.…`) are found by
 //!    shape.
 //! 4. **Decision.** `OFF_PLATFORM`: an address, a phone number (whole, or given in parts: `前半`,
-//!    `the rest`), a link, a handle, or, unless the message tells of blocking or reporting
-//!    someone who asked, a phrase of moving elsewhere (swapping numbers among them) or an app
+//!    `the rest`; a mobile number's start, `09…`, `080…`, with a word for it: `電話番号の前半は
+//!    080-61`), a link, a handle, or, unless the message tells of blocking or reporting someone
+//!    who asked, of staying here (`ここで話そう`, `不用換`), of going elsewhere in person (`we
+//!    went somewhere else`), of a fake account in the news (`冒充`), or, with no "you", of a third
+//!    person's own use of an app (`我媽傳LINE…`, `母からLINE来て`), a phrase of moving elsewhere (swapping numbers among them) or an app
 //!    named with an ask, an identifier or a name after it (`LINE: erictw`, `ig → maya`,
 //!    `insta: @ julie`, `on Facebook as Tom`), an app asked alone (`LINE?`) or used as a verb
 //!    (`WhatsApp me`), a messaging app named without its name with a move or talk (`換到別的通訊軟體聊`,
@@ -58,10 +63,13 @@
 //!    number said to be in the profile or the photos, an app's account written or linked in the
 //!    profile. `MONEY`: a score of strong (3), topic (2) and weak (1) signals of at least 3 (a
 //!    rate counts 1, a rate or a growth per day, week or month more; talking money moved
-//!    elsewhere one more), less 2 for talk about scams as news or warnings, about blocking,
+//!    elsewhere one more; tips before the market or inside information, coaching to lie to the
+//!    bank about a transfer count 3, savings left idle in the bank 2), less 2 for talk about
+//!    scams as news or warnings (to verify, to report, not to trust), about blocking,
 //!    about one's own work, about splitting a bill, declining a transfer or paying one's own
-//!    bills, a loan never repaid, knowing nothing of it, less 3 for a job in finance told of
-//!    someone to no one in particular (no "you", rate, amount or mentor).
+//!    bills, a loan never repaid, knowing nothing of it, the price of a thing bought (a down
+//!    payment, a wedding gift, a gift card, a tax return), less 3 for a job in finance told of
+//!    someone to no one in particular (no "you", rate, amount, mentor or inside tip).
 //! 5. **Money model.** When the rules find no `MONEY`, a learned score may: a logistic regression
 //!    over the normalised text's character 1- to 3-grams (counts over the square root of their
 //!    number), hashed into 2^14 i8 weights (`safety/model.rs`, generated), against one integer
@@ -69,12 +77,15 @@
 //!    each new blind set); the model generalises from the whole tuned corpus. It is trained
 //!    offline by `scripts/train_safety.py` (Python standard library, seeded), which reads each
 //!    tuned line as the rules do through `safety_bench --dump` ([`rule_and_folded`]) and picks the
-//!    threshold by leave-one-round-out cross-validation: the most scam recall with each
-//!    language's false positives at or under 1 %. `python3 scripts/train_safety.py` retrains; a
-//!    test fails when the tuned files or the script changed since (a checksum in the model file).
-//!    Cross-validated, rules alone → rules + model: scam recall 95.0 → 96.7 % over the four
-//!    rounds, 80.2 → 88.0 % on round 4 (the one set the rules were never tuned on), false
-//!    positives 0.5 → 0.7 % (hard negatives) and 0 % (benign).
+//!    threshold by leave-one-round-out cross-validation over the five rounds: the most scam
+//!    recall with the false positives the model adds to the rules' at or under 0.5 % in each
+//!    language. `python3 scripts/train_safety.py` retrains; a test fails when the tuned files or
+//!    the script changed since (a checksum in the model file). Cross-validated over the five
+//!    rounds, rules + model: scam recall 95.7 % (rules alone 92.9 %), contact recall 98.1 %,
+//!    false positives 0.4 % (hard negatives) and 0 % (benign). On round 5's fold (its look-alikes
+//!    were studied for these rules, so this is no longer a blind figure): scam recall 86.7 →
+//!    88.3 %, contact recall 90.8 → 93.5 %, hard-negative false positives 9.4 → 1.2 % (before →
+//!    after the round 5 classes); round 5 measured blind gave 89.2 %, 90.8 % and 9.4 %.
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
@@ -1330,7 +1341,9 @@ impl Signals {
             // A number's mobile start with a word for it ("電話番号、前半は080-61", "the first half
             // of my number is 0970", "電話我分兩次傳,先 0936"): the rest follows elsewhere.
             || (self.mobile_start && (self.phone_word || self.id_word || self.split));
-        let off = shape || (words && !self.told && !(self.aside && !self.you));
+        // A third person's own use of an app counts only when the reader is addressed.
+        let aside_only = self.aside && !self.you;
+        let off = shape || (words && !self.told && !aside_only);
         let words = self.money.iter().filter(|(s, e, _)| {
             !self
                 .money
