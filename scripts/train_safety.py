@@ -6,7 +6,7 @@ core/src/safety/model.rs. Python 3 standard library only; deterministic (fixed s
     python3 scripts/train_safety.py --cv-only  # the figures only, nothing written
 
 What it learns from: the tuned part of the corpus (core/data/safety/tune.jsonl, tune-2.jsonl,
-tune-3.jsonl, tune-4.jsonl), never heldout.jsonl. Each line is read as the rule reads it: the
+tune-3.jsonl, tune-4.jsonl, tune-5.jsonl), never heldout.jsonl. Each line is read as the rule reads it: the
 script runs `cargo run --release -p kizuna-core --example safety_bench -- --dump`, which prints, per
 tuned line, the folded text (NFKC, invisibles dropped, look-alikes folded, lower case, hiragana as
 katakana...) and what the hand-written rule alone finds.
@@ -19,13 +19,15 @@ quantised to i8 (one scale); the bias and the threshold become one integer thres
 on the sum of the quantised weights, so that Rust (safety::money_score) and this script decide
 alike, bit for bit. A line is MONEY when the rule says so or the score reaches the threshold.
 
-The threshold is chosen by leave-one-round-out cross-validation: train on three of the four tuned
-files, score the fourth (each was written independently, by different people, so this estimates
-a blind set), and take the most permissive threshold that keeps, pooled over the four rounds, the
-false positives of rule + model at most 1 % on hard negatives and on benign lines in each
-language. The figures printed are those of that cross-validation, rule alone and rule + model.
+The threshold is chosen by leave-one-round-out cross-validation: train on four of the five tuned
+files, score the fifth (each was written independently, by different people, so this estimates
+a blind set), and take the most permissive threshold that keeps, pooled over the five rounds, the
+false positives the model adds to the rule's (lines the rule passes and the model flags) at most
+0.5 % on hard negatives and on benign lines in each language. (Until round 5 the criterion was
+rule + model at most 1 %; round 5's look-alikes put the rules alone above 1 % on hard negatives,
+which left no threshold and switched the model off.) The figures printed are those of that cross-validation, rule alone and rule + model.
 
-The generated file starts with an FNV-1a 64 checksum of the four tuned files and this script; a
+The generated file starts with an FNV-1a 64 checksum of the five tuned files and this script; a
 kizuna-core test recomputes it, so a corpus or a script changed without retraining fails.
 """
 
@@ -40,7 +42,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "core" / "data" / "safety"
-FILES = ["tune", "tune-2", "tune-3", "tune-4"]
+FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5"]
 OUT = ROOT / "core" / "src" / "safety" / "model.rs"
 LANGS = ["zh-TW", "ja", "en"]
 
@@ -59,7 +61,7 @@ EPOCHS = 40
 RATE = 0.5
 L2 = 3e-3
 HARD_WEIGHT = 3.0
-MAX_FP = 0.01
+MAX_ADDED_FP = 0.005
 
 
 def step(h, c):
@@ -169,13 +171,16 @@ def tally(rows, flagged):
     """Per language and overall: (hits, of) for scam recall, contact recall, hard FP, benign FP."""
     out = {}
     for lang in LANGS + ["all"]:
-        t = {"scam": [0, 0], "hard": [0, 0], "benign": [0, 0]}
+        t = {"scam": [0, 0], "contact": [0, 0], "hard": [0, 0], "benign": [0, 0]}
         for row, f in zip(rows, flagged):
             if lang != "all" and row["lang"] != lang:
                 continue
             if row["y"]:
                 t["scam"][1] += 1
                 t["scam"][0] += f["money"]
+            if "OFF_PLATFORM" in row["labels"]:
+                t["contact"][1] += 1
+                t["contact"][0] += f["off"]
             if not row["labels"]:
                 key = "hard" if row["set"] == "hard" else "benign"
                 t[key][1] += 1
@@ -215,6 +220,7 @@ def report(title, rows, decisions):
     for lang in LANGS + ["all"]:
         x = t[lang]
         print(f"  {lang:<6} scam recall {pct(x['scam']):5.1f} % ({x['scam'][0]}/{x['scam'][1]})"
+              f"  contact {pct(x['contact']):5.1f} % ({x['contact'][0]}/{x['contact'][1]})"
               f"  hard FP {pct(x['hard']):4.1f} % ({x['hard'][0]}/{x['hard'][1]})"
               f"  benign FP {pct(x['benign']):4.1f} % ({x['benign'][0]}/{x['benign'][1]})")
     return t
@@ -240,17 +246,18 @@ def main():
     chosen = None
     for t in LOGITS:
         t_ = tally(ordered, decided[t])
-        if all(pct(t_[lang][k]) <= 100 * MAX_FP for lang in t_ for k in ["hard", "benign"]):
+        base = tally(ordered, [flags(r, False) for r in ordered])
+        if all(pct(t_[lang][k]) - pct(base[lang][k]) <= 100 * MAX_ADDED_FP for lang in t_ for k in ["hard", "benign"]):
             chosen = t
             break
     if chosen is None:
         chosen = LOGITS[-1]
     print()
-    print("leave-one-round-out cross-validation (train on three tuned files, score the fourth; pooled):")
+    print("leave-one-round-out cross-validation (train on four tuned files, score the fifth; pooled):")
     for by_file in [None] + FILES:
         pick = [i for i, r in enumerate(ordered) if by_file is None or r["file"] == by_file]
         sub = [ordered[i] for i in pick]
-        label = "all four rounds" if by_file is None else f"held out {by_file}.jsonl"
+        label = "all five rounds" if by_file is None else f"held out {by_file}.jsonl"
         report(f" {label}: rule alone", sub, [flags(r, False) for r in sub])
         report(f" {label}: rule + model (logit >= {chosen})", sub, [decided[chosen][i] for i in pick])
     contact_line(ordered)
@@ -273,7 +280,7 @@ def main():
         f"// {len(rows)} tuned lines, features: character 1-{MAX_N}-grams in 2^{BITS} slots;",
         f"// logit threshold {chosen} chosen by leave-one-round-out cross-validation; scale {scale:.6f}, bias {bias:.4f}.",
         "",
-        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4}.jsonl and scripts/train_safety.py, in that order.",
+        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5}.jsonl and scripts/train_safety.py, in that order.",
         "#[cfg(test)]",
         f"pub(super) const INPUTS_FNV: u64 = 0x{inputs_checksum():016X};",
         "/// The table has 2^BITS weights.",

@@ -26,13 +26,14 @@
 //!
 //! 1. **Normalisation.** Unicode NFKC (full-width `ＬＩＮＥ０９` and half-width `ﾗｲﾝ` to their
 //!    plain forms, circled and bold letters to letters), then: zero-width and other invisible
-//!    characters dropped, Cyrillic and Greek look-alikes folded to Latin, Latin lower-cased,
+//!    characters dropped (keycaps' enclosing mark `0⃣` and bopomofo tone marks among them),
+//!    Cyrillic and Greek look-alikes folded to Latin, Latin lower-cased,
 //!    hiragana folded to katakana (`らいん` is `ライン`), a word spelt out in single characters
 //!    joined (`L I N E`, `L.I.N.E`, `a m y 5 2 0`), spaces between two CJK characters dropped,
 //!    an identifier's symbols said in words written as symbols (`maya underscore lin`,
 //!    `yun點hsu點tw`, `ken アンダーバー 88`; `7點30` stays a time).
 //! 2. **Digits.** Number words count as digits in a run of digits (`零九一二`, `〇九〇`, `洞九`,
-//!    `ゼロキュウ`, `zero nine one two`, `hundred` after a number word as two zeros), separated
+//!    `ゼロキュウ`, `ㄌㄧㄥ`, `zero nine one two`, `hundred` after a number word as two zeros), separated
 //!    or not by spaces, dots, dashes, commas; a run shaped like a phone number (a leading 0 and 9
 //!    to 12 digits, a country code, `+` written or said as `plus`, or 3-3-4) is contact
 //!    details; a number with a currency is an amount.
@@ -42,14 +43,18 @@
 //!    words (`_` is part of a word: `lin_trader88` names no trader; an English phrase with `you`
 //!    or `your` also matches as chat writes it, `u`, `ur`); an app name inside a benign phrase
 //!    (`LINE Pay`, `LINE TODAY`, `オンライン`) or telling of a message received on it
-//!    (`LINEが来た`, `LINE來了`) is no app name, and one is also found with look-alike symbols
-//!    after its first two letters (`wh@tsapp`, `sn@pchat`) or spelt in katakana letter names
+//!    (`LINEが来た`, `LINE來了`) or a queue (`a long line`) is no app name, and one is also found
+//!    with look-alike symbols after its first two letters (`wh@tsapp`, `sn@pchat`), as `l!ne` or
+//!    `llne`, or spelt in katakana letter names
 //!    (`エルアイエヌイー`). Addresses (`name@host.tld`), handles (`@name`, `name#1234`),
 //!    identifiers (`kevin_0815`) and links written as links (`https://…`, `www.…`) are found by
 //!    shape.
 //! 4. **Decision.** `OFF_PLATFORM`: an address, a phone number (whole, or given in parts: `前半`,
-//!    `the rest`), a link, a handle, or, unless the message tells of blocking or reporting
-//!    someone who asked, a phrase of moving elsewhere (swapping numbers among them) or an app
+//!    `the rest`; a mobile number's start, `09…`, `080…`, with a word for it: `電話番号の前半は
+//!    080-61`), a link, a handle, or, unless the message tells of blocking or reporting someone
+//!    who asked, of staying here (`ここで話そう`, `不用換`), of going elsewhere in person (`we
+//!    went somewhere else`), of a fake account in the news (`冒充`), or, with no "you", of a third
+//!    person's own use of an app (`我媽傳LINE…`, `母からLINE来て`), a phrase of moving elsewhere (swapping numbers among them) or an app
 //!    named with an ask, an identifier or a name after it (`LINE: erictw`, `ig → maya`,
 //!    `insta: @ julie`, `on Facebook as Tom`), an app asked alone (`LINE?`) or used as a verb
 //!    (`WhatsApp me`), a messaging app named without its name with a move or talk (`換到別的通訊軟體聊`,
@@ -58,10 +63,13 @@
 //!    number said to be in the profile or the photos, an app's account written or linked in the
 //!    profile. `MONEY`: a score of strong (3), topic (2) and weak (1) signals of at least 3 (a
 //!    rate counts 1, a rate or a growth per day, week or month more; talking money moved
-//!    elsewhere one more), less 2 for talk about scams as news or warnings, about blocking,
+//!    elsewhere one more; tips before the market or inside information, coaching to lie to the
+//!    bank about a transfer count 3, savings left idle in the bank 2), less 2 for talk about
+//!    scams as news or warnings (to verify, to report, not to trust), about blocking,
 //!    about one's own work, about splitting a bill, declining a transfer or paying one's own
-//!    bills, a loan never repaid, knowing nothing of it, less 3 for a job in finance told of
-//!    someone to no one in particular (no "you", rate, amount or mentor).
+//!    bills, a loan never repaid, knowing nothing of it, the price of a thing bought (a down
+//!    payment, a wedding gift, a gift card, a tax return), less 3 for a job in finance told of
+//!    someone to no one in particular (no "you", rate, amount, mentor or inside tip).
 //! 5. **Money model.** When the rules find no `MONEY`, a learned score may: a logistic regression
 //!    over the normalised text's character 1- to 3-grams (counts over the square root of their
 //!    number), hashed into 2^14 i8 weights (`safety/model.rs`, generated), against one integer
@@ -69,19 +77,22 @@
 //!    each new blind set); the model generalises from the whole tuned corpus. It is trained
 //!    offline by `scripts/train_safety.py` (Python standard library, seeded), which reads each
 //!    tuned line as the rules do through `safety_bench --dump` ([`rule_and_folded`]) and picks the
-//!    threshold by leave-one-round-out cross-validation: the most scam recall with each
-//!    language's false positives at or under 1 %. `python3 scripts/train_safety.py` retrains; a
-//!    test fails when the tuned files or the script changed since (a checksum in the model file).
-//!    Cross-validated, rules alone → rules + model: scam recall 95.0 → 96.7 % over the four
-//!    rounds, 80.2 → 88.0 % on round 4 (the one set the rules were never tuned on), false
-//!    positives 0.5 → 0.7 % (hard negatives) and 0 % (benign).
+//!    threshold by leave-one-round-out cross-validation over the five rounds: the most scam
+//!    recall with the false positives the model adds to the rules' at or under 0.5 % in each
+//!    language. `python3 scripts/train_safety.py` retrains; a test fails when the tuned files or
+//!    the script changed since (a checksum in the model file). Cross-validated over the five
+//!    rounds, rules + model: scam recall 95.7 % (rules alone 92.9 %), contact recall 98.1 %,
+//!    false positives 0.4 % (hard negatives) and 0 % (benign). On round 5's fold (its look-alikes
+//!    were studied for these rules, so this is no longer a blind figure): scam recall 86.7 →
+//!    88.3 %, contact recall 90.8 → 93.5 %, hard-negative false positives 9.4 → 1.2 % (before →
+//!    after the round 5 classes); round 5 measured blind gave 89.2 %, 90.8 % and 9.4 %.
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
-//! recall, false positives per language, cost per message. It is tuned on `tune.jsonl`,
-//! `tune-2.jsonl`, `tune-3.jsonl` and `tune-4.jsonl`, four independently written sets; the
-//! held-out parts of rounds 1 to 4 were each reported on once and then folded into them (rounds
-//! 3's and 4's, written blind, are `tune-3.jsonl` and `tune-4.jsonl`). The held-out part,
-//! `heldout.jsonl`, is a fifth set written blind, never tuned on.
+//! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
+//! `tune-2.jsonl` to `tune-5.jsonl`, five independently written sets; the held-out parts of rounds
+//! 1 to 5 were each reported on once and then folded into them (rounds 3's to 5's, written blind,
+//! are `tune-3.jsonl` to `tune-5.jsonl`). The held-out part, `heldout.jsonl`, is a sixth set
+//! written blind, never tuned on.
 //!
 //! [`rules`]: crate::rules
 
@@ -418,7 +429,9 @@ fn is_invisible(c: char) -> bool {
     matches!(c, '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
         | '\u{180B}'..='\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
         | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
-        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
+        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}'
+        // A keycap's enclosing mark (0⃣), bopomofo's tone marks (ㄌㄧㄥˊ).
+        | '\u{20E3}' | '\u{02CA}' | '\u{02C7}' | '\u{02CB}' | '\u{02D9}')
 }
 
 /// Letters that look like Latin ones (Cyrillic, Greek, a few Latin variants), as that Latin
@@ -650,6 +663,14 @@ enum Sig {
     OtherApp,
     /// Moving the talk, talking (`換到`, `話そう`, `switch`).
     TalkMove,
+    /// Tips before the market, inside information, a bank to be lied to (`inside info`,
+    /// `before the market`, `if the bank asks`): money talk enough alone (3), even of a relative
+    /// in finance with no "you".
+    Inside,
+    /// A third person as the one who uses the app (`我媽`, `母から`, `my mom`, `for work`): with
+    /// no "you" in the message, an app used in the writer's own life, no ask (words alone then
+    /// move nothing elsewhere; shapes still do).
+    Aside,
 }
 
 /// A list of words as one string, a word a line: the module carries the words' bytes and no
@@ -678,7 +699,7 @@ const APPS: &str = words![
     "飛機聯繫", "飛機id", "whatsapp", "ワッツアップ", "wechat", "微信", "weixin", "vx", "wx", "ig", "insta",
     "instagram", "インスタ", "fb", "facebook", "臉書", "脸书", "フェイスブック", "kakao", "kakaotalk", "カカオ",
     "signal", "snapchat", "snap", "discord", "twitter", "推特", "tiktok", "抖音", "小紅書", "小红书", "skype",
-    "viber", "qq", "messenger", "threads", "スカイプ", "iine", "l1ne", "1ine", "lineid", "ラインid",
+    "viber", "qq", "messenger", "threads", "スカイプ", "iine", "l1ne", "1ine", "l!ne", "llne", "lineid", "ラインid",
     "ツイッター", "ティックトック", "ディスコード", "スナップチャット", "ウィーチャット", "メッセンジャー", "カカオトーク", "電報",
     "电报", "哀居", "v信", "薇信", "威信",
     "kik", "簡訊", "sms", "ショートメール", "imessage",
@@ -691,7 +712,7 @@ const APPS: &str = words![
 const NOT_APPS: &str = words![
     "line pay", "linepay", "line bank", "line銀行", "line today", "line news", "lineニュース",
     "line music", "line point", "lineポイント", "line貼圖", "line sticker~", "lineスタンプ", "line購物",
-    "line taxi", "line禮物", "line gift", "in line", "the line", "a line", "line up", "line of",
+    "line taxi", "line禮物", "line gift", "in line", "the line", "a line", "line up", "line of", "long line", "lines are",
     "finish line", "bottom line", "オンライン", "デッドライン", "ガイドライン", "ボーダーライン", "ラインナップ", "ラインアップ",
     "ヘッドライン", "アウトライン", "スカイライン", "ライン工", "賴床", "不賴", "信賴", "依賴", "耍賴", "賴皮", "無賴", "賴在", "賴先生",
     "賴小姐", "snap pea~", "signals", "シグナル", "trading signal~", "the signal", "'s signal",
@@ -950,6 +971,13 @@ const MONEY_NEWS: &str = words![
     // Owning up to knowing nothing of it, a loan never repaid, one's own bills paid.
     "我完全不懂", "我不懂", "我不太懂", "全然わからない", "完全わからない", "i know nothing about",
     "返ってこなかった", "never got it back", "沒還我", "沒有還",
+    // Warning a friend, a scam told of as it happened to someone: verify, report, don't trust.
+    "查證", "先確認", "verify it", "verify first", "確かめて", "防詐", "165", "report it", "lost money to", "lost her savings", "lost his savings",
+    "lost their savings", "信用しちゃダメ", "信じちゃダメ", "信用するな", "don't trust", "never trust", "遇過",
+    "タブー", "大損", "不要亂投資", "不報明牌", "developer", "開發者", "エンジニア",
+    // The price of a thing one buys or pays: a down payment, a gift, a tax, a ticket, a book.
+    "頭期款", "ご祝儀", "相場", "ギフトカード", "gift card", "tax return~", "報稅", "確定申告", "ticket machine",
+    "takes cash", "理財書", "存薪水", "lend my", "lent my", "borrow my",
     "払ってる", "払ってきた", "払っている", "繳完",
 ];
 
@@ -1045,7 +1073,7 @@ const SEND: &str = words![
 #[rustfmt::skip]
 const CONTENT: &str = words![
     "最喜歡", "favorite", "favourite", "好きな", "おすすめ", "推薦", "recommend~", "美食", "グルメ", "追蹤了",
-    "フォローしてる", "follows", "following",
+    "フォローしてる", "follows", "following", "for finding", "找餐廳", "お店探し",
 ];
 
 /// A messaging app named without its name ([`Sig::OtherApp`]).
@@ -1060,6 +1088,45 @@ const OTHER_APPS: &str = words![
 const TALK_MOVES: &str = words![
     "聊", "換到", "換過去", "轉到", "移到", "改用", "話そ", "話さない", "で話", "移ら", "移ろ", "移れ", "移動", "移って",
     "続き", "乗り換え", "move", "switch", "talk", "chat", "continue", "keep talking",
+];
+
+/// Staying here, going elsewhere in person, news of an app ([`Sig::Told`]): the message moves
+/// no talk elsewhere ("連絡先は会ってから交換したいな", "we went somewhere else",
+/// "有人用假的LINE帳號冒充銀行").
+#[rustfmt::skip]
+const STAYS: &str = words![
+    "不用急著換", "不用換", "不必換", "在這裡聊就好", "這裡聊就好", "在這裡回", "見面再交換", "見面後再",
+    "ここで話そ", "ここでいい", "ここで十分", "会ってから交換", "会ってからに", "交換しなくても", "しなくても",
+    "stay on here", "keep chatting here", "here is fine", "here for now", "no need to switch", "after we meet",
+    "went somewhere else", "go somewhere else", "eat somewhere else", "going somewhere else",
+    "新聞", "ニュース", "the news", "冒充", "假冒", "なりすまし", "impersonat~",
+];
+
+/// Tips given before the market moves, inside information, coaching to lie to one's bank about a
+/// transfer ([`Sig::Inside`]).
+#[rustfmt::skip]
+const INSIDE: &str = words![
+    "inside info", "insider info", "before the market", "before the big move~", "tips me off", "tip you off",
+    "內部消息", "內線消息", "提前知道", "先知道", "要上架", "表に出ない情報", "内部の情報", "内部情報", "インサイダー",
+    "先に情報", "情報が入", "if the bank asks", "don't tell the bank", "tell the bank", "bank asks", "銀行問", "行員問",
+    "銀行に聞かれ", "銀行には言わ", "銀行の人に聞かれ", "跟銀行說", "別跟銀行",
+];
+
+/// Savings left idle, eaten by inflation: the hook of an investment pitch (money words of the
+/// topic, 2).
+#[rustfmt::skip]
+const IDLE_SAVINGS: &str = words![
+    "sitting in the bank", "in the bank?", "inflation", "通膨", "インフレ", "銀行に預けて",
+    "存銀行", "定存利息", "金利ほとんど", "利息很少", "利息那麼低",
+];
+
+/// A third person who uses the app, the app used for work ([`Sig::Aside`]).
+#[rustfmt::skip]
+const ASIDES: &str = words![
+    "我媽", "我爸", "媽媽", "爸爸", "阿姨", "阿公", "阿嬤", "我姊", "我妹", "我哥", "我弟", "家人", "同事",
+    "母から", "父から", "親から", "母が", "家族", "姉から", "兄から", "妹から", "弟から", "同僚", "上司から",
+    "my mom", "my mum", "my dad", "my parents", "my sister", "my brother", "my family", "my boss", "for work",
+    "work group", "coworker~",
 ];
 
 /// Talking money ([`Sig::MoneyTalk`]).
@@ -1123,7 +1190,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 33] = [
+const LISTS: [(&str, Sig); 37] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -1157,6 +1224,10 @@ const LISTS: [(&str, Sig); 33] = [
     (JOIN, Sig::Join),
     (OTHER_APPS, Sig::OtherApp),
     (TALK_MOVES, Sig::TalkMove),
+    (STAYS, Sig::Told),
+    (ASIDES, Sig::Aside),
+    (INSIDE, Sig::Inside),
+    (IDLE_SAVINGS, Sig::Money(2)),
 ];
 
 fn index() -> &'static Index {
@@ -1233,11 +1304,15 @@ struct Signals {
     join: bool,
     other_app: bool,
     talk_move: bool,
+    aside: bool,
+    inside: bool,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
     run_digits: usize,
     first_run_zero: Option<bool>,
+    /// A run of four digits or more that starts as a mobile number does (09…, 070…, 080…).
+    mobile_start: bool,
 }
 
 impl Signals {
@@ -1262,8 +1337,13 @@ impl Signals {
             || (self.qr && self.join)
             || (self.other_app && self.talk_move)
             // An app with the start of a phone number ("my LINE is the one starting 0912").
-            || (app && self.first_run_zero == Some(true) && self.run_digits >= 3);
-        let off = shape || (words && !self.told);
+            || (app && self.first_run_zero == Some(true) && self.run_digits >= 3)
+            // A number's mobile start with a word for it ("電話番号、前半は080-61", "the first half
+            // of my number is 0970", "電話我分兩次傳,先 0936"): the rest follows elsewhere.
+            || (self.mobile_start && (self.phone_word || self.id_word || self.split));
+        // A third person's own use of an app counts only when the reader is addressed.
+        let aside_only = self.aside && !self.you;
+        let off = shape || (words && !self.told && !aside_only);
         let words = self.money.iter().filter(|(s, e, _)| {
             !self
                 .money
@@ -1292,7 +1372,13 @@ impl Signals {
         }
         // A job in finance told of someone, to no one in particular, with no rate, amount or
         // mentor, is no pitch.
-        if self.job && !self.you && !self.mentor && !self.percent && self.amounts == 0 {
+        if self.job
+            && !self.you
+            && !self.mentor
+            && !self.inside
+            && !self.percent
+            && self.amounts == 0
+        {
             money -= 3;
         }
         let mut kinds = Kinds::EMPTY;
@@ -1390,9 +1476,14 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::Join => signals.join = true,
                 Sig::OtherApp => signals.other_app = true,
                 Sig::TalkMove => signals.talk_move = true,
-                Sig::Gain | Sig::Mentor | Sig::MoneyTalk | Sig::Money(_) => {
+                Sig::Aside => signals.aside = true,
+                Sig::Gain | Sig::Mentor | Sig::MoneyTalk | Sig::Inside | Sig::Money(_) => {
                     let weight = match pattern.sig {
                         Sig::Money(weight) => weight,
+                        Sig::Inside => {
+                            signals.inside = true;
+                            3
+                        }
                         Sig::Gain => {
                             signals.gain = true;
                             1
@@ -1463,7 +1554,7 @@ fn matches_disguised(text: &[char], start: usize, pattern: &[char]) -> Option<us
         t == p
             || matches!(
                 (p, t),
-                ('a', '@') | ('o', '0') | ('i', '1') | ('l', '1') | ('e', '3') | ('s', '$')
+                ('a', '@') | ('o', '0') | ('i', '1' | '!') | ('l', '1') | ('e', '3') | ('s', '$')
             )
     };
     text.get(start..end)?
@@ -1486,7 +1577,7 @@ fn matches_at(text: &[char], start: usize, pattern: &[char]) -> Option<usize> {
 /// Japanese readings in katakana (hiragana is folded to it), English words.
 #[rustfmt::skip]
 const NUMBER_WORDS: &[(&str, u8)] = &[
-    ("零", 0), ("〇", 0), ("洞", 0), ("一", 1), ("壹", 1), ("么", 1), ("幺", 1), ("二", 2), ("貳", 2),
+    ("零", 0), ("〇", 0), ("洞", 0), ("ㄌㄧㄥ", 0), ("一", 1), ("壹", 1), ("么", 1), ("幺", 1), ("二", 2), ("貳", 2),
     ("兩", 2), ("三", 3), ("參", 3), ("叁", 3), ("四", 4), ("肆", 4), ("五", 5), ("伍", 5), ("六", 6),
     ("陸", 6), ("七", 7), ("柒", 7), ("拐", 7), ("八", 8), ("捌", 8), ("九", 9), ("玖", 9), ("勾", 9),
     ("ゼロ", 0), ("レイ", 0), ("マル", 0), ("イチ", 1), ("ニー", 2), ("ニ", 2), ("サン", 3), ("ヨン", 4), ("シ", 4),
@@ -1614,6 +1705,10 @@ fn find_digits(text: &[char], signals: &mut Signals) {
         }
         if run.is_phone() {
             signals.phone = true;
+        }
+        // The start of a mobile number (09…, 070/080/090…), four digits or more.
+        if run.len >= 4 && run.first[0] == 0 && matches!(run.first[1], 7..=9) {
+            signals.mobile_start = true;
         }
         if run.len >= 2 {
             signals.run_digits += run.len;
@@ -1865,6 +1960,7 @@ mod tests {
             include_str!("../data/safety/tune-2.jsonl"),
             include_str!("../data/safety/tune-3.jsonl"),
             include_str!("../data/safety/tune-4.jsonl"),
+            include_str!("../data/safety/tune-5.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
             for byte in text.bytes() {
@@ -2106,6 +2202,68 @@ mod tests {
         assert!(kinds("今天我請客，不用轉給我").is_empty());
         assert!(kinds("ここは私が払うから送金しなくていいよ").is_empty());
         assert!(kinds("the police say never buy gift cards for strangers").is_empty());
+    }
+
+    #[test]
+    fn a_third_persons_own_use_of_an_app_moves_nothing_elsewhere_but_an_ask_to_the_reader_does() {
+        assert!(kinds("我姊昨天傳LINE跟我說她要結婚了").is_empty());
+        assert!(kinds("父からLINE来て、野菜送ったって").is_empty());
+        assert!(kinds("my sister keeps sending me memes on LINE").is_empty());
+        assert_eq!(kinds("我媽說你可以加我LINE：mei_0520"), ["OFF_PLATFORM"]);
+    }
+
+    #[test]
+    fn staying_here_going_elsewhere_in_person_and_news_of_a_fake_account_move_no_talk() {
+        assert!(kinds("會面之前我們就在這裡聊就好，不用換").is_empty());
+        assert!(kinds("連絡先は会ってから交換しようね").is_empty());
+        assert!(kinds("the place was full so we went somewhere else").is_empty());
+        assert!(kinds("新聞說有人冒充客服的LINE帳號騙錢").is_empty());
+    }
+
+    #[test]
+    fn a_warning_to_verify_or_report_and_the_price_of_a_thing_bought_are_no_money_talk() {
+        assert!(kinds("有人叫你匯款投資一定要先查證，打165問").is_empty());
+        assert!(
+            kinds("my aunt lost money to a fake crypto app, so never trust a stranger").is_empty()
+        );
+        assert!(kinds("we paid the down payment, 頭期款 is done").is_empty());
+    }
+
+    #[test]
+    fn tips_before_the_market_and_lying_to_the_bank_are_money_talk_even_of_a_relative() {
+        assert_eq!(
+            kinds("my cousin is an analyst and gets inside info before the market opens"),
+            ["MONEY"]
+        );
+        assert_eq!(
+            kinds("銀行に聞かれたら、家族への送金って言ってね"),
+            ["MONEY"]
+        );
+        assert_eq!(
+            kinds("your savings just sitting in the bank lose to inflation every year"),
+            ["MONEY"]
+        );
+    }
+
+    #[test]
+    fn a_mobile_numbers_start_with_a_word_for_it_is_the_number_given_in_parts() {
+        assert_eq!(
+            kinds("電話番号の最初は090-77で、残りは後で送るね"),
+            ["OFF_PLATFORM"]
+        );
+        assert_eq!(
+            kinds("my number starts 0918, you'll get the rest"),
+            ["OFF_PLATFORM"]
+        );
+        assert!(kinds("room number 1205, third floor").is_empty());
+        assert!(kinds("flight CI 0103 lands at 09:40").is_empty());
+    }
+
+    #[test]
+    fn keycap_digits_tone_marks_and_look_alike_letters_are_folded_before_reading() {
+        assert_eq!(kinds("call me 0⃣9⃣1⃣2⃣ 3⃣4⃣5⃣ 6⃣7⃣8⃣"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("電話 ㄌㄧㄥˊ九三二 五五八 七七一"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("my l!ne is kai_0303"), ["OFF_PLATFORM"]);
     }
 
     #[test]
