@@ -1,7 +1,7 @@
 //! The safety corpus (core/data/safety/) is well formed, and the rule keeps meeting its targets on
-//! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-5.jsonl, five independently
-//! written sets whose held-out parts (rounds 1 to 5) were each reported on once and then folded
-//! into them. The held-out part, heldout.jsonl, is a sixth set written blind; its figures are
+//! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-6.jsonl, six independently
+//! written sets whose held-out parts (rounds 1 to 6) were each reported on once and then folded
+//! into them. The held-out part, heldout.jsonl, is a seventh set written blind; its figures are
 //! `just bench-safety`'s to print (and to fail on): a test that pinned them would invite tuning on
 //! it. Until the lead adds it (the file is empty), the held-out share and count checks fail.
 
@@ -25,13 +25,14 @@ fn read(jsonl: &str) -> Vec<Line> {
         .collect()
 }
 
-/// The tuned part (tune.jsonl, tune-2.jsonl, tune-3.jsonl, tune-4.jsonl, tune-5.jsonl) and the held-out part (heldout.jsonl).
+/// The tuned part (tune.jsonl, tune-2.jsonl, tune-3.jsonl, tune-4.jsonl, tune-5.jsonl, tune-6.jsonl) and the held-out part (heldout.jsonl).
 fn parts() -> (Vec<Line>, Vec<Line>) {
     let mut tune = read(include_str!("../data/safety/tune.jsonl"));
     tune.extend(read(include_str!("../data/safety/tune-2.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-3.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-4.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-5.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-6.jsonl")));
     (tune, read(include_str!("../data/safety/heldout.jsonl")))
 }
 
