@@ -107,11 +107,17 @@ impl GridPoint {
         self.col
     }
 
-    /// The centre of the cell: what distances are measured from. Never sent to a client.
+    /// The centre of the cell: what distances are measured from. Never sent to a client. The
+    /// first and last cells of a row are cut by the antimeridian; their centre is the middle of
+    /// what they cover, so it stays inside the cell (a centre past ±180 would wrap to the row's
+    /// other end).
     pub fn centre(self) -> Coordinates {
+        let per_degree = columns_per_degree(self.row);
+        let west = (f64::from(self.col) / per_degree).max(-180.0);
+        let east = (f64::from(self.col + 1) / per_degree).min(180.0);
         Coordinates {
             latitude: (f64::from(self.row) + 0.5) / rules::GRID_STEPS_PER_DEGREE,
-            longitude: (f64::from(self.col) + 0.5) / columns_per_degree(self.row),
+            longitude: (west + east) / 2.0,
         }
     }
 
@@ -269,6 +275,20 @@ mod tests {
         assert_eq!(GridPoint::from_cell(west.row(), west.col()), Some(west));
         assert_eq!(GridPoint::from_cell(MAX_ROW + 1, 0), None);
         assert_eq!(GridPoint::from_cell(0, 1_000_000), None);
+    }
+
+    #[test]
+    fn a_cell_cut_by_the_date_line_has_its_centre_inside_it() {
+        // At -80° the row's last column covers only part of a cell; its centre used to lie past
+        // 180° and snap to the row's first cell (the property test found it now and then).
+        for latitude in [-80.0, -79.999, 0.0, 35.68, 60.0] {
+            for longitude in [179.999_999_9, -180.0, 179.995] {
+                let cell = snap(at(latitude, longitude));
+                let centre = cell.centre();
+                assert!((-180.0..180.0).contains(&centre.longitude), "{centre:?}");
+                assert_eq!(snap(centre), cell, "{latitude} {longitude}");
+            }
+        }
     }
 
     #[test]
