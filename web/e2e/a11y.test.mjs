@@ -495,6 +495,9 @@ describe('every screen accessible, in each language', () => {
     await page.goto(`${base}/today`);
     const card = page.locator(`[data-testid="introduction"][data-member-id="${ivyId}"]`);
     await card.waitFor();
+    // The city's name comes with the catalogues (the wasm core), which may load after the card:
+    // until then the card shows the city's code.
+    await card.getByText(`${age} · Taipei City`).first().waitFor();
     assert.equal(await card.ariaSnapshot(), [
       '- listitem:',
       '  - article "Ivy":',
@@ -513,6 +516,7 @@ describe('every screen accessible, in each language', () => {
     await page.goto(`${base}/member?id=${ivyId}`);
     const photo = page.getByTestId('member-photo').first();
     await photo.waitFor();
+    await photo.getByText(`${age} · Taipei City`).first().waitFor();
     assert.equal(await photo.ariaSnapshot(), [
       '- figure:',
       '  - button "Open photo 1 of Ivy":',
