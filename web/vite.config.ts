@@ -42,6 +42,10 @@ function nonBlockingCss(): Plugin {
   };
 }
 
+/** The fields of /register's first step (lib/steps.ts `basics`): its messages and its limits are
+ *  what the first screen carries. */
+const FIRST_STEP_FIELDS = ['nickname', 'name', 'gender', 'matchGender', 'birthday', 'height'];
+
 /** The messages of /register's first step, a new user's first screen: the app shell's, the step
  *  names, the first step's fields and every rule message (a rule may fire on any field). The rest
  *  of a catalogue loads after that screen is usable (lib/i18n; the register page's later steps wait
@@ -50,7 +54,7 @@ const FIRST_SCREEN = [
   'app.', 'common.', 'error.', 'rule.', 'choice.gender.', 'choice.matchGender.', 'register.step.',
   'register.title', 'register.welcome.', 'register.steps', 'register.stepOf', 'register.progress', 'register.needsAttention',
   'register.resubmitNotice', 'register.coreFailed', 'register.backToReview', 'register.stepLead.basics',
-  ...['nickname', 'name', 'gender', 'matchGender', 'birthday', 'height'].flatMap((f) => [`field.${f}`, `hint.${f}`]),
+  ...FIRST_STEP_FIELDS.flatMap((f) => [`field.${f}`, `hint.${f}`]),
 ];
 const onFirstScreen = (key: string) => FIRST_SCREEN.some((p) => (p.endsWith('.') ? key.startsWith(p) : key === p));
 
@@ -139,7 +143,16 @@ function coreFirstStep(): Plugin {
     // The fields fixed after approval (read-only when an approved member edits): from the rules
     // package, as virtual:core-rules, but here so that the first step imports one module.
     const { fixedFields } = (await wasmInNode<Rules>(rulesDir, 'kizuna_wasm_rules')).webRules();
-    const facts = { draft, choices: { gender: choices.gender, matchGender: choices.matchGender }, limits, required, fixedFields };
+    // Only the first step's fields: it is all that is drawn before the core (whose catalogues have
+    // every limit) is there.
+    const first = <T,>(entries: [string, T][]) => entries.filter(([field]) => FIRST_STEP_FIELDS.includes(field));
+    const facts = {
+      draft,
+      choices: { gender: choices.gender, matchGender: choices.matchGender },
+      limits: Object.fromEntries(first(Object.entries(limits))),
+      required,
+      fixedFields: fixedFields.filter((field) => FIRST_STEP_FIELDS.includes(field)),
+    };
     return `export default ${JSON.stringify(facts)};`;
   });
 }
@@ -205,7 +218,7 @@ function precompress(): Plugin {
  *  here by accident): those the first render loads are in the app chunk, the others (the image
  *  URL helper) in one `shared` chunk rather than one each. */
 const SHARED_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/]spinner\.tsx|assets[\\/]logo\.svg)$/;
+  /node_modules[\\/](react|react-dom|scheduler)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/]spinner\.tsx|assets[\\/]logo\.svg)$/;
 
 export default defineConfig({
   plugins: [localeParts(), coreFirstStep(), coreRules(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
@@ -233,19 +246,27 @@ export default defineConfig({
               name: 'app',
               tags: ['$initial'],
             },
+            // The icons' runtime, which every screen with an icon needs (a newcomer's welcome, the
+            // bottom bar), with the verified mark: one request rather than two.
+            {
+              name: 'icons',
+              test: /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](?!icons[\\/])|node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]badge-check\.mjs$/,
+            },
             {
               name: 'shared',
               test: (id: string) => id.includes('rolldown/runtime') || SHARED_MODULES.test(id),
             },
             // The register page's own modules, but for the steps it loads on demand (and the work
-            // step's e-mail code step, and the resubmission's codes, which use the data hook),
+            // step's e-mail code step, the resubmission's codes, which use the data hook, and the
+            // section edit's preview),
             {
               name: 'register-page',
               priority: 1,
               includeDependenciesRecursively: false,
               // and the catalogue labels and form controls its first step uses (the review console
-              // loads the labels from here rather than adding a request to /register's first render).
-              test: /src[\\/](lib[\\/]catalogue-labels\.ts$|components[\\/]form\.tsx$|features[\\/]register[\\/](?!components[\\/](step-(work|lifestyle|about|tags|photos|conditions|location|review)|email-code|resubmit-codes)\.tsx$|api[\\/](submit-profile|email-code)\.ts$)(?!.*\.(test\.|css$)))/,
+              // loads the labels from here rather than adding a request to /register's first render),
+              // what its first step asks of the core and the welcome's own icons: one request.
+              test: /\0virtual:core-first-step$|node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-handshake|eye|clock)\.mjs$|src[\\/](lib[\\/]catalogue-labels\.ts$|components[\\/]form\.tsx$|features[\\/]register[\\/](?!components[\\/](step-(work|lifestyle|about|tags|photos|conditions|location|review)|email-code|resubmit-codes|draft-preview)\.tsx$|api[\\/](submit-profile|email-code)\.ts$)(?!.*\.(test\.|css$)))/,
             },
           ],
         },

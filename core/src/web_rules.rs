@@ -46,6 +46,43 @@ pub struct WebRules {
     pub console: ConsoleRules,
     /// What a message the web hands LINE's share target picker must keep to ([`line_share`]).
     pub line_share: LineShareRules,
+    /// The introduction card's main photo ([`CARD_PHOTO`]).
+    pub card_photo: CardPhoto,
+}
+
+/// The renditions of an introduction card's main photo (/today) the image proxy is asked for: the
+/// web's card asks for them, and the server puts the same `srcset` in a returning member's page
+/// (the first card's photo in the frame, before any script), so that the browser picks the same
+/// file for both and downloads it once. The card is `min(100vw - 2rem, 528px)` wide and 4:5; the
+/// widths are what it shows on the common phones at densities 1, 2 and 3 (a 390 px screen shows
+/// 358 px: 360, 720 and 1,200 px), so that a phone downloads about the pixels it shows.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct CardPhoto {
+    /// The `src` rendition's width (the widest the card shows at density 1), px.
+    pub width: u32,
+    /// Its height (width × 5 / 4), px.
+    pub height: u32,
+    /// The `srcset`'s widths, ascending; each rendition is `w × w·5/4`.
+    pub widths: &'static [u32],
+    /// The `sizes` attribute: how wide the card is on the page.
+    pub sizes: &'static str,
+}
+
+/// See [`CardPhoto`].
+pub const CARD_PHOTO: CardPhoto = CardPhoto {
+    width: 528,
+    height: 660,
+    widths: &[360, 400, 528, 720, 800, 1056, 1200],
+    sizes: "(max-width: 560px) calc(100vw - 2rem), 528px",
+};
+
+impl CardPhoto {
+    /// The height of the rendition `width` wide (the card's 4:5).
+    pub const fn height_of(&self, width: u32) -> u32 {
+        width * 5 / 4
+    }
 }
 
 /// The chat's "Share my date" and "Invite a friend" build a Flex Message in the browser (it goes
@@ -102,6 +139,7 @@ pub fn web_rules() -> WebRules {
         fixed_fields: revision::fields(OnSave::Fixed),
         console: console_rules(),
         line_share: line_share(),
+        card_photo: CARD_PHOTO,
     }
 }
 
@@ -177,6 +215,22 @@ mod tests {
         assert_eq!(rules["lineShare"]["dateAheadSecs"], 90 * 24 * 60 * 60);
         assert_eq!(rules["lineShare"]["datePlace"]["max"], 100);
         assert!(rules["limits"].get("datePlace").is_none());
+    }
+
+    #[test]
+    fn the_card_photo_is_4_to_5_at_every_width_within_the_proxy_cap() {
+        let card = CARD_PHOTO;
+        assert_eq!(card.height, card.height_of(card.width));
+        assert!(card.widths.contains(&card.width));
+        assert!(card.widths.windows(2).all(|w| w[0] < w[1]));
+        for &w in card.widths {
+            // Exactly 4:5, so the web's `Math.round(w * height / width)` names the same file.
+            assert_eq!(w * 5 % 4, 0, "{w}");
+            assert!(card.height_of(w) <= 3072, "{w}");
+        }
+        let rules = serde_json::to_value(web_rules()).unwrap();
+        assert_eq!(rules["cardPhoto"]["widths"][0], 360);
+        assert_eq!(rules["cardPhoto"]["sizes"], CARD_PHOTO.sizes);
     }
 
     #[test]

@@ -470,7 +470,9 @@ fn build_routes(
         .nest("/api", api)
         .at("/healthz", get(routes::health::healthz))
         .at("/readyz", get(routes::health::readyz).data(readiness))
-        .at("/_ipx/*path", get(routes::ipx::ipx));
+        .at("/_ipx/*path", get(routes::ipx::ipx))
+        // The web app's page, with the first card's photo in its frame for a returning member.
+        .at("/today", routes::pages::TodayPage);
     if let Some(mock) = mock {
         app = app.nest("/__mock/line", mock.routes());
         app = app.nest("/__mock/reviewers", crate::mock_review::routes());

@@ -18,7 +18,7 @@ use poem::{
     Endpoint, FromRequest, IntoResponse, Request, Response, Result,
     error::StaticFileError,
     http::{HeaderMap, HeaderValue, Method, StatusCode, header},
-    web::StaticFileRequest,
+    web::{Compress, CompressionAlgo, StaticFileRequest},
 };
 
 pub struct StaticSite {
@@ -194,6 +194,63 @@ async fn file_response(req: &Request, path: &Path, cache: &'static str) -> Optio
         );
     }
     Some(resp)
+}
+
+/// Where index.html's frame has its first card's photo (a grey shape): a returning member's
+/// /today gets the photo there (`routes::pages`). Markup of the web build's index.html, matched as
+/// it is written there.
+pub const FRAME_PHOTO_MARK: &str = r#"<i class="p" id="first-photo"></i>"#;
+
+/// An `<img>` in the frame: the attributes the web app's card gives the same photo, so that the
+/// browser picks the same file for both.
+pub struct FramePhoto {
+    pub src: String,
+    pub srcset: String,
+    pub sizes: String,
+}
+
+impl StaticSite {
+    /// The web app's page with `photo` in place of the frame's first photo ([`FRAME_PHOTO_MARK`]),
+    /// compressed as the request accepts. It is one member's page: `private`, never stored by a
+    /// shared cache, and without an ETag (the file's would not name it). None when index.html is
+    /// missing or has no mark: the caller then answers the plain page.
+    pub async fn page_with_frame_photo(
+        &self,
+        req: &Request,
+        photo: &FramePhoto,
+    ) -> Option<Response> {
+        let html = tokio::fs::read_to_string(self.root.join("index.html"))
+            .await
+            .ok()?;
+        // The values come from file ids and constants; none can hold a quote, but an attribute
+        // is never written from text that could.
+        let clean = |v: &str| !v.contains(['"', '<', '>', '&']);
+        if !(clean(&photo.src) && clean(&photo.srcset) && clean(&photo.sizes)) {
+            return None;
+        }
+        let img = format!(
+            r#"<img class="p" id="first-photo" alt="" fetchpriority="high" src="{}" srcset="{}" sizes="{}">"#,
+            photo.src, photo.srcset, photo.sizes
+        );
+        if !html.contains(FRAME_PHOTO_MARK) {
+            return None;
+        }
+        let page = html.replacen(FRAME_PHOTO_MARK, &img, 1);
+        let mut resp = Response::builder()
+            .content_type("text/html; charset=utf-8")
+            .header(header::CACHE_CONTROL, "private, no-cache")
+            .header(header::VARY, "cookie, accept-encoding")
+            .body(page.clone());
+        security_headers::add_page_headers(
+            resp.headers_mut(),
+            &security_headers::web_app_policy(&page),
+        );
+        Some(match accepted_codings(req.headers()).first() {
+            Some(Coding::Brotli) => Compress::new(resp, CompressionAlgo::BR).into_response(),
+            Some(Coding::Gzip) => Compress::new(resp, CompressionAlgo::GZIP).into_response(),
+            None => resp,
+        })
+    }
 }
 
 impl Endpoint for StaticSite {

@@ -324,6 +324,58 @@ export async function chooseFiles(page, open, files) {
 
 /** A tiny valid PNG (solid colour), decodable by browsers and the server. */
 export function pngBytes(width = 96, height = 128, rgb = [15, 118, 110]) {
+  return encodePng(width, height, (x, y) => {
+    const shade = (x + y) % 32 < 16 ? 1 : 0.85;
+    return [rgb[0] * shade, rgb[1] * shade, rgb[2] * shade];
+  });
+}
+
+/** A PNG that weighs what a phone photo does once resized: smooth light, shapes with hard edges
+ *  and texture at several scales (value noise of 3 to 48 px cells, a fixed pseudo-random
+ *  sequence), so that the image proxy's WebP of it is about a real photo's size at every width
+ *  (Chromium's WebP q80 of it: 22 KB at 360 × 450, 36 KB at 528 × 660, 56 KB at 720 × 900; a
+ *  solid colour or a fine grain alone would be a few KB at any size). */
+export function photoLikePng(width = 1280, height = 1600) {
+  let seed = 0x2545f491;
+  const rand = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 0xffffffff;
+  };
+  // Value noise: a random grid every `cell` px, bilinear between its points.
+  const octave = (cell) => {
+    const gw = Math.ceil(width / cell) + 2;
+    const grid = Float32Array.from({ length: gw * (Math.ceil(height / cell) + 2) }, () => rand() - 0.5);
+    return (x, y) => {
+      const gx = x / cell;
+      const gy = y / cell;
+      const ix = Math.floor(gx);
+      const iy = Math.floor(gy);
+      const fx = gx - ix;
+      const fy = gy - iy;
+      const at = (i, j) => grid[j * gw + i];
+      return (at(ix, iy) * (1 - fx) + at(ix + 1, iy) * fx) * (1 - fy) + (at(ix, iy + 1) * (1 - fx) + at(ix + 1, iy + 1) * fx) * fy;
+    };
+  };
+  const texture = [
+    [3, 10],
+    [8, 12],
+    [20, 14],
+    [48, 18],
+  ].map(([cell, amplitude]) => ({ amplitude, channels: [octave(cell), octave(cell), octave(cell)] }));
+  const shapes = Array.from({ length: 40 }, () => ({ x: rand() * width, y: rand() * height, rx: 20 + rand() * 200, ry: 20 + rand() * 200, rgb: [rand() * 255, rand() * 255, rand() * 255] }));
+  return encodePng(width, height, (x, y) => {
+    const u = x / width;
+    const v = y / height;
+    let rgb = [120 + 80 * Math.sin(u * 7 + v * 3), 150 + 60 * Math.cos(v * 9 - u * 4), 200 - 90 * v];
+    for (const s of shapes) if (((x - s.x) / s.rx) ** 2 + ((y - s.y) / s.ry) ** 2 < 1) rgb = rgb.map((c, i) => (c + s.rgb[i]) / 2);
+    return rgb.map((c, ch) => c + texture.reduce((sum, t) => sum + 2 * t.amplitude * t.channels[ch](x, y), 0));
+  });
+}
+
+/** A PNG of `width` × `height` 8-bit RGB pixels, `pixel(x, y)` giving each one's [r, g, b]. */
+function encodePng(width, height, pixel) {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -348,13 +400,14 @@ export function pngBytes(width = 96, height = 128, rgb = [15, 118, 110]) {
   ihdr[8] = 8;
   ihdr[9] = 2;
   const raw = Buffer.alloc((width * 3 + 1) * height);
+  const byte = (n) => Math.max(0, Math.min(255, Math.round(n)));
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1);
     for (let x = 0; x < width; x++) {
-      const shade = (x + y) % 32 < 16 ? 1 : 0.85;
-      raw[row + 1 + x * 3] = Math.round(rgb[0] * shade);
-      raw[row + 2 + x * 3] = Math.round(rgb[1] * shade);
-      raw[row + 3 + x * 3] = Math.round(rgb[2] * shade);
+      const [r, g, b] = pixel(x, y);
+      raw[row + 1 + x * 3] = byte(r);
+      raw[row + 2 + x * 3] = byte(g);
+      raw[row + 3 + x * 3] = byte(b);
     }
   }
   return Buffer.concat([

@@ -96,10 +96,11 @@ const PHOTO_COLOURS = [
 ];
 
 /** A member registered through the API (what the register form sends, without driving it: the
- *  form has tests of its own), PENDING until a reviewer approves. `photos` of them (portrait PNGs),
+ *  form has tests of its own), PENDING until a reviewer approves. `photos` of them (portrait PNGs,
+ *  `photo(i)` the i-th one's bytes),
  *  an employee-id proof; everything else as a typical member fills it in. `latitude`: where they
  *  are (members some hundred kilometres apart are never introduced to each other). */
-export async function registerByApi(server, { nickname, name = `${nickname} Secretname`, gender = 'FEMALE', matchGender = 'MALE', photos = 2, birthday = '1994-07-21', height = 165, locale = 'en-US', mbti = 'ENFP', recommendDistanceKm = 30, latitude = 25.0412 }) {
+export async function registerByApi(server, { nickname, name = `${nickname} Secretname`, gender = 'FEMALE', matchGender = 'MALE', photos = 2, photo = (i) => pngBytes(360, 480, PHOTO_COLOURS[i % PHOTO_COLOURS.length]), birthday = '1994-07-21', height = 165, locale = 'en-US', mbti = 'ENFP', recommendDistanceKm = 30, latitude = 25.0412 }) {
   const user = await server.mockUser({ displayName: nickname });
   const idToken = await server.idToken(user.userId);
   const auth = await bearer(server, user.userId);
@@ -112,7 +113,7 @@ export async function registerByApi(server, { nickname, name = `${nickname} Secr
     return body.fileName;
   };
   const names = [];
-  for (let i = 0; i < photos; i++) names.push(await upload(pngBytes(360, 480, PHOTO_COLOURS[i % PHOTO_COLOURS.length])));
+  for (let i = 0; i < photos; i++) names.push(await upload(photo(i)));
   const proof = await upload(pngBytes(64, 64));
   const payload = {
     account: user.userId, password: user.userId, nickname, name, gender, matchGender,

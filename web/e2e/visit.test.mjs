@@ -156,6 +156,47 @@ describe('One login per opening, screens at once', () => {
     await context.close();
   });
 
+  it('a returning member’s cold /today shows the first card’s photo in the HTML’s frame before any script, and the card shows that very file, downloaded once', async () => {
+    const first = await openAs(browser, server, mei.user.userId);
+    await first.page.goto(`${first.base}/today`);
+    await first.page.locator(TAB_CONTENT.today).first().waitFor();
+    const cookies = await first.context.cookies();
+    await first.context.close();
+
+    const { context, page, base } = await openAs(browser, server, mei.user.userId);
+    await context.addCookies(cookies);
+    // No script runs until the frame's photo was seen: the page alone shows it.
+    let release;
+    const scriptsHeld = new Promise((resolve) => (release = resolve));
+    await page.route('**/assets/*.js', async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    const downloads = [];
+    page.on('requestfinished', (req) => {
+      if (req.url().includes('/_ipx/') && !req.url().includes('s_10x10')) downloads.push(req.url());
+    });
+    await page.goto(`${base}/today`, { waitUntil: 'commit' });
+    const framed = page.locator('img#first-photo');
+    await framed.waitFor({ timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('img#first-photo')?.complete && document.querySelector('img#first-photo').naturalWidth > 0, null, { timeout: 10_000 });
+    const shown = await framed.evaluate((img) => ({ src: img.currentSrc, width: img.naturalWidth, height: img.naturalHeight, box: img.getBoundingClientRect().width }));
+    assert.equal(await page.evaluate(() => document.querySelector('[data-route]')), null, 'the app was not started yet');
+    // 390 px wide: the card is 358 px, its 360 px rendition (4:5), not the 528 px one.
+    assert.match(shown.src, /\/_ipx\/s_360x450,fit_cover,f_webp\/api\/file\/fetch\/[0-9a-f]{32}$/);
+    assert.equal(Math.round(shown.box), 390 - 32);
+    release();
+    const card = page.getByTestId('introduction').first().locator('img').first();
+    await card.waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('[data-testid="introduction"] img');
+      return img?.complete && img.naturalWidth > 0;
+    });
+    assert.equal(await card.evaluate((img) => img.currentSrc), shown.src);
+    assert.deepEqual(downloads.filter((url) => url === shown.src), [shown.src], `downloads: ${downloads.join(', ')}`);
+    await context.close();
+  });
+
   it('a member suspended since the last opening asks for nothing they cannot have: one 401 (the ended session), then /profile', async () => {
     const sora = await registerByApi(server, { nickname: 'Sora', gender: 'FEMALE', matchGender: 'MALE' });
     const pending = await server.json('/api/review/queue', { headers: reviewerAuth });

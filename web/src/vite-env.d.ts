@@ -45,4 +45,5 @@ declare module 'virtual:core-rules' {
   export const fixedFields: WebRules['fixedFields'];
   export const consoleRules: WebRules['console'];
   export const lineShare: WebRules['lineShare'];
+  export const cardPhoto: WebRules['cardPhoto'];
 }

@@ -123,6 +123,13 @@ pub fn parse_modifiers(text: &str) -> Result<Modifiers, ApiError> {
     Ok(m)
 }
 
+/// The proxy's path of the stored file `file_id` at `w` × `h`, cropped to cover it, as WebP: what
+/// the web app's `ipxUrl` writes for the same rendition (`s_{w}x{h},fit_cover,f_webp`), so that a
+/// page the server writes and the card the app draws name the same file.
+pub fn cover_webp_path(file_id: &str, w: u32, h: u32) -> String {
+    format!("/_ipx/s_{w}x{h},fit_cover,f_webp/api/file/fetch/{file_id}")
+}
+
 /// The file id named by an ipx source path.
 pub fn parse_source(source: &str) -> Result<String, ApiError> {
     let path = source.trim_start_matches('/');
@@ -477,6 +484,28 @@ pub fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_card_photo_path_is_one_the_proxy_reads_back() {
+        let id = "0123456789abcdef0123456789abcdef";
+        let path = cover_webp_path(id, 360, 450);
+        assert_eq!(
+            path,
+            format!("/_ipx/s_360x450,fit_cover,f_webp/api/file/fetch/{id}")
+        );
+        let (modifiers, source) = path
+            .strip_prefix("/_ipx/")
+            .unwrap()
+            .split_once('/')
+            .unwrap();
+        let m = parse_modifiers(modifiers).unwrap();
+        assert_eq!(
+            (m.width, m.height, m.fit),
+            (Some(360), Some(450), Some(Fit::Cover))
+        );
+        assert_eq!(m.format, Some(OutFormat::Fixed(Kind::Webp)));
+        assert_eq!(parse_source(source).unwrap(), id);
+    }
 
     #[test]
     fn parses_ipx_modifiers() {

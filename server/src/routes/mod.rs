@@ -11,6 +11,7 @@ pub mod ipx;
 pub mod line_webhook;
 pub mod logger;
 pub mod matchmaking;
+pub mod pages;
 pub mod review;
 pub mod route_rules;
 pub mod user;

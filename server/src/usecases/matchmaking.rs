@@ -293,6 +293,25 @@ pub async fn todays_list(
     Ok(TodaysList::Entries { list, left })
 }
 
+/// The main photo of the first card of today's list, as [`todays_list`] has it (made now when the
+/// daily job has not made it yet: the app asks for the list a moment later anyway): the page a
+/// returning member opens shows it in its frame before any script. None when the list is empty,
+/// the member is paused or the first card has no photo.
+pub async fn first_card_photo(
+    db: &DatabaseConnection,
+    pool: &PoolCache,
+    viewer: &Viewer,
+    now: i64,
+) -> Result<Option<String>> {
+    Ok(match todays_list(db, pool, viewer, now).await? {
+        TodaysList::Entries { list, .. } => list
+            .into_iter()
+            .next()
+            .and_then(|entry| entry.profile.photo_name_list.into_iter().next()),
+        TodaysList::Paused { .. } => None,
+    })
+}
+
 /// The member's profile as the viewer may see it, with the viewer's answer, their like and the
 /// pair's live match; 404 E003 for anyone they may not see.
 pub async fn member(

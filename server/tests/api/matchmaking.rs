@@ -486,6 +486,160 @@ async fn photos_follow_introductions_and_matches(backend: Backend) {
     .await;
 }
 
+/// The web build's index.html as far as the page's frame goes: its first card's photo shape.
+const FRAME_PAGE: &str = "<!doctype html><head><style>html{margin:0}</style></head>\
+    <div id=\"root\"><div class=\"boot-frame\"><div class=\"c\"><i class=\"p\" id=\"first-photo\"></i></div>\
+    <div class=\"c\"><i class=\"p\"></i></div></div></div>";
+
+async fn today_page(app: &TestApp, cookie: Option<&str>, encoding: &str) -> Response {
+    let mut req = app
+        .client
+        .get(app.url("/today"))
+        .header("accept-encoding", encoding);
+    if let Some(token) = cookie {
+        req = req.header("cookie", format!("kizuna_lang=en; kizuna_token={token}"));
+    }
+    req.send().await.unwrap()
+}
+
+/// The value of `name="…"` in `html`.
+fn attribute<'a>(html: &'a str, name: &str) -> &'a str {
+    let start = html.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+    &html[start..start + html[start..].find('"').unwrap()]
+}
+
+/// A returning member's /today carries the first card's photo in its frame (the card's srcset
+/// and sizes, kizuna-core's CARD_PHOTO), as one member's page (private, no ETag); everyone else,
+/// an empty list or a build without the frame's mark gets the plain page.
+async fn a_returning_members_today_has_the_first_cards_photo_in_its_frame(backend: Backend) {
+    use kizuna_core::web_rules::CARD_PHOTO;
+    let app = spawn_app(backend).await;
+    let web = app.data_dir.join("web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), FRAME_PAGE).unwrap();
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (pending, _) = register(&app, 2, true).await;
+
+    let plain = today_page(&app, None, "identity").await;
+    assert_eq!(plain.status(), 200);
+    assert_eq!(plain.headers()["cache-control"], "no-cache");
+    let policy = plain.headers()["content-security-policy"].clone();
+    assert_eq!(plain.text().await.unwrap(), FRAME_PAGE);
+
+    // Mei's first card is Kai (made by this very request: she had not asked for her list yet).
+    let r = today_page(&app, Some(&mei.user.token), "identity").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["cache-control"], "private, no-cache");
+    assert!(r.headers()["vary"].to_str().unwrap().contains("cookie"));
+    assert!(r.headers().get("etag").is_none());
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    // The same policy: the photo is no inline script or style.
+    assert_eq!(r.headers()["content-security-policy"], policy);
+    let page = r.text().await.unwrap();
+    assert!(
+        !page.contains("<i class=\"p\" id=\"first-photo\"></i>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<div class=\"c\"><i class=\"p\"></i></div>"),
+        "only the first shape: {page}"
+    );
+    let img = &page[page.find("<img ").unwrap()..];
+    let img = &img[..img.find('>').unwrap()];
+    assert!(
+        img.contains("id=\"first-photo\"") && img.contains("alt=\"\""),
+        "{img}"
+    );
+    let path = |w: u32| {
+        format!(
+            "/_ipx/s_{w}x{},fit_cover,f_webp/api/file/fetch/{}",
+            CARD_PHOTO.height_of(w),
+            kai.photo
+        )
+    };
+    assert_eq!(attribute(img, "src"), path(CARD_PHOTO.width));
+    let srcset: Vec<String> = CARD_PHOTO
+        .widths
+        .iter()
+        .map(|&w| format!("{} {w}w", path(w)))
+        .collect();
+    assert_eq!(attribute(img, "srcset"), srcset.join(", "));
+    assert_eq!(attribute(img, "sizes"), CARD_PHOTO.sizes);
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![kai.id]);
+    // The browser fetches it with the page's cookie: Mei may see it, as a WebP.
+    let photo = app
+        .client
+        .get(app.url(attribute(img, "src")))
+        .header("cookie", format!("kizuna_token={}", mei.user.token))
+        .header("accept", "image/webp")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(photo.status(), 200);
+    assert_eq!(photo.headers()["content-type"], "image/webp");
+
+    // Compressed as the browser accepts, the same page.
+    let r = today_page(&app, Some(&mei.user.token), "gzip, deflate, br").await;
+    assert_eq!(r.headers()["content-encoding"], "br");
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(
+        &mut brotli::Decompressor::new(r.bytes().await.unwrap().as_ref(), 4096),
+        &mut unpacked,
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8(unpacked).unwrap(), page);
+
+    // Nobody else's page carries a photo: no session, a bad or ended one, a PENDING member.
+    for token in [None, Some("not-a-token"), Some(pending.user.token.as_str())] {
+        let r = today_page(&app, token, "identity").await;
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()["cache-control"], "no-cache");
+        assert_eq!(r.text().await.unwrap(), FRAME_PAGE);
+    }
+    // Kai's page has Mei's photo, never his own.
+    let theirs = today_page(&app, Some(&kai.user.token), "identity")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        theirs.contains(&format!("/api/file/fetch/{} ", mei.photo)),
+        "{theirs}"
+    );
+    assert!(!theirs.contains(&kai.photo));
+    // Kai passed on by Mei leaves her list: her page is plain again.
+    let r = send(
+        &app,
+        reqwest::Method::POST,
+        &format!("/api/introductions/{}/pass", kai.id),
+        &mei.user.token,
+        None,
+    )
+    .await;
+    assert!(r.status().is_success(), "{}", r.status());
+    assert_eq!(
+        today_page(&app, Some(&mei.user.token), "identity")
+            .await
+            .text()
+            .await
+            .unwrap(),
+        FRAME_PAGE
+    );
+
+    // A build whose index.html has no frame mark: the plain page, even for Kai.
+    let bare = "<!doctype html><title>Kizuna</title>";
+    std::fs::write(web.join("index.html"), bare).unwrap();
+    let r = today_page(&app, Some(&kai.user.token), "identity").await;
+    assert_eq!(r.headers()["cache-control"], "no-cache");
+    assert_eq!(r.text().await.unwrap(), bare);
+}
+
 async fn a_block_ends_the_match_for_both_at_once(backend: Backend) {
     let app = spawn_app(backend).await;
     let (mei, _) = approved(&app, 0, true).await;
@@ -1684,6 +1838,7 @@ on_both_backends!(
     the_pools_query_keeps_exactly_whom_the_core_lets_take_part,
     the_list_is_fixed_for_the_taipei_day_and_new_the_next_day,
     photos_follow_introductions_and_matches,
+    a_returning_members_today_has_the_first_cards_photo_in_its_frame,
     a_block_ends_the_match_for_both_at_once,
     a_match_leaves_discovery_and_its_card_offers_only_the_chat,
     racing_likes_make_exactly_one_match_and_two_pushes,

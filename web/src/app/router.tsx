@@ -1,5 +1,4 @@
 import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
-import { Route, Router, Switch } from 'wouter';
 import { createStore, useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { api } from '@/lib/api-client';
@@ -11,14 +10,14 @@ import { completeLocale, t } from '@/lib/i18n';
 import { decideAtOnce, navigationGuard, type GuardContext, type GuardResult } from '@/app/guards/navigation-guard';
 import { decideRouteRule } from '@/app/guards/route-rules-guard';
 import type { RouteRuleBody } from '@/lib/api/types';
-import { matchRoute, preloadTabs, routes } from '@/app/routes';
+import { matchRoute, preloadTabs } from '@/app/routes';
 import { MATCHMAKING_ROUTES } from '@/app/guards/navigation-guard';
 import { setNavigator, setShownSearch, type NavigateOptions } from '@/lib/navigation';
 import { deepLinkReached } from '@/lib/deep-link';
 import { ErrorPage } from '@/app/error-page';
 
-/** Routing: wouter matches and renders the lazy routes; every navigation first passes the two
- *  navigation guard (app/guards/navigation-guard.ts), so wouter sees a location only once the guards accepted it. */
+/** Routing: every navigation first passes the navigation guards (app/guards/navigation-guard.ts),
+ *  and only a location they accepted reaches the store that RouterView draws the lazy screen of. */
 export interface AppError {
   status: number;
   message: string;
@@ -188,31 +187,18 @@ class RouteErrorBoundary extends Component<{ children: ReactNode; resetKey: stri
   }
 }
 
-/** wouter's location hook: the guarded path, and navigation through the guards. */
-function useGuardedLocation(): [string, (to: string, opts?: NavigateOptions) => void] {
-  const pathname = useStore(routerStore, (s) => s.pathname);
-  // matchRoute accepts a trailing slash; wouter's patterns do not.
-  return [pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname, (to, opts) => void navigate(to, opts)];
-}
-
+/** The screen of the guarded location (the routes take no parameters: an exact path, a trailing
+ *  slash accepted), or the 404 page. A new search on the same screen keeps it mounted. */
 export function RouterView({ fallback }: { fallback: ReactNode }) {
   const { pathname, ready, error } = useRoute();
   if (!ready) return null;
   if (error) return <ErrorPage status={error.status} message={error.message} />;
+  const Screen = matchRoute(pathname)?.component;
   return (
-    <Router hook={useGuardedLocation}>
-      <RouteErrorBoundary resetKey={pathname}>
-        <Suspense fallback={fallback}>
-          <Switch>
-            {routes.map((r) => (
-              <Route key={r.path} path={r.path} component={r.component} />
-            ))}
-            <Route>
-              <ErrorPage status={404} message={t('error.pageNotFoundPath', { path: pathname })} />
-            </Route>
-          </Switch>
-        </Suspense>
-      </RouteErrorBoundary>
-    </Router>
+    <RouteErrorBoundary resetKey={pathname}>
+      <Suspense fallback={fallback}>
+        {Screen ? <Screen /> : <ErrorPage status={404} message={t('error.pageNotFoundPath', { path: pathname })} />}
+      </Suspense>
+    </RouteErrorBoundary>
   );
 }

@@ -14,11 +14,14 @@ export interface ImageProps {
   fit?: 'cover' | 'contain' | 'inside';
   className?: string;
   sizes?: string;
+  /** The srcset's widths, when the layout names them (the introduction card: kizuna-core's
+   *  `CARD_PHOTO`, which the server's page names too); else from the breakpoints. */
+  widths?: readonly number[];
   loading?: 'lazy' | 'eager';
   style?: CSSProperties;
 }
 
-export function Image({ src, alt, width, height, fit = 'cover', className, sizes, loading = 'lazy', style }: ImageProps) {
+export function Image({ src, alt, width, height, fit = 'cover', className, sizes, widths: named, loading = 'lazy', style }: ImageProps) {
   const [loaded, setLoaded] = useState(false);
   const objectFit = fit === 'cover' ? 'cover' : 'contain';
   const url = imageUrl(src);
@@ -27,9 +30,11 @@ export function Image({ src, alt, width, height, fit = 'cover', className, sizes
   if (passthrough) {
     return <img className={className} src={url} alt={alt} width={width} height={height} loading={loading} style={{ objectFit, ...style }} />;
   }
-  const widths = new Set<number>();
-  for (const d of IMAGE_DENSITIES) widths.add(width * d);
-  for (const bp of Object.values(IMAGE_BREAKPOINTS)) if (bp <= width * 2) widths.add(bp);
+  const widths = new Set<number>(named);
+  if (!named) {
+    for (const d of IMAGE_DENSITIES) widths.add(width * d);
+    for (const bp of Object.values(IMAGE_BREAKPOINTS)) if (bp <= width * 2) widths.add(bp);
+  }
   const ratio = height / width;
   const srcSet = [...widths]
     .sort((a, b) => a - b)

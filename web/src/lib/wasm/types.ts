@@ -30,7 +30,8 @@ export type {
 
 export type TagItem = Tag;
 
-/** What /register's first step needs of the catalogues (virtual:core-first-step). */
+/** What /register's first step needs of the catalogues (virtual:core-first-step: the limits of its
+ *  own fields only; the core's catalogues have every field's). */
 export interface FirstStepCatalogue {
   choices: Pick<Choices, 'gender' | 'matchGender'>;
   limits: Catalogues['limits'];
@@ -42,7 +43,7 @@ export interface FirstStepFacts extends FirstStepCatalogue {
   draft: RegisterDraft;
   /** The fields the core reports `required` for on that draft. */
   required: string[];
-  /** The fields an approved member cannot change (kizuna-core's `OnSave::Fixed`). */
+  /** The first step's fields an approved member cannot change (kizuna-core's `OnSave::Fixed`). */
   fixedFields: string[];
 }
 export type TagGroup = keyof TagCatalogue;

@@ -1,9 +1,11 @@
 import { useT } from '@/lib/i18n';
 import { CardSkeletons } from '@/components/page-frame';
 import type { QueryState } from '@/lib/query';
+import type { FramePhoto } from '@/lib/frame-photo';
 
-/** What a matchmaking page shows while its data is not there. */
-export function LoadStatus({ state, onRetry }: { state: QueryState<unknown>; onRetry: () => void }) {
+/** What a matchmaking page shows while its data is not there; `photo` in the first card's shape
+ *  when it is known already (/today's first card, lib/frame-photo). */
+export function LoadStatus({ state, onRetry, photo = null }: { state: QueryState<unknown>; onRetry: () => void; photo?: FramePhoto | null }) {
   const t = useT();
   switch (state.kind) {
     case 'loading':
@@ -11,7 +13,7 @@ export function LoadStatus({ state, onRetry }: { state: QueryState<unknown>; onR
       return (
         <div role="status" aria-busy="true">
           <span className="sr-only">{t('common.loading')}</span>
-          <CardSkeletons />
+          <CardSkeletons photo={photo} />
         </div>
       );
     case 'forbidden':

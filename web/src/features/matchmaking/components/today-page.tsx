@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { cardPhoto } from 'virtual:core-rules';
 import { useT } from '@/lib/i18n';
 import { useCatalogues } from '@/lib/wasm/use-catalogues';
 import { invalidate, queryKeys, useQuery } from '@/lib/query';
@@ -7,6 +8,7 @@ import { toast } from '@/lib/toast';
 import { describeError, logger } from '@/lib/logger';
 import { BottomNav } from '@/components/bottom-nav';
 import { Image } from '@/components/image';
+import { forgetFramePhoto, framePhoto } from '@/lib/frame-photo';
 import { matchmakingApi, type Introduction, type Introductions } from '@/features/matchmaking/api/matchmaking-api';
 import { ItsAMatch, type MatchNews } from '@/features/matchmaking/components/its-a-match';
 import { LoadStatus } from '@/features/matchmaking/components/load-status';
@@ -21,9 +23,6 @@ import { forgetPass, pendingPass, rememberPass, type PassUndo } from '@/features
 import '@/features/matchmaking/components/matchmaking.css';
 import { matchmakingQueries } from '@/features/matchmaking/api/queries';
 
-/** The main photo's rendition on the widest layout; a phone takes what its screen needs. */
-const CARD_WIDTH = 560;
-const CARD_HEIGHT = 700;
 
 /** /today: today's introductions (the server's list, fixed for the Asia/Taipei day) as large
  *  cards, Like and Pass side by side; a pass takes the card away with Undo for 10 seconds (the
@@ -32,6 +31,10 @@ export default function TodayPage() {
   const t = useT();
   const cat = useCatalogues();
   const [state, reload, set] = useQuery(matchmakingQueries.introductions);
+  // The first card's photo came with the page (lib/frame-photo): shown while the list loads.
+  useEffect(() => {
+    if (state.kind !== 'loading') forgetFramePhoto();
+  }, [state.kind]);
   const [matched, setMatched] = useState<MatchNews | null>(null);
   // The card of the last match: "It's a match" gives it the focus back when it closes.
   const matchedCard = useRef<number | null>(null);
@@ -136,7 +139,7 @@ export default function TodayPage() {
         </p>
       ) : null}
       {state.kind !== 'ok' ? (
-        <LoadStatus state={state} onRetry={reload} />
+        <LoadStatus state={state} onRetry={reload} photo={framePhoto()} />
       ) : state.value.pausedSince ? (
         <div className="card mm-paused" data-testid="today-paused">
           <h2>{t('match.today.pausedTitle')}</h2>
@@ -167,7 +170,9 @@ export default function TodayPage() {
                     {photo ? (
                       // The link is named by what it shows, "Kai 35 · Taipei City" (WCAG 2.5.3, label in
                       // name): the photo adds no words to it (the profile gives each photo its own).
-                      <Image src={photo} alt="" width={CARD_WIDTH} height={CARD_HEIGHT} sizes="(max-width: 560px) calc(100vw - 2rem), 528px" loading="eager" />
+                      // The renditions the server names in a returning member's page (kizuna-core's CARD_PHOTO):
+                      // the first card's photo is the file the page's frame loaded.
+                      <Image src={photo} alt="" width={cardPhoto.width} height={cardPhoto.height} widths={cardPhoto.widths} sizes={cardPhoto.sizes} loading="eager" />
                     ) : (
                       <div className="mm-no-photo">{t('match.noPhoto')}</div>
                     )}

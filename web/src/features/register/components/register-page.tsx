@@ -16,8 +16,6 @@ import type { CodeCatalogues } from '@/lib/shared-queries';
 import { clearDraftStorage } from '@/features/register/lib/draft-storage';
 import { isEmailConfirmed } from '@/features/register/lib/email-confirmed';
 import { StepBasics } from '@/features/register/components/step-basics';
-import { previewOf } from '@/lib/profile-preview';
-import { ProfilePreview } from '@/components/profile-preview';
 import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
 import { Welcome } from '@/features/register/components/welcome';
 import { readRaw, StorageKey, writeRaw } from '@/lib/storage';
@@ -48,6 +46,8 @@ const StepPhotos = lazy(() => withMessages(loadPhotos).then((m) => ({ default: m
 const StepConditions = lazy(() => withMessages(loadConditions).then((m) => ({ default: m.StepConditions })));
 const StepLocation = lazy(() => withMessages(loadLocation).then((m) => ({ default: m.StepLocation })));
 const StepReview = lazy(() => withMessages(loadReview).then((m) => ({ default: m.StepReview })));
+// An approved member's section edit opens its preview on demand.
+const DraftPreview = lazy(() => import('@/features/register/components/draft-preview'));
 
 const PREFETCH_STEPS_AFTER_MS = 3000;
 
@@ -151,15 +151,20 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
       needCore();
       prefetchSteps();
     };
+    // The step's heading takes the focus as the form opens from the welcome (the app's move, not
+    // the member's): no touch of the form, which would fetch 90 KB before step 1 is usable.
+    const focused = (e: FocusEvent) => {
+      if (e.target !== heading.current) go();
+    };
     const timer = window.setTimeout(go, PREFETCH_STEPS_AFTER_MS);
     window.addEventListener('pointerdown', go, { once: true });
     window.addEventListener('keydown', go, { once: true });
-    window.addEventListener('focusin', go, { once: true });
+    window.addEventListener('focusin', focused);
     return () => {
       window.clearTimeout(timer);
       window.removeEventListener('pointerdown', go);
       window.removeEventListener('keydown', go);
-      window.removeEventListener('focusin', go);
+      window.removeEventListener('focusin', focused);
     };
   }, [needCore]);
 
@@ -345,7 +350,9 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
                 {previewing ? (
                   <section className="review-preview" aria-labelledby="edit-preview-title">
                     <h2 id="edit-preview-title">{t('preview.title')}</h2>
-                    <ProfilePreview profile={previewOf({ ...draft, photoNameList: photos }, full?.cat ?? null, t, today)} />
+                    <Suspense fallback={<Spinner />}>
+                      <DraftPreview draft={{ ...draft, photoNameList: photos }} cat={full?.cat ?? null} t={t} today={today} />
+                    </Suspense>
                   </section>
                 ) : null}
               </div>
