@@ -146,8 +146,8 @@ bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
 # The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
-# (core/data/safety: tune.jsonl and tune-2.jsonl to tune-6.jsonl tuned on, heldout.jsonl a
-# seventh set written blind and kept aside): per language and part, recall on scam and on contact lines, false
+# (core/data/safety: tune.jsonl and tune-2.jsonl to tune-6.jsonl tuned on, heldout.jsonl and
+# heldout-8.jsonl, rounds 7 and 8 written blind and kept aside): per language and part, recall on scam and on contact lines, false
 # positives on benign lines and hard negatives, and the cost of a 200-character message (thread CPU
 # time). Fails when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is
 # empty, or a message costs more than 20 µs.

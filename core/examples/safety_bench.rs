@@ -2,9 +2,10 @@
 //! core/data/safety/. The tuned part is tune.jsonl and tune-2.jsonl to tune-6.jsonl: six
 //! independently written sets whose held-out parts (rounds 1 to 6) were each reported on once and
 //! then folded into them (rounds 3's to 6's, written blind, are tune-3.jsonl to tune-6.jsonl
-//! whole). The held-out part, heldout.jsonl, is a seventh set written blind, by someone who never saw
-//! the rule; it is never tuned on.
-//! Prints, per language and part (each tuned set, both together, the held-out part), recall on
+//! whole). The held-out part is two more rounds written blind, by people who never saw the rule,
+//! never tuned on: heldout.jsonl (round 7) and heldout-8.jsonl (round 8).
+//! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
+//! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
 //! rate on benign lines and on hard negatives (any kind found), then the cost of one
 //! 200-character message. Exits 1 when a target is missed on the held-out part: recall >= 95 %
@@ -28,6 +29,7 @@ const TUNE_4: &str = include_str!("../data/safety/tune-4.jsonl");
 const TUNE_5: &str = include_str!("../data/safety/tune-5.jsonl");
 const TUNE_6: &str = include_str!("../data/safety/tune-6.jsonl");
 const HELDOUT: &str = include_str!("../data/safety/heldout.jsonl");
+const HELDOUT_8: &str = include_str!("../data/safety/heldout-8.jsonl");
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
 
 const MIN_RECALL: f64 = 0.95;
@@ -210,7 +212,8 @@ fn main() -> ExitCode {
         read(TUNE_5),
         read(TUNE_6),
     );
-    let heldout = read(HELDOUT);
+    let (heldout_7, heldout_8) = (read(HELDOUT), read(HELDOUT_8));
+    let heldout: Vec<&Line> = heldout_7.iter().chain(&heldout_8).collect();
     let tune_all: Vec<&Line> = tune
         .iter()
         .chain(&tune_2)
@@ -260,7 +263,7 @@ fn main() -> ExitCode {
         "{:<11} {:<8} {:<22} {:<22} {:<22} {:<22}",
         "part", "lang", "recall scam", "recall contact", "FP benign", "FP hard negatives"
     );
-    let parts: [(&str, Vec<&Line>); 8] = [
+    let parts: [(&str, Vec<&Line>); 10] = [
         ("tune-1", tune.iter().collect()),
         ("tune-2", tune_2.iter().collect()),
         ("tune-3", tune_3.iter().collect()),
@@ -268,7 +271,9 @@ fn main() -> ExitCode {
         ("tune-5", tune_5.iter().collect()),
         ("tune-6", tune_6.iter().collect()),
         ("tune", tune_all),
-        ("held-out", heldout.iter().collect()),
+        ("held-out-7", heldout_7.iter().collect()),
+        ("held-out-8", heldout_8.iter().collect()),
+        ("held-out", heldout),
     ];
 
     for (part, lines) in &parts {
@@ -276,7 +281,7 @@ fn main() -> ExitCode {
         if lines.is_empty() {
             // The blind set is written by someone else and added by the lead: until then there is
             // nothing to judge the rule by, which is a miss, not a pass.
-            println!("{part:<11} (empty: core/data/safety/heldout.jsonl has no lines yet)");
+            println!("{part:<11} (empty: core/data/safety/ has no held-out lines yet)");
             failures.push(format!(
                 "the {part} part is empty: nothing to judge the rule by"
             ));

