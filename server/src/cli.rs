@@ -470,13 +470,13 @@ pub async fn introductions(
     let (report, recorded) = ran?;
     println!(
         "{day}: {} approved members, {} new lists, {} introductions, {} pushes; \
-         load {:.1}s, picks {:.1}s, pushes {:.1}s; pool {} MB; {}",
+         load {:.1}s, lists and their pushes {:.1}s, other pushes {:.1}s; pool {} MB; {}",
         report.members,
         report.lists,
         report.introductions,
         report.pushes,
         report.load_secs,
-        report.pick_secs,
+        report.lists_secs,
         report.push_secs,
         report.pool_bytes / 1_000_000,
         match recorded {

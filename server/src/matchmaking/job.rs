@@ -1,13 +1,19 @@
-//! The daily job: everyone's list for one Asia/Taipei day under the fairness cap, then one
-//! morning push per member with new introductions (unless they turned it off).
+//! The daily job: everyone's list for one Asia/Taipei day under the fairness cap, each stored
+//! with its morning push (unless the member turned it off).
 //!
 //! Members are served in the core's `job_order_key` order (a different order each day, so
 //! nobody is always last when popular candidates reach their cap). The candidate scans run on
 //! every core, a chunk of members at a time; the picks then run one member after another with
 //! one `AppearanceCounter` for the whole run, down each member's whole ranking (the core's
-//! window of nearest eligible candidates), exactly as a list made on demand picks.
+//! window of nearest eligible candidates), exactly as a list made on demand picks. Scanning and
+//! picking (CPU, on a blocking thread) run ahead of storing (the database) by a few chunks: a
+//! bounded channel between them, so the database works while the next chunk is ranked, and
+//! memory holds at most those few chunks' picks.
 
-use std::{collections::HashMap, time::Instant};
+use std::{
+    collections::{HashMap, HashSet},
+    time::{Duration, Instant},
+};
 
 use anyhow::Context;
 use kizuna_core::push::Push;
@@ -24,8 +30,13 @@ use crate::{
     storage::{self, StorageError, matchmaking as store},
 };
 
-/// Members per chunk: scanned in parallel, then picked and stored in one transaction.
+/// Members per chunk: scanned in parallel, then picked, then stored with their morning pushes in
+/// one transaction.
 const CHUNK: usize = 2000;
+
+/// Chunks picked and waiting to be stored: enough that the scan never waits for a slow commit,
+/// few enough to hold in memory (a chunk's picks are about 100 KB).
+const CHUNKS_AHEAD: usize = 4;
 
 /// What a run did, with its timings.
 #[derive(Debug, Default, Clone)]
@@ -34,15 +45,27 @@ pub struct JobReport {
     pub lists: usize,
     pub introductions: usize,
     pub pushes: usize,
+    /// The pool, the relations and the day's lists so far, read.
     pub load_secs: f64,
+    /// Scanning, picking and storing every list with its push, overlapped: wall time.
+    pub lists_secs: f64,
+    /// Of which the candidate scans (on every core).
+    pub scan_secs: f64,
+    /// Of which the picks.
     pub pick_secs: f64,
+    /// Of which the database: push settings read, lists and pushes written and committed.
+    pub store_secs: f64,
+    /// The morning pushes of the day's lists not made by this run (lists made on demand).
     pub push_secs: f64,
     pub pool_bytes: usize,
 }
 
-/// Makes every APPROVED member's list of `day` that does not exist yet, and enqueues the
-/// morning pushes. Safe to run again (and from two processes): a list is made once, a push is
-/// enqueued once.
+/// One chunk's lists, as the picks made them: (member, picks best first).
+type Lists = Vec<(i64, Vec<i64>)>;
+
+/// Makes every APPROVED member's list of `day` that does not exist yet, each with its morning
+/// push, and enqueues the morning pushes of the day's other lists. Safe to run again (and from
+/// two processes): a list is made once, a push is enqueued once.
 pub async fn run(
     db: &DatabaseConnection,
     day: Date,
@@ -52,18 +75,12 @@ pub async fn run(
     let started = Instant::now();
     let pool = cache::load(db).await?;
     let relations = all_relations(db, day).await?;
-    let mut liked: HashMap<u64, Vec<u64>> = HashMap::new();
-    for ((viewer, candidate), relation) in &relations {
-        if relation.candidate_liked {
-            liked.entry(*viewer).or_default().push(*candidate);
-        }
-    }
-    let mut counter = AppearanceCounter::from_counts(store::all_appearances(db, day).await?);
-    let done: std::collections::HashSet<i64> =
-        store::listed_on(db, day).await?.into_iter().collect();
+    let counter = AppearanceCounter::from_counts(store::all_appearances(db, day).await?);
+    let done: HashSet<i64> = store::listed_on(db, day).await?.into_iter().collect();
     let mut order: Vec<usize> = (0..pool.len())
         .filter(|i| !done.contains(&(pool.members()[*i].id() as i64)))
         .collect();
+    drop(done);
     order.sort_by_key(|i| matching::job_order_key(day, pool.members()[*i].id()));
     let mut report = JobReport {
         members: pool.len(),
@@ -72,30 +89,120 @@ pub async fn run(
         ..JobReport::default()
     };
 
-    let picking = Instant::now();
+    let listing = Instant::now();
+    let (chunks, mut picked) = tokio::sync::mpsc::channel::<Lists>(CHUNKS_AHEAD);
+    // Dropping `picked` (an error while storing) ends the picker at its next chunk.
+    let picker = tokio::task::spawn_blocking(move || {
+        pick_all(&pool, &relations, counter, &order, day, |lists| {
+            chunks.blocking_send(lists).is_ok()
+        })
+    });
+    while let Some(lists) = picked.recv().await {
+        let storing = Instant::now();
+        let (fresh, pushes) = store_chunk(db, day, now, &lists).await?;
+        report.store_secs += storing.elapsed().as_secs_f64();
+        report.lists += fresh;
+        report.pushes += pushes;
+    }
+    let picks = picker
+        .await
+        .map_err(|e| anyhow::Error::new(e).context("picking the lists"))?;
+    report.introductions = picks.introductions;
+    report.scan_secs = picks.scan.as_secs_f64();
+    report.pick_secs = picks.pick.as_secs_f64();
+    report.lists_secs = listing.elapsed().as_secs_f64();
+
+    let pushing = Instant::now();
+    report.pushes += enqueue_pushes(db, day, now, liff_id).await?;
+    report.push_secs = pushing.elapsed().as_secs_f64();
+    metrics::histogram!(crate::metric_names::JOB_DURATION).record(started.elapsed().as_secs_f64());
+    metrics::gauge!(crate::metric_names::JOB_MEMBERS).set(report.members as f64);
+    Ok(report)
+}
+
+/// What the picker did, and its time.
+#[derive(Default)]
+struct Picked {
+    introductions: usize,
+    scan: Duration,
+    pick: Duration,
+}
+
+/// Ranks and picks the lists of the members at `order` in the pool, a chunk at a time, handing
+/// each chunk's lists to `send` (false: stop, nobody stores them any more). Pure CPU: the core's
+/// ranking and `DailyPick`, one counter down the whole order.
+fn pick_all(
+    pool: &Pool,
+    relations: &HashMap<(u64, u64), Relation>,
+    mut counter: AppearanceCounter,
+    order: &[usize],
+    day: Date,
+    mut send: impl FnMut(Lists) -> bool,
+) -> Picked {
+    let mut liked: HashMap<u64, Vec<u64>> = HashMap::new();
+    for ((viewer, candidate), relation) in relations {
+        if relation.candidate_liked {
+            liked.entry(*viewer).or_default().push(*candidate);
+        }
+    }
+    let mut done = Picked::default();
     for chunk in order.chunks(CHUNK) {
-        let ranked = scan_chunk(&pool, &relations, &liked, chunk, day);
+        let scanning = Instant::now();
+        let ranked = scan_chunk(pool, relations, &liked, chunk, day);
+        let picking = Instant::now();
+        done.scan += picking - scanning;
         let mut lists = Vec::with_capacity(chunk.len());
         for (i, best) in chunk.iter().zip(ranked) {
             let viewer = &pool.members()[*i];
             let picks = DailyPick::from_ranking(&best, &mut counter);
             let ids: Vec<i64> = picks.as_slice().iter().map(|id| *id as i64).collect();
-            report.introductions += ids.len();
+            done.introductions += ids.len();
             lists.push((viewer.id() as i64, ids));
         }
-        let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
-        let fresh = store::insert_lists(&txn, day, &lists, now).await?;
-        txn.commit().await.map_err(anyhow::Error::new)?;
-        report.lists += fresh;
+        done.pick += picking.elapsed();
+        if !send(lists) {
+            break;
+        }
     }
-    report.pick_secs = picking.elapsed().as_secs_f64();
+    done
+}
 
-    let pushing = Instant::now();
-    report.pushes = enqueue_pushes(db, day, now, liff_id).await?;
-    report.push_secs = pushing.elapsed().as_secs_f64();
-    metrics::histogram!(crate::metric_names::JOB_DURATION).record(started.elapsed().as_secs_f64());
-    metrics::gauge!(crate::metric_names::JOB_MEMBERS).set(report.members as f64);
-    Ok(report)
+/// Stores one chunk's lists, each with its morning push when kizuna-core's `Push::morning` says
+/// it is due, in one transaction: a list and its push commit together or not at all, and a list
+/// another request or process made first keeps its own (and gets no second push). Answers the
+/// lists and pushes written.
+async fn store_chunk(
+    db: &DatabaseConnection,
+    day: Date,
+    now: i64,
+    lists: &[(i64, Vec<i64>)],
+) -> Result<(usize, usize), StorageError> {
+    let viewers: Vec<i64> = lists.iter().map(|(viewer, _)| *viewer).collect();
+    let settings: HashMap<i64, store::PushSetting> = store::push_settings(db, &viewers)
+        .await?
+        .into_iter()
+        .map(|s| (s.viewer, s))
+        .collect();
+    let due: HashMap<i64, (LineUserId, Push)> = lists
+        .iter()
+        .filter_map(|(viewer, picks)| {
+            let setting = settings.get(viewer)?;
+            let what = Push::morning(picks.len() as u32, setting.wants_push, false)?;
+            Some((*viewer, (LineUserId::parse(&setting.line_user_id)?, what)))
+        })
+        .collect();
+    let pushed: HashSet<i64> = due.keys().copied().collect();
+    let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
+    let fresh = store::insert_lists_pushed(&txn, day, lists, &pushed, now).await?;
+    let pushes: Vec<(LineUserId, Push)> = fresh
+        .iter()
+        .filter_map(|viewer| due.get(viewer).cloned())
+        .collect();
+    push::enqueue_many(&txn, &pushes)
+        .await
+        .context("enqueueing the morning pushes")?;
+    txn.commit().await.map_err(anyhow::Error::new)?;
+    Ok((fresh.len(), pushes.len()))
 }
 
 fn relation_in(book: &HashMap<(u64, u64), Relation>, viewer: u64, candidate: u64) -> Relation {
@@ -147,8 +254,9 @@ fn scan_chunk(
     })
 }
 
-/// Enqueues one push per member whose list of the day kizuna-core's `Push::morning` says is
-/// due; each push commits with its `pushed_at` mark.
+/// Enqueues the morning push of each of the day's lists not pushed yet (lists made on demand
+/// before the run: the run's own are stored with theirs) whose push kizuna-core's `Push::morning`
+/// says is due; each batch of pushes commits with its `pushed_at` marks.
 async fn enqueue_pushes(
     db: &DatabaseConnection,
     day: Date,
@@ -169,19 +277,24 @@ async fn enqueue_pushes(
         .collect();
     let _ = liff_id; // the worker renders the links when it sends
     let mut sent = 0;
-    for part in due.chunks(500) {
+    for part in due.chunks(CHUNK) {
         let txn = storage::begin_write(db).await.map_err(anyhow::Error::new)?;
+        let viewers: Vec<i64> = part.iter().map(|(_, _, viewer)| *viewer).collect();
+        let marked: HashSet<i64> = store::mark_pushed(&txn, day, &viewers, now)
+            .await?
+            .into_iter()
+            .collect();
+        // Only the lists this call marked: another run may have pushed the others meanwhile.
         let pushes: Vec<(LineUserId, Push)> = part
             .iter()
+            .filter(|(_, _, viewer)| marked.contains(viewer))
             .map(|(to, what, _)| (to.clone(), what.clone()))
             .collect();
-        let marked: Vec<i64> = part.iter().map(|(_, _, viewer)| *viewer).collect();
         push::enqueue_many(&txn, &pushes)
             .await
             .context("enqueueing the morning pushes")?;
-        store::mark_pushed(&txn, day, &marked, now).await?;
         txn.commit().await.map_err(anyhow::Error::new)?;
-        sent += marked.len();
+        sent += pushes.len();
     }
     Ok(sent)
 }

@@ -271,7 +271,7 @@ pub fn spawn(
                         lists = report.lists,
                         introductions = report.introductions,
                         pushes = report.pushes,
-                        secs = report.load_secs + report.pick_secs + report.push_secs,
+                        secs = report.load_secs + report.lists_secs + report.push_secs,
                         "daily introductions made"
                     );
                     if report.pushes > 0 {

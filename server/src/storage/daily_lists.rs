@@ -1,13 +1,13 @@
 //! The daily lists: `introduction_days` (one marker per member and day, with its morning push)
 //! and `introductions` (the ranked picks).
 
+use std::collections::HashSet;
+
 use anyhow::Context;
 use kizuna_core::date::Date;
 use sea_orm::{
-    ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter, QueryOrder,
-    QuerySelect, Statement,
-    sea_query::{Expr, OnConflict},
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult,
+    QueryFilter, QueryOrder, QuerySelect, Statement, sea_query::OnConflict,
 };
 
 use super::{
@@ -78,12 +78,28 @@ pub async fn insert_lists(
     lists: &[(i64, Vec<i64>)],
     now: i64,
 ) -> Result<usize, StorageError> {
+    Ok(insert_lists_pushed(db, day, lists, &HashSet::new(), now)
+        .await?
+        .len())
+}
+
+/// [`insert_lists`], the markers of the members in `pushed` written with `pushed_at = now`
+/// (their morning push is enqueued in the same transaction). Answers the members whose list this
+/// call wrote: a list someone else made first (a request racing the job, another process running
+/// it) stays as it is, never gets a second set of picks or a second push.
+pub async fn insert_lists_pushed(
+    db: &impl ConnectionTrait,
+    day: Date,
+    lists: &[(i64, Vec<i64>)],
+    pushed: &HashSet<i64>,
+    now: i64,
+) -> Result<Vec<i64>, StorageError> {
     if lists.is_empty() {
-        return Ok(0);
+        return Ok(Vec::new());
     }
     let d = day_number(day);
     if db.get_database_backend() == DbBackend::Postgres {
-        return insert_lists_pg(db, d, lists, now).await;
+        return insert_lists_pg(db, d, lists, pushed, now).await;
     }
     let markers = lists
         .iter()
@@ -92,7 +108,7 @@ pub async fn insert_lists(
             day: Set(d),
             picked: Set(picks.len() as i32),
             created_at: Set(now),
-            pushed_at: Set(None),
+            pushed_at: Set(pushed.contains(viewer).then_some(now)),
         });
     let inserted = introduction_day::Entity::insert_many(markers)
         .on_conflict(
@@ -105,9 +121,7 @@ pub async fn insert_lists(
         )
         .exec_with_returning_keys(db)
         .await;
-    // Only the lists whose marker this call wrote: a list someone else made first (a request
-    // racing the job) stays as it is, never gets a second set of picks.
-    let fresh: std::collections::HashSet<i64> = match inserted {
+    let fresh: HashSet<i64> = match inserted {
         Ok(keys) => keys.into_iter().map(|(viewer, _)| viewer).collect(),
         Err(sea_orm::DbErr::RecordNotInserted) => Default::default(),
         Err(err) => {
@@ -146,44 +160,84 @@ pub async fn insert_lists(
             .await
             .context("writing introductions")?;
     }
-    Ok(fresh.len())
+    Ok(in_order(lists, &fresh))
 }
 
-/// A PostgreSQL array literal of integers, sent as text and cast on the server.
-fn int_array(values: impl Iterator<Item = i64>) -> String {
-    let mut out = String::from("{");
+/// Integers joined by commas between `open` and `close`: a PostgreSQL array literal (`{…}`, sent
+/// as text and cast on the server) or a JSON array (`[…]`, unpacked by SQLite's `json_each`).
+fn int_list(open: char, values: impl Iterator<Item = i64>, close: char) -> String {
+    let mut out = String::from(open);
     for (i, v) in values.enumerate() {
         if i > 0 {
             out.push(',');
         }
         out.push_str(&v.to_string());
     }
-    out.push('}');
+    out.push(close);
     out
 }
 
-/// [`insert_lists`] on PostgreSQL: two statements of `UNNEST`ed arrays, whatever the number of
-/// lists (the daily job's 2,000 lists of a chunk are one marker and one row statement instead of
-/// thousands of bound parameters).
+fn int_array(values: impl Iterator<Item = i64>) -> String {
+    int_list('{', values, '}')
+}
+
+/// "Is one of the ids bound at `$n`" (bound with [`ids_value`]): one value however many ids.
+fn in_ids(backend: DbBackend, n: usize) -> String {
+    if backend == DbBackend::Postgres {
+        format!("= ANY(${n}::text::bigint[])")
+    } else {
+        // SQLite's JSON1 unpacks a JSON array.
+        format!("IN (SELECT value FROM json_each(${n}))")
+    }
+}
+
+fn ids_value(backend: DbBackend, ids: &[i64]) -> sea_orm::Value {
+    if backend == DbBackend::Postgres {
+        int_array(ids.iter().copied()).into()
+    } else {
+        int_list('[', ids.iter().copied(), ']').into()
+    }
+}
+
+/// The viewers of `lists` that are in `fresh`, in the lists' order.
+fn in_order(lists: &[(i64, Vec<i64>)], fresh: &HashSet<i64>) -> Vec<i64> {
+    lists
+        .iter()
+        .map(|(viewer, _)| *viewer)
+        .filter(|viewer| fresh.contains(viewer))
+        .collect()
+}
+
+/// [`insert_lists_pushed`] on PostgreSQL: two statements of `UNNEST`ed arrays, whatever the
+/// number of lists (the daily job's 2,000 lists of a chunk are one marker and one row statement
+/// instead of thousands of bound parameters).
 async fn insert_lists_pg(
     db: &impl ConnectionTrait,
     d: i32,
     lists: &[(i64, Vec<i64>)],
+    pushed: &HashSet<i64>,
     now: i64,
-) -> Result<usize, StorageError> {
+) -> Result<Vec<i64>, StorageError> {
     let markers = Statement::from_sql_and_values(
         DbBackend::Postgres,
-        "INSERT INTO introduction_days (viewer_id, day, picked, created_at) \
-         SELECT v, $2, p, $3 FROM UNNEST($1::text::bigint[], $4::text::int[]) AS t(v, p) \
+        "INSERT INTO introduction_days (viewer_id, day, picked, created_at, pushed_at) \
+         SELECT v, $2, p, $3, CASE WHEN u = 1 THEN $3 END \
+         FROM UNNEST($1::text::bigint[], $4::text::int[], $5::text::int[]) AS t(v, p, u) \
          ON CONFLICT (viewer_id, day) DO NOTHING RETURNING viewer_id",
         vec![
             int_array(lists.iter().map(|(viewer, _)| *viewer)).into(),
             d.into(),
             now.into(),
             int_array(lists.iter().map(|(_, picks)| picks.len() as i64)).into(),
+            int_array(
+                lists
+                    .iter()
+                    .map(|(viewer, _)| i64::from(pushed.contains(viewer))),
+            )
+            .into(),
         ],
     );
-    let fresh: std::collections::HashSet<i64> = db
+    let fresh: HashSet<i64> = db
         .query_all_raw(markers)
         .await
         .context("writing list markers")?
@@ -220,7 +274,48 @@ async fn insert_lists_pg(
             .await
             .context("writing introductions")?;
     }
-    Ok(fresh.len())
+    Ok(in_order(lists, &fresh))
+}
+
+/// What a member's morning push needs: whether they want it and where it goes.
+pub struct PushSetting {
+    pub viewer: i64,
+    pub line_user_id: String,
+    /// `users.introduction_push`.
+    pub wants_push: bool,
+}
+
+/// The morning-push settings of these members (profile ids), one statement.
+pub async fn push_settings(
+    db: &impl ConnectionTrait,
+    viewers: &[i64],
+) -> Result<Vec<PushSetting>, StorageError> {
+    if viewers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let backend = db.get_database_backend();
+    let stmt = sql(
+        backend,
+        &format!(
+            "SELECT p.id AS viewer_id, u.line_user_id AS line_user_id, \
+             u.introduction_push AS wants_push \
+             FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.id {}",
+            in_ids(backend, 1)
+        ),
+        vec![ids_value(backend, viewers)],
+    );
+    db.query_all_raw(stmt)
+        .await
+        .context("reading push settings")?
+        .iter()
+        .map(|row| {
+            Ok(PushSetting {
+                viewer: row.try_get("", "viewer_id").context("decoding")?,
+                line_user_id: row.try_get("", "line_user_id").context("decoding")?,
+                wants_push: row.try_get("", "wants_push").context("decoding")?,
+            })
+        })
+        .collect()
 }
 
 /// Members with a list of `day` already.
@@ -268,7 +363,9 @@ pub struct DayList {
     pub locale: Option<String>,
 }
 
-/// Every list of `day` with its member's push setting, LINE user id and language.
+/// Every list of `day` whose morning push is not enqueued yet, with its member's push setting,
+/// LINE user id and language (the daily job's lists are stored with theirs: what is left is
+/// lists made on demand, and lists whose member wants no push or got no introductions).
 pub async fn lists_for_push(
     db: &impl ConnectionTrait,
     day: Date,
@@ -278,7 +375,7 @@ pub async fn lists_for_push(
         "SELECT d.viewer_id AS viewer_id, u.line_user_id AS line_user_id, u.locale AS locale, \
          d.picked AS picked, d.pushed_at AS pushed_at, u.introduction_push AS wants_push \
          FROM introduction_days d JOIN profiles p ON p.id = d.viewer_id \
-         JOIN users u ON u.id = p.user_id WHERE d.day = $1",
+         JOIN users u ON u.id = p.user_id WHERE d.day = $1 AND d.pushed_at IS NULL",
         vec![day_number(day).into()],
     );
     let rows = db
@@ -299,20 +396,37 @@ pub async fn lists_for_push(
         .collect()
 }
 
-/// Marks the morning push of these members' lists of `day` as enqueued.
+/// Marks the morning push of these members' lists of `day` as enqueued, where it was not yet, and
+/// answers the members this call marked: the caller enqueues theirs in the same transaction, so
+/// two runs racing over the same lists push each once (on PostgreSQL the second UPDATE waits for
+/// the first's commit and then finds the mark).
 pub async fn mark_pushed(
     db: &impl ConnectionTrait,
     day: Date,
     viewers: &[i64],
     now: i64,
-) -> Result<(), StorageError> {
-    introduction_day::Entity::update_many()
-        .col_expr(introduction_day::Column::PushedAt, Expr::value(now))
-        .filter(introduction_day::Column::Day.eq(day_number(day)))
-        .filter(introduction_day::Column::ViewerId.is_in(viewers.iter().copied()))
-        .filter(introduction_day::Column::PushedAt.is_null())
-        .exec(db)
+) -> Result<Vec<i64>, StorageError> {
+    if viewers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let backend = db.get_database_backend();
+    let stmt = sql(
+        backend,
+        &format!(
+            "UPDATE introduction_days SET pushed_at = $1 \
+             WHERE day = $2 AND pushed_at IS NULL AND viewer_id {} RETURNING viewer_id",
+            in_ids(backend, 3)
+        ),
+        vec![
+            now.into(),
+            day_number(day).into(),
+            ids_value(backend, viewers),
+        ],
+    );
+    db.query_all_raw(stmt)
         .await
-        .context("marking pushes")?;
-    Ok(())
+        .context("marking pushes")?
+        .iter()
+        .map(|row| Ok(row.try_get::<i64>("", "viewer_id").context("decoding")?))
+        .collect()
 }

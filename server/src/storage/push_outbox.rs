@@ -95,6 +95,9 @@ pub async fn insert_many(
     if rows.is_empty() {
         return Ok(());
     }
+    if conn.get_database_backend() == DbBackend::Postgres {
+        return insert_many_pg(conn, rows, now_ms).await;
+    }
     push_outbox::Entity::insert_many(rows.into_iter().map(|(retry_key, to, what)| {
         push_outbox::ActiveModel {
             retry_key: Set(retry_key),
@@ -115,6 +118,68 @@ pub async fn insert_many(
     .exec_without_returning(conn)
     .await
     .context("writing pushes to the outbox")?;
+    Ok(())
+}
+
+/// A PostgreSQL array literal of texts (each quoted, `"` and `\` escaped; None is NULL), sent
+/// as one text value and cast on the server.
+fn text_array<'a>(values: impl Iterator<Item = Option<&'a str>>) -> String {
+    let mut out = String::from("{");
+    for (i, v) in values.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match v {
+            None => out.push_str("NULL"),
+            Some(text) => {
+                out.push('"');
+                for c in text.chars() {
+                    if c == '"' || c == '\\' {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                out.push('"');
+            }
+        }
+    }
+    out.push('}');
+    out
+}
+
+/// [`insert_many`] on PostgreSQL: one `INSERT … SELECT FROM UNNEST` of five text arrays however
+/// many rows (the daily job's chunk of 2,000 morning pushes), instead of eleven bound values a row.
+async fn insert_many_pg(
+    conn: &impl ConnectionTrait,
+    rows: Vec<(String, String, What)>,
+    now_ms: i64,
+) -> anyhow::Result<()> {
+    let column = |f: &dyn Fn(&(String, String, What)) -> Option<&str>| -> sea_orm::Value {
+        text_array(rows.iter().map(f)).into()
+    };
+    let insert = Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        format!(
+            "INSERT INTO push_outbox (retry_key, line_user_id, messages, kind, subject, status, \
+             attempts, created_at, due_at_ms) \
+             SELECT k, t, m, c, s, '{}', 0, $6, $7 \
+             FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) \
+             AS x(k, t, m, c, s)",
+            PushStatus::Pending.as_str()
+        ),
+        vec![
+            column(&|(key, _, _)| Some(key)),
+            column(&|(_, to, _)| Some(to)),
+            column(&|(_, _, what)| Some(&what.messages)),
+            column(&|(_, _, what)| what.kind.as_deref()),
+            column(&|(_, _, what)| what.subject.as_deref()),
+            now_ms.div_euclid(1000).into(),
+            now_ms.into(),
+        ],
+    );
+    conn.execute_raw(insert)
+        .await
+        .context("writing pushes to the outbox")?;
     Ok(())
 }
 

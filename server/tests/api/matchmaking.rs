@@ -980,6 +980,128 @@ async fn the_daily_job_makes_every_list_and_one_morning_push_each(backend: Backe
     }
 }
 
+/// Two runs of the daily job at once (a serving process and `kizuna-server introductions`) and a
+/// third after them: every list is written once, with exactly its picks, and every morning push
+/// once, whether the list was made by either run (stored with its push) or on demand before
+/// them (pushed by whichever run marks it first).
+async fn racing_daily_jobs_store_each_list_and_push_once(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let mut members = Vec::new();
+    for n in 0..8 {
+        members.push(approved(&app, n, n % 2 == 0).await.0);
+    }
+    let quiet = &members[7];
+    let r = send(
+        &app,
+        reqwest::Method::PUT,
+        "/api/user/notifications",
+        &quiet.user.token,
+        Some(json!({"introductions": false})),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    // One list made on demand first: the runs keep it and push it once between them.
+    let early = listed_ids(&introductions(&app, &members[0]).await);
+    assert!(!early.is_empty());
+
+    let today = app.clock().taipei_today();
+    let now = app.clock().now_secs();
+    let (a, b) = tokio::join!(
+        kizuna_server::matchmaking::job::run(&app.db, today, now, "liff"),
+        kizuna_server::matchmaking::job::run(&app.db, today, now, "liff"),
+    );
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a.lists + b.lists, 7, "every list but the early one, once");
+    // Everyone was introduced to someone (four of each side): all but Quiet are pushed.
+    assert_eq!(a.pushes + b.pushes, 7, "one push each, Quiet none");
+    let day = kizuna_server::storage::matchmaking::day_number(today);
+    for m in &members {
+        let markers = count(
+            &app,
+            &format!(
+                "SELECT COUNT(*) FROM introduction_days WHERE viewer_id = {} AND day = {day}",
+                m.id
+            ),
+        )
+        .await;
+        assert_eq!(markers, 1, "member {}", m.id);
+        let picked = count(
+            &app,
+            &format!(
+                "SELECT CAST(picked AS BIGINT) FROM introduction_days \
+                 WHERE viewer_id = {} AND day = {day}",
+                m.id
+            ),
+        )
+        .await;
+        let rows = count(
+            &app,
+            &format!(
+                "SELECT COUNT(*) FROM introductions WHERE viewer_id = {} AND day = {day}",
+                m.id
+            ),
+        )
+        .await;
+        assert!(picked > 0);
+        assert_eq!(rows, picked, "member {}: its picks once", m.id);
+        assert_eq!(
+            listed_ids(&introductions(&app, m).await).len() as i64,
+            picked
+        );
+        let pushes = count(
+            &app,
+            &format!(
+                "SELECT COUNT(*) FROM push_outbox WHERE kind = 'introductions' \
+                 AND line_user_id = '{}'",
+                m.user.line_id
+            ),
+        )
+        .await;
+        assert_eq!(pushes, i64::from(m.id != quiet.id), "member {}", m.id);
+    }
+    assert_eq!(listed_ids(&introductions(&app, &members[0]).await), early);
+
+    // Once more: nothing is written twice.
+    let again = kizuna_server::matchmaking::job::run(&app.db, today, now, "liff")
+        .await
+        .unwrap();
+    assert_eq!((again.lists, again.pushes), (0, 0));
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM push_outbox WHERE kind = 'introductions'"
+        )
+        .await,
+        7
+    );
+    // The pushes stored in bulk are the ones the worker sends: each member's count, in words.
+    app.state.push.wake();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let pushes = app.pushes().await;
+        let sent: Vec<&Value> = pushes
+            .iter()
+            .filter(|p| members.iter().any(|m| p["to"] == m.user.line_id.as_str()))
+            .collect();
+        if sent.len() >= 7 {
+            assert_eq!(sent.len(), 7, "{pushes:?}");
+            for m in &members[..7] {
+                let mine: Vec<&&Value> = sent
+                    .iter()
+                    .filter(|p| p["to"] == m.user.line_id.as_str())
+                    .collect();
+                assert_eq!(mine.len(), 1, "member {}: {pushes:?}", m.id);
+                let n = listed_ids(&introductions(&app, m).await).len();
+                let alt = mine[0]["messages"][0]["altText"].as_str().unwrap();
+                assert!(alt.contains(&n.to_string()), "{alt}");
+            }
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{pushes:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// The daily job and a list made on demand take the same five from the same state: both are the
 /// core's ranking and its `DailyPick`.
 async fn the_job_and_an_on_demand_list_pick_alike(backend: Backend) {
@@ -1844,6 +1966,7 @@ on_both_backends!(
     racing_likes_make_exactly_one_match_and_two_pushes,
     bad_ids_and_callers_are_refused_and_change_nothing,
     the_daily_job_makes_every_list_and_one_morning_push_each,
+    racing_daily_jobs_store_each_list_and_push_once,
     the_job_and_an_on_demand_list_pick_alike,
     the_scheduled_job_runs_once_a_day_at_its_taipei_time,
     a_run_cut_short_by_a_shutdown_is_run_at_once_by_the_next_process,
