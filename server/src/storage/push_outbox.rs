@@ -147,14 +147,17 @@ fn text_array<'a>(values: impl Iterator<Item = Option<&'a str>>) -> String {
     out
 }
 
+/// A push to write: its retry key, the LINE user it goes to, and what it says.
+type PushRow = (String, String, What);
+
 /// [`insert_many`] on PostgreSQL: one `INSERT … SELECT FROM UNNEST` of five text arrays however
 /// many rows (the daily job's chunk of 2,000 morning pushes), instead of eleven bound values a row.
 async fn insert_many_pg(
     conn: &impl ConnectionTrait,
-    rows: Vec<(String, String, What)>,
+    rows: Vec<PushRow>,
     now_ms: i64,
 ) -> anyhow::Result<()> {
-    let column = |f: &dyn Fn(&(String, String, What)) -> Option<&str>| -> sea_orm::Value {
+    let column = |f: &dyn Fn(&PushRow) -> Option<&str>| -> sea_orm::Value {
         text_array(rows.iter().map(f)).into()
     };
     let insert = Statement::from_sql_and_values(
