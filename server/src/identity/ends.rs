@@ -144,8 +144,7 @@ impl SessionEnds {
         if ended.is_empty() && changed.is_empty() {
             return;
         }
-        self.cache.ended(ended);
-        self.cache.users_changed(changed);
+        self.evict(ended, changed);
         for end in ended {
             self.tell(end.clone());
         }
@@ -165,13 +164,26 @@ impl SessionEnds {
         match serde_json::from_str::<Relayed>(payload) {
             Ok(relayed) if relayed.o != self.origin => {
                 let ended = relayed.ended();
-                self.cache.ended(&ended);
-                self.cache.users_changed(&relayed.c);
+                self.evict(&ended, &relayed.c);
                 ended.into_iter().for_each(|e| self.tell(e));
             }
             Ok(_) => {}
             Err(err) => tracing::warn!(error = %err, "session ends: an announcement was not read"),
         }
+    }
+
+    /// Evicts from this process's session cache the ended sessions (by token hash, or all of a
+    /// user's) and the sessions of the changed users.
+    fn evict(&self, ended: &[Ended], changed: &[i64]) {
+        let mut sessions = Vec::new();
+        let mut users = changed.to_vec();
+        for end in ended {
+            match end {
+                Ended::Session(hash) => sessions.push(hash.as_str()),
+                Ended::User(user) => users.push(*user),
+            }
+        }
+        self.cache.evict(&sessions, &users);
     }
 
     /// Announcements may have been missed (the relay reconnected): the cache is emptied and every

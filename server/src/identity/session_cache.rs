@@ -7,8 +7,8 @@
 //! (docs/design.md, When a session ends):
 //! - whatever ends a session or changes what a session carries of its user announces it after
 //!   its commit (`AfterCommit::sessions_ended`, `AfterCommit::account_changed`), and
-//!   [`crate::identity::ends::SessionEnds`] evicts it here before the answer leaves, and on every
-//!   other process when the relay hears the NOTIFY;
+//!   `identity::ends::SessionEnds` evicts it here before the answer leaves, and on every other
+//!   process when the relay hears the NOTIFY;
 //! - a read that began before an eviction never fills the cache afterwards ([`Ticket`]): every
 //!   eviction counts in `evictions` first and removes second, and a fill inserts first and looks
 //!   at the count second, so one of the two always sees the other;
@@ -23,7 +23,6 @@ use std::{
     time::{Duration, Instant},
 };
 
-use super::ends::Ended;
 use crate::storage::sessions::SessionRow;
 
 /// How long a session read from the database answers from memory, counted from before the read:
@@ -115,34 +114,16 @@ impl SessionCache {
         self.evictions.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// These sessions ended: they are read again (and refused) from now on.
-    pub fn ended(&self, ended: &[Ended]) {
-        if ended.is_empty() {
+    /// The sessions with these token hashes, and every session of these users, ended or carry
+    /// something that changed: they are read again from now on.
+    pub fn evict(&self, sessions: &[&str], users: &[i64]) {
+        if sessions.is_empty() && users.is_empty() {
             return;
         }
         self.count_eviction();
-        let mut users = Vec::new();
-        for end in ended {
-            match end {
-                Ended::Session(hash) => {
-                    self.entries.remove(hash.as_str());
-                }
-                Ended::User(user) => users.push(*user),
-            }
+        for hash in sessions {
+            self.entries.remove(*hash);
         }
-        self.remove_users(&users);
-    }
-
-    /// What a session carries of these users changed: their sessions are read again.
-    pub fn users_changed(&self, users: &[i64]) {
-        if users.is_empty() {
-            return;
-        }
-        self.count_eviction();
-        self.remove_users(users);
-    }
-
-    fn remove_users(&self, users: &[i64]) {
         if !users.is_empty() {
             self.entries
                 .retain(|_, entry| !users.contains(&entry.row.user_id));
@@ -190,7 +171,7 @@ mod tests {
     fn a_read_begun_before_an_eviction_does_not_fill() {
         let cache = SessionCache::new();
         let ticket = cache.ticket();
-        cache.users_changed(&[1]);
+        cache.evict(&[], &[1]);
         cache.fill("a", row(1), ticket);
         assert!(cache.get("a").is_none());
         let ticket = cache.ticket();
@@ -204,14 +185,12 @@ mod tests {
         for (hash, user) in [("a", 1), ("b", 1), ("c", 2), ("d", 3)] {
             cache.fill(hash, row(user), cache.ticket());
         }
-        cache.ended(&[Ended::Session("c".into())]);
+        cache.evict(&["c"], &[]);
         assert!(cache.get("c").is_none());
         assert!(cache.get("a").is_some() && cache.get("d").is_some());
-        cache.ended(&[Ended::User(1)]);
+        cache.evict(&[], &[1]);
         assert!(cache.get("a").is_none() && cache.get("b").is_none());
         assert!(cache.get("d").is_some());
-        cache.users_changed(&[3]);
-        assert!(cache.get("d").is_none());
     }
 
     #[test]
