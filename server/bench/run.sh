@@ -13,6 +13,9 @@
 #     127.0.0.1 is the proxy), and server/bench/wrk.lua gives every request a client address of
 #     its own (1,024 per wrk thread, so none nears the 128 requests in flight a client address
 #     may have) and my-info the sessions of BENCH_MEMBERS members in turn. No limit is changed.
+#     Each member's session is read from the database about once a second (the session cache's
+#     SESSION_CACHE_TTL) and proved from memory in between, as a member's burst of requests is;
+#     the members have no profile, so a hit sends no statement at all.
 #  2. Image proxy, cold cache, kizuna-server's /_ipx against the npm ipx package over the very same
 #     stored files (uploaded through POST /api/file/tempUpload, so stored as the server stores
 #     them): requests/s and peak RSS (VmHWM) of each process, in two cases:

@@ -1,4 +1,6 @@
-//! Times `SessionStore::check` (one joined query) and a ping against SQLite: `auth_profile`.
+//! Times `SessionStore::check` (answered by the session cache after its first call), its one
+//! joined query (`storage::sessions::lookup`, what a cache miss costs) and a ping against SQLite:
+//! `auth_profile`.
 use std::time::Instant;
 
 use kizuna_server::{identity::SessionStore, storage};
@@ -18,7 +20,11 @@ async fn main() -> anyhow::Result<()> {
     })
     .exec(&db)
     .await?;
-    let store = SessionStore::new(db.clone(), kizuna_server::clock::Clock::system());
+    let store = SessionStore::new(
+        db.clone(),
+        kizuna_server::clock::Clock::system(),
+        Default::default(),
+    );
     let token = store.create(1).await?;
     let n = 20_000;
     let t = Instant::now();
@@ -29,8 +35,13 @@ async fn main() -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     println!("check: {:?}/call", t.elapsed() / n);
-    let pool = db.get_sqlite_connection_pool();
     let hash = kizuna_server::identity::session::hash_token(&token);
+    let t = Instant::now();
+    for _ in 0..n {
+        storage::sessions::lookup(&db, &hash).await?;
+    }
+    println!("lookup: {:?}/call", t.elapsed() / n);
+    let pool = db.get_sqlite_connection_pool();
     let t = Instant::now();
     for _ in 0..n {
         let _row: Option<(i64, Option<i64>, i64, String)> = sea_orm::sqlx::query_as(

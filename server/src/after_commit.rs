@@ -12,6 +12,7 @@ impl<T> Outcome<T> {
     pub async fn apply(self, state: &AppState) -> T {
         let AfterCommit {
             sessions_ended,
+            accounts_changed,
             pushes,
             events,
             pool_changed,
@@ -23,7 +24,7 @@ impl<T> Outcome<T> {
         } = self.after;
         state
             .session_ends
-            .announce(&state.db, &sessions_ended)
+            .announce(&state.db, &sessions_ended, &accounts_changed)
             .await;
         if pushes {
             state.push.wake();

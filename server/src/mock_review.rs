@@ -40,8 +40,20 @@ use serde_json::json;
 use crate::{
     error::{ApiError, ErrorBody, error_response},
     routes::State,
-    storage::reviewers,
+    storage::{reviewers, users},
 };
+
+/// The user's sessions carry their role: every process reads them again (the real list's
+/// changes, made by the CLI, take effect within the session cache's second).
+async fn role_changed(state: &State, line_user_id: &LineUserId) -> anyhow::Result<()> {
+    if let Some(user) = users::find_by_line_id(&state.db, line_user_id.as_str()).await? {
+        state
+            .session_ends
+            .announce(&state.db, &[], &[user.id])
+            .await;
+    }
+    Ok(())
+}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -152,7 +164,11 @@ async fn add(state: Data<&State>, body: poem::Result<Json<ReviewerBody>>) -> Res
     let Some(user) = line_user(body) else {
         return bad_body();
     };
-    match reviewers::add(&state.db, &user, state.now()).await {
+    let added = match reviewers::add(&state.db, &user, state.now()).await {
+        Ok(added) => role_changed(state.0, &user).await.map(|()| added),
+        Err(err) => Err(err),
+    };
+    match added {
         Ok(reviewers::Added::Now(period) | reviewers::Added::Already(period)) => Json(json!({
             "userId": user.as_str(), "reviewer": true, "since": period.added_at,
         }))
@@ -166,8 +182,12 @@ async fn remove(state: Data<&State>, body: poem::Result<Json<ReviewerBody>>) -> 
     let Some(user) = line_user(body) else {
         return bad_body();
     };
-    match reviewers::remove(&state.db, &user, state.now()).await {
-        Ok(_) => Json(json!({ "userId": user.as_str(), "reviewer": false })).into_response(),
+    let removed = match reviewers::remove(&state.db, &user, state.now()).await {
+        Ok(_) => role_changed(state.0, &user).await,
+        Err(err) => Err(err),
+    };
+    match removed {
+        Ok(()) => Json(json!({ "userId": user.as_str(), "reviewer": false })).into_response(),
         Err(err) => failed(err),
     }
 }

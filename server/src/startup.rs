@@ -320,7 +320,7 @@ fn app_state(settings: Settings, parts: Parts) -> anyhow::Result<AppState> {
     Ok(AppState {
         deauthorizer,
         verifier: LineVerifier::new(http, &api_base, &settings.line.channel_id),
-        sessions: SessionStore::new(db.clone(), settings.clock.clone()),
+        sessions: SessionStore::new(db.clone(), settings.clock.clone(), session_ends.cache()),
         image_workers: ImageWorkers::new(settings.image_workers)?,
         upload_slots: UploadSlots::new(
             settings.uploads.in_flight,

@@ -3,6 +3,7 @@
 pub mod ends;
 pub mod id_token;
 pub mod session;
+pub mod session_cache;
 
 pub use id_token::{IdTokenError, LineIdentity, LineVerifier};
 pub use session::{Auth, SessionStore};

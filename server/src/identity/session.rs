@@ -5,6 +5,9 @@
 //! header, and the stored expiry slides to now + 7 days. The expiry is written at most once an hour
 //! per session (a read-mostly hot path), and because the token never changes, parallel requests
 //! cannot race each other into a revoked token.
+//!
+//! A session proved once is kept for a second ([`super::session_cache`]): a member's requests in
+//! that second prove it with no statement.
 
 use std::sync::{Arc, OnceLock};
 
@@ -14,7 +17,7 @@ use rand::RngCore;
 use sea_orm::DatabaseConnection;
 use sha2::{Digest, Sha256};
 
-use super::SESSION_COOKIE;
+use super::{SESSION_COOKIE, session_cache::SessionCache};
 use crate::{
     error::ApiError,
     storage::{
@@ -29,15 +32,16 @@ pub const SESSION_MAX_AGE_SECS: i64 = 30 * 24 * 3600;
 const RENEW_EVERY_SECS: i64 = 3600;
 
 /// The authenticated caller, with the headline of their profile and their role (one query reads
-/// it all).
+/// it all, or the session cache answers it).
 #[derive(Debug, Clone)]
 pub struct Auth {
     /// The SHA-256 of the session's token (what signing out revokes); never logged.
     pub session: String,
     pub user: user::Model,
     pub profile: Option<ProfileBrief>,
-    /// On the reviewers list now: joined from `reviewers` on every request, so that adding or
-    /// removing a reviewer takes effect on their next call, sessions unchanged.
+    /// On the reviewers list now: joined from `reviewers` with the session, so that adding or
+    /// removing a reviewer takes effect on their next call (within the session cache's second
+    /// when done outside the server), sessions unchanged.
     pub reviewer: bool,
     /// When the session ends unless it is renewed (Unix seconds): its sliding expiry, or its
     /// absolute end if that comes first. What outlives the request (an events stream) ends then.
@@ -80,6 +84,8 @@ impl RenewSlot {
 pub struct SessionStore {
     db: DatabaseConnection,
     clock: crate::clock::Clock,
+    /// Shared with [`super::ends::SessionEnds`], which evicts from it.
+    cache: Arc<SessionCache>,
 }
 
 pub fn hash_token(token: &str) -> String {
@@ -138,8 +144,18 @@ fn ends_at(row: &SessionRow) -> i64 {
 }
 
 impl SessionStore {
-    pub fn new(db: DatabaseConnection, clock: crate::clock::Clock) -> SessionStore {
-        SessionStore { db, clock }
+    pub fn new(
+        db: DatabaseConnection,
+        clock: crate::clock::Clock,
+        cache: Arc<SessionCache>,
+    ) -> SessionStore {
+        SessionStore { db, clock, cache }
+    }
+
+    /// Forgets every session held in memory, as a restart would: for whoever changed rows behind
+    /// the server's back (tests, which otherwise wait out `SESSION_CACHE_TTL`).
+    pub fn forget_cached(&self) {
+        self.cache.clear();
     }
 
     async fn lookup(&self, hash: &str) -> anyhow::Result<Option<SessionRow>> {
@@ -200,11 +216,20 @@ impl SessionStore {
             return Err(ApiError::InvalidSession);
         }
         let hash = hash_token(token);
-        let row = self
-            .lookup(&hash)
-            .await?
-            .filter(|r| r.revoked_at.is_none())
-            .ok_or(ApiError::InvalidSession)?;
+        let row = match self.cache.get(&hash) {
+            Some(row) => row,
+            None => {
+                let ticket = self.cache.ticket();
+                let row = Arc::new(
+                    self.lookup(&hash)
+                        .await?
+                        .filter(|r| r.revoked_at.is_none())
+                        .ok_or(ApiError::InvalidSession)?,
+                );
+                self.cache.fill(&hash, row.clone(), ticket);
+                row
+            }
+        };
         let now = self.clock.now_secs();
         if ends_at(&row) <= now {
             return Err(ApiError::ExpiredSession);
@@ -218,20 +243,23 @@ impl SessionStore {
         if row.expires_at < now + SESSION_TTL_SECS - RENEW_EVERY_SECS && renewed > row.expires_at {
             expires_at = renewed;
             sessions::extend(&self.db, &hash, renewed).await?;
+            // The held row has the old expiry: the next request reads the renewed one (once an
+            // hour per session), rather than writing again.
+            self.cache.forget(&hash);
         }
-        let profile = match (row.profile_id, row.profile_status, row.profile_payload) {
+        let profile = match (row.profile_id, &row.profile_status, &row.profile_payload) {
             (Some(id), Some(status), Some(payload)) => Some(ProfileBrief {
                 id,
-                status,
-                payload,
+                status: status.clone(),
+                payload: payload.clone(),
             }),
             _ => None,
         };
         let user = user::Model {
             id: row.user_id,
-            line_user_id: row.line_user_id,
-            display_name: row.display_name,
-            avatar_file_id: row.avatar_file_id,
+            line_user_id: row.line_user_id.clone(),
+            display_name: row.display_name.clone(),
+            avatar_file_id: row.avatar_file_id.clone(),
             created_at: row.user_created_at,
         };
         Ok(Auth {

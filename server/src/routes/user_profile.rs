@@ -192,7 +192,9 @@ impl UserProfileApi {
         };
         let outcome =
             membership::register(&state.db, identity.user_id.as_str(), submitted, state.now())
-                .await?;
+                .await?
+                .apply(&state)
+                .await;
         answer(identity.user_id.as_str(), outcome)
     }
 
@@ -223,7 +225,10 @@ impl UserProfileApi {
             payload: &payload,
             hash: &hash,
         };
-        let outcome = membership::resubmit(&state.db, &user, submitted, state.now()).await?;
+        let outcome = membership::resubmit(&state.db, &user, submitted, state.now())
+            .await?
+            .apply(&state)
+            .await;
         answer(&user.line_user_id, outcome)
     }
 
@@ -305,8 +310,10 @@ impl UserProfileApi {
         if !crate::images::is_file_id(&body.avatar) {
             return Err(ApiError::NotFound);
         }
-        let avatar =
-            membership::set_avatar(&state.db, auth.user.id, &body.avatar, state.now()).await?;
+        let avatar = membership::set_avatar(&state.db, auth.user.id, &body.avatar, state.now())
+            .await?
+            .apply(&state)
+            .await;
         Ok(AvatarResponse::Ok(Json(AvatarBody { avatar })))
     }
 }

@@ -41,24 +41,30 @@ pub struct NewAppeal<'a> {
     pub now: i64,
 }
 
-const COLUMNS: &str = "id, profile_id, suspension_id, suspended_by, text, status, created_at, \
+/// The columns of an appeal, in the order `read` takes them.
+pub(crate) const COLUMNS: &str = "id, profile_id, suspension_id, suspended_by, text, status, created_at, \
                        decided_at, decided_by, note";
 
 fn read(row: &QueryResult) -> Result<Appeal, StorageError> {
+    read_as(row, "")
+}
+
+/// An appeal whose columns are named `{pre}{column}` (a statement that reads other rows too).
+pub(crate) fn read_as(row: &QueryResult, pre: &str) -> Result<Appeal, StorageError> {
     let get = |e: sea_orm::DbErr| StorageError::Db(anyhow::Error::new(e).context("an appeal"));
-    let status: String = row.try_get("", "status").map_err(get)?;
+    let status: String = row.try_get(pre, "status").map_err(get)?;
     Ok(Appeal {
-        id: row.try_get("", "id").map_err(get)?,
-        profile_id: row.try_get("", "profile_id").map_err(get)?,
-        suspension_id: row.try_get("", "suspension_id").map_err(get)?,
-        suspended_by: row.try_get("", "suspended_by").map_err(get)?,
-        text: row.try_get("", "text").map_err(get)?,
+        id: row.try_get(pre, "id").map_err(get)?,
+        profile_id: row.try_get(pre, "profile_id").map_err(get)?,
+        suspension_id: row.try_get(pre, "suspension_id").map_err(get)?,
+        suspended_by: row.try_get(pre, "suspended_by").map_err(get)?,
+        text: row.try_get(pre, "text").map_err(get)?,
         status: AppealStatus::parse(&status)
             .ok_or_else(|| StorageError::Unreadable("appeals.status".into()))?,
-        created_at: row.try_get("", "created_at").map_err(get)?,
-        decided_at: row.try_get("", "decided_at").map_err(get)?,
-        decided_by: row.try_get("", "decided_by").map_err(get)?,
-        note: row.try_get("", "note").map_err(get)?,
+        created_at: row.try_get(pre, "created_at").map_err(get)?,
+        decided_at: row.try_get(pre, "decided_at").map_err(get)?,
+        decided_by: row.try_get(pre, "decided_by").map_err(get)?,
+        note: row.try_get(pre, "note").map_err(get)?,
     })
 }
 

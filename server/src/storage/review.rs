@@ -241,6 +241,102 @@ pub async fn last_decision(
     Ok(last.filter(|h| h.reviewer_user_id.is_some()))
 }
 
+/// What a member reads of their own profile's review: its revision, their latest appeal, the
+/// id of the suspension that stands (its last SUSPEND row) and the last row that is not an
+/// appeal upheld (a decision while it has a reviewer).
+#[derive(Debug)]
+pub struct OwnReviewRows {
+    pub revision: Option<super::revisions::Revision>,
+    pub appeal: Option<super::appeals::Appeal>,
+    pub suspension_id: Option<i64>,
+    pub last_decision: Option<review_history::Model>,
+}
+
+const HISTORY_COLUMNS: [&str; 11] = [
+    "id",
+    "profile_id",
+    "from_status",
+    "to_status",
+    "reason",
+    "actor",
+    "created_at",
+    "action",
+    "reviewer_user_id",
+    "reasons",
+    "note",
+];
+
+/// `a.x AS pre_x, …` for `columns` (comma-separated).
+fn aliased<'a>(table: &str, pre: &str, columns: impl IntoIterator<Item = &'a str>) -> String {
+    columns
+        .into_iter()
+        .map(|c| format!("{table}.{c} AS {pre}{c}", c = c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// [`OwnReviewRows`] of one profile in one statement (the member's `GET /user/my-info`): the
+/// latest rows found by their indexes, each beside the others on the one row answered.
+pub async fn own_review(
+    db: &impl ConnectionTrait,
+    profile_id: i64,
+) -> Result<OwnReviewRows, StorageError> {
+    static TEXT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "SELECT {revision}, {appeal}, {decision}, \
+             (SELECT max(id) FROM review_history WHERE profile_id = q.pid AND action = 'SUSPEND') \
+             AS s_id \
+             FROM (SELECT CAST($1 AS BIGINT) AS pid) q \
+             LEFT JOIN profile_revisions r ON r.profile_id = q.pid \
+             LEFT JOIN appeals a ON a.id = (SELECT max(id) FROM appeals WHERE profile_id = q.pid) \
+             LEFT JOIN review_history d ON d.id = (SELECT max(id) FROM review_history \
+             WHERE profile_id = q.pid AND (action IS NULL OR action <> '{uphold}'))",
+            revision = aliased("r", "r_", super::revisions::COLUMNS.split(',')),
+            appeal = aliased("a", "a_", super::appeals::COLUMNS.split(',')),
+            decision = aliased("d", "d_", HISTORY_COLUMNS),
+            uphold = super::appeals::UPHOLD,
+        )
+    });
+    use sea_orm::FromQueryResult;
+    let row = db
+        .query_one_raw(sql(
+            db.get_database_backend(),
+            &TEXT,
+            vec![profile_id.into()],
+        ))
+        .await
+        .context("reading a member's own review")?
+        .ok_or_else(|| StorageError::Unreadable("the own review answered no row".into()))?;
+    let present = |column: &str| -> Result<bool, StorageError> {
+        let value: Option<i64> = row.try_get("", column).context("a member's own review")?;
+        Ok(value.is_some())
+    };
+    let revision = if present("r_profile_id")? {
+        Some(super::revisions::read_as(&row, "r_")?)
+    } else {
+        None
+    };
+    let appeal = if present("a_id")? {
+        Some(super::appeals::read_as(&row, "a_")?)
+    } else {
+        None
+    };
+    let last_decision = if present("d_id")? {
+        Some(
+            review_history::Model::from_query_result(&row, "d_")
+                .context("a member's last decision")?,
+        )
+    } else {
+        None
+    };
+    Ok(OwnReviewRows {
+        revision,
+        appeal,
+        suspension_id: row.try_get("", "s_id").context("a member's suspension")?,
+        last_decision: last_decision.filter(|h| h.reviewer_user_id.is_some()),
+    })
+}
+
 /// The display names of the reviewers who decided in `history`, by user id.
 pub async fn reviewer_names(
     db: &impl ConnectionTrait,

@@ -29,29 +29,39 @@ pub struct Revision {
     pub note: Option<String>,
 }
 
-const COLUMNS: &str = "profile_id, number, status, payload, email_confirmed_at, submitted_at, \
+/// The columns of a revision.
+pub(crate) const COLUMNS: &str = "profile_id, number, status, payload, email_confirmed_at, submitted_at, \
                        decided_at, reviewer_user_id, reasons, note";
 
 fn read(row: &QueryResult) -> Result<Revision, StorageError> {
-    let status: String = row.try_get("", "status").context("a revision's status")?;
-    let reasons: Option<String> = row.try_get("", "reasons").context("a revision's reasons")?;
+    read_as(row, "")
+}
+
+/// A revision whose columns are named `{pre}{column}` (a statement that reads other rows too).
+pub(crate) fn read_as(row: &QueryResult, pre: &str) -> Result<Revision, StorageError> {
+    let status: String = row.try_get(pre, "status").context("a revision's status")?;
+    let reasons: Option<String> = row
+        .try_get(pre, "reasons")
+        .context("a revision's reasons")?;
     Ok(Revision {
-        profile_id: row.try_get("", "profile_id").context("a revision")?,
-        number: row.try_get("", "number").context("a revision's number")?,
+        profile_id: row.try_get(pre, "profile_id").context("a revision")?,
+        number: row.try_get(pre, "number").context("a revision's number")?,
         status: RevisionStatus::parse(&status)
             .ok_or_else(|| StorageError::Unreadable("profile_revisions.status".into()))?,
-        payload: row.try_get("", "payload").context("a revision's payload")?,
+        payload: row
+            .try_get(pre, "payload")
+            .context("a revision's payload")?,
         email_confirmed_at: row
-            .try_get("", "email_confirmed_at")
+            .try_get(pre, "email_confirmed_at")
             .context("a revision")?,
-        submitted_at: row.try_get("", "submitted_at").context("a revision")?,
-        decided_at: row.try_get("", "decided_at").context("a revision")?,
-        reviewer_user_id: row.try_get("", "reviewer_user_id").context("a revision")?,
+        submitted_at: row.try_get(pre, "submitted_at").context("a revision")?,
+        decided_at: row.try_get(pre, "decided_at").context("a revision")?,
+        reviewer_user_id: row.try_get(pre, "reviewer_user_id").context("a revision")?,
         reasons: reasons
             .as_deref()
             .and_then(|json| serde_json::from_str(json).ok())
             .unwrap_or_default(),
-        note: row.try_get("", "note").context("a revision's note")?,
+        note: row.try_get(pre, "note").context("a revision's note")?,
     })
 }
 

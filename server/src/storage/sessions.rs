@@ -88,12 +88,14 @@ pub async fn lookup(db: &DatabaseConnection, hash: &str) -> anyhow::Result<Optio
     use sea_orm::{DbBackend, sqlx};
     let row = match db.get_database_backend() {
         DbBackend::Sqlite => {
+            super::queries::record_unmetered();
             sqlx::query_as::<_, SessionTuple>(auth_sql!("?"))
                 .bind(hash)
                 .fetch_optional(db.get_sqlite_connection_pool())
                 .await
         }
         DbBackend::Postgres => {
+            super::queries::record_unmetered();
             sqlx::query_as::<_, SessionTuple>(auth_sql!("$1"))
                 .bind(hash)
                 .fetch_optional(db.get_postgres_connection_pool())

@@ -15,7 +15,7 @@ use crate::{
         files, photo_hashes,
         profiles::{self, RegisterError, Registration, ResubmitError, Submission},
         review,
-        revisions::{self, Revision},
+        revisions::Revision,
         users,
     },
 };
@@ -94,20 +94,20 @@ async fn email_confirmation(
 
 /// Registers the profile of the LINE user `line_user_id` (PENDING). The same payload again
 /// answers the existing result and creates nothing; another payload for a user with a profile
-/// is `Exists`.
+/// is `Exists`. Their sessions carry the new profile from the next request on.
 pub async fn register(
     db: &DatabaseConnection,
     line_user_id: &str,
     submitted: ProfileSubmission<'_>,
     now: i64,
-) -> Result<SubmitOutcome, MembershipError> {
+) -> Result<Outcome<SubmitOutcome>, MembershipError> {
     let Some(user) = users::find_by_line_id(db, line_user_id).await? else {
         // Uploading takes a session, so someone who never logged in has no files to claim;
         // and a refused request must not leave a user row behind.
-        return Ok(SubmitOutcome::UnknownFiles(UnknownFiles {
+        return Ok(Outcome::only(SubmitOutcome::UnknownFiles(UnknownFiles {
             photos: !submitted.valid.photos.is_empty(),
             verification: submitted.valid.verification.temp_file.is_some(),
-        }));
+        })));
     };
     let departed = departures::line_hash(line_user_id);
     if departures::left_suspended(db, &departed).await? {
@@ -120,8 +120,10 @@ pub async fn register(
         hash: submitted.hash,
         email_confirmed_at,
     };
-    Ok(match profiles::register(db, &user, submission, now).await {
+    let mut after = AfterCommit::default();
+    let outcome = match profiles::register(db, &user, submission, now).await {
         Ok(registration) => {
+            after.account_changed(user.id);
             // Whoever blocked them before they left still has them blocked, and the other
             // way round; the open reports about them are back in the reviewers' queue (a
             // retry finds nothing left to restore).
@@ -144,7 +146,8 @@ pub async fn register(
         }),
         Err(RegisterError::Exists) => return Err(MembershipError::Exists),
         Err(RegisterError::Storage(err)) => return Err(err.into()),
-    })
+    };
+    Ok(Outcome::new(outcome, after))
 }
 
 /// Resubmits the user's REJECTED profile (PENDING again). `NotFound` without a profile,
@@ -154,7 +157,7 @@ pub async fn resubmit(
     user: &user::Model,
     submitted: ProfileSubmission<'_>,
     now: i64,
-) -> Result<SubmitOutcome, MembershipError> {
+) -> Result<Outcome<SubmitOutcome>, MembershipError> {
     let email_confirmed_at = email_confirmation(db, user.id, submitted.valid, now).await?;
     let submission = Submission {
         profile: submitted.valid,
@@ -163,16 +166,20 @@ pub async fn resubmit(
         email_confirmed_at,
     };
     match profiles::resubmit(db, user, submission, now).await {
-        Ok(registration) => Ok(SubmitOutcome::Done(registration)),
+        Ok(registration) => {
+            let mut after = AfterCommit::default();
+            after.account_changed(user.id);
+            Ok(Outcome::new(SubmitOutcome::Done(registration), after))
+        }
         Err(ResubmitError::NoProfile) => Err(MembershipError::NotFound),
         Err(ResubmitError::NotEditable(status)) => Err(MembershipError::NotEditable(status)),
         Err(ResubmitError::UnknownFiles {
             photos,
             verification,
-        }) => Ok(SubmitOutcome::UnknownFiles(UnknownFiles {
+        }) => Ok(Outcome::only(SubmitOutcome::UnknownFiles(UnknownFiles {
             photos,
             verification,
-        })),
+        }))),
         Err(ResubmitError::Changed) => Err(MembershipError::Changed),
         Err(ResubmitError::Storage(err)) => Err(err.into()),
     }
@@ -314,7 +321,7 @@ pub async fn set_avatar(
     user_id: i64,
     file_id: &str,
     now: i64,
-) -> Result<String, MembershipError> {
+) -> Result<Outcome<String>, MembershipError> {
     let txn = storage::begin_user_write(db, user_id).await?;
     let file = files::find_owned(&txn, user_id, file_id)
         .await?
@@ -334,7 +341,9 @@ pub async fn set_avatar(
     }
     users::set_avatar(&txn, user_id, &file.id).await?;
     txn.commit().await.context("committing the avatar")?;
-    Ok(file.id)
+    let mut after = AfterCommit::default();
+    after.account_changed(user_id);
+    Ok(Outcome::new(file.id, after))
 }
 
 /// A reviewer's decision as the member sees it (never who decided).
@@ -381,27 +390,38 @@ pub struct OwnReview {
 }
 
 /// The member's revision, standing decision and appeal for their profile `profile_id` of
-/// `status`.
+/// `status`, in one statement (`review::own_review`): with the session cache answering the
+/// session, `GET /user/my-info` costs that statement alone.
 pub async fn own_review(
     db: &DatabaseConnection,
     profile_id: i64,
     status: ReviewStatus,
 ) -> Result<OwnReview, MembershipError> {
-    use crate::storage::appeals;
-    let appeal = appeals::latest(db, profile_id).await?;
-    let may_appeal = match appeals::latest_suspension(db, profile_id).await? {
+    let rows = review::own_review(db, profile_id).await?;
+    let may_appeal = match rows.suspension_id {
         Some(suspension) => {
-            let asked = appeal
+            let asked = rows
+                .appeal
                 .as_ref()
-                .is_some_and(|a| a.suspension_id == suspension.id);
+                .is_some_and(|a| a.suspension_id == suspension);
             kizuna_core::appeal::may_appeal(Some(status), asked).is_ok()
         }
         None => false,
     };
+    // The last decision, unless the profile is PENDING (then its last change is a submission).
+    let decision = rows
+        .last_decision
+        .filter(|_| status != ReviewStatus::Pending)
+        .map(|row| StandingDecision {
+            action: row.action.clone().unwrap_or_default(),
+            reasons: review::reasons_of(&row),
+            note: row.note,
+            decided_at: row.created_at,
+        });
     Ok(OwnReview {
-        revision: revisions::find(db, profile_id).await?,
-        decision: standing_decision(db, profile_id, status).await?,
-        appeal,
+        revision: rows.revision,
+        decision,
+        appeal: rows.appeal,
         may_appeal,
     })
 }

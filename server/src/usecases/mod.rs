@@ -1,8 +1,8 @@
 //! The use-cases: one module per family of what members and reviewers do. A use-case takes the
 //! already checked caller and input, runs its transaction through storage (table access only),
 //! and answers its result together with what must happen once that transaction committed
-//! ([`AfterCommit`]: end the open streams of ended sessions, wake the push worker, tell open chat
-//! pages, update every process's matchmaking pool).
+//! ([`AfterCommit`]: end the open streams of ended sessions, forget cached sessions, wake the
+//! push worker, tell open chat pages, update every process's matchmaking pool).
 //! [`Outcome::apply`] does those things, in one place; a route extracts the caller, parses, calls
 //! one use-case, applies its outcome and maps errors.
 
@@ -40,6 +40,8 @@ use crate::{
 pub struct AfterCommit {
     /// Sessions that ended: their open events streams end, on every process.
     pub(crate) sessions_ended: Vec<Ended>,
+    /// Users whose sessions carry something that changed: read again, on every process.
+    pub(crate) accounts_changed: Vec<i64>,
     /// LINE pushes were written to the outbox.
     pub(crate) pushes: bool,
     /// For the members' open chat pages.
@@ -63,6 +65,13 @@ impl AfterCommit {
     /// stream) ends too, within a second, on every process.
     pub fn sessions_ended(&mut self, ended: Ended) {
         self.sessions_ended.push(ended);
+    }
+
+    /// What a session carries of this user changed (their name or avatar, their profile's
+    /// status or payload, their reviewer role): every process reads their sessions again rather
+    /// than from its session cache (`identity::session_cache`), this one before answering.
+    pub fn account_changed(&mut self, user: i64) {
+        self.accounts_changed.push(user);
     }
 
     /// The transaction wrote pushes: the push worker sends them now rather than at its next

@@ -64,7 +64,7 @@ async fn a_login_makes_the_user_once_and_a_session_each_time_until_the_address_i
         limits.per_minute("test-login-address", 2),
         limits.per_minute("test-login-user", 10),
     );
-    let sessions = SessionStore::new(db.clone(), Clock::system());
+    let sessions = SessionStore::new(db.clone(), Clock::system(), Default::default());
     let deps = LoginDeps {
         db: &db,
         sessions: &sessions,
@@ -208,7 +208,7 @@ async fn a_stranger_has_no_review_status_and_an_unknown_file_is_no_avatar() {
 #[tokio::test]
 async fn signing_out_everywhere_ends_every_session_of_the_user_and_no_other() {
     let db = fresh_db().await;
-    let sessions = SessionStore::new(db.clone(), Clock::system());
+    let sessions = SessionStore::new(db.clone(), Clock::system(), Default::default());
     let (mei, kai) = (user(&db, 6).await, user(&db, 7).await);
     let phone = sessions.create(mei.id).await.unwrap();
     let laptop = sessions.create(mei.id).await.unwrap();

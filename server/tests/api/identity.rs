@@ -193,6 +193,8 @@ async fn session_errors_have_their_codes_and_sessions_renew(backend: Backend) {
         ))
         .await
         .unwrap();
+    // Changed behind the server's back: what it holds of the session is forgotten.
+    app.state.sessions.forget_cached();
     let r = app.get("/api/user/my-info", Some(&u.token)).await;
     assert_eq!(r.status(), 200);
     assert_eq!(r.headers()[AUTHORIZATION].to_str().unwrap(), u.token);
@@ -217,6 +219,8 @@ async fn session_errors_have_their_codes_and_sessions_renew(backend: Backend) {
         ))
         .await
         .unwrap();
+    // Changed behind the server's back: what it holds of the session is forgotten.
+    app.state.sessions.forget_cached();
     let r = app.get("/api/user/my-info", Some(&u.token)).await;
     assert!(r.headers().get(AUTHORIZATION).is_none());
     assert_error(r, 401, "E001B").await;
@@ -231,6 +235,8 @@ async fn session_errors_have_their_codes_and_sessions_renew(backend: Backend) {
         ))
         .await
         .unwrap();
+    // Changed behind the server's back: what it holds of the session is forgotten.
+    app.state.sessions.forget_cached();
     assert_error(
         app.get("/api/user/my-info", Some(&v.token)).await,
         401,

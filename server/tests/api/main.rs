@@ -39,6 +39,7 @@ mod revisions;
 mod s3;
 mod safety;
 mod scenario;
+mod session_cache;
 mod session_ends;
 mod sessions;
 mod several;

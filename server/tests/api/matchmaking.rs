@@ -128,7 +128,8 @@ pub(crate) async fn profile_id(app: &TestApp, line_id: &str) -> i64 {
     row.try_get::<i64>("", "id").unwrap()
 }
 
-/// Sets a review status as the review flow would, and drops the server's pool as it does.
+/// Sets a review status as the review flow would, and drops the server's pool and the sessions
+/// it holds (which carry the status) as it does.
 pub(crate) async fn set_status(app: &TestApp, member: &Member, status: &str) {
     app.db
         .execute_unprepared(&format!(
@@ -138,6 +139,7 @@ pub(crate) async fn set_status(app: &TestApp, member: &Member, status: &str) {
         .await
         .unwrap();
     app.state.pool.invalidate().await;
+    app.state.sessions.forget_cached();
 }
 
 pub(crate) async fn approved(app: &TestApp, n: usize, female: bool) -> (Member, Secrets) {

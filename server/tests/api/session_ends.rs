@@ -5,7 +5,9 @@
 //! one PostgreSQL database), and on SQLite's one process. The streams of the member's other
 //! sessions (when they go on) and of other members are untouched. An announcement lost while the
 //! relay reconnects is made up for: the stream looks its session up again when the relay
-//! reconnects, and at every keep-alive.
+//! reconnects, and at every keep-alive. Requests too: a session that both processes hold in
+//! their session cache (`identity::session_cache`) is refused at once on the process that ended
+//! it and within the second on the other.
 //!
 //! The apps here keep a minute between keep-alives, so that only the announcement (or the
 //! session's own timer) can end a stream within the second; the safety net has its own test.
@@ -98,12 +100,24 @@ async fn every_stream_of_an_ended_session_ends_within_a_second(a: &TestApp, b: &
                 ),
             )
             .await;
+            // Changed behind the servers' backs: what they hold of the session is forgotten.
+            a.state.sessions.forget_cached();
+            b.state.sessions.forget_cached();
             let left_ms = ends_at * 1000 - a.clock().now_millis();
             own_end = Some(Instant::now() + Duration::from_millis(left_ms as u64));
         }
         let mut phone_stream = Events::open_with(b, &phone, None).await;
         let mut laptop_stream = Events::open_with(b, &laptop.token, None).await;
         let mut kai_stream = Events::open(b, &kai).await;
+        // Both processes hold the phone's and the laptop's sessions in their caches.
+        for app in [a, b] {
+            for token in [&phone, &laptop.token] {
+                assert_eq!(
+                    app.get("/api/user/my-info", Some(token)).await.status(),
+                    200
+                );
+            }
+        }
 
         let ended = match how {
             How::SignOut => {
@@ -152,6 +166,11 @@ async fn every_stream_of_an_ended_session_ends_within_a_second(a: &TestApp, b: &
                 end
             }
         };
+        let code = if how == How::OwnEnd { "E001B" } else { "E001A" };
+        if how != How::OwnEnd {
+            // The process that ended it refuses it at once.
+            assert_error(a.get("/api/user/my-info", Some(&phone)).await, 401, code).await;
+        }
         let ended_by = phone_stream.ends_by(ended + WITHIN).await;
         println!(
             "{how:?}: the phone's stream (on the process the session was not ended through, when there are two) ended {:?} after the session",
@@ -161,21 +180,35 @@ async fn every_stream_of_an_ended_session_ends_within_a_second(a: &TestApp, b: &
             ended_by,
             "{how:?}: the phone's stream was still open a second after its session ended"
         );
-        assert_error(
-            a.get("/api/user/my-info", Some(&phone)).await,
-            401,
-            if how == How::OwnEnd { "E001B" } else { "E001A" },
-        )
-        .await;
+        assert_error(a.get("/api/user/my-info", Some(&phone)).await, 401, code).await;
+        // The other process refuses it within the second, whatever it held.
+        assert!(
+            refused_by(b, &phone, ended + WITHIN).await,
+            "{how:?}: the phone's session still answered on the other process a second after \
+             it ended"
+        );
 
         let all_sessions = !matches!(how, How::SignOut | How::OwnEnd);
         if all_sessions {
+            assert!(
+                refused_by(b, &laptop.token, ended + WITHIN).await,
+                "{how:?}: the laptop's session still answered a second after it ended"
+            );
             assert!(
                 laptop_stream.ends_by(ended + WITHIN).await,
                 "{how:?}: the laptop's stream was still open a second after its session ended"
             );
         } else {
-            // The laptop's session lives: its stream goes on and hears the next message.
+            // The laptop's session lives, on both processes.
+            for app in [a, b] {
+                assert_eq!(
+                    app.get("/api/user/my-info", Some(&laptop.token))
+                        .await
+                        .status(),
+                    200
+                );
+            }
+            // Its stream goes on and hears the next message.
             ok_json(post(a, &kai, match_id, &client_id(1), "still there?").await).await;
             assert_eq!(
                 laptop_stream.expect("message").await["message"]["text"],
@@ -193,6 +226,23 @@ async fn every_stream_of_an_ended_session_ends_within_a_second(a: &TestApp, b: &
                 .await,
             "{how:?}: Kai's stream ended"
         );
+    }
+}
+
+/// Asks `app` for my-info with `token` until it is refused: true when that came before `by`
+/// (every answer before it a 200).
+async fn refused_by(app: &TestApp, token: &str, by: Instant) -> bool {
+    loop {
+        let asked = Instant::now();
+        let r = app.get("/api/user/my-info", Some(token)).await;
+        if r.status() == 401 {
+            return true;
+        }
+        assert_eq!(r.status(), 200);
+        if asked >= by {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 

@@ -199,6 +199,7 @@ pub async fn decide(
         }
         review::end_claim(&txn, row.id).await?;
         after.pool_changed(row.id);
+        after.account_changed(row.user_id);
     } else {
         appeals::record_upheld(&txn, row.id, reviewer, note, now).await?;
     }

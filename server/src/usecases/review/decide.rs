@@ -279,6 +279,7 @@ async fn decide_profile(
     after.pushed();
     txn.commit().await.context("committing a decision")?;
     after.pool_changed(profile_id);
+    after.account_changed(row.user_id);
     let label = match decision {
         Decision::Approve { .. } => "approve",
         Decision::Reject { .. } => "reject",
@@ -401,6 +402,7 @@ async fn decide_revision(
         Decision::Approve { .. } => {
             approve_revision(&txn, &row, &pending, employer, now).await?;
             after.pool_changed(row.id);
+            after.account_changed(row.user_id);
             (RevisionStatus::Approved, row.version + 1)
         }
         _ => (RevisionStatus::Rejected, row.version),
