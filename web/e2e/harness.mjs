@@ -422,6 +422,13 @@ export function ensureScreenshotDir() {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 }
 
+/** Sets the viewport and waits two frames: the page's `visualViewport` resize handlers (the chat
+ *  sizes itself in one) run in the next frame, and a layout read before them sees the old size. */
+export async function resizeTo(page, size) {
+  await page.setViewportSize(size);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 /** What is wrong with the layout of the controls inside `root` (a playwright locator) on the
  *  viewport as it is: each button, link, field, tab and badge brought into view must have a box,
  *  lie within the viewport's width, not be clipped (its content wider than its box), not be

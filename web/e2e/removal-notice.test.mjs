@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KizunaServer, SCREENSHOT_DIR, WEB_DIR, checkScreen, ensureScreenshotDir, launchBrowser, layoutProblems, openAs } from './harness.mjs';
+import { KizunaServer, SCREENSHOT_DIR, WEB_DIR, checkScreen, ensureScreenshotDir, launchBrowser, layoutProblems, openAs, resizeTo } from './harness.mjs';
 import { approveAll, bearer, pushesTo, registerByApi, reviewer, waitFor } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
@@ -96,7 +96,7 @@ describe('a removed match’s notice', () => {
       assert.match(help, /#9110/);
       await checkScreen(page, `the removal notice on /matches (${lang})`);
       await shot(page, `removal-notice-matches-${lang}`);
-      await page.setViewportSize(NARROW);
+      await resizeTo(page, NARROW);
       assert.deepEqual(await layoutProblems(notice), [], `the notice at 320 px (${lang})`);
       await shot(page, `removal-notice-matches-${lang}-320`);
       await page.setViewportSize(PHONE);
@@ -109,7 +109,7 @@ describe('a removed match’s notice', () => {
       assert.equal(await inChat.getAttribute('data-match-id'), String(matches[name]));
       await checkScreen(page, `the removal notice in the ended chat (${lang})`);
       await shot(page, `removal-notice-chat-${lang}`);
-      await page.setViewportSize(NARROW);
+      await resizeTo(page, NARROW);
       assert.deepEqual(await layoutProblems(inChat), [], `the chat's notice at 320 px (${lang})`);
       await shot(page, `removal-notice-chat-${lang}-320`);
       await page.setViewportSize(PHONE);
