@@ -642,6 +642,64 @@ async fn a_returning_members_today_has_the_first_cards_photo_in_its_frame(backen
     assert_eq!(r.text().await.unwrap(), bare);
 }
 
+/// /today under hostile callers: a member reloading it many times at once is answered the same
+/// page each time and gets one list (made once, whichever request came first); strangers with
+/// forged, empty or oversized cookies get the plain page and cause no list at all.
+async fn today_holds_under_a_reloading_member_and_forged_cookies(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let web = app.data_dir.join("web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), FRAME_PAGE).unwrap();
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+
+    // Mei has not asked for her list yet: 32 reloads race to make it.
+    let pages = futures_util::future::join_all(
+        (0..32).map(|_| today_page(&app, Some(&mei.user.token), "identity")),
+    )
+    .await;
+    let mut bodies = Vec::new();
+    for r in pages {
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()["cache-control"], "private, no-cache");
+        bodies.push(r.text().await.unwrap());
+    }
+    assert!(bodies[0].contains(&format!("/api/file/fetch/{} ", kai.photo)));
+    assert!(bodies.iter().all(|b| *b == bodies[0]));
+    let day_rows = |viewer: i64| {
+        format!("SELECT COUNT(*) FROM introduction_days WHERE viewer_id = {viewer}")
+    };
+    assert_eq!(count(&app, &day_rows(mei.id)).await, 1, "one list");
+    assert_eq!(
+        count(
+            &app,
+            &format!("SELECT COUNT(*) FROM introductions WHERE viewer_id = {}", mei.id)
+        )
+        .await,
+        1,
+        "Kai introduced once"
+    );
+    assert_eq!(listed_ids(&introductions(&app, &mei).await), vec![kai.id]);
+
+    // Strangers: made-up tokens, an empty one, a 4 KB one, one with bytes no token has.
+    let long = "a".repeat(4096);
+    let forged: Vec<String> = (0..64)
+        .map(|i| format!("{i:064x}"))
+        .chain(["".to_owned(), long, "%00%FF'\"--".to_owned()])
+        .collect();
+    let pages =
+        futures_util::future::join_all(forged.iter().map(|t| today_page(&app, Some(t), "identity")))
+            .await;
+    for r in pages {
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()["cache-control"], "no-cache");
+        assert_eq!(r.text().await.unwrap(), FRAME_PAGE);
+    }
+    // Nobody's list was made for them, and Kai's is still his to make.
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM introduction_days").await, 1);
+    assert_eq!(count(&app, &day_rows(kai.id)).await, 0);
+}
+
 async fn a_block_ends_the_match_for_both_at_once(backend: Backend) {
     let app = spawn_app(backend).await;
     let (mei, _) = approved(&app, 0, true).await;
@@ -1963,6 +2021,7 @@ on_both_backends!(
     the_list_is_fixed_for_the_taipei_day_and_new_the_next_day,
     photos_follow_introductions_and_matches,
     a_returning_members_today_has_the_first_cards_photo_in_its_frame,
+    today_holds_under_a_reloading_member_and_forged_cookies,
     a_block_ends_the_match_for_both_at_once,
     a_match_leaves_discovery_and_its_card_offers_only_the_chat,
     racing_likes_make_exactly_one_match_and_two_pushes,
