@@ -146,12 +146,13 @@ bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
 # The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
-# (core/data/safety: tune.jsonl and tune-2.jsonl to tune-6.jsonl tuned on, heldout.jsonl and
-# heldout-8.jsonl, rounds 7 and 8 written blind and kept aside): per language and part, recall on scam and on contact lines, false
+# (core/data/safety: tune.jsonl and tune-2.jsonl to tune-7.jsonl tuned on, heldout-8.jsonl and
+# heldout-9.jsonl, rounds 8 and 9 written blind and kept aside): per language and part, recall on scam and on contact lines, false
 # positives on benign lines and hard negatives, and the cost of a 200-character message (thread CPU
 # time). Fails when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is
 # empty, or a message costs more than 20 µs.
-# `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tuned part's errors.
+# `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tuned part's errors;
+# `python3 scripts/train_safety.py --loro` prints the leave-one-round-out estimate over the tuned rounds.
 # Then the reused-photo check (`bench-photos`); the recipe fails when either misses a target.
 bench-safety:
     #!/usr/bin/env bash
