@@ -1,35 +1,44 @@
 //! `just bench-safety`: the safety rule (kizuna_core::safety) over the hand-written corpus in
-//! core/data/safety/. The tuned part is tune.jsonl and tune-2.jsonl to tune-6.jsonl: six
-//! independently written sets whose held-out parts (rounds 1 to 6) were each reported on once and
-//! then folded into them (rounds 3's to 6's, written blind, are tune-3.jsonl to tune-6.jsonl
+//! core/data/safety/. The tuned part is tune.jsonl and tune-2.jsonl to tune-7.jsonl: seven
+//! independently written sets whose held-out parts (rounds 1 to 7) were each reported on once and
+//! then folded into them (rounds 3's to 7's, written blind, are tune-3.jsonl to tune-7.jsonl
 //! whole). The held-out part is two more rounds written blind, by people who never saw the rule,
-//! never tuned on: heldout.jsonl (round 7) and heldout-8.jsonl (round 8).
+//! never tuned on: heldout-8.jsonl (round 8) and heldout-9.jsonl (round 9).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
 //! rate on benign lines and on hard negatives (any kind found), then the cost of one
 //! 200-character message. Exits 1 when a target is missed on the held-out part: recall >= 95 %
 //! (per language and overall), false positives <= 1 % (over the three languages), <= 20 µs; and
-//! when the held-out part is empty (nothing to judge the rule by).
+//! when a held-out round is empty (nothing to judge the rule by).
 //!
 //! `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists what the rule
 //! gets wrong on the tuned part (never the held-out part); `-- --dump` prints, per tuned line, its
 //! folded text and what the hand-written rules alone find (JSON lines), which
-//! scripts/train_safety.py trains the money model on.
+//! scripts/train_safety.py trains the money and contact models on; `-- --explain TEXT` shows how
+//! the rule reads and scores a text; `-- --cost` prints only the cost per message (`train_safety.py --loro`
+//! prints the leave-one-round-out estimate over the tuned rounds).
 
 use kizuna_core::safety::{self, Conversation, Kind};
 use serde::Deserialize;
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const TUNE: &str = include_str!("../data/safety/tune.jsonl");
-const TUNE_2: &str = include_str!("../data/safety/tune-2.jsonl");
-const TUNE_3: &str = include_str!("../data/safety/tune-3.jsonl");
-const TUNE_4: &str = include_str!("../data/safety/tune-4.jsonl");
-const TUNE_5: &str = include_str!("../data/safety/tune-5.jsonl");
-const TUNE_6: &str = include_str!("../data/safety/tune-6.jsonl");
-const HELDOUT: &str = include_str!("../data/safety/heldout.jsonl");
-const HELDOUT_8: &str = include_str!("../data/safety/heldout-8.jsonl");
+/// The tuned rounds, by file name (without .jsonl): `--dump` names them so.
+const TUNED: [(&str, &str); 7] = [
+    ("tune", include_str!("../data/safety/tune.jsonl")),
+    ("tune-2", include_str!("../data/safety/tune-2.jsonl")),
+    ("tune-3", include_str!("../data/safety/tune-3.jsonl")),
+    ("tune-4", include_str!("../data/safety/tune-4.jsonl")),
+    ("tune-5", include_str!("../data/safety/tune-5.jsonl")),
+    ("tune-6", include_str!("../data/safety/tune-6.jsonl")),
+    ("tune-7", include_str!("../data/safety/tune-7.jsonl")),
+];
+/// The held-out rounds, written blind and never tuned on.
+const HELD_OUT: [(&str, &str); 2] = [
+    ("held-out-8", include_str!("../data/safety/heldout-8.jsonl")),
+    ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
+];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
 
 const MIN_RECALL: f64 = 0.95;
@@ -202,37 +211,57 @@ fn cost(messages: &[String]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// The cost of a 200-character message per language; a miss of the target goes to `failures`.
+fn measure_cost(failures: &mut Vec<String>) {
+    println!(
+        "cost of safety::screen (NFKC included), release build, thread CPU time, fastest of 5 passes:"
+    );
+    // Rounds 1 to 5, as the figures before round 6 were measured.
+    let corpus: Vec<Line> = TUNED[..5].iter().flat_map(|(_, text)| read(text)).collect();
+    for lang in LANGS {
+        let messages = messages_of(&corpus, lang);
+        let micros = cost(&messages);
+        println!(
+            "  {lang:<6} {micros:>6.2} µs per 200-character message ({} messages x 200)",
+            messages.len()
+        );
+        if micros > MAX_MICROS_PER_200_CHARS {
+            failures.push(format!(
+                "{lang}: {micros:.2} µs per 200-character message > 20 µs"
+            ));
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let misses = std::env::args().any(|a| a == "--misses");
-    let (tune, tune_2, tune_3, tune_4, tune_5, tune_6) = (
-        read(TUNE),
-        read(TUNE_2),
-        read(TUNE_3),
-        read(TUNE_4),
-        read(TUNE_5),
-        read(TUNE_6),
-    );
-    let (heldout_7, heldout_8) = (read(HELDOUT), read(HELDOUT_8));
-    let heldout: Vec<&Line> = heldout_7.iter().chain(&heldout_8).collect();
-    let tune_all: Vec<&Line> = tune
+    let tuned: Vec<(&str, Vec<Line>)> = TUNED
         .iter()
-        .chain(&tune_2)
-        .chain(&tune_3)
-        .chain(&tune_4)
-        .chain(&tune_5)
-        .chain(&tune_6)
+        .map(|(name, text)| (*name, read(text)))
         .collect();
+    let held_out: Vec<(&str, Vec<Line>)> = HELD_OUT
+        .iter()
+        .map(|(name, text)| (*name, read(text)))
+        .collect();
+    let tune_all: Vec<&Line> = tuned.iter().flat_map(|(_, lines)| lines).collect();
+    let heldout: Vec<&Line> = held_out.iter().flat_map(|(_, lines)| lines).collect();
+    if let Some(at) = std::env::args().position(|a| a == "--explain") {
+        // A text (or, without one, each line of stdin) as the rule reads and scores it.
+        let args: Vec<String> = std::env::args().skip(at + 1).collect();
+        let texts: Vec<String> = if args.is_empty() {
+            std::io::stdin().lines().map_while(Result::ok).collect()
+        } else {
+            args
+        };
+        for text in texts {
+            println!("{}", safety::explain(&text));
+        }
+        return ExitCode::SUCCESS;
+    }
     if std::env::args().any(|a| a == "--dump") {
         // For scripts/train_safety.py: each tuned line with what the hand-written rule alone
         // finds and the folded text the model reads.
-        for (file, lines) in [
-            ("tune", &tune),
-            ("tune-2", &tune_2),
-            ("tune-3", &tune_3),
-            ("tune-4", &tune_4),
-            ("tune-5", &tune_5),
-            ("tune-6", &tune_6),
-        ] {
+        for (file, lines) in &tuned {
             for line in lines {
                 let (rule, folded) = safety::rule_and_folded(&line.text);
                 let row = serde_json::json!({
@@ -249,6 +278,17 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    if std::env::args().any(|a| a == "--cost") {
+        // The cost alone, to check a change without reading the held-out part.
+        let mut failures = Vec::new();
+        measure_cost(&mut failures);
+        println!("{}", failures.join("\n"));
+        return if failures.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
     if misses {
         println!("What the rule gets wrong on the tuned part:");
         tally(&tune_all, true);
@@ -263,21 +303,19 @@ fn main() -> ExitCode {
         "{:<11} {:<8} {:<22} {:<22} {:<22} {:<22}",
         "part", "lang", "recall scam", "recall contact", "FP benign", "FP hard negatives"
     );
-    let parts: [(&str, Vec<&Line>); 10] = [
-        ("tune-1", tune.iter().collect()),
-        ("tune-2", tune_2.iter().collect()),
-        ("tune-3", tune_3.iter().collect()),
-        ("tune-4", tune_4.iter().collect()),
-        ("tune-5", tune_5.iter().collect()),
-        ("tune-6", tune_6.iter().collect()),
-        ("tune", tune_all),
-        ("held-out-7", heldout_7.iter().collect()),
-        ("held-out-8", heldout_8.iter().collect()),
-        ("held-out", heldout),
-    ];
+    let mut parts: Vec<(String, Vec<&Line>)> = tuned
+        .iter()
+        .enumerate()
+        .map(|(i, (_, lines))| (format!("tune-{}", i + 1), lines.iter().collect()))
+        .collect();
+    parts.push(("tune".to_string(), tune_all));
+    for (name, lines) in &held_out {
+        parts.push((name.to_string(), lines.iter().collect()));
+    }
+    parts.push(("held-out".to_string(), heldout));
 
     for (part, lines) in &parts {
-        let part = *part;
+        let part = part.as_str();
         if lines.is_empty() {
             // The blind set is written by someone else and added by the lead: until then there is
             // nothing to judge the rule by, which is a miss, not a pass.
@@ -339,26 +377,7 @@ fn main() -> ExitCode {
     }
 
     println!();
-    println!(
-        "cost of safety::screen (NFKC included), release build, thread CPU time, fastest of 5 passes:"
-    );
-    let corpus: Vec<Line> = [TUNE, TUNE_2, TUNE_3, TUNE_4, TUNE_5]
-        .into_iter()
-        .flat_map(read)
-        .collect();
-    for lang in LANGS {
-        let messages = messages_of(&corpus, lang);
-        let micros = cost(&messages);
-        println!(
-            "  {lang:<6} {micros:>6.2} µs per 200-character message ({} messages x 200)",
-            messages.len()
-        );
-        if micros > MAX_MICROS_PER_200_CHARS {
-            failures.push(format!(
-                "{lang}: {micros:.2} µs per 200-character message > 20 µs"
-            ));
-        }
-    }
+    measure_cost(&mut failures);
 
     if failures.is_empty() {
         println!(

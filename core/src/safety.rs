@@ -68,36 +68,46 @@
 //!    scams as news or warnings (to verify, to report, not to trust), about blocking,
 //!    about one's own work, about splitting a bill, declining a transfer or paying one's own
 //!    bills, a loan never repaid, knowing nothing of it, the price of a thing bought (a down
-//!    payment, a wedding gift, a gift card, a tax return), less 3 for a job in finance told of
-//!    someone to no one in particular (no "you", rate, amount, mentor or inside tip).
-//! 5. **Money model.** When the rules find no `MONEY`, a learned score may: a logistic regression
-//!    over the normalised text's character 1- to 3-grams (counts over the square root of their
-//!    number), hashed into 2^14 i8 weights (`safety/model.rs`, generated), against one integer
-//!    threshold. The hand rules fit the phrasings they were tuned on (about 80 % scam recall on
-//!    each new blind set); the model generalises from the whole tuned corpus. It is trained
-//!    offline by `scripts/train_safety.py` (Python standard library, seeded), which reads each
-//!    tuned line as the rules do through `safety_bench --dump` ([`rule_and_folded`]) and picks the
-//!    threshold by leave-one-round-out cross-validation over the six rounds: the most scam
-//!    recall with the false positives the model adds to the rules' at or under 0.5 % in each
-//!    language, raised (in steps of 1/32) until the model trained on all six keeps the tuned
-//!    part's clean lines flagged at or under 1 % per language. `python3 scripts/train_safety.py`
-//!    retrains; a test fails when the tuned files or the script changed since (a checksum in the
-//!    model file). Cross-validated over the six rounds, rules alone → rules + model: scam recall
-//!    91.2 → 95.6 %, contact recall 96.7 %, false positives 1.4 → 1.7 % (hard negatives) and 0 %
-//!    (benign); on round 6's fold (no rule was written from its errors, the most honest figure):
-//!    82.2 → 91.1 %, 90.1 %, 8.2 → 9.0 % and 0 %; on round 5's (whose classes the rules carry):
-//!    81.6 → 91.0 %, 93.5 %, 1.2 % and 0 %. A learned decision per kind over the n-grams and the
-//!    rules' signals (`signal_features`; shapes decisive) was cross-validated against this one
-//!    by the same script and not adopted: at the same false positives it finds no more scam lines
-//!    on round 6's fold (at hard-negative false positives ≤ 1 % pooled it finds 83.3 % there, at
-//!    5.4 %).
+//!    payment, a wedding gift, a gift card, a tax return, a transit card topped up, a coupon, one's
+//!    own parcel posted), one's own saving or first job, not investing oneself, reading about
+//!    scams, and for a relative's, colleague's or friend's money told of (`我爸每天看股票台`, `my
+//!    ex used to trade forex`) with no "you", need, rate, sending, mentor or inside tip; less 3
+//!    for a job in finance told of someone to no one in particular (no "you", rate, amount,
+//!    mentor or inside tip). Also `OFF_PLATFORM`: a symbol between a number's groups (`0955 ⭐
+//!    612 ⭐ 840`, `070 / 3928 / 1156`), a host with a path (`ameblo.jp/rina`), continuing on an
+//!    app (`continue on LINE?`), asking the reader's number (`你手機幾號`), the rest of a number
+//!    in parts (`後六碼是 456387`, five to eight digits, no amount); never an ask quoted as someone
+//!    else's words (`「LINE交換しよ」って言ってくる人`), contact details not swapped, a fake account
+//!    warned of, an app one does not use, or a lottery draw (rising pairs of digits up to 49).
+//! 5. **Learned models.** Where the rules find no `MONEY`, a learned score may; where they find no
+//!    `OFF_PLATFORM` but saw contact material (an app named, an identifier word or token, digits
+//!    starting as a mobile number, a mail word, a phone word, a QR code, a link, another app or a
+//!    talk moved elsewhere), a second learned score may. Each is a logistic regression over the
+//!    normalised text's character 1- to 3-grams (counts over the square root of their number),
+//!    hashed into i8 weights (2^14 for money, 2^13 for contact; `safety/model.rs`, generated),
+//!    against one integer threshold. The hand rules fit the phrasings they were tuned on (about
+//!    88 % scam recall on each new blind set); the models generalise from the whole tuned corpus.
+//!    They are trained offline by `scripts/train_safety.py` (Python standard library, seeded),
+//!    which reads each tuned line as the rules do through `safety_bench --dump`
+//!    ([`rule_and_folded`]) and picks the thresholds by leave-one-round-out cross-validation over
+//!    the seven tuned rounds (`--loro` prints it): the most recall with the false positives each
+//!    model adds at or under 0.5 % in each language; then, when the models trained on all seven
+//!    miss the tuned part's own targets (recall ≥ 95 %, clean lines flagged ≤ 1 %, per
+//!    language), the money threshold moves by the fewest steps of 1/32 that meet them.
+//!    `python3 scripts/train_safety.py` retrains; a test fails when the tuned files or the script
+//!    changed since (a checksum in the model file). Leave-one-round-out over rounds 1 to 7,
+//!    pooled, before (round 6's rule and money model) → after (the classes below and the
+//!    contact model, at the shipped thresholds): scam recall 94.6 → 95.3 %, contact recall
+//!    95.4 → 97.9 %, hard-negative false positives 2.4 → 1.7 %, benign 0 %. The rules were
+//!    written from these rounds' errors, so this flatters them; the held-out rounds are the
+//!    honest figure.
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
-//! `tune-2.jsonl` to `tune-6.jsonl`, six independently written sets; the held-out parts of rounds
-//! 1 to 6 were each reported on once and then folded into them (rounds 3's to 6's, written blind,
-//! are `tune-3.jsonl` to `tune-6.jsonl`). The held-out part is two more sets written blind and
-//! never tuned on: `heldout.jsonl` (round 7) and `heldout-8.jsonl` (round 8).
+//! `tune-2.jsonl` to `tune-7.jsonl`, seven independently written sets; the held-out parts of rounds
+//! 1 to 7 were each reported on once and then folded into them (rounds 3's to 7's, written blind,
+//! are `tune-3.jsonl` to `tune-7.jsonl`). The held-out part is two more sets written blind and
+//! never tuned on: `heldout-8.jsonl` (round 8) and `heldout-9.jsonl` (round 9).
 //!
 //! [`rules`]: crate::rules
 
@@ -324,9 +334,26 @@ pub fn detect(text: &str) -> Kinds {
 /// full-width and other compatibility forms may go unseen.
 pub fn detect_nfkc(text_in_nfkc: &str) -> Kinds {
     let folded = fold(text_in_nfkc);
-    let kinds = rule(&folded);
-    if !kinds.contains(Kind::Money) && money_model(&folded) {
-        return kinds.with(Kind::Money);
+    let signals = signals(&folded);
+    let mut kinds = signals.kinds();
+    if kinds.contains(Kind::Money) && kinds.contains(Kind::OffPlatform) {
+        return kinds;
+    }
+    // Only the model of a kind the rule did not find is asked (a third of the cost of a message).
+    let (money, off) = if kinds.contains(Kind::Money) {
+        (false, model_says::<false, true>(&folded).1)
+    } else if kinds.contains(Kind::OffPlatform) {
+        (model_says::<true, false>(&folded).0, false)
+    } else {
+        model_says::<true, true>(&folded)
+    };
+    if money {
+        kinds = kinds.with(Kind::Money);
+    }
+    // The contact model tells whether the contact material the rule saw is offered; it finds
+    // none by itself.
+    if off && signals.contact_material() {
+        kinds = kinds.with(Kind::OffPlatform);
     }
     kinds
 }
@@ -341,7 +368,20 @@ fn signals(folded: &[char]) -> Signals {
     find_words(folded, &mut signals);
     find_digits(folded, &mut signals);
     find_shapes(folded, &mut signals);
+    signals.reported = reported(folded);
     signals
+}
+
+/// Words in quotes followed by a verb of saying (`「LINE交換しよ」って言ってくる人`, `「加我賴」說`):
+/// someone else's ask told of, not made.
+fn reported(text: &[char]) -> bool {
+    text.iter().enumerate().any(|(i, c)| {
+        let after = |n: usize| text.get(i + 1..i + 1 + n).unwrap_or(&[]);
+        *c == '」'
+            && (matches!(after(2), ['ト', '言'] | ['地', '說'])
+                || after(3) == ['ッ', 'テ', '言']
+                || matches!(after(1), ['說' | '说']))
+    })
 }
 
 /// What the training script learns the decision from: the folded text and the rule's signals
@@ -351,6 +391,32 @@ pub fn signal_features(text: &str) -> Vec<i32> {
     use unicode_normalization::UnicodeNormalization;
     let nfkc = common_nfkc(text).unwrap_or_else(|| text.nfkc().collect());
     signals(&fold(&nfkc)).features().to_vec()
+}
+
+/// Why the rule decides as it does, for the corpus's maintainers (`safety_bench -- --explain`):
+/// the folded text, the money words with their weights, the score, the rule's features.
+#[doc(hidden)]
+pub fn explain(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let nfkc = common_nfkc(text).unwrap_or_else(|| text.nfkc().collect());
+    let folded = fold(&nfkc);
+    let signals = signals(&folded);
+    let words: Vec<String> = signals
+        .money
+        .iter()
+        .map(|(s, e, w)| format!("{}:{w}", folded[*s..*e].iter().collect::<String>()))
+        .collect();
+    let r = signals.reading();
+    format!(
+        "{} | money {} [{}] off {} | rule {:?} models {:?} | features {:?}",
+        folded.iter().collect::<String>(),
+        r.money,
+        words.join(" "),
+        r.off,
+        r.kinds().codes(),
+        model_says::<true, true>(&folded),
+        signals.features()
+    )
 }
 
 /// What the training script (scripts/train_safety.py) learns from: the kinds the hand-written
@@ -379,36 +445,50 @@ fn step(hash: u32, c: char) -> u32 {
     (hash ^ c as u32).wrapping_mul(FNV_PRIME)
 }
 
-fn slot(hash: u32) -> usize {
-    (hash.wrapping_mul(0x9E37_79B1) >> (32 - model::BITS)) as usize
+fn slot(hash: u32, bits: u32) -> usize {
+    (hash.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
 }
 
-/// Does the money model find money talk in a folded text? The sum S of the quantised weights of
-/// its n features (character 1- to 3-grams, each hashed into [`model::MONEY`];
-/// scripts/train_safety.py computes the same) against the
-/// threshold T: 256 S / sqrt(n) >= T, compared in integers as sign-preserving squares so that
-/// the script and this function decide alike.
-fn money_model(text: &[char]) -> bool {
-    let (sum, n) = money_score(text);
+/// 256 S / sqrt(n) >= T, compared in integers as sign-preserving squares so that the script and
+/// this function decide alike.
+fn reaches(sum: i32, n: i64, threshold: i32) -> bool {
     let a = 256 * i64::from(sum);
-    let t = i64::from(model::MONEY_THRESHOLD);
+    let t = i64::from(threshold);
     a * a.abs() >= t * t.abs() * n.max(1)
 }
 
-/// The sum of the money model's weights over a folded text's features, and their number.
-fn money_score(text: &[char]) -> (i32, i64) {
-    let weights = &model::MONEY;
-    let mut score = 0i32;
+/// Do the money model and the contact model find their kind in a folded text? Each sums the
+/// quantised weights of the text's n features (character 1- to 3-grams, each hashed into
+/// [`model::MONEY`] and [`model::OFF`]; scripts/train_safety.py computes the same) and compares
+/// 256 S / sqrt(n) with its threshold.
+fn model_says<const MONEY: bool, const OFF: bool>(text: &[char]) -> (bool, bool) {
+    let (money, off, n) = model_scores::<MONEY, OFF>(text);
+    (
+        MONEY && reaches(money, n, model::MONEY_THRESHOLD),
+        OFF && reaches(off, n, model::OFF_THRESHOLD),
+    )
+}
+
+/// The sums of the money and contact models' weights over a folded text's features (one pass,
+/// one hash per n-gram), and their number.
+fn model_scores<const MONEY: bool, const OFF: bool>(text: &[char]) -> (i32, i32, i64) {
+    let (money_weights, off_weights) = (&model::MONEY, &model::OFF);
+    let (mut money, mut off) = (0i32, 0i32);
     let mut n = 0i64;
     for start in 0..text.len() {
         let mut hash = CHAR_SEED;
         for &c in &text[start..text.len().min(start + MAX_N)] {
             hash = step(hash, c);
-            score += i32::from(weights[slot(hash)]);
+            if MONEY {
+                money += i32::from(money_weights[slot(hash, model::BITS)]);
+            }
+            if OFF {
+                off += i32::from(off_weights[slot(hash, model::OFF_BITS)]);
+            }
             n += 1;
         }
     }
-    (score, n)
+    (money, off, n)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -689,6 +769,12 @@ enum Sig {
     /// no "you" in the message, an app used in the writer's own life, no ask (words alone then
     /// move nothing elsewhere; shapes still do).
     Aside,
+    /// A relative, colleague or friend (`我爸`, `同期が`, `my ex`): with no "you", need, rate,
+    /// sending, mentor or inside tip, their money is a story told, not a pitch (money less 2).
+    Story,
+    /// A need or an ask (`需要`, `急`, `can you`): a relative in hospital who needs money is the
+    /// script itself.
+    Need,
 }
 
 /// A list of words as one string, a word a line: the module carries the words' bytes and no
@@ -762,6 +848,7 @@ const ASKS: &str = words![
     "invite", "招待", "拉妳", "拉你", "拉進", "持ってる", "やってる", "続きは", "にしない",
     "移ら", "移ろ", "移れ",
     "give you my", "給妳我的", "給你我的", "keep in touch", "保持聯絡", "連絡取り合",
+    "continue on", "move this to", "move it to", "continue this on",
 ];
 
 #[rustfmt::skip]
@@ -792,6 +879,9 @@ const MOVES: &str = words![
     "番号なに", "番号何", "號碼多少", "號碼幾號",
     // Swapping numbers.
     "swap numbers", "exchange numbers", "trade numbers", "番号交換", "交換電話", "交換號碼", "交換手機", "互留電話",
+    // Asking the reader's number, talking outside.
+    "手機幾號", "你的手機號碼", "妳的手機號碼", "你的號碼", "妳的號碼", "號碼給我", "番号送って", "交換個電話",
+    "外で話", "外で連絡",
 ];
 
 #[rustfmt::skip]
@@ -921,7 +1011,7 @@ const MONEY_WEAK: &str = words![
     "取引所", "exchange", "帳戶", "口座", "account", "註冊", "登録", "register", "sign up", "下單", "注文",
     "orders", "名額", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
     "外快", "在家", "在宅", "from home", "代操", "manage", "貸款", "ローン", "loan~", "融資", "借",  "匯",
-    "振り込", "transfer", "wire", "稅", "税", "tax~", "fee~", "費", "料", "入れ", "put in", "賠", "lose", "一起",
+    "振り込", "transfer", "wire", "稅", "税", "tax", "taxes", "taxed", "taxation", "fee~", "費", "料", "入れ", "put in", "賠", "lose", "一起",
     "一緒に", "together",    "漲", "signal~", "シグナル", "サイン", "trade~", "操作",
     "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "收益", "収益", "income", "yield", "利回り",
     "年利", "apr", "紅利", "ボーナス", "bonus", "wallet", "salary", "薪水", "給料", "房租", "家賃", "rent",
@@ -997,6 +1087,19 @@ const MONEY_NEWS: &str = words![
     "頭期款", "ご祝儀", "相場", "ギフトカード", "gift card", "tax return~", "報稅", "確定申告", "ticket machine",
     "takes cash", "理財書", "存薪水", "lend my", "lent my", "borrow my",
     "払ってる", "払ってきた", "払っている", "繳完",
+    // A transit card topped up, a tax refund for a shopper, a coupon: everyday shopping.
+    "交通カード", "suica", "pasmo", "icカード", "ic card", "悠遊卡", "一卡通", "easycard", "octopus card",
+    "退稅", "免稅", "免税", "tax-free", "tax free", "クーポン", "coupon~", "優惠券", "折價券", "割引券",
+    // One's own parcel posted (a parcel held at customs for a fee is the scam: it is received).
+    "荷物送っ", "荷物を送っ", "送る荷物", "寄包裹", "寄了包裹", "寄回台灣", "ems", "郵便局から", "郵局寄",
+    "shipped a", "mailed a", "posted a parcel",
+    // One's own saving, one's own first job, not investing oneself, reading about scams.
+    "存起來", "存下來", "貯めてる", "貯金してる", "saving up", "save up", "i save",
+    "第一份工作", "first job", "最初の仕事", "投資してない", "投資はしてない", "沒在投資", "不投資",
+    "don't invest", "never invest~", "read about", "読んだ", "讀到", "看到新聞",
+    // A gift card given as a present.
+    "母の日", "父の日", "母親節", "父親節", "birthday present~", "christmas present~", "誕生日プレゼント",
+    "make terrible", "あげたら",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -1020,7 +1123,8 @@ const TOLD: &str = words![
 #[rustfmt::skip]
 const SPLITS: &str = words![
     "前半", "後半", "前面是", "後面是", "前四碼", "後四碼", "剩下的", "first half", "second half", "the rest",
-    "last digits", "first digits",
+    "last digits", "first digits", "後六碼", "後五碼", "末尾", "下4桁", "下四桁", "続き", "last 4 digits",
+    "last four digits", "last 6 digits", "last six digits",
 ];
 
 #[rustfmt::skip]
@@ -1118,6 +1222,10 @@ const STAYS: &str = words![
     "stay on here", "keep chatting here", "here is fine", "here for now", "no need to switch", "after we meet",
     "went somewhere else", "go somewhere else", "eat somewhere else", "going somewhere else",
     "新聞", "ニュース", "the news", "冒充", "假冒", "なりすまし", "impersonat~",
+    // Contact details not swapped, fake accounts warned of, an app one does not use.
+    "しなくていい", "不用交換", "no need to exchange", "no need to swap",
+    "假的line", "假帳號", "假的官方", "fake account~", "偽アカ", "偽のアカウント", "偽物のアカウント",
+    "使ったことない", "使ったことがない", "沒用過", "没用过", "never used", "deleted",
 ];
 
 /// Tips given before the market moves, inside information, coaching to lie to one's bank about a
@@ -1145,6 +1253,20 @@ const ASIDES: &str = words![
     "母から", "父から", "親から", "母が", "家族", "姉から", "兄から", "妹から", "弟から", "同僚", "上司から",
     "my mom", "my mum", "my dad", "my parents", "my sister", "my brother", "my family", "my boss", "for work",
     "work group", "coworker~",
+];
+
+/// A relative, colleague or friend whose money is told of ([`Sig::Story`]).
+#[rustfmt::skip]
+const STORY_PEOPLE: &str = words![
+    "我爸", "我媽", "我阿公", "我阿嬤", "同事", "前同事", "我朋友", "同期が", "同期の", "同僚", "友達が", "友達の",
+    "my dad", "my mom", "my mum", "my grandpa", "my grandma", "my coworker", "my ex", "my friend",
+];
+
+/// A need or an ask for money ([`Sig::Need`]): a relative in hospital is the script, not a story.
+#[rustfmt::skip]
+const NEEDS: &str = words![
+    "需要", "要先", "必要", "急", "need~", "until we", "幫我", "能不能", "能幫", "help me", "can you", "could you",
+    "くれない", "ほしい", "欲しい", "貸して", "short", "ask", "頼", "拜託", "please", "money for me", "只要",
 ];
 
 /// Talking money ([`Sig::MoneyTalk`]).
@@ -1208,7 +1330,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 37] = [
+const LISTS: [(&str, Sig); 39] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -1244,6 +1366,8 @@ const LISTS: [(&str, Sig); 37] = [
     (TALK_MOVES, Sig::TalkMove),
     (STAYS, Sig::Told),
     (ASIDES, Sig::Aside),
+    (STORY_PEOPLE, Sig::Story),
+    (NEEDS, Sig::Need),
     (INSIDE, Sig::Inside),
     (IDLE_SAVINGS, Sig::Money(2)),
 ];
@@ -1324,6 +1448,10 @@ struct Signals {
     talk_move: bool,
     aside: bool,
     inside: bool,
+    story: bool,
+    need: bool,
+    /// An ask quoted as someone else's words (「LINE交換しよ」って言ってくる人).
+    reported: bool,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
@@ -1349,6 +1477,19 @@ const SIGNALS: usize = 44;
 impl Signals {
     fn kinds(&self) -> Kinds {
         self.reading().kinds()
+    }
+
+    /// Something a contact could be made with (scripts/train_safety.py's MATERIAL, the same
+    /// features): an app named, an identifier word or token, a move phrase, a link, a mail word,
+    /// "dot com", an address, a phone number, a handle, an ask to be added, a QR code, a phone
+    /// word, another app named, a talk moved, a mobile number's start.
+    fn contact_material(&self) -> bool {
+        let f = self.features();
+        [
+            0, 12, 13, 14, 15, 16, 17, 18, 19, 20, 27, 28, 29, 38, 39, 43,
+        ]
+        .iter()
+        .any(|i| f[*i] != 0)
     }
 
     /// The rule's signals as small integers, the learned decision's second set of features
@@ -1425,6 +1566,11 @@ impl Signals {
             .any(|(s, e)| !self.not_apps.iter().any(|(ns, ne)| ns <= s && e <= ne));
         let split_phone =
             self.split && self.first_run_zero == Some(true) && (9..=12).contains(&self.run_digits);
+        // The rest of a number given in parts (`後六碼是 456387`, `the rest is 112 358`): five to
+        // eight digits that are no amount.
+        let rest_of_number =
+            self.split && (5..=8).contains(&self.run_digits) && self.amounts == 0 && !self.percent;
+        let split_phone = split_phone || rest_of_number;
         let shape = self.link || self.email || self.phone || self.handle || split_phone;
         let words = self.move_phrase
             || (app && (self.id_token || ((self.ask || self.id_word) && !self.content)))
@@ -1445,7 +1591,7 @@ impl Signals {
             || (self.mobile_start && (self.phone_word || self.id_word || self.split));
         // A third person's own use of an app counts only when the reader is addressed.
         let aside_only = self.aside && !self.you;
-        let off = shape || (words && !self.told && !aside_only);
+        let off = shape || (words && !self.told && !aside_only && !self.reported);
         let words = self.money.iter().filter(|(s, e, _)| {
             !self
                 .money
@@ -1482,6 +1628,18 @@ impl Signals {
             && self.amounts == 0
         {
             money -= 3;
+        }
+        // A third person's money told of (my dad's stocks, a coworker's loss), to no one in
+        // particular, with no rate, sending, mentor or inside tip, is a story, not a pitch.
+        if self.story
+            && !self.need
+            && !self.you
+            && !self.mentor
+            && !self.inside
+            && !self.percent
+            && !self.send
+        {
+            money -= 2;
         }
         Reading {
             app,
@@ -1591,6 +1749,8 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::OtherApp => signals.other_app = true,
                 Sig::TalkMove => signals.talk_move = true,
                 Sig::Aside => signals.aside = true,
+                Sig::Story => signals.story = true,
+                Sig::Need => signals.need = true,
                 Sig::Gain | Sig::Mentor | Sig::MoneyTalk | Sig::Inside | Sig::Money(_) => {
                     let weight = match pattern.sig {
                         Sig::Money(weight) => weight,
@@ -1764,6 +1924,17 @@ fn is_digit_separator(c: char) -> bool {
             | '－'
             | '・'
             | '·'
+            // A symbol put between the groups of a number to hide it ("0955 ⭐ 612 ⭐ 840",
+            // "070 / 3928 / 1156", "+81−90−…").
+            | '/'
+            | '−'
+            | '‐'
+            | '‑'
+            | '⭐'
+            | '★'
+            | '☆'
+            | '*'
+            | '|'
     )
 }
 
@@ -1817,7 +1988,7 @@ fn find_digits(text: &[char], signals: &mut Signals) {
                 None => break,
             }
         }
-        if run.is_phone() {
+        if run.is_phone() && !run.is_draw() {
             signals.phone = true;
         }
         // The start of a mobile number (09…, 070/080/090…), four digits or more.
@@ -1866,10 +2037,22 @@ struct Run {
     plus: bool,
     /// A digit was a word (`零`, `nine`).
     spelt: bool,
+    /// The value of the group being read, of the one before it, and whether some group was not
+    /// above the one before it or above 49 (lottery draws are rising numbers up to 49).
+    value: u16,
+    last: u16,
+    not_a_draw: bool,
 }
 
 impl Run {
     fn push(&mut self, digit: u8, new_group: bool) {
+        if new_group && self.group_count > 0 {
+            self.close_group();
+        }
+        self.value = self
+            .value
+            .saturating_mul(10)
+            .saturating_add(u16::from(digit));
         if self.len < 3 {
             self.first[self.len] = digit;
         }
@@ -1880,6 +2063,21 @@ impl Run {
         if let Some(group) = self.groups.get_mut(self.group_count - 1) {
             *group = group.saturating_add(1);
         }
+    }
+
+    fn close_group(&mut self) {
+        if self.value > 49 || (self.group_count > 1 && self.value <= self.last) {
+            self.not_a_draw = true;
+        }
+        self.last = self.value;
+        self.value = 0;
+    }
+
+    /// Five or more groups of two digits, each above the one before and none above 49: a lottery
+    /// draw (`03 12 25 31 40 45`), not a phone number in pairs.
+    fn is_draw(&mut self) -> bool {
+        self.close_group();
+        self.group_count >= 5 && !self.not_a_draw && self.groups[..5].iter().all(|g| *g == 2)
     }
 
     /// A leading 0 and 9 to 12 digits (Taiwan, Japan, the UK), a country code (+ or 00, or 886
@@ -2035,7 +2233,15 @@ fn find_shapes(text: &[char], signals: &mut Signals) {
             && text.get(i..i + 3) == Some(&[':', '/', '/'][..]);
         let www = token.starts_with(&['w', 'w', 'w', '.'])
             && token[4..].iter().filter(|c| **c == '.').count() >= 1;
-        if scheme || www {
+        // A host and a path without a scheme (`ameblo.jp/rina-cafe`, `meet.google.com/abc-defg`):
+        // a page to go to; a site only named (`booking.com`) is not.
+        let tld = token.iter().rposition(|c| *c == '.').is_some_and(|dot| {
+            dot >= 2
+                && (2..=6).contains(&(token.len() - dot - 1))
+                && token[dot + 1..].iter().all(char::is_ascii_alphabetic)
+        });
+        let path = text.get(i) == Some(&'/') && text.get(i + 1).is_some_and(|c| is_name_char(*c));
+        if scheme || www || (tld && path) {
             signals.link = true;
         }
     }
@@ -2059,7 +2265,7 @@ mod tests {
 
     /// The money model alone (the rule not asked).
     fn model_says_money(text: &str) -> bool {
-        money_model(&rule_and_folded(text).1.chars().collect::<Vec<_>>())
+        model_says::<true, false>(&rule_and_folded(text).1.chars().collect::<Vec<_>>()).0
     }
 
     fn rule_says_money(text: &str) -> bool {
@@ -2076,6 +2282,7 @@ mod tests {
             include_str!("../data/safety/tune-4.jsonl"),
             include_str!("../data/safety/tune-5.jsonl"),
             include_str!("../data/safety/tune-6.jsonl"),
+            include_str!("../data/safety/tune-7.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
             for byte in text.bytes() {

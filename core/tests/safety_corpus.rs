@@ -1,7 +1,7 @@
 //! The safety corpus (core/data/safety/) is well formed, and the rule keeps meeting its targets on
-//! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-6.jsonl, six independently
-//! written sets whose held-out parts (rounds 1 to 6) were each reported on once and then folded
-//! into them. The held-out part, heldout.jsonl and heldout-8.jsonl, is rounds 7 and 8 written
+//! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-7.jsonl, seven independently
+//! written sets whose held-out parts (rounds 1 to 7) were each reported on once and then folded
+//! into them. The held-out part, heldout-8.jsonl and heldout-9.jsonl, is rounds 8 and 9 written
 //! blind and never tuned on; its figures are
 //! `just bench-safety`'s to print (and to fail on): a test that pinned them would invite tuning on
 //! it. Until the lead adds it (the file is empty), the held-out share and count checks fail.
@@ -26,7 +26,8 @@ fn read(jsonl: &str) -> Vec<Line> {
         .collect()
 }
 
-/// The tuned part (tune.jsonl, tune-2.jsonl, tune-3.jsonl, tune-4.jsonl, tune-5.jsonl, tune-6.jsonl) and the held-out part (heldout.jsonl, round 7, and heldout-8.jsonl, round 8).
+/// The tuned part (tune.jsonl, tune-2.jsonl to tune-7.jsonl) and the held-out part
+/// (heldout-8.jsonl, round 8, and heldout-9.jsonl, round 9).
 fn parts() -> (Vec<Line>, Vec<Line>) {
     let mut tune = read(include_str!("../data/safety/tune.jsonl"));
     tune.extend(read(include_str!("../data/safety/tune-2.jsonl")));
@@ -34,8 +35,9 @@ fn parts() -> (Vec<Line>, Vec<Line>) {
     tune.extend(read(include_str!("../data/safety/tune-4.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-5.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-6.jsonl")));
-    let mut heldout = read(include_str!("../data/safety/heldout.jsonl"));
-    heldout.extend(read(include_str!("../data/safety/heldout-8.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-7.jsonl")));
+    let mut heldout = read(include_str!("../data/safety/heldout-8.jsonl"));
+    heldout.extend(read(include_str!("../data/safety/heldout-9.jsonl")));
     (tune, heldout)
 }
 
