@@ -177,6 +177,28 @@ function coreRules(): Plugin {
   });
 }
 
+/** `virtual:icon/<name>`: a lucide icon's drawing (`{name, node}`, lucide-react's own
+ *  `icons/<name>.mjs` data, read at build time) for a screen that draws it without lucide-react's
+ *  component runtime: the welcome, a newcomer's first screen, where that runtime would be one more
+ *  request (features/register/components/welcome.tsx). */
+function iconData(): Plugin {
+  return {
+    name: 'kizuna-icon-data',
+    enforce: 'pre',
+    resolveId: (id) => (/^virtual:icon\/[a-z0-9-]+$/.test(id) ? `\0${id}` : null),
+    async load(id) {
+      const m = /^\0virtual:icon\/([a-z0-9-]+)$/.exec(id);
+      if (!m) return null;
+      const file = fileURLToPath(new URL(`./node_modules/lucide-react/dist/esm/icons/${m[1]}.mjs`, import.meta.url));
+      this.addWatchFile(file);
+      const { __iconData: icon } = (await import(pathToFileURL(file).href)) as { __iconData: { name: string; node: [string, Record<string, string>][] } };
+      // React's own keys, not lucide's: the drawing is a fixed list.
+      const node = icon.node.map(([tag, attrs]) => [tag, Object.fromEntries(Object.entries(attrs).filter(([name]) => name !== 'key'))]);
+      return `export default ${JSON.stringify({ name: icon.name, node })};`;
+    },
+  };
+}
+
 const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|json|svg|webmanifest|txt|map)$/;
 /** Below this a variant saves too little to be worth a file. */
 const MIN_PRECOMPRESS_BYTES = 256;
@@ -221,7 +243,7 @@ const SHARED_MODULES =
   /node_modules[\\/](react|react-dom|scheduler)[\\/]|src[\\/](lib[\\/](app-state|navigation|storage|logger|auth|cookies|config|image-url|store|toast|api-client|user-api|deep-link|wasm[\\/]index)\.ts|components[\\/]spinner\.tsx|assets[\\/]logo\.svg)$/;
 
 export default defineConfig({
-  plugins: [localeParts(), coreFirstStep(), coreRules(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
+  plugins: [localeParts(), coreFirstStep(), coreRules(), iconData(), wasm(), buildManifest(), nonBlockingCss(), precompress()],
   resolve: {
     alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
@@ -246,8 +268,10 @@ export default defineConfig({
               name: 'app',
               tags: ['$initial'],
             },
-            // The icons' runtime, which every screen with an icon needs (a newcomer's welcome, the
-            // bottom bar), with the verified mark: one request rather than two.
+
+            // The icons' runtime, which every screen with a lucide-react icon needs (the bottom bar;
+            // the welcome draws its own from virtual:icon), with the verified mark: one request
+            // rather than two.
             {
               name: 'icons',
               test: /node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](?!icons[\\/])|node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]badge-check\.mjs$/,
@@ -258,7 +282,7 @@ export default defineConfig({
             },
             // The register page's own modules, but for the steps it loads on demand (and the work
             // step's e-mail code step, the resubmission's codes, which use the data hook, and the
-            // section edit's preview),
+            // section edit with its preview),
             {
               name: 'register-page',
               priority: 1,
@@ -266,7 +290,7 @@ export default defineConfig({
               // and the catalogue labels and form controls its first step uses (the review console
               // loads the labels from here rather than adding a request to /register's first render),
               // what its first step asks of the core and the welcome's own icons: one request.
-              test: /\0virtual:core-first-step$|node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/](heart-handshake|eye|clock)\.mjs$|src[\\/](lib[\\/]catalogue-labels\.ts$|components[\\/]form\.tsx$|features[\\/]register[\\/](?!components[\\/](step-(work|lifestyle|about|tags|photos|conditions|location|review)|email-code|resubmit-codes|draft-preview)\.tsx$|api[\\/](submit-profile|email-code)\.ts$)(?!.*\.(test\.|css$)))/,
+              test: /\0virtual:(core-first-step|icon\/.*)$|src[\\/](lib[\\/]catalogue-labels\.ts$|components[\\/]form\.tsx$|features[\\/]register[\\/](?!components[\\/](step-(work|lifestyle|about|tags|photos|conditions|location|review)|email-code|resubmit-codes|draft-preview|edit-section)\.tsx$|api[\\/](submit-profile|email-code)\.ts$)(?!.*\.(test\.|css$)))/,
             },
           ],
         },

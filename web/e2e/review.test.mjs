@@ -282,7 +282,8 @@ describe('Review', () => {
     await page.getByTestId('dev-webhook-result').filter({ hasText: 'unfollow sent (HTTP 200)' }).waitFor();
     assert.equal((await server.json(`/__mock/line/users/${approved.user.userId}`)).body.friend, false);
     await page.getByRole('button', { name: 'Send follow' }).click();
-    await page.getByTestId('dev-webhook-result').filter({ hasText: 'follow sent (HTTP 200)' }).waitFor();
+    // The whole text: "unfollow sent (HTTP 200)", still on screen, contains this one.
+    await page.getByTestId('dev-webhook-result').filter({ hasText: /^follow sent \(HTTP 200\)$/ }).waitFor();
     assert.equal((await server.json(`/__mock/line/users/${approved.user.userId}`)).body.friend, true);
     await page.getByRole('button', { name: 'Load mail' }).click();
     // the code mail of the first test, as the outbox holds it

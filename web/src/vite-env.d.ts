@@ -47,3 +47,9 @@ declare module 'virtual:core-rules' {
   export const lineShare: WebRules['lineShare'];
   export const cardPhoto: WebRules['cardPhoto'];
 }
+
+/** A lucide icon's drawing, read from lucide-react at build time (vite.config.ts `iconData`). */
+declare module 'virtual:icon/*' {
+  const icon: { name: string; node: [tag: string, attrs: Record<string, string>][] };
+  export default icon;
+}

@@ -6,7 +6,12 @@ import { login } from '@/lib/user-api';
 import { uploadTempFile } from '@/lib/upload';
 import { dataUrlBlob } from '@/lib/data-url';
 import type { Core, FieldErrors, RegisterDraft, UserProfileCreate } from '@/lib/wasm';
-import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
+import { clearDraftStorage, getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
+import { getMyInfo } from '@/lib/user-api';
+import { describeError, logger } from '@/lib/logger';
+import { toast } from '@/lib/toast';
+import { navigate } from '@/lib/navigation';
+import { peekDeepLink } from '@/lib/deep-link';
 
 /** Registration submit: log in without a session, upload each non-empty photo slot as a
  *  temp file, wait 500 ms, create the profile. Nothing typed is touched on failure; uploads that
@@ -138,4 +143,37 @@ export function submitFailureText(err: unknown, t: TFunction, message: (field: s
   }
   if (err instanceof ApiError) return err.code === NETWORK_ERROR ? t('error.network') : err.causeText;
   return t('error.unexpected');
+}
+
+/** The register form's submit once its rules passed: the profile sent (`mode`: a new member's, a
+ *  rejected one's resubmission, an approved member's edit), then on to the profile (or the deep
+ *  link opened before registering). Here rather than in the page, since only the end of the form
+ *  needs it. The failure's text, or null once sent. */
+export async function sendRegistration(
+  { core, draft, lineUserId, today, t, message }: { core: Core; draft: RegisterDraft; lineUserId: string; today: string; t: TFunction; message: (field: string, code: string) => string },
+  mode: 'new' | 'resubmit' | 'edit',
+): Promise<string | null> {
+  try {
+    await submitProfile(core, draft, lineUserId, today, mode === 'edit' ? editDeps : mode === 'resubmit' ? resubmitDeps : defaultSubmitDeps);
+  } catch (err) {
+    logger.warn(`register submit failed: ${describeError(err)}`);
+    return submitFailureText(err, t, message);
+  }
+  clearDraftStorage();
+  // The review status changed (a new profile, or a resubmission back to PENDING), or a revision
+  // waits: the app asks my-info once now, since navigations no longer do (one login per opening).
+  const info = await getMyInfo().catch((err: unknown) => {
+    logger.warn(`my-info after submit: ${describeError(err)}`);
+    return null;
+  });
+  if (mode === 'edit') {
+    toast.success(t(info?.revision?.status === 'PENDING' ? 'register.editedForReview' : 'register.edited'));
+    await navigate('/profile', { replace: true });
+    return null;
+  }
+  toast.success(t('register.submitted'));
+  // A deep link opened before registering is followed now (the guards decide whether it can be
+  // used yet; it stays stored until it is reached).
+  await navigate(peekDeepLink() ?? '/profile', { replace: true });
+  return null;
 }

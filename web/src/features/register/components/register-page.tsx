@@ -3,20 +3,15 @@ import { useStore } from '@/lib/store';
 import { appState } from '@/lib/app-state';
 import { completeLocale, hasMessage, useT } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { describeError, logger } from '@/lib/logger';
 import { Spinner } from '@/components/spinner';
-import { navigate, useShownSearch } from '@/lib/navigation';
-import { getMyInfo } from '@/lib/user-api';
+import { useShownSearch } from '@/lib/navigation';
 import { getUserInfo, type UserInfo } from '@/lib/auth';
-import { peekDeepLink } from '@/lib/deep-link';
 import { useRegisterForm, type FirstStepForm, type RegisterForm } from '@/features/register/hooks/use-register-form';
 import { errorsOfStep, firstFlaggedStep, flaggedFields, REVIEW_STEP, stepOfField, STEPS } from '@/features/register/lib/steps';
 import { FlaggedFields } from '@/components/form';
 import type { CodeCatalogues } from '@/lib/shared-queries';
-import { clearDraftStorage } from '@/features/register/lib/draft-storage';
 import { isEmailConfirmed } from '@/features/register/lib/email-confirmed';
 import { StepBasics } from '@/features/register/components/step-basics';
-import { getPhoto, isLocalToken } from '@/features/register/lib/draft-storage';
 import { Welcome } from '@/features/register/components/welcome';
 import { readRaw, StorageKey, writeRaw } from '@/lib/storage';
 
@@ -46,8 +41,8 @@ const StepPhotos = lazy(() => withMessages(loadPhotos).then((m) => ({ default: m
 const StepConditions = lazy(() => withMessages(loadConditions).then((m) => ({ default: m.StepConditions })));
 const StepLocation = lazy(() => withMessages(loadLocation).then((m) => ({ default: m.StepLocation })));
 const StepReview = lazy(() => withMessages(loadReview).then((m) => ({ default: m.StepReview })));
-// An approved member's section edit opens its preview on demand.
-const DraftPreview = lazy(() => import('@/features/register/components/draft-preview'));
+// An approved member's edit of one section (from /profile), which a new member never sees.
+const EditSection = lazy(() => import('@/features/register/components/edit-section'));
 
 const PREFETCH_STEPS_AFTER_MS = 3000;
 
@@ -120,7 +115,6 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   const sectionId = new URLSearchParams(useShownSearch()).get('section');
   const section = editing ? STEPS.findIndex((s) => s.id === sectionId && s.id !== 'review') : -1;
   const inPlace = section >= 0;
-  const [previewing, setPreviewing] = useState(false);
   const opened = useRef(false);
   useEffect(() => {
     // The section asked for is the step shown (the form keeps its step in storage).
@@ -245,35 +239,14 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
     }
     setSubmitting(true);
     setSubmitError(null);
-    try {
-      const { submitProfile, defaultSubmitDeps, resubmitDeps, editDeps } = await loadSubmit();
-      await submitProfile(full.core, draft, lineUserId, today, editing ? editDeps : resubmitting ? resubmitDeps : defaultSubmitDeps);
-      clearDraftStorage();
-      // The review status changed (a new profile, or a resubmission back to PENDING), or a
-      // revision waits: the app asks my-info once now, since navigations no longer do (one login
-      // per opening).
-      const info = await getMyInfo().catch((err: unknown) => {
-        logger.warn(`my-info after submit: ${describeError(err)}`);
-        return null;
-      });
-      if (editing) {
-        toast.success(t(info?.revision?.status === 'PENDING' ? 'register.editedForReview' : 'register.edited'));
-        await navigate('/profile', { replace: true });
-        return;
-      }
-      toast.success(t('register.submitted'));
-      // A deep link opened before registering is followed now (the guards decide whether it can
-      // be used yet; it stays stored until it is reached).
-      await navigate(peekDeepLink() ?? '/profile', { replace: true });
-    } catch (err) {
-      logger.warn(`register submit failed: ${describeError(err)}`);
-      // The submit code is there (it threw), unless its own download failed: then the network did.
-      const submitCode = await loadSubmit().catch(() => null);
-      const text = submitCode ? submitCode.submitFailureText(err, t, form.message) : t('error.network');
-      setSubmitError(text);
-      toast.error(text);
-    } finally {
-      setSubmitting(false);
+    // The submit code is fetched with the later steps; should its own download fail, the network did.
+    const failure = await loadSubmit()
+      .then((m) => m.sendRegistration({ core: full.core, draft, lineUserId, today, t, message: form.message }, editing ? 'edit' : resubmitting ? 'resubmit' : 'new'))
+      .catch(() => t('error.network'));
+    setSubmitting(false);
+    if (failure) {
+      setSubmitError(failure);
+      toast.error(failure);
     }
   };
 
@@ -301,64 +274,22 @@ function RegisterSteps({ form, full }: { form: FirstStepForm; full: RegisterForm
   );
 
   if (inPlace) {
-    // What the member looks for counts at once; what others see goes to review first.
-    const atOnce = current.id === 'conditions' || current.id === 'location';
-    const photos = draft.photoNameList.filter(Boolean).map((n) => (isLocalToken(n) ? getPhoto(n) ?? '' : n)).filter(Boolean);
     return (
       <FlaggedFields value={guide ? { fields: guide.flagged, label: t('register.flagged') } : NOTHING_FLAGGED}>
-        <section className="page register-page edit-section" aria-labelledby="register-step-title" data-testid="edit-section" data-section={current.id}>
-          {resubmitCodes}
-          <a
-            className="edit-back"
-            href="/profile"
-            data-testid="edit-cancel"
-            onClick={(e) => {
-              e.preventDefault();
-              clearDraftStorage();
-              void navigate('/profile');
-            }}
+        <Suspense fallback={<Spinner />}>
+          <EditSection
+            form={form}
+            full={full}
+            heading={heading}
+            ready={step === section}
+            submitting={submitting}
+            submitError={submitError}
+            onSubmit={() => void submit()}
+            before={resubmitCodes}
           >
-            {t('register.editCancel')}
-          </a>
-          <p className="eyebrow" data-testid="register-title">{t('register.editTitle')}</p>
-          <h1 id="register-step-title" ref={heading} tabIndex={-1} data-step={current.id}>{t(`register.step.${current.id}`)}</h1>
-          <p className="notice" data-testid="edit-notice">{t(atOnce ? 'register.sectionAtOnce' : 'register.sectionReviewed')}</p>
-          {step !== section ? (
-            <Spinner />
-          ) : (
-            <form
-              className="form"
-              noValidate
-              onSubmit={(e) => {
-                e.preventDefault();
-                void submit();
-              }}
-            >
-              {stepBody}
-              {submitError ? (
-                <p className="notice notice-error" role="alert" data-testid="submit-error">{submitError}</p>
-              ) : null}
-              <div className="form-nav">
-                <button type="button" className="btn" aria-expanded={previewing} aria-controls="edit-preview" data-testid="edit-preview-toggle" onClick={() => setPreviewing((p) => !p)}>
-                  {t(previewing ? 'preview.hide' : 'preview.show')}
-                </button>
-                <button type="submit" className="btn btn-primary" data-testid="edit-save" disabled={submitting || !full}>
-                  {submitting ? t('register.submitting') : t('register.editSave')}
-                </button>
-              </div>
-              <div id="edit-preview" hidden={!previewing}>
-                {previewing ? (
-                  <section className="review-preview" aria-labelledby="edit-preview-title">
-                    <h2 id="edit-preview-title">{t('preview.title')}</h2>
-                    <Suspense fallback={<Spinner />}>
-                      <DraftPreview draft={{ ...draft, photoNameList: photos }} cat={full?.cat ?? null} t={t} today={today} />
-                    </Suspense>
-                  </section>
-                ) : null}
-              </div>
-            </form>
-          )}
-        </section>
+            {stepBody}
+          </EditSection>
+        </Suspense>
       </FlaggedFields>
     );
   }
