@@ -300,14 +300,16 @@ run_images() { # key label pid url_prefix url_suffix
     done
   done
   n=$((${#IDS[@]} * ${#MODS[@]}))
-  local start end codes ok hwm
+  local start end codes ok hwm idle
+  # The peak before any image request: what the process holds started and idle.
+  idle=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
   start=$(date +%s.%N)
   codes=$(curl -s --parallel --parallel-max "$PARALLEL" -K "$cfg" 2>/dev/null || true)
   end=$(date +%s.%N)
   ok=$(grep -c '^200 image/webp' <<<"$codes" || true)
   hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
-  python3 -c "import sys; n,ok,t,h=int(sys.argv[1]),int(sys.argv[2]),float(sys.argv[4])-float(sys.argv[3]),int(sys.argv[5]); print(f'    {sys.argv[6]:<32} {n/t:8.1f} req/s   peak RSS {h/1024:7.1f} MB   ({ok}/{n} webp 200s in {t:.1f} s)')" \
-    "$n" "$ok" "$start" "$end" "$hwm" "$label"
+  python3 -c "import sys; n,ok,t,h,i=int(sys.argv[1]),int(sys.argv[2]),float(sys.argv[4])-float(sys.argv[3]),int(sys.argv[5]),int(sys.argv[7]); print(f'    {sys.argv[6]:<32} {n/t:8.1f} req/s   peak RSS {h/1024:7.1f} MB (idle {i/1024:5.1f})   ({ok}/{n} webp 200s in {t:.1f} s)')" \
+    "$n" "$ok" "$start" "$end" "$hwm" "$label" "$idle"
   if [[ $ok -ne $n ]]; then
     fail "case $CASE, $label: $((n - ok)) of $n timed answers not 200 WebP (answers: $(grep -v '^200 image/webp' <<<"$codes" | sort | uniq -c | awk '{printf "%s%s x %s %s", NR > 1 ? "; " : "", $1, $2, $3}'))"
   fi

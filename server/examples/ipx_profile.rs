@@ -4,11 +4,13 @@
 //! variant (by default the 12 MP card `w_400,f_webp,q_80` and what the profile page asks for) is
 //! rendered from the stored bytes, best of several runs, beside libjpeg-turbo's 1/8-scale decode
 //! (what a small variant of a big photo costs). CPU time per request, free of the HTTP and scheduling noise of `just bench`.
+//! Each render is split into its stages (decode, resize, canvas, WebP/JPEG/PNG encode), medians of
+//! the runs: where a variant's time goes.
 use std::time::{Duration, Instant};
 
 use kizuna_server::images::{
     Kind,
-    ipx::{Plan, parse_modifiers, render},
+    ipx::{Plan, Stage, parse_modifiers, render, render_marked},
     process_upload,
 };
 
@@ -64,6 +66,40 @@ fn main() -> anyhow::Result<()> {
             "  render {text:<30} best of {runs}: {t:>10.2?}  ({} bytes)",
             out?.len()
         );
+        stages(&stored.bytes, w, h, &plan)?;
     }
+    Ok(())
+}
+
+/// Medians over 25 renders of each stage's time: decode, resize, canvas, encode.
+fn stages(bytes: &[u8], w: u32, h: u32, plan: &Plan) -> anyhow::Result<()> {
+    let runs = 25;
+    let mut times: [Vec<Duration>; 4] = Default::default();
+    for _ in 0..runs {
+        let mut last = Instant::now();
+        render_marked(bytes, Kind::Jpeg, w, h, plan, |stage| {
+            let now = Instant::now();
+            let i = match stage {
+                Stage::Decoded => 0,
+                Stage::Resized => 1,
+                Stage::Composed => 2,
+                Stage::Encoded => 3,
+            };
+            times[i].push(now - last);
+            last = now;
+        })?;
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let [d, r, c, e] = &mut times;
+    println!(
+        "    stages, medians of {runs}: decode {:>9.2?}  resize {:>9.2?}  canvas {:>9.2?}  encode {:>9.2?}",
+        median(d),
+        median(r),
+        median(c),
+        median(e)
+    );
     Ok(())
 }

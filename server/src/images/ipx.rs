@@ -384,6 +384,15 @@ fn decode_jpeg_scaled(bytes: &[u8], want: (u32, u32)) -> Result<Option<Pixels>, 
     }))
 }
 
+/// The steps of [`render`], in order, as [`render_marked`] reports their ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Decoded,
+    Resized,
+    Composed,
+    Encoded,
+}
+
 /// Produces the variant's bytes. CPU-bound: run on a blocking thread.
 pub fn render(
     bytes: &[u8],
@@ -392,7 +401,21 @@ pub fn render(
     sh: u32,
     plan: &Plan,
 ) -> Result<Vec<u8>, ImageError> {
+    render_marked(bytes, source, sw, sh, plan, |_| {})
+}
+
+/// [`render`], calling `mark` as each stage ends: the profile of where a render's time goes
+/// (`examples/ipx_profile`), at no cost to the server, whose `mark` does nothing.
+pub fn render_marked(
+    bytes: &[u8],
+    source: Kind,
+    sw: u32,
+    sh: u32,
+    plan: &Plan,
+    mut mark: impl FnMut(Stage),
+) -> Result<Vec<u8>, ImageError> {
     let px = decode(bytes, source, plan.decode_target(sw, sh))?;
+    mark(Stage::Decoded);
     let pixel_type = if px.alpha {
         PixelType::U8x4
     } else {
@@ -415,6 +438,7 @@ pub fn render(
             .map_err(|e| ImageError::Encode(anyhow::anyhow!("{e}")))?;
         dst.into_vec()
     };
+    mark(Stage::Resized);
 
     // Place on the canvas (contain) and flatten alpha for JPEG.
     let needs_canvas = plan.out_w != plan.scaled_w || plan.out_h != plan.scaled_h;
@@ -449,6 +473,7 @@ pub fn render(
     } else {
         (resized, px.alpha)
     };
+    mark(Stage::Composed);
 
     let (w, h) = (plan.out_w, plan.out_h);
     let mut out = Vec::new();
@@ -478,6 +503,7 @@ pub fn render(
                 .map_err(|e| ImageError::Encode(e.into()))?;
         }
     }
+    mark(Stage::Encoded);
     Ok(out)
 }
 

@@ -130,9 +130,15 @@ pub struct Preview {
 /// largest breakpoint is 1536 px).
 pub const PREVIEW_SIDE: u32 = 1600;
 
+/// Whether an upload of `w`×`h` (as stored) may have a preview: a smaller one never gets one, so
+/// the image proxy need not look for it.
+pub fn may_have_preview(w: u32, h: u32) -> bool {
+    w.max(h) > PREVIEW_SIDE * 5 / 4
+}
+
 fn make_preview(img: &DynamicImage) -> Result<Option<Preview>, ImageError> {
     let (w, h) = (img.width(), img.height());
-    if w.max(h) <= PREVIEW_SIDE * 5 / 4 || img.color().has_alpha() {
+    if !may_have_preview(w, h) || img.color().has_alpha() {
         return Ok(None);
     }
     let k = f64::from(PREVIEW_SIDE) / f64::from(w.max(h));

@@ -87,7 +87,8 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     }
     // The upload-time preview when it still covers what the plan needs (its aspect is the
     // original's, so the plan carries over); the full file otherwise.
-    let preview = if state.settings.ipx_previews {
+    // (A file too small to have one is not looked for: a store round trip per render saved.)
+    let preview = if state.settings.ipx_previews && crate::images::may_have_preview(sw, sh) {
         state.files.get(&FileStore::preview(&row.id)).await?
     } else {
         None
