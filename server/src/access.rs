@@ -126,15 +126,53 @@ pub async fn chat(
     live_match(db, viewer, row).await
 }
 
-/// [`chat`] inside a write transaction, with the match row locked first (`FOR UPDATE`): the
-/// answer holds until the commit, since whatever ends the match takes the same lock.
+/// [`chat`] inside a send's write transaction, with the match row locked first (`FOR UPDATE`;
+/// whatever ends the match takes the same lock, so the answer holds until the commit) and what
+/// the send decides on read in the same statement as the ties (`storage::chat::send_context`).
 pub async fn chat_locked(
     txn: &impl ConnectionTrait,
     viewer: &Viewer,
     match_id: i64,
-) -> Result<Option<LiveMatch>, StorageError> {
+    client_message_id: &str,
+    process: i32,
+    now: i64,
+) -> Result<Option<(LiveMatch, storage::chat::SendRead)>, StorageError> {
     let row = storage::chat::lock_match(txn, match_id).await?;
-    live_match(txn, viewer, row).await
+    let (Some(me), Some(row)) = (viewer.member, row) else {
+        return Ok(None);
+    };
+    let Some(other) = other_member(&row, me) else {
+        return Ok(None);
+    };
+    let Some(read) =
+        storage::chat::send_context(txn, row.id, me, other, client_message_id, process, now)
+            .await?
+    else {
+        return Ok(None);
+    };
+    Ok(access::may_chat(viewer.standing, &read.context.ties)
+        .then_some((live_of(&row, other), read)))
+}
+
+/// The other member of a match of `me`; None when the match is not theirs.
+fn other_member(row: &pair_match::Model, me: i64) -> Option<i64> {
+    if row.low_id == me {
+        Some(row.high_id)
+    } else if row.high_id == me {
+        Some(row.low_id)
+    } else {
+        None
+    }
+}
+
+fn live_of(row: &pair_match::Model, other: i64) -> LiveMatch {
+    LiveMatch {
+        id: row.id,
+        other,
+        low: row.low_id,
+        high: row.high_id,
+        matched_at: row.created_at,
+    }
 }
 
 async fn live_match(
@@ -145,25 +183,13 @@ async fn live_match(
     let (Some(me), Some(row)) = (viewer.member, row) else {
         return Ok(None);
     };
-    let other = match row {
-        pair_match::Model {
-            low_id, high_id, ..
-        } if low_id == me => high_id,
-        pair_match::Model {
-            low_id, high_id, ..
-        } if high_id == me => low_id,
-        _ => return Ok(None),
+    let Some(other) = other_member(&row, me) else {
+        return Ok(None);
     };
     let allowed = ties_with(db, viewer, other)
         .await?
         .is_some_and(|ties| access::may_chat(viewer.standing, &ties));
-    Ok(allowed.then_some(LiveMatch {
-        id: row.id,
-        other,
-        low: row.low_id,
-        high: row.high_id,
-        matched_at: row.created_at,
-    }))
+    Ok(allowed.then(|| live_of(&row, other)))
 }
 
 /// The stored file `id` when the viewer may see it (`access::may_see_file`); None for unknown

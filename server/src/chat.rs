@@ -28,7 +28,7 @@ use std::{
 };
 
 use kizuna_core::{rules::CHAT_STREAMS_PER_MEMBER, safety::Kinds};
-use sea_orm::DatabaseConnection;
+use sea_orm::{DatabaseConnection, DbBackend};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
@@ -148,6 +148,39 @@ pub struct ChatHub {
     /// Bumped when events may have been missed (the relay reconnected): streams read the
     /// database for what they have not seen.
     resyncs: watch::Sender<u64>,
+    /// NOTIFY payloads on their way out.
+    outbox: Arc<Mutex<Outbox>>,
+}
+
+/// Payloads not yet sent, and whether a task is sending: one task at a time sends whatever has
+/// queued meanwhile in one statement, in the order published, so that under load a NOTIFY is
+/// not a round trip per message (and a send's answer does not wait for it).
+#[derive(Default)]
+struct Outbox {
+    queued: Vec<String>,
+    sending: bool,
+}
+
+/// At most this many payloads in one statement.
+const NOTIFY_BATCH: usize = 100;
+
+/// Sends the outbox's payloads until it is empty.
+async fn send_queued(db: DatabaseConnection, outbox: Arc<Mutex<Outbox>>) {
+    loop {
+        let batch: Vec<String> = {
+            let mut outbox = outbox.lock().expect("the chat outbox's lock");
+            if outbox.queued.is_empty() {
+                outbox.sending = false;
+                return;
+            }
+            let n = outbox.queued.len().min(NOTIFY_BATCH);
+            outbox.queued.drain(..n).collect()
+        };
+        if let Err(err) = crate::storage::notify::notify_many(&db, CHANNEL, &batch).await {
+            // The events are stored: streams read them when they notice the gap.
+            tracing::warn!(error = ?err, count = batch.len(), "chat relay: NOTIFY failed");
+        }
+    }
 }
 
 impl ChatHub {
@@ -157,6 +190,7 @@ impl ChatHub {
             members: Mutex::new(HashMap::new()),
             closing: watch::Sender::new(false),
             resyncs: watch::Sender::new(0),
+            outbox: Arc::default(),
         })
     }
 
@@ -204,8 +238,9 @@ impl ChatHub {
     }
 
     /// Delivers a committed change to the streams of this process and, on PostgreSQL, to every
-    /// other process. A failed NOTIFY is logged, never the caller's failure: the events are
-    /// stored, and streams read them when they notice the gap.
+    /// other process (the NOTIFY is queued: it goes out with whatever else queued while the
+    /// previous one was sent). A failed NOTIFY is logged, never the caller's failure: the events
+    /// are stored, and streams read them when they notice the gap.
     pub async fn publish(&self, db: &DatabaseConnection, event: ChatEvent) {
         let (kind, id) = match &event.what {
             What::Message(m) => ("message", m.id),
@@ -222,9 +257,17 @@ impl ChatHub {
             t: published_ms,
         };
         self.deliver(event, published_ms);
+        if db.get_database_backend() != DbBackend::Postgres {
+            return;
+        }
         let payload = serde_json::to_string(&relayed).unwrap_or_default();
-        if let Err(err) = crate::storage::notify::notify(db, CHANNEL, &payload).await {
-            tracing::warn!(error = ?err, "chat relay: NOTIFY failed");
+        let start = {
+            let mut outbox = self.outbox.lock().expect("the chat outbox's lock");
+            outbox.queued.push(payload);
+            !std::mem::replace(&mut outbox.sending, true)
+        };
+        if start {
+            tokio::spawn(send_queued(db.clone(), self.outbox.clone()));
         }
     }
 

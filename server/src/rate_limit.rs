@@ -32,7 +32,7 @@ use governor::{
     state::keyed::DefaultKeyedStateStore,
 };
 use kizuna_core::rules;
-use sea_orm::{DatabaseConnection, DbBackend};
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend};
 
 /// Every rate limit of the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,11 +244,34 @@ impl RateLimiter {
         answer
     }
 
+    /// [`check`](Self::check) on the caller's connection, a transaction's: a shared allowance
+    /// then holds its row until the transaction ends and comes back if it rolls back, and the
+    /// check takes no second connection from the pool (it cannot wait for one while holding the
+    /// first). A database error is the caller's (its transaction is lost anyway).
+    pub async fn check_in(
+        &self,
+        conn: &impl ConnectionTrait,
+        key: &str,
+    ) -> Result<Result<(), Duration>, sea_orm::DbErr> {
+        let answer = match &self.shared {
+            Some(shared) => shared.take(conn, &format!("{}:{key}", self.name)).await?,
+            None => self.local.check(key),
+        };
+        if answer.is_err() {
+            metrics::counter!(crate::metric_names::LIMIT_REFUSALS, "limit" => self.name)
+                .increment(1);
+        }
+        Ok(answer)
+    }
+
     async fn take(&self, key: &str) -> Result<(), Duration> {
         let Some(shared) = &self.shared else {
             return self.local.check(key);
         };
-        match shared.take(&format!("{}:{key}", self.name)).await {
+        match shared
+            .take(&shared.db, &format!("{}:{key}", self.name))
+            .await
+        {
             Ok(answer) => answer,
             Err(err) => {
                 tracing::warn!(
@@ -280,13 +303,16 @@ impl RateLimiter {
 impl Shared {
     /// One request of the key's allowance, or how long until one is allowed (the statement is
     /// `storage::rate_limits::take`): `burst - 1` intervals of tolerance.
-    async fn take(&self, key: &str) -> Result<Result<(), Duration>, sea_orm::DbErr> {
+    async fn take(
+        &self,
+        conn: &impl ConnectionTrait,
+        key: &str,
+    ) -> Result<Result<(), Duration>, sea_orm::DbErr> {
         let tolerance_ms = self.interval_ms * (self.burst as i64 - 1);
-        let wait_ms =
-            crate::storage::rate_limits::take(&self.db, key, self.interval_ms, tolerance_ms)
-                .await?
-                // Refused, and the row that refused us is newer than this statement's snapshot.
-                .unwrap_or(self.interval_ms);
+        let wait_ms = crate::storage::rate_limits::take(conn, key, self.interval_ms, tolerance_ms)
+            .await?
+            // Refused, and the row that refused us is newer than this statement's snapshot.
+            .unwrap_or(self.interval_ms);
         Ok(if wait_ms <= 0 {
             Ok(())
         } else {

@@ -5,7 +5,10 @@
 use std::collections::HashMap;
 
 use anyhow::Context;
-use kizuna_core::{access::Ties, matching::colleagues_kept_apart};
+use kizuna_core::{
+    access::Ties,
+    matching::{Workplace, colleagues_kept_apart},
+};
 use sea_orm::{ActiveEnum, ConnectionTrait};
 
 use super::{
@@ -15,7 +18,7 @@ use super::{
 };
 
 /// The ties between `viewer` (a profile id) and each of `targets` that names a profile; an id
-/// without a profile is left out.
+/// without a profile is left out. One statement, the viewer's own workplace included.
 pub async fn ties(
     db: &impl ConnectionTrait,
     viewer: i64,
@@ -28,18 +31,37 @@ pub async fn ties(
     let placeholders: Vec<String> = (0..targets.len())
         .map(|n| format!("${}", n + first_target))
         .collect();
+    let text = format!(
+        "SELECT {} FROM profiles p WHERE p.id IN ({})",
+        ties_columns(),
+        placeholders.join(", ")
+    );
+    let mut values = ties_values(viewer);
+    values.extend(targets.iter().map(|id| sea_orm::Value::from(*id)));
+    let rows = db
+        .query_all_raw(sql(db.get_database_backend(), &text, values))
+        .await
+        .context("reading who may see whom")?;
+    rows.iter().map(|row| decode_ties(row, viewer)).collect()
+}
+
+/// The select list of the ties between the viewer (`$1`) and the profile `p`, and the viewer's
+/// own workplace, for a statement that binds [`ties_values`] as `$1` and `$2` and reads each row
+/// with [`decode_ties`].
+pub(crate) fn ties_columns() -> String {
     let pair = |table: &str, a: &str, b: &str| {
         format!(
             "(({table}.{a} = $1 AND {table}.{b} = p.id) OR ({table}.{a} = p.id AND {table}.{b} = $1))"
         )
     };
     let flag = |condition: String| format!("CASE WHEN EXISTS ({condition}) THEN 1 ELSE 0 END");
-    let text = format!(
-        "SELECT p.id AS id, p.status AS status, \
+    format!(
+        "p.id AS id, p.status AS status, \
          {introduced} AS introduced, {passed} AS passed, {live} AS live_match, \
          {matched} AS matched, {blocked} AS blocked, {paused} AS paused, \
-         p.employer_id AS employer_id, p.hide_colleagues AS hide_colleagues \
-         FROM profiles p WHERE p.id IN ({ids})",
+         p.employer_id AS employer_id, p.hide_colleagues AS hide_colleagues, \
+         (SELECT v.employer_id FROM profiles v WHERE v.id = $1) AS my_employer_id, \
+         (SELECT v.hide_colleagues FROM profiles v WHERE v.id = $1) AS my_hide_colleagues",
         introduced = flag(
             "SELECT 1 FROM introductions i WHERE i.viewer_id = $1 AND i.target_id = p.id".into()
         ),
@@ -61,42 +83,49 @@ pub async fn ties(
             pair("b", "blocker_id", "blocked_id")
         )),
         paused = flag("SELECT 1 FROM pauses ps WHERE ps.profile_id = p.id".into()),
-        ids = placeholders.join(", "),
-    );
-    let mut values: Vec<sea_orm::Value> = vec![viewer.into(), reaction::PASS.into()];
-    values.extend(targets.iter().map(|id| sea_orm::Value::from(*id)));
-    let rows = db
-        .query_all_raw(sql(db.get_database_backend(), &text, values))
-        .await
-        .context("reading who may see whom")?;
-    let approved = profile::Status::Approved.to_value();
-    let mine = super::colleagues::workplace(db, viewer).await?;
-    rows.iter()
-        .map(|row| {
-            let flag = |column: &str| -> Result<bool, StorageError> {
-                Ok(row
-                    .try_get::<i32>("", column)
-                    .context("decoding an access fact")?
-                    == 1)
-            };
-            let id: i64 = row.try_get("", "id").context("decoding a member")?;
-            let status: String = row.try_get("", "status").context("decoding a status")?;
-            Ok((
-                id,
-                Ties {
-                    oneself: id == viewer,
-                    approved: status == approved,
-                    introduced: flag("introduced")?,
-                    passed: flag("passed")?,
-                    live_match: flag("live_match")?,
-                    matched: flag("matched")?,
-                    blocked: flag("blocked")?,
-                    paused: flag("paused")?,
-                    colleagues_apart: colleagues_kept_apart(mine, super::colleagues::decode(row)?),
-                },
-            ))
-        })
-        .collect()
+    )
+}
+
+/// `$1` and `$2` of [`ties_columns`].
+pub(crate) fn ties_values(viewer: i64) -> Vec<sea_orm::Value> {
+    vec![viewer.into(), reaction::PASS.into()]
+}
+
+/// A row of [`ties_columns`]: the member and the viewer's ties with them.
+pub(crate) fn decode_ties(
+    row: &sea_orm::QueryResult,
+    viewer: i64,
+) -> Result<(i64, Ties), StorageError> {
+    let flag = |column: &str| -> Result<bool, StorageError> {
+        Ok(row
+            .try_get::<i32>("", column)
+            .context("decoding an access fact")?
+            == 1)
+    };
+    let id: i64 = row.try_get("", "id").context("decoding a member")?;
+    let status: String = row.try_get("", "status").context("decoding a status")?;
+    // A viewer without a profile has the default workplace (no employer on record).
+    let my_employer: Option<String> = row
+        .try_get("", "my_employer_id")
+        .context("decoding the viewer's employer")?;
+    let my_hides: Option<bool> = row
+        .try_get("", "my_hide_colleagues")
+        .context("decoding the viewer's colleagues switch")?;
+    let mine = Workplace::of(my_employer.as_deref(), my_hides.unwrap_or(false));
+    Ok((
+        id,
+        Ties {
+            oneself: id == viewer,
+            approved: status == profile::Status::Approved.to_value(),
+            introduced: flag("introduced")?,
+            passed: flag("passed")?,
+            live_match: flag("live_match")?,
+            matched: flag("matched")?,
+            blocked: flag("blocked")?,
+            paused: flag("paused")?,
+            colleagues_apart: colleagues_kept_apart(mine, super::colleagues::decode(row)?),
+        },
+    ))
 }
 
 /// Whether `reviewer` (a profile id) has an open report about `member`, and `member` one about

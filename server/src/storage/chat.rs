@@ -6,10 +6,11 @@
 use std::collections::{HashMap, HashSet};
 
 use anyhow::Context;
+use kizuna_core::{access::Ties, safety::Kinds};
 use sea_orm::{
     ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, TryInsertResult,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult,
+    QueryFilter, QueryOrder, QuerySelect, TryInsertResult,
     sea_query::{Expr, Func, OnConflict, Query},
 };
 
@@ -17,6 +18,7 @@ use crate::instance::alive_sql;
 
 use super::{
     StorageError,
+    chat_events::{Kind, NewEvent},
     entity::{chat_message, pair_match},
     statements::sql,
 };
@@ -95,6 +97,244 @@ pub async fn messages(
         .all(db)
         .await
         .context("reading messages")?)
+}
+
+/// What a send decides on, read in one statement under the match's lock (so that it sees
+/// whatever the sends and ends of the match before it committed): the sender's ties with the
+/// other member (`crate::access` asks the core whether they may chat), the screening's context,
+/// whether the conversation was queued for review before, and whether the other member has an
+/// events stream open on a live process (then no push).
+#[derive(Clone, Copy, Debug)]
+pub struct SendContext {
+    pub ties: Ties,
+    /// Messages the sender and the other member sent in the match so far.
+    pub sent_by_sender: u32,
+    pub sent_by_other: u32,
+    /// Every kind found in the sender's earlier messages of the match.
+    pub earlier: Kinds,
+    /// The conversation is (or was) in the reviewers' queue.
+    pub queued_before: bool,
+    /// The other member has a live events stream on some live process.
+    pub other_present: bool,
+}
+
+/// [`send_context`]: what the send decides on, and the message the sender stored under the same
+/// client id before, if any.
+pub struct SendRead {
+    pub context: SendContext,
+    pub stored: Option<chat_message::Model>,
+}
+
+/// [`SendContext`] of `sender` writing to `other` in match `match_id`, and the message stored
+/// under `client_message_id` before; None when `other` has no profile. Call it in the send's
+/// transaction once the match row is locked (`lock_match`).
+pub async fn send_context(
+    txn: &impl ConnectionTrait,
+    match_id: i64,
+    sender: i64,
+    other: i64,
+    client_message_id: &str,
+    process: i32,
+    now: i64,
+) -> Result<Option<SendRead>, StorageError> {
+    let backend = txn.get_database_backend();
+    // The kinds are bits (`Kinds::bits`): their union over the sender's earlier messages, bit
+    // by bit, in SQL both databases speak.
+    let earlier = (0..8)
+        .map(|bit| format!("COALESCE(MAX(c.safety_kinds & {}), 0)", 1 << bit))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let text = format!(
+        "SELECT {ties}, \
+         (SELECT COUNT(*) FROM chat_messages c WHERE c.match_id = $4 AND c.sender_id = $1) \
+           AS sent_by_sender, \
+         (SELECT COUNT(*) FROM chat_messages c WHERE c.match_id = $4) AS sent_in_all, \
+         (SELECT {earlier} FROM chat_messages c \
+           WHERE c.match_id = $4 AND c.sender_id = $1 AND c.safety_kinds <> 0) AS earlier_kinds, \
+         CASE WHEN EXISTS (SELECT 1 FROM safety_reviews r WHERE r.match_id = $4) \
+           THEN 1 ELSE 0 END AS queued_before, \
+         CASE WHEN EXISTS (SELECT 1 FROM chat_presence pr WHERE pr.member_id = $3 \
+           AND pr.expires_at > $5 AND {alive}) THEN 1 ELSE 0 END AS other_present, \
+         x.id AS x_id, x.match_id AS x_match_id, x.sender_id AS x_sender_id, \
+         x.client_message_id AS x_client_message_id, x.text AS x_text, \
+         x.sent_at AS x_sent_at, x.safety_kinds AS x_safety_kinds \
+         FROM profiles p LEFT JOIN chat_messages x \
+           ON x.match_id = $4 AND x.sender_id = $1 AND x.client_message_id = $6 \
+         WHERE p.id = $3",
+        ties = super::access::ties_columns(),
+        alive = alive_sql(backend, process, "pr.process_id"),
+    );
+    let mut values = super::access::ties_values(sender);
+    values.extend([
+        other.into(),
+        match_id.into(),
+        now.into(),
+        client_message_id.into(),
+    ]);
+    let Some(row) = txn
+        .query_one_raw(sql(backend, &text, values))
+        .await
+        .context("reading what a send decides on")?
+    else {
+        return Ok(None);
+    };
+    let (_, ties) = super::access::decode_ties(&row, sender)?;
+    let count = |column: &str| -> Result<u32, StorageError> {
+        let n: i64 = row.try_get("", column).context("decoding a count")?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    };
+    let flag = |column: &str| -> Result<bool, StorageError> {
+        Ok(row.try_get::<i32>("", column).context("decoding a flag")? == 1)
+    };
+    let sent_by_sender = count("sent_by_sender")?;
+    let earlier: Option<i64> = row.try_get("", "earlier_kinds").context("decoding kinds")?;
+    let stored_id: Option<i64> = row.try_get("", "x_id").context("decoding a message")?;
+    let stored = match stored_id {
+        Some(_) => {
+            Some(chat_message::Model::from_query_result(&row, "x_").context("decoding a message")?)
+        }
+        None => None,
+    };
+    Ok(Some(SendRead {
+        context: SendContext {
+            ties,
+            sent_by_sender,
+            sent_by_other: count("sent_in_all")?.saturating_sub(sent_by_sender),
+            earlier: Kinds::from_bits((earlier.unwrap_or(0) & 0xff) as u8),
+            queued_before: flag("queued_before")?,
+            other_present: flag("other_present")?,
+        },
+        stored,
+    }))
+}
+
+/// A message stored by [`insert_message_with_events`], with the numbers of its events.
+pub struct Stored {
+    pub message: chat_message::Model,
+    /// (member, number in their events), for each member the message was an event for.
+    pub events: Vec<(i64, i64)>,
+}
+
+/// What [`insert_message_with_events`] came to.
+pub enum Inserted {
+    /// Stored now.
+    New(Stored),
+    /// The sender stored this one under the same client id before (a retry, or a racing copy
+    /// that committed first): nothing was written.
+    Before(chat_message::Model),
+}
+
+/// Stores a new message and its `Message` event for each of `members` (ascending, numbered as
+/// `chat_events::record` numbers them, the heads' row locks held to the commit), unless the
+/// sender already stored one under this client id in this match. On PostgreSQL one statement; on SQLite, whose writers take turns anyway, the
+/// message and then its events. Call it as the transaction's last write.
+#[allow(clippy::too_many_arguments)]
+pub async fn insert_message_with_events(
+    txn: &impl ConnectionTrait,
+    match_id: i64,
+    sender: i64,
+    client_message_id: &str,
+    text: &str,
+    safety_kinds: u8,
+    now: i64,
+    members: [i64; 2],
+) -> Result<Inserted, StorageError> {
+    let backend = txn.get_database_backend();
+    let [low, high] = if members[0] <= members[1] {
+        members
+    } else {
+        [members[1], members[0]]
+    };
+    if backend != DbBackend::Postgres {
+        let (message, created) = insert_message(
+            txn,
+            match_id,
+            sender,
+            client_message_id,
+            text,
+            safety_kinds,
+            now,
+        )
+        .await?;
+        if !created {
+            return Ok(Inserted::Before(message));
+        }
+        let events: Vec<NewEvent> = [low, high]
+            .into_iter()
+            .map(|member| NewEvent {
+                member,
+                kind: Kind::Message,
+                match_id,
+                ref_id: message.id,
+            })
+            .collect();
+        let seqs = super::chat_events::record(txn, &events, now).await?;
+        return Ok(Inserted::New(Stored {
+            message,
+            events: [low, high].into_iter().zip(seqs).collect(),
+        }));
+    }
+    // Data-modifying CTEs all see the same snapshot and run to completion: the heads are taken
+    // only when the message was inserted (a racing copy's insert answers no row, having waited
+    // for the first to commit), in ascending member order as every writer takes them.
+    let stmt = sql(
+        backend,
+        "WITH msg AS ( \
+           INSERT INTO chat_messages \
+             (match_id, sender_id, client_message_id, text, sent_at, safety_kinds) \
+           VALUES ($1, $2, $3, $4, $5, $6) \
+           ON CONFLICT (match_id, sender_id, client_message_id) DO NOTHING \
+           RETURNING id, match_id, sender_id, client_message_id, text, sent_at, safety_kinds), \
+         heads AS ( \
+           INSERT INTO chat_event_heads (member_id, seq) \
+           SELECT v.member_id, 1 FROM (VALUES (1, $7::bigint), (2, $8::bigint)) AS v(n, member_id) \
+           WHERE EXISTS (SELECT 1 FROM msg) ORDER BY v.n \
+           ON CONFLICT (member_id) DO UPDATE SET seq = chat_event_heads.seq + excluded.seq \
+           RETURNING member_id, seq), \
+         events AS ( \
+           INSERT INTO chat_events (member_id, seq, kind, match_id, ref_id, created_at) \
+           SELECT h.member_id, h.seq, $9, msg.match_id, msg.id, $5 FROM heads h, msg \
+           RETURNING member_id, seq) \
+         SELECT msg.id, msg.match_id, msg.sender_id, msg.client_message_id, msg.text, \
+           msg.sent_at, msg.safety_kinds, \
+           (SELECT e.seq FROM events e WHERE e.member_id = $7) AS low_seq, \
+           (SELECT e.seq FROM events e WHERE e.member_id = $8) AS high_seq \
+         FROM msg",
+        vec![
+            match_id.into(),
+            sender.into(),
+            client_message_id.into(),
+            text.into(),
+            now.into(),
+            i64::from(safety_kinds).into(),
+            low.into(),
+            high.into(),
+            Kind::Message.code().into(),
+        ],
+    );
+    let Some(row) = txn
+        .query_one_raw(stmt)
+        .await
+        .context("storing a message and its events")?
+    else {
+        let stored = find_message(txn, match_id, sender, client_message_id)
+            .await?
+            .ok_or_else(|| StorageError::Unreadable("chat_messages: a stored message".into()))?;
+        return Ok(Inserted::Before(stored));
+    };
+    let seq = |column: &str| -> Result<i64, StorageError> {
+        let seq: Option<i64> = row
+            .try_get("", column)
+            .context("decoding an event number")?;
+        seq.ok_or_else(|| {
+            StorageError::Unreadable("chat_event_heads: a member without a number".into())
+        })
+    };
+    let message = chat_message::Model::from_query_result(&row, "").context("decoding a message")?;
+    Ok(Inserted::New(Stored {
+        events: vec![(low, seq("low_seq")?), (high, seq("high_seq")?)],
+        message,
+    }))
 }
 
 /// Stores a message unless the sender already stored one under this client id in this match;
@@ -481,29 +721,4 @@ pub async fn close_presence(
     .await
     .context("forgetting a closed stream")?;
     Ok(())
-}
-
-/// Whether `member` has an events stream open on any process that is alive (`process` is the
-/// caller's own, alive by definition).
-pub async fn present(
-    db: &impl ConnectionTrait,
-    member: i64,
-    process: i32,
-    now: i64,
-) -> Result<bool, StorageError> {
-    let backend = db.get_database_backend();
-    let stmt = sql(
-        backend,
-        &format!(
-            "SELECT 1 AS ok FROM chat_presence p WHERE p.member_id = $1 AND p.expires_at > $2 \
-             AND {} LIMIT 1",
-            alive_sql(backend, process, "p.process_id")
-        ),
-        vec![member.into(), now.into()],
-    );
-    Ok(db
-        .query_one_raw(stmt)
-        .await
-        .context("reading presence")?
-        .is_some())
 }

@@ -25,7 +25,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn code(self) -> i16 {
+    pub(crate) fn code(self) -> i16 {
         match self {
             Kind::Message => 1,
             Kind::Read => 2,

@@ -25,7 +25,7 @@ pub async fn forget_whole(db: &DatabaseConnection) -> Result<(), DbErr> {
 /// None: refused by a row newer than this statement's snapshot. The row lock of the upsert
 /// serialises racing checks of one key, on every process.
 pub async fn take(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     key: &str,
     interval_ms: i64,
     tolerance_ms: i64,

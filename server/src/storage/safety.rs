@@ -4,62 +4,9 @@
 //! `safety::review_due`; who may read the queue is `crate::access`'s.
 
 use anyhow::Context;
-use kizuna_core::safety::Kinds;
 use sea_orm::ConnectionTrait;
 
 use super::{StorageError, statements::sql};
-
-/// How many messages `sender` and the other member have sent in a match so far.
-pub async fn sent_counts(
-    db: &impl ConnectionTrait,
-    match_id: i64,
-    sender: i64,
-) -> Result<(u32, u32), StorageError> {
-    let rows = db
-        .query_all_raw(sql(
-            db.get_database_backend(),
-            "SELECT sender_id, COUNT(*) AS n FROM chat_messages WHERE match_id = $1 \
-             GROUP BY sender_id",
-            vec![match_id.into()],
-        ))
-        .await
-        .context("counting a match's messages")?;
-    let (mut mine, mut theirs) = (0u32, 0u32);
-    for row in rows {
-        let who: i64 = row.try_get("", "sender_id").context("decoding a count")?;
-        let n: i64 = row.try_get("", "n").context("decoding a count")?;
-        let n = u32::try_from(n).unwrap_or(u32::MAX);
-        if who == sender {
-            mine = n;
-        } else {
-            theirs = theirs.saturating_add(n);
-        }
-    }
-    Ok((mine, theirs))
-}
-
-/// Every kind found in `sender`'s earlier messages of a match.
-pub async fn kinds_sent(
-    db: &impl ConnectionTrait,
-    match_id: i64,
-    sender: i64,
-) -> Result<Kinds, StorageError> {
-    let rows = db
-        .query_all_raw(sql(
-            db.get_database_backend(),
-            "SELECT DISTINCT safety_kinds FROM chat_messages \
-             WHERE match_id = $1 AND sender_id = $2 AND safety_kinds <> 0",
-            vec![match_id.into(), sender.into()],
-        ))
-        .await
-        .context("reading a sender's flagged kinds")?;
-    let mut kinds = Kinds::EMPTY;
-    for row in rows {
-        let bits: i64 = row.try_get("", "safety_kinds").context("decoding kinds")?;
-        kinds = Kinds::from_bits(kinds.bits() | (bits & 0xff) as u8);
-    }
-    Ok(kinds)
-}
 
 /// Whether a match's conversation was ever put in the reviewers' queue.
 pub async fn queued_before(db: &impl ConnectionTrait, match_id: i64) -> Result<bool, StorageError> {

@@ -24,7 +24,7 @@ use crate::{
     rate_limit::RateLimiter,
     storage::{
         self, StorageError,
-        chat::{self, LiveMatch},
+        chat::{self, Inserted, LiveMatch},
         chat_events::{self, Kind},
         matchmaking as store, safety as safety_store,
     },
@@ -158,8 +158,20 @@ pub async fn send(
         limiter,
     } = *deps;
     let me = member_of(viewer)?;
-    if let Some(row) = chat::find_message(db, match_id, me, client_id.as_str()).await? {
-        let live = live(db, viewer, match_id).await?;
+    let txn = storage::begin_write(db)
+        .await
+        .context("starting a message")?;
+    // Two statements decide: the match row locked, then under that lock the ties, the
+    // screening's context, the review queue, the other's presence and a message stored before
+    // under this client id, read at once.
+    let Some((live, read)) =
+        access::chat_locked(&txn, viewer, match_id, client_id.as_str(), process, now).await?
+    else {
+        return Err(ChatError::NotFound);
+    };
+    if let Some(row) = read.stored {
+        // A retry (or a racing copy) writes nothing: answered before the rate limit.
+        drop(txn);
         let sent = stored_before(Message::from(row), text)?;
         let mut after = AfterCommit::default();
         if let Sent::Stored(row) = &sent
@@ -177,29 +189,42 @@ pub async fn send(
         }
         return Ok(Outcome::new(sent, after));
     }
-    if let Err(wait) = limiter.check(&format!("member:{me}")).await {
+    if let Err(wait) = limiter
+        .check_in(&txn, &format!("member:{me}"))
+        .await
+        .context("taking from a member's message allowance")?
+    {
         return Err(ChatError::TooManyMessages {
             retry_after: wait.as_secs_f64().ceil().max(1.0) as u64,
         });
     }
-
-    let txn = storage::begin_write(db)
-        .await
-        .context("starting a message")?;
-    let Some(live) = access::chat_locked(&txn, viewer, match_id).await? else {
-        return Err(ChatError::NotFound);
-    };
-    // The screening's context, read under the match's lock: how old the match is and how many
-    // messages each side sent before this one.
-    let (sent_by_sender, sent_by_other) = safety_store::sent_counts(&txn, live.id, me).await?;
+    let context = read.context;
     let conversation = Conversation {
         match_age_secs: now - live.matched_at,
-        sent_by_sender,
-        sent_by_other,
+        sent_by_sender: context.sent_by_sender,
+        sent_by_other: context.sent_by_other,
     };
     let kinds = safety::screen(text.as_str(), &conversation);
-    let earlier = safety_store::kinds_sent(&txn, live.id, me).await?;
-    let (row, created) = chat::insert_message(
+    // The writes that depend on the message being new come before it: a copy that finds it
+    // stored rolls them back with its transaction.
+    let review = safety::review_due(context.earlier, kinds, context.queued_before);
+    if let Some(cause) = review {
+        safety_store::queue(&txn, live.id, me, cause.as_str(), now).await?;
+    }
+    let mut after = AfterCommit::default();
+    if !context.other_present
+        && chat::claim_push(&txn, live.id, live.other, now, CHAT_PUSH_INTERVAL_SECS).await?
+        && let Some((to, _)) = push_target(&txn, live.other, store::PushKind::Messages).await?
+    {
+        // It names the sender (their nickname, read when it is sent, never the text): the row
+        // goes with the sender's account if they delete it.
+        let what = Push::NewMessage { match_id: live.id };
+        push::enqueue_push(&txn, &to, &what, Some(viewer.user_id)).await?;
+        after.pushed();
+    }
+    // The last write: it takes the members' event numbers, whose row locks are held to the
+    // commit.
+    let stored = match chat::insert_message_with_events(
         &txn,
         live.id,
         me,
@@ -207,44 +232,26 @@ pub async fn send(
         text.as_str(),
         kinds.bits(),
         now,
+        [live.low, live.high],
     )
-    .await?;
-    let row = Message::from(row);
-    if !created {
-        return Ok(Outcome::only(stored_before(row, text)?));
-    }
+    .await?
+    {
+        Inserted::New(stored) => stored,
+        Inserted::Before(row) => {
+            return Ok(Outcome::only(stored_before(Message::from(row), text)?));
+        }
+    };
+    txn.commit().await.context("committing a message")?;
     for kind in kinds.iter() {
         metrics::counter!(crate::metric_names::SAFETY_CAUTIONS, "kind" => kind.as_str())
             .increment(1);
     }
-    let queued_before = safety_store::queued_before(&txn, live.id).await?;
-    if let Some(cause) = safety::review_due(earlier, kinds, queued_before) {
-        safety_store::queue(&txn, live.id, me, cause.as_str(), now).await?;
-    }
-    let mut after = AfterCommit::default();
-    if !chat::present(&txn, live.other, process, now).await?
-        && chat::claim_push(&txn, live.id, live.other, now, CHAT_PUSH_INTERVAL_SECS).await?
-        && let Some((to, _)) = push_target(&txn, live.other, store::PushKind::Messages).await?
-    {
-        let sender_user = store::member(&txn, me).await?.map(|p| p.user_id);
-        // It names the sender (their nickname, read when it is sent, never the text): the row
-        // goes with the sender's account if they delete it.
-        let what = Push::NewMessage { match_id: live.id };
-        push::enqueue_push(&txn, &to, &what, sender_user).await?;
-        after.pushed();
-    }
-    super::record_chat(
-        &txn,
-        vec![(
-            live.id,
-            What::Message(row.clone()),
-            vec![live.low, live.high],
-        )],
-        now,
-        &mut after,
-    )
-    .await?;
-    txn.commit().await.context("committing a message")?;
+    let row = Message::from(stored.message);
+    after.tell(ChatEvent {
+        match_id: live.id,
+        what: What::Message(row.clone()),
+        to: stored.events,
+    });
     Ok(Outcome::new(Sent::Created(row), after))
 }
 

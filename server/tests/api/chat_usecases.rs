@@ -8,7 +8,8 @@ use kizuna_core::{
 };
 use kizuna_server::{
     access::Viewer,
-    rate_limit::Limits,
+    rate_limit::{LimitKind, Limits},
+    storage::{chat as chat_store, queries},
     usecases::chat::{self, ChatError, SendDeps, Sent},
 };
 use sea_orm::ConnectionTrait;
@@ -24,6 +25,7 @@ on_both_backends!(
     a_send_beyond_the_allowance_waits_but_a_retry_is_answered,
     only_the_pair_of_the_match_chats_in_it,
     the_read_marker_only_moves_forward,
+    a_send_costs_a_fixed_number_of_statements,
 );
 
 async fn viewer(app: &TestApp, m: &Member, approved: bool) -> Viewer {
@@ -162,4 +164,73 @@ async fn the_read_marker_only_moves_forward(backend: Backend) {
         .apply(&app.state)
         .await;
     assert_eq!(read_by_kai().await, ids[2]);
+}
+
+/// What a send sends to the database (`storage::queries::counted`: every statement on the
+/// pooled connections, BEGIN and COMMIT not among them) through the app's own rate limit (shared
+/// through PostgreSQL there): while the other member has an events stream open (the steady state
+/// of a conversation), without one (the push's right taken, the LINE push written to the outbox),
+/// without one within the push interval (the right refused), and a retry. The NOTIFY goes out
+/// after the answer, from a task of its own that sends whatever queued meanwhile in one
+/// statement (not counted here).
+async fn a_send_costs_a_fixed_number_of_statements(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, match_id) = matched_pair(&app, 0).await;
+    let mei = viewer(&app, &mei, true).await;
+    let deps = SendDeps {
+        db: &app.db,
+        now: app.state.now(),
+        process: app.state.process,
+        limiter: app.state.limits.get(LimitKind::Chat),
+    };
+    let state = &app.state;
+    let send = |n: usize| {
+        let (deps, mei) = (&deps, &mei);
+        async move {
+            let (sent, statements) =
+                queries::counted(chat::send(deps, mei, match_id, &id(n), &text("hello"))).await;
+            let sent = sent.unwrap().apply(state).await;
+            (sent, statements)
+        }
+    };
+    let now = app.state.now();
+    assert!(
+        chat_store::open_presence(
+            &app.db,
+            "kai-stream",
+            kai.id,
+            app.state.process,
+            now,
+            now + 60,
+            5
+        )
+        .await
+        .unwrap()
+    );
+    let (sent, present) = send(1).await;
+    assert!(matches!(sent, Sent::Created(_)));
+    chat_store::close_presence(&app.db, "kai-stream")
+        .await
+        .unwrap();
+    let (sent, pushed) = send(2).await;
+    assert!(matches!(sent, Sent::Created(_)));
+    let (sent, throttled) = send(3).await;
+    assert!(matches!(sent, Sent::Created(_)));
+    let (sent, retry) = send(3).await;
+    assert!(matches!(sent, Sent::Stored(_)));
+    println!(
+        "statements of a send on {backend:?}: other present {present}, pushed {pushed}, \
+         push throttled {throttled}, retry {retry}"
+    );
+    // Lock the match; read the ties, the screening's context, the queue, the presence and a
+    // stored copy at once; the rate limit (PostgreSQL); the message with its events (one
+    // statement on PostgreSQL, three on SQLite).
+    let limit = usize::from(app.state.limits.is_shared()) as u64;
+    let store = if backend == Backend::Postgres { 1 } else { 3 };
+    assert_eq!(present, 2 + limit + store, "with the other present");
+    // The push's right, its target (member, user, switch, language) and the outbox row.
+    assert_eq!(pushed, present + 1 + 4 + 1, "pushing");
+    assert_eq!(throttled, present + 1, "the push throttled");
+    // The two reads, the rate limit again (a recent retry may publish again) and its events.
+    assert_eq!(retry, 2 + limit + 1, "a retry");
 }
