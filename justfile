@@ -202,7 +202,7 @@ test-web: wasm
     cd web && npm test
 
 # End-to-end: the real server (built fresh here, never a stale binary) + the built web app in
-# Debian Chromium, two test files at a time (each its own server, port, data dir and browser).
+# Debian Chromium.
 e2e: web-build server-debug
     cd web && KIZUNA_SERVER_BIN={{target_dir}}/debug/kizuna-server npm run e2e
 
