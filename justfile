@@ -86,14 +86,20 @@ s3s-fs:
 # The API contract, short run (part of `just test`): schemathesis 4 (`--checks all`, examples +
 # coverage + fuzzing, a fixed seed) against the real server as a registered member; fails on any
 # failure. Installs schemathesis into a virtualenv under ~/.cache/kizuna on first use.
-test-contract:
-    cargo build -p kizuna-server
+test-contract: server-debug
     server/contract/run.sh short
 
 # The same contract check with 400 examples per operation and a random seed (a few minutes).
-contract:
-    cargo build -p kizuna-server
+contract: server-debug
     server/contract/run.sh long
+
+# The debug server that the contract, the end-to-end tests and chaos-short run, built with the
+# dependencies' features `cargo test` gives it: an example turns the dev-dependencies on (reqwest's
+# multipart; img-parts' std for miniz_oxide, and so png and image), as the tests
+# do. A plain `cargo build -p kizuna-server` resolves them without, so `just test` compiled the
+# whole server crate a second time, and linked it, only for the contract and the e2e.
+server-debug:
+    cargo build -p kizuna-server --bin kizuna-server --example chaos
 
 # squawk, the migrations' linter, in a virtualenv under ~/.cache/kizuna (made on first use).
 squawk:
@@ -184,8 +190,7 @@ funnel first="" last="":
 
 # The server's OpenAPI document into the web app (web/src/lib/api/openapi.json, checked by a server
 # test) and the TypeScript types generated from it (schema.d.ts, by openapi-typescript).
-openapi: web-install
-    cargo build -p kizuna-server
+openapi: web-install server-debug
     {{target_dir}}/debug/kizuna-server openapi > web/src/lib/api/openapi.json
     cd web && npx openapi-typescript src/lib/api/openapi.json -o src/lib/api/schema.d.ts --default-non-nullable=false
 
@@ -201,8 +206,7 @@ test-web: wasm
 
 # End-to-end: the real server (built fresh here, never a stale binary) + the built web app in
 # Debian Chromium.
-e2e: web-build
-    cargo build -p kizuna-server
+e2e: web-build server-debug
     cd web && KIZUNA_SERVER_BIN={{target_dir}}/debug/kizuna-server npm run e2e
 
 # The budget figures, printed: /register's bytes on the wire (CDP encodedDataLength: compressed
@@ -252,8 +256,7 @@ chaos pairs="1000" rate="500" secs="30": s3s-fs
 
 # The same run, short (part of `just test`, under 2 minutes): 30 pairs, debug build; only the
 # checker's verdict counts, not the figures.
-chaos-short: s3s-fs
-    cargo build -p kizuna-server --bin kizuna-server --example chaos
+chaos-short: s3s-fs server-debug
     CHAOS_PAIRS=30 CHAOS_RATE=20 CHAOS_SECS=8 {{target_dir}}/debug/examples/chaos {{target_dir}}/debug/kizuna-server "$(command -v s3s-fs || echo $HOME/.cargo/bin/s3s-fs)"
 
 # What one rate-limit check costs (not part of `just test`; PostgreSQL on 127.0.0.1:5432): shared

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { KizunaServer, launchBrowser, ensureScreenshotDir, openAs, SCREENSHOT_DIR, checkScreen } from './harness.mjs';
-import { approveAll, bearer, register, registerByApi, reviewer } from './members.mjs';
+import { approveAll, bearer, memberByApi, registerByApi, reviewer } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
@@ -26,9 +26,9 @@ describe('Hide me from colleagues', () => {
   });
 
   it('colleagues are never introduced, another employer’s member is, and both switched off lets them meet', async () => {
-    const mei = await register(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
-    const kai = await register(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
-    const bo = await register(browser, server, { nickname: 'Bo', name: 'Wang Bo', gender: 'MALE', matchGender: 'FEMALE' });
+    const mei = await memberByApi(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
+    const kai = await memberByApi(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
+    const bo = await memberByApi(browser, server, { nickname: 'Bo', name: 'Wang Bo', gender: 'MALE', matchGender: 'FEMALE' });
     // The reviewer records where each works: Mei and Kai at one employer, Bo at another.
     const employers = { Mei: 'tsmc', Kai: 'tsmc', Bo: 'mediatek' };
     assert.equal(await approveAll(server, undefined, (item) => employers[item.nickname]), 3);

@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, checkScreen } from './harness.mjs';
-import { approveAll, fetchFromPage, register } from './members.mjs';
+import { approveAll, fetchFromPage, memberByApi } from './members.mjs';
 import { completeForm } from './register-flow.mjs';
 
 describe('Leaving while matched', () => {
@@ -23,8 +23,8 @@ describe('Leaving while matched', () => {
   });
 
   it('the other member’s open chat shows the ended notice, and the leaver’s photos answer E003', async () => {
-    const mei = await register(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
-    const kai = await register(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
+    const mei = await memberByApi(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
+    const kai = await memberByApi(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
     assert.equal(await approveAll(server), 2);
     const card = (m, name) => m.page.getByTestId('introduction').filter({ has: m.page.getByTestId('member-nickname').filter({ hasText: name }) });
     for (const m of [mei, kai]) {
@@ -75,8 +75,8 @@ describe('Leaving while matched', () => {
   });
 
   it('a blocked member who leaves and registers again is still never introduced to the one who blocked them', async () => {
-    const ren = await register(browser, server, { nickname: 'Ren', name: 'Wu Ren', gender: 'FEMALE', matchGender: 'MALE' });
-    const jun = await register(browser, server, { nickname: 'Jun', name: 'Lee Jun', gender: 'MALE', matchGender: 'FEMALE' });
+    const ren = await memberByApi(browser, server, { nickname: 'Ren', name: 'Wu Ren', gender: 'FEMALE', matchGender: 'MALE' });
+    const jun = await memberByApi(browser, server, { nickname: 'Jun', name: 'Lee Jun', gender: 'MALE', matchGender: 'FEMALE' });
     await approveAll(server);
     const card = (name) => ren.page.getByTestId('introduction').filter({ has: ren.page.getByTestId('member-nickname').filter({ hasText: name }) });
 
@@ -100,8 +100,10 @@ describe('Leaving while matched', () => {
     await completeForm(jun.page, { verify: 'EMPLOYEE_ID', basics: { nickname: 'Jun', name: 'Lee Jun', gender: 'MALE', matchGender: 'FEMALE' } });
     await jun.page.getByTestId('submit').click();
     await jun.page.waitForURL(/\/profile$/, { timeout: 30_000 });
+    await jun.page.locator('[data-testid="review-status"][data-status="PENDING"]').waitFor();
+    await checkScreen(jun.page, '/profile, PENDING again');
     // Tom joins meanwhile: new to Ren, as the new Jun is.
-    const tom = await register(browser, server, { nickname: 'Tom', name: 'Lin Tom', gender: 'MALE', matchGender: 'FEMALE' });
+    const tom = await memberByApi(browser, server, { nickname: 'Tom', name: 'Lin Tom', gender: 'MALE', matchGender: 'FEMALE' });
     assert.equal(await approveAll(server), 2);
 
     // The next day's list: Tom, never Jun.

@@ -1,5 +1,6 @@
 // Members for the end-to-end tests that need several: registered through the real form in the
-// browser, approved by a reviewer through the API, and what the mock LINE platform pushed to them.
+// browser (`register`) or through the API (`memberByApi`, `registerByApi`), approved by a reviewer
+// through the API, and what the mock LINE platform pushed to them.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { checkScreenOnce, openAs, pngBytes } from './harness.mjs';
@@ -129,4 +130,16 @@ export async function registerByApi(server, { nickname, name = `${nickname} Secr
   const res = await fetch(`${server.base}/api/user-profile`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Line-Id-Token': idToken, 'Accept-Language': locale }, body: JSON.stringify(payload) });
   assert.equal(res.status, 200, await res.text());
   return { user, nickname, photos: names, auth };
+}
+
+/** A member registered through the API (`registerByApi`, with its options) and a phone page of
+ *  their own in `browser`, not yet navigated: for the tests whose subject comes after
+ *  registration. Driving the form (`register`) cost the suite about four times as much a member
+ *  (24–30 s against 6 s on a loaded 2-core machine), so only the tests of the form drive it: app,
+ *  a11y, keyboard, clean-visit, rough-edges, review, and the edits and returns of revisions and
+ *  leaving. */
+export async function memberByApi(browser, server, options) {
+  const registered = await registerByApi(server, options);
+  const session = await openAs(browser, server, registered.user.userId);
+  return { ...registered, ...session };
 }

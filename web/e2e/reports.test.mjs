@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { KizunaServer, launchBrowser, openAs, checkScreenOnce, checkScreen } from './harness.mjs';
-import { approveAll, bearer, pushesTo, register, reviewer as newReviewer, waitFor } from './members.mjs';
+import { approveAll, bearer, pushesTo, memberByApi, reviewer as newReviewer, waitFor } from './members.mjs';
 import { readFileSync } from 'node:fs';
 
 /** The app's catalogues: a label is expected as it is written there. */
@@ -69,10 +69,10 @@ describe('Report queue and morning push', () => {
   });
 
   it('members report each other; the reviewer reads the reports, dismisses one and suspends from the other', async () => {
-    m.mei = await register(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
-    m.ana = await register(browser, server, { nickname: 'Ana', name: 'Chang Ana', gender: 'FEMALE', matchGender: 'MALE' });
-    m.kai = await register(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
-    m.ren = await register(browser, server, { nickname: 'Ren', name: 'Wang Ren', gender: 'MALE', matchGender: 'FEMALE' });
+    m.mei = await memberByApi(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' });
+    m.ana = await memberByApi(browser, server, { nickname: 'Ana', name: 'Chang Ana', gender: 'FEMALE', matchGender: 'MALE' });
+    m.kai = await memberByApi(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
+    m.ren = await memberByApi(browser, server, { nickname: 'Ren', name: 'Wang Ren', gender: 'MALE', matchGender: 'FEMALE' });
     assert.equal(await approveAll(server, reviewerAuth), 4);
     for (const x of Object.values(m)) {
       await x.page.goto(`${x.base}/today`);
@@ -196,6 +196,7 @@ describe('Report queue and morning push', () => {
     await m.kai.page.goto(`${m.kai.base}/today`);
     await m.kai.page.waitForURL(/\/profile$/);
     await m.kai.page.locator('[data-testid="review-status"][data-status="SUSPENDED"]').waitFor();
+    await checkScreen(m.kai.page, '/profile, SUSPENDED');
   });
 
   it('the report queue reads well at phone width in zh-TW and ja', async () => {

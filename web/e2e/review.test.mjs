@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, checkScreen, checkScreenOnce } from './harness.mjs';
 import { readFileSync } from 'node:fs';
-import { pushesTo, register, waitFor } from './members.mjs';
+import { pushesTo, memberByApi, register, waitFor } from './members.mjs';
 import { codeFromOutbox, fillBasics, fillWork, next, waitForStep, workEmail } from './register-flow.mjs';
 
 /** The English catalogue the console shows: a label is expected as it is written there. */
@@ -189,7 +189,7 @@ describe('Review', () => {
   });
 
   it('approving an employee-ID proof needs the employer, picked from the catalogue, which goes on record', async () => {
-    const member = await register(browser, server);
+    const member = await memberByApi(browser, server, { nickname: 'Mei' });
     const { page } = reviewer;
     const id = await openNewest(page);
     await chooseAction(page, 'Approve');
@@ -205,7 +205,7 @@ describe('Review', () => {
   });
 
   it('a decision on a profile that changed since it was opened shows the 409', async () => {
-    const member = await register(browser, server);
+    const member = await memberByApi(browser, server, { nickname: 'Mei' });
     const { page } = reviewer;
     const id = await openNewest(page);
     // a second reviewer decides it meanwhile (through the API, as another laptop would)

@@ -6,8 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { KizunaServer, SCREENSHOT_DIR, ensureScreenshotDir, launchBrowser, openAs, pngBytes, checkScreen, checkScreenOnce, chooseFiles } from './harness.mjs';
-import { approveAll, bearer, register } from './members.mjs';
-import { waitForStep } from './register-flow.mjs';
+import { approveAll, bearer, memberByApi } from './members.mjs';
+import { checkStep, waitForStep } from './register-flow.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 const NEW_ABOUT = 'I sail on Sundays and bake sourdough on Saturdays.';
@@ -63,8 +63,8 @@ describe('Edit after approval', () => {
   });
 
   it('a new photo and about-me wait for the reviewer, then the other member sees them; a rejected revision keeps the old and says why', async () => {
-    const mei = await register(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' }, { photos: 1 });
-    const kai = await register(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
+    const mei = await memberByApi(browser, server, { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE', photos: 1 });
+    const kai = await memberByApi(browser, server, { nickname: 'Kai', name: 'Chen Kai', gender: 'MALE', matchGender: 'FEMALE' });
     assert.equal(await approveAll(server), 2);
     const meiAuth = await bearer(server, mei.user.userId);
     const before = await myProfile(server, meiAuth);
@@ -78,6 +78,7 @@ describe('Edit after approval', () => {
     await m.goto(`${mei.base}/profile`);
     assert.match(await m.getByTestId('conditions-help').innerText(), /To change them, use Edit my profile above/);
     assert.doesNotMatch(await m.getByTestId('conditions-help').innerText(), /official account/);
+    await checkScreen(m, '/profile, APPROVED');
     await m.getByTestId('edit-profile').click();
     await m.waitForURL(/\/register$/);
     await m.getByTestId('edit-notice').waitFor();
@@ -88,18 +89,22 @@ describe('Edit after approval', () => {
     assert.equal(await m.locator('[data-field="birthday"] input').getAttribute('readonly'), '');
     assert.equal(await m.locator('[data-field="gender"] select').isDisabled(), true);
     assert.equal(await m.locator('[data-field="nickname"] input').getAttribute('readonly'), null, 'the rest stays editable');
+    await checkStep(m);
     await shot(m, 'profile-edit-form', m.getByTestId('fixed-notice'));
 
     await m.getByTestId('step-about').click();
     await waitForStep(m, 'about');
+    await checkStep(m);
     await m.locator('[data-field="aboutMe"] textarea').fill(NEW_ABOUT);
     await m.getByTestId('step-photos').click();
     await waitForStep(m, 'photos');
+    await checkStep(m);
     await m.getByTestId('photo-slot-0').getByRole('button', { name: 'Remove photo 1' }).click();
     await chooseFiles(m, () => m.getByTestId('photo-slot-0').locator('button').click(), { name: 'sailing.png', mimeType: 'image/png', buffer: pngBytes(96, 128, [200, 30, 90]) });
     await m.getByTestId('photo-slot-0').locator('img').waitFor();
     await m.getByTestId('step-review').click();
     await waitForStep(m, 'review');
+    await checkStep(m);
     await m.getByTestId('submit').click();
     await m.waitForURL(/\/profile$/, { timeout: 30_000 });
     await m.locator('[data-testid="revision-status"][data-status="PENDING"]').waitFor();

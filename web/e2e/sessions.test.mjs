@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { KizunaServer, launchBrowser, openAs, ensureScreenshotDir, SCREENSHOT_DIR, checkScreenOnce, checkScreen } from './harness.mjs';
-import { completeForm } from './register-flow.mjs';
+import { registerByApi } from './members.mjs';
 
 const SCREENSHOTS = process.env.KIZUNA_SCREENSHOTS !== '0';
 
@@ -47,14 +47,7 @@ describe('Signing out and leaving', () => {
     await server.start();
     browser = await launchBrowser();
     if (SCREENSHOTS) ensureScreenshotDir();
-    user = await server.mockUser({ displayName: 'Mei' });
-    const first = await openAs(browser, server, user.userId);
-    await first.page.goto(`${first.base}/`);
-    await first.page.waitForURL(/\/register$/);
-    await completeForm(first.page, { verify: 'EMPLOYEE_ID', basics: { nickname: 'Mei', name: 'Lin Mei', gender: 'FEMALE', matchGender: 'MALE' } });
-    await first.page.getByTestId('submit').click();
-    await first.page.waitForURL(/\/profile$/, { timeout: 30_000 });
-    await first.context.close();
+    ({ user } = await registerByApi(server, { nickname: 'Mei', name: 'Lin Mei' }));
   });
 
   after(async () => {
