@@ -666,14 +666,16 @@ async fn today_holds_under_a_reloading_member_and_forged_cookies(backend: Backen
     }
     assert!(bodies[0].contains(&format!("/api/file/fetch/{} ", kai.photo)));
     assert!(bodies.iter().all(|b| *b == bodies[0]));
-    let day_rows = |viewer: i64| {
-        format!("SELECT COUNT(*) FROM introduction_days WHERE viewer_id = {viewer}")
-    };
+    let day_rows =
+        |viewer: i64| format!("SELECT COUNT(*) FROM introduction_days WHERE viewer_id = {viewer}");
     assert_eq!(count(&app, &day_rows(mei.id)).await, 1, "one list");
     assert_eq!(
         count(
             &app,
-            &format!("SELECT COUNT(*) FROM introductions WHERE viewer_id = {}", mei.id)
+            &format!(
+                "SELECT COUNT(*) FROM introductions WHERE viewer_id = {}",
+                mei.id
+            )
         )
         .await,
         1,
@@ -687,16 +689,20 @@ async fn today_holds_under_a_reloading_member_and_forged_cookies(backend: Backen
         .map(|i| format!("{i:064x}"))
         .chain(["".to_owned(), long, "%00%FF'\"--".to_owned()])
         .collect();
-    let pages =
-        futures_util::future::join_all(forged.iter().map(|t| today_page(&app, Some(t), "identity")))
-            .await;
+    let pages = futures_util::future::join_all(
+        forged.iter().map(|t| today_page(&app, Some(t), "identity")),
+    )
+    .await;
     for r in pages {
         assert_eq!(r.status(), 200);
         assert_eq!(r.headers()["cache-control"], "no-cache");
         assert_eq!(r.text().await.unwrap(), FRAME_PAGE);
     }
     // Nobody's list was made for them, and Kai's is still his to make.
-    assert_eq!(count(&app, "SELECT COUNT(*) FROM introduction_days").await, 1);
+    assert_eq!(
+        count(&app, "SELECT COUNT(*) FROM introduction_days").await,
+        1
+    );
     assert_eq!(count(&app, &day_rows(kai.id)).await, 0);
 }
 
