@@ -8,7 +8,7 @@ fixed order).
     python3 scripts/train_safety.py --decision # also the learned decision over the rule's signals (not shipped)
 
 What it learns from: the tuned part of the corpus (core/data/safety/tune.jsonl, tune-2.jsonl to
-tune-7.jsonl), never the held-out rounds (heldout-8.jsonl, heldout-9.jsonl). Each line is read as
+tune-8.jsonl, tune-hn.jsonl), never the held-out rounds (heldout-9.jsonl to heldout-11.jsonl). Each line is read as
 the rule reads it: the script runs `cargo run --release -p kizuna-core --example safety_bench --
 --dump`, which prints, per tuned line, the folded text (NFKC, invisibles dropped, look-alikes
 folded, lower case, hiragana as katakana...) and what the hand-written rule alone finds.
@@ -49,7 +49,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "core" / "data" / "safety"
-FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7"]
+FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7", "tune-8", "tune-hn"]
 OUT = ROOT / "core" / "src" / "safety" / "model.rs"
 LANGS = ["zh-TW", "ja", "en"]
 
@@ -453,7 +453,7 @@ def main():
         f"// logit thresholds {money_t} (money) and {off_t} (contact) chosen by leave-one-round-out cross-validation;",
         f"// money scale {sm:.6f}, bias {bm:.4f}; contact scale {so:.6f}, bias {bo:.4f}.",
         "",
-        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7}.jsonl and scripts/train_safety.py, in that order.",
+        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7,-8,-hn}.jsonl and scripts/train_safety.py, in that order.",
         "#[cfg(test)]",
         f"pub(super) const INPUTS_FNV: u64 = 0x{inputs_checksum():016X};",
         "/// The money table has 2^BITS weights.",

@@ -104,10 +104,11 @@
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
-//! `tune-2.jsonl` to `tune-7.jsonl`, seven independently written sets; the held-out parts of rounds
-//! 1 to 7 were each reported on once and then folded into them (rounds 3's to 7's, written blind,
-//! are `tune-3.jsonl` to `tune-7.jsonl`). The held-out part is two more sets written blind and
-//! never tuned on: `heldout-8.jsonl` (round 8) and `heldout-9.jsonl` (round 9).
+//! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, and `tune-hn.jsonl`, hard
+//! negatives written blind for tuning; the held-out parts of rounds 1 to 8 were each reported on
+//! once and then folded into them (rounds 3's to 8's, written blind, are `tune-3.jsonl` to
+//! `tune-8.jsonl`). The held-out part is three more sets written blind and never tuned on:
+//! `heldout-9.jsonl` (round 9), `heldout-10.jsonl` and `heldout-11.jsonl` (rounds 10 and 11).
 //!
 //! [`rules`]: crate::rules
 
@@ -2283,6 +2284,8 @@ mod tests {
             include_str!("../data/safety/tune-5.jsonl"),
             include_str!("../data/safety/tune-6.jsonl"),
             include_str!("../data/safety/tune-7.jsonl"),
+            include_str!("../data/safety/tune-8.jsonl"),
+            include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
             for byte in text.bytes() {
