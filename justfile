@@ -154,8 +154,8 @@ bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
 # The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
-# (core/data/safety: tune.jsonl and tune-2.jsonl to tune-7.jsonl tuned on, heldout-8.jsonl and
-# heldout-9.jsonl, rounds 8 and 9 written blind and kept aside): per language and part, recall on scam and on contact lines, false
+# (core/data/safety: tune.jsonl, tune-2.jsonl to tune-8.jsonl and tune-hn.jsonl tuned on,
+# heldout-9.jsonl to heldout-11.jsonl, rounds 9 to 11 written blind and kept aside): per language and part, recall on scam and on contact lines, false
 # positives on benign lines and hard negatives, and the cost of a 200-character message (thread CPU
 # time). Fails when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is
 # empty, or a message costs more than 20 µs.

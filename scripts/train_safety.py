@@ -8,7 +8,7 @@ fixed order).
     python3 scripts/train_safety.py --decision # also the learned decision over the rule's signals (not shipped)
 
 What it learns from: the tuned part of the corpus (core/data/safety/tune.jsonl, tune-2.jsonl to
-tune-7.jsonl), never the held-out rounds (heldout-8.jsonl, heldout-9.jsonl). Each line is read as
+tune-8.jsonl, tune-hn.jsonl), never the held-out rounds (heldout-9.jsonl to heldout-11.jsonl). Each line is read as
 the rule reads it: the script runs `cargo run --release -p kizuna-core --example safety_bench --
 --dump`, which prints, per tuned line, the folded text (NFKC, invisibles dropped, look-alikes
 folded, lower case, hiragana as katakana...) and what the hand-written rule alone finds.
@@ -21,18 +21,24 @@ labelled OFF_PLATFORM: a smaller table, since the chat's wasm module carries bot
 text's weights is divided by the square root of its number of features. The weights are
 quantised to i8 (one scale per table); the bias and the threshold become one integer threshold
 on the sum of the quantised weights, so that Rust (safety::model_scores) and this script decide
-alike, bit for bit. A line carries a kind when the rule says so or that kind's score reaches its
+alike, bit for bit. A line carries a kind when the rule says so and that kind's score is not under
+its veto threshold (a shape, for OFF_PLATFORM, is never vetoed), or when its score reaches its
 threshold.
 
-The thresholds are chosen by leave-one-round-out cross-validation: train on six of the seven
-tuned files, score the seventh (each was written independently, by different people, so this
-estimates a blind set), and take the most permissive threshold that keeps, pooled over the seven
-rounds, the false positives the model adds to the rule's (lines the rule passes and the model
-flags) at most 0.5 % on hard negatives and on benign lines in each language; the money model's
-first, then the contact model's on top of rule + money. (Until round 5 the criterion was
-rule + model at most 1 %; round 5's look-alikes put the rules alone above 1 % on hard negatives,
-which left no threshold and switched the model off.) The figures printed are those of that
-cross-validation: rule alone, rule + money model, rule + both models.
+The thresholds are chosen by leave-one-round-out cross-validation: train on eight of the nine
+tuned files, score the ninth (each was written independently, by different people, so this
+estimates a blind set; tune-hn.jsonl holds hard negatives only), and take the most permissive
+threshold that keeps, pooled over the rounds, the false positives the model adds to the rule's
+(lines the rule passes and the model flags) at most 0.5 % on hard negatives and on benign lines in
+each language; the money model's first, then the contact model's on top of rule + money. Then the
+vetoes (since round 10): the highest threshold under each model's that loses, pooled, at most
+0.5 % of each language's scam (money veto) or contact (contact veto, over the money veto) lines;
+the rules fit the phrasings they were written from, and a new writer's look-alike that trips them
+often scores far below anything the model learnt as money talk or an offer of contact. (Until
+round 5 the criterion was rule + model at most 1 %; round 5's look-alikes put the rules alone
+above 1 % on hard negatives, which left no threshold and switched the model off.) The figures
+printed are those of that cross-validation: rule alone, rule + money model, rule + both models,
+and with the vetoes.
 
 The generated file starts with an FNV-1a 64 checksum of the seven tuned files and this script; a
 kizuna-core test recomputes it, so a corpus or a script changed without retraining fails.
@@ -49,7 +55,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "core" / "data" / "safety"
-FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7"]
+FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7", "tune-8", "tune-hn"]
 OUT = ROOT / "core" / "src" / "safety" / "model.rs"
 LANGS = ["zh-TW", "ja", "en"]
 
@@ -120,6 +126,11 @@ def dump():
         row["sig"] = row.get("signals", [0] * SIGNALS)
         row["y_off"] = 1 if "OFF_PLATFORM" in row["labels"] else 0
         row["shape"] = bool(row["sig"][SHAPE])
+        sig = row["sig"]
+        # Decisive for the vetoes (safety::detect_nfkc): a rate per period (daily, percent); a
+        # shape, an identifier token, an app with an ask.
+        row["promise"] = bool(sig[22] and sig[21])
+        row["decisive"] = bool(sig[SHAPE] or sig[13] or (sig[0] and sig[11]))
         row["y"] = 1 if "MONEY" in row["labels"] else 0
         row["rule_money"] = "MONEY" in row["rule"]
         row["rule_off"] = "OFF_PLATFORM" in row["rule"]
@@ -245,6 +256,12 @@ def score(q, row, xkey="x"):
 
 
 LOGITS = [x / 32 for x in range(-64, 321)]
+# The vetoes' thresholds reach lower than the models' (a veto drops the rule's kind only where the
+# model is all but sure the text is clean).
+VETO_LOGITS = [x / 32 for x in range(-160, 321)]
+# A veto may cost, pooled over the leave-one-round-out folds, at most this share of each
+# language's scam (money veto) or contact (contact veto) lines the rule and models found.
+MAX_LOST_RECALL = 0.005
 
 
 def tally(rows, flagged):
@@ -269,9 +286,16 @@ def tally(rows, flagged):
     return out
 
 
-def flags(row, model_money, model_off=False):
-    """Rule or model; the contact model counts only where the rule saw contact material."""
-    return {"money": row["rule_money"] or model_money, "off": row["rule_off"] or (model_off and row["material"])}
+def flags(row, model_money, model_off=False, money_kept=True, off_kept=True):
+    """Rule or model; the contact model counts only where the rule saw contact material. The
+    rule's MONEY stands unless the money model vetoes it (money_kept false: its score is under
+    the veto threshold), never when it holds a rate per period; the rule's OFF_PLATFORM likewise,
+    never when a shape (an address, a number, a link, a handle), an identifier or an app with an
+    ask found it (safety::detect_nfkc)."""
+    return {
+        "money": (row["rule_money"] and (money_kept or row["promise"])) or model_money,
+        "off": (row["rule_off"] and (row["decisive"] or off_kept)) or (model_off and row["material"]),
+    }
 
 
 def pct(pair):
@@ -282,7 +306,7 @@ def cross_validate(rows):
     """Per logit threshold, what each model alone says of the held-out fold's lines (rows in fold
     order): {"money": {t: [bool]}, "off": {t: [bool]}}. Both models of a fold are trained on the
     other six rounds only."""
-    said = {"money": {t: [] for t in LOGITS}, "off": {t: [] for t in LOGITS}}
+    said = {"money": {t: [] for t in VETO_LOGITS}, "off": {t: [] for t in VETO_LOGITS}}
     ordered = []
     for held in FILES:
         train_rows = [r for r in rows if r["file"] != held]
@@ -290,7 +314,7 @@ def cross_validate(rows):
         for kind, key, xkey, bits in [("money", "y", "x", BITS), ("off", "y_off", "x_off", OFF_BITS)]:
             q, scale, bias = quantise(*train(train_rows, key, xkey, bits))
             scores = [score(q, r, xkey) for r in test_rows]
-            for t in LOGITS:
+            for t in VETO_LOGITS:
                 th = int_threshold(scale, bias, t)
                 said[kind][t].extend(decide(s, len(r[xkey]), th) for r, s in zip(test_rows, scores))
         ordered.extend(test_rows)
@@ -314,7 +338,40 @@ def choose(ordered, said):
     return money_t, off_t
 
 
-def loro(ordered, said, money_t, off_t):
+def lost_recall_ok(rows, base, new):
+    """The scam and contact lines `new` loses against `base`: at most MAX_LOST_RECALL per language."""
+    t_base, t_new = tally(rows, base), tally(rows, new)
+    return all(pct(t_base[lang][k]) - pct(t_new[lang][k]) <= 100 * MAX_LOST_RECALL for lang in LANGS for k in ["scam", "contact"])
+
+
+def choose_vetoes(ordered, said, money_t, off_t):
+    """The money veto (the highest threshold under money_t that loses at most MAX_LOST_RECALL of
+    the lines rule + models find), then the contact veto on top of it; None: no veto."""
+    m, o = said["money"][money_t], said["off"][off_t]
+    base = [flags(r, a, b) for r, a, b in zip(ordered, m, o)]
+    veto_m = None
+    for v in (t for t in VETO_LOGITS if t <= money_t):
+        if not lost_recall_ok(ordered, base, [flags(r, a, b, k) for r, a, b, k in zip(ordered, m, o, said["money"][v])]):
+            break
+        veto_m = v
+    kept_m = said["money"][veto_m] if veto_m is not None else [True] * len(ordered)
+    with_veto = [flags(r, a, b, k) for r, a, b, k in zip(ordered, m, o, kept_m)]
+    veto_o = None
+    for v in (t for t in VETO_LOGITS if t <= off_t):
+        if not lost_recall_ok(ordered, with_veto, [flags(r, a, b, k, ko) for r, a, b, k, ko in zip(ordered, m, o, kept_m, said["off"][v])]):
+            break
+        veto_o = v
+    return veto_m, veto_o
+
+
+def loro_flags(ordered, said, money_t, off_t, veto_m=None, veto_o=None):
+    n = len(ordered)
+    kept_m = said["money"][veto_m] if veto_m is not None else [True] * n
+    kept_o = said["off"][veto_o] if veto_o is not None else [True] * n
+    return [flags(r, a, b, k, ko) for r, a, b, k, ko in zip(ordered, said["money"][money_t], said["off"][off_t], kept_m, kept_o)]
+
+
+def loro(ordered, said, money_t, off_t, veto_m=None, veto_o=None):
     """The leave-one-round-out table: per held-out round and pooled, per language, the rule alone,
     rule + money model, rule + both models."""
     ways = [
@@ -323,10 +380,12 @@ def loro(ordered, said, money_t, off_t):
         (f"rule + money + contact models (logit >= {off_t})",
          [flags(r, m, o) for r, m, o in zip(ordered, said["money"][money_t], said["off"][off_t])]),
     ]
+    if veto_m is not None or veto_o is not None:
+        ways.append((f"+ vetoes (money < {veto_m}, contact < {veto_o})", loro_flags(ordered, said, money_t, off_t, veto_m, veto_o)))
     print()
     print(f"leave-one-round-out over the {len(FILES)} tuned rounds (both models trained on the other"
           f" {len(FILES) - 1}, the round scored; the rule as it is now):")
-    print(f"  {'held out':<9} {'lang':<6} {'':<46} {'scam recall':>19} {'contact recall':>19} {'hard FP':>17} {'benign FP':>15}")
+    print(f"  {'held out':<9} {'lang':<6} {'':<50} {'scam recall':>19} {'contact recall':>19} {'hard FP':>17} {'benign FP':>15}")
     for by_file in FILES + [None]:
         for name, fl in ways:
             sub = [(r, f) for r, f in zip(ordered, fl) if by_file is None or r["file"] == by_file]
@@ -334,7 +393,7 @@ def loro(ordered, said, money_t, off_t):
             for lang in LANGS + ["all"]:
                 x = t[lang]
                 cells = "".join(f" {pct(x[k]):6.1f} % ({x[k][0]:>4}/{x[k][1]:<4})" for k in ["scam", "contact", "hard", "benign"])
-                print(f"  {by_file or 'pooled':<9} {lang:<6} {name:<46}{cells}")
+                print(f"  {by_file or 'pooled':<9} {lang:<6} {name:<50}{cells}")
     return ways
 
 
@@ -403,7 +462,8 @@ def main():
     print(f"{len(rows)} tuned lines; features: character 1-{MAX_N}-grams, 2^{BITS} (money) and 2^{OFF_BITS} (contact) slots")
     ordered, said = cross_validate(rows)
     money_t, off_t = choose(ordered, said)
-    loro(ordered, said, money_t, off_t)
+    veto_m, veto_o = choose_vetoes(ordered, said, money_t, off_t)
+    loro(ordered, said, money_t, off_t, veto_m, veto_o)
     if "--decision" in sys.argv:
         decision_comparison(rows, ordered, [flags(r, m) for r, m in zip(ordered, said["money"][money_t])], money_t)
     if loro_only:
@@ -411,9 +471,14 @@ def main():
     qm, sm, bm = quantise(*train(rows, "y", "x", BITS))
     qo, so, bo = quantise(*train(rows, "y_off", "x_off", OFF_BITS))
 
-    def final_flags(tm, to):
+    scores = [(score(qm, r), score(qo, r, "x_off"), len(r["x"])) for r in rows]
+
+    def final_flags(tm, to, vm=None, vo=None):
         thm, tho = int_threshold(sm, bm, tm), int_threshold(so, bo, to)
-        return [flags(r, decide(score(qm, r), len(r["x"]), thm), decide(score(qo, r, "x_off"), len(r["x_off"]), tho)) for r in rows]
+        tvm = None if vm is None else int_threshold(sm, bm, vm)
+        tvo = None if vo is None else int_threshold(so, bo, vo)
+        return [flags(r, decide(a, n, thm), decide(b, n, tho), tvm is None or decide(a, n, tvm), tvo is None or decide(b, n, tvo))
+                for r, (a, b, n) in zip(rows, scores)]
 
     def clean_ok(f):
         tt = tally(rows, f)
@@ -425,35 +490,45 @@ def main():
 
     # The tuned part's own targets (core/tests/safety_corpus.rs): recall at least 95 % and at most
     # 1 % of clean lines flagged, per language, by rule + models trained on all of it. When the
-    # cross-validated thresholds miss them, the money threshold moves by the fewest steps of 1/32
-    # that meet both (lower for recall, higher for false positives); failing that, both rise
-    # until the clean lines are kept (the recall then fails the test, as it should).
-    steps = [(km, 0, True) for km in sorted(range(-64, 129), key=lambda k: (abs(k), k))]
-    steps += [(k, k, False) for k in range(0, 129)]
-    for km, ko, both in steps:
-        f = final_flags(money_t + km / 32, off_t + ko / 32)
+    # cross-validated thresholds miss them, the vetoes rise together by the fewest steps of 1/32
+    # (never above their model's threshold), and at each the money threshold moves by the fewest
+    # steps that meet both (lower for recall, higher for false positives); failing that, both
+    # thresholds rise until the clean lines are kept (the recall then fails the test, as it should).
+    def raised(v, k, top):
+        return None if v is None and k == 0 else min(top, (VETO_LOGITS[0] if v is None else v) + k / 32)
+
+    steps = [(km, 0, 0, True) for km in sorted(range(-64, 129), key=lambda k: (abs(k), k))]
+    steps += [(km, 0, kv, True) for kv in range(1, 97) for km in sorted(range(-16, 17), key=lambda k: (abs(k), k))]
+    steps += [(k, k, 0, False) for k in range(0, 129)]
+    for km, ko, kv, both in steps:
+        tm, to = money_t + km / 32, off_t + ko / 32
+        vm, vo = raised(veto_m, kv, tm), raised(veto_o, kv, to)
+        f = final_flags(tm, to, vm, vo)
         if clean_ok(f) and (recall_ok(f) or not both):
-            if km or ko:
-                print(f"thresholds moved from logits {money_t} / {off_t} to {money_t + km / 32} / {off_t + ko / 32}:"
-                      " the tuned part's own targets per language")
-                money_t, off_t = money_t + km / 32, off_t + ko / 32
+            if km or ko or kv:
+                print(f"thresholds moved from logits {money_t} / {off_t} (vetoes {veto_m} / {veto_o}) to {tm} / {to}"
+                      f" (vetoes {vm} / {vo}): the tuned part's own targets per language")
+                money_t, off_t, veto_m, veto_o = tm, to, vm, vo
                 print("leave-one-round-out at the shipped thresholds:")
-                loro(ordered, said, money_t, off_t)
+                loro(ordered, said, money_t, off_t, veto_m, veto_o)
             break
     thm, tho = int_threshold(sm, bm, money_t), int_threshold(so, bo, off_t)
+    tvm = None if veto_m is None else int_threshold(sm, bm, veto_m)
+    tvo = None if veto_o is None else int_threshold(so, bo, veto_o)
     print()
     for name, q, th, t, scale, bias in [("money", qm, thm, money_t, sm, bm), ("contact", qo, tho, off_t, so, bo)]:
         table = bytes(v & 0xFF for v in q)
         print(f"{name} model on all tuned lines: threshold {th} (logit {t}, scale {scale:.6f}, bias {bias:.4f}),"
               f" {sum(1 for v in q if v)} of {len(q)} weights non-zero, table {len(table)} B, {len(gzip.compress(table, 9))} B gzip")
-    report(" on the tuned part (trained on it): rule + models", rows, final_flags(money_t, off_t))
+    print(f"vetoes: money {veto_m} (threshold {tvm}), contact {veto_o} (threshold {tvo})")
+    report(" on the tuned part (trained on it): rule + models", rows, final_flags(money_t, off_t, veto_m, veto_o))
     lines = [
         "// generated by scripts/train_safety.py; do not edit (python3 scripts/train_safety.py retrains)",
         f"// {len(rows)} tuned lines, features: character 1-{MAX_N}-grams in 2^{BITS} (money) and 2^{OFF_BITS} (contact) slots;",
-        f"// logit thresholds {money_t} (money) and {off_t} (contact) chosen by leave-one-round-out cross-validation;",
+        f"// logit thresholds {money_t} (money) and {off_t} (contact), vetoes {veto_m} and {veto_o}, chosen by leave-one-round-out cross-validation;",
         f"// money scale {sm:.6f}, bias {bm:.4f}; contact scale {so:.6f}, bias {bo:.4f}.",
         "",
-        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7}.jsonl and scripts/train_safety.py, in that order.",
+        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7,-8,-hn}.jsonl and scripts/train_safety.py, in that order.",
         "#[cfg(test)]",
         f"pub(super) const INPUTS_FNV: u64 = 0x{inputs_checksum():016X};",
         "/// The money table has 2^BITS weights.",
@@ -464,6 +539,10 @@ def main():
         f"pub(super) const OFF_BITS: u32 = {OFF_BITS};",
         "/// A text carries contact details or a move elsewhere when 256 x the sum of its n features' contact weights over sqrt(n) reaches this.",
         f"pub(super) const OFF_THRESHOLD: i32 = {tho};",
+        "/// The rule's MONEY stands unless the money model's score (as for MONEY_THRESHOLD) is under this.",
+        f"pub(super) const MONEY_VETO: Option<i32> = {'None' if tvm is None else f'Some({tvm})'};",
+        "/// The rule's OFF_PLATFORM found by words (no shape) stands unless the contact model's score is under this.",
+        f"pub(super) const OFF_VETO: Option<i32> = {'None' if tvo is None else f'Some({tvo})'};",
         "/// The quantised weights of the money model.",
         f"pub(super) static MONEY: [i8; 1 << BITS] = [",
     ]

@@ -55,7 +55,9 @@
 //!    who asked, of staying here (`ここで話そう`, `不用換`), of going elsewhere in person (`we
 //!    went somewhere else`), of a fake account in the news (`冒充`), or, with no "you", of a third
 //!    person's own use of an app (`我媽傳LINE…`, `母からLINE来て`), a phrase of moving elsewhere (swapping numbers among them) or an app
-//!    named with an ask, an identifier or a name after it (`LINE: erictw`, `ig → maya`,
+//!    named with an ask (the loose asks, `聊`, `交換`, `私訊`, `フォロー`, `got`, `instead`, only in a
+//!    message that addresses its reader: a "you", a question, a suggestion or a request, `吧`,
+//!    `我們`, `しよう`, `ませんか`, `let's`), an identifier or a name after it (`LINE: erictw`, `ig → maya`,
 //!    `insta: @ julie`, `on Facebook as Tom`), an app asked alone (`LINE?`) or used as a verb
 //!    (`WhatsApp me`), a messaging app named without its name with a move or talk (`換到別的通訊軟體聊`,
 //!    `他のアプリに移らない？`), an ask to be added (a friend or follow request too) with an
@@ -70,44 +72,49 @@
 //!    bills, a loan never repaid, knowing nothing of it, the price of a thing bought (a down
 //!    payment, a wedding gift, a gift card, a tax return, a transit card topped up, a coupon, one's
 //!    own parcel posted), one's own saving or first job, not investing oneself, reading about
-//!    scams, and for a relative's, colleague's or friend's money told of (`我爸每天看股票台`, `my
+//!    scams, someone who fell for a pitch, spam, an ask turned down, and for a relative's,
+//!    colleague's or friend's money told of (`我爸每天看股票台`, `my
 //!    ex used to trade forex`) with no "you", need, rate, sending, mentor or inside tip; less 3
-//!    for a job in finance told of someone to no one in particular (no "you", rate, amount,
-//!    mentor or inside tip). Also `OFF_PLATFORM`: a symbol between a number's groups (`0955 ⭐
+//!    for a job in finance told of someone (or one's own desk, department or internship) to no one
+//!    in particular (no "you", rate, amount, mentor or inside tip); a money word in quotation marks
+//!    (`「老師帶單」`, `"withdrawal fee" emails`) in a message with no "you" counts nothing. Also `OFF_PLATFORM`: a symbol between a number's groups (`0955 ⭐
 //!    612 ⭐ 840`, `070 / 3928 / 1156`), a host with a path (`ameblo.jp/rina`), continuing on an
 //!    app (`continue on LINE?`), asking the reader's number (`你手機幾號`), the rest of a number
 //!    in parts (`後六碼是 456387`, five to eight digits, no amount); never an ask quoted as someone
 //!    else's words (`「LINE交換しよ」って言ってくる人`), contact details not swapped, a fake account
 //!    warned of, an app one does not use, or a lottery draw (rising pairs of digits up to 49).
-//! 5. **Learned models.** Where the rules find no `MONEY`, a learned score may; where they find no
-//!    `OFF_PLATFORM` but saw contact material (an app named, an identifier word or token, digits
-//!    starting as a mobile number, a mail word, a phone word, a QR code, a link, another app or a
-//!    talk moved elsewhere), a second learned score may. Each is a logistic regression over the
-//!    normalised text's character 1- to 3-grams (counts over the square root of their number),
-//!    hashed into i8 weights (2^14 for money, 2^13 for contact; `safety/model.rs`, generated),
-//!    against one integer threshold. The hand rules fit the phrasings they were tuned on (about
-//!    88 % scam recall on each new blind set); the models generalise from the whole tuned corpus.
-//!    They are trained offline by `scripts/train_safety.py` (Python standard library, seeded),
-//!    which reads each tuned line as the rules do through `safety_bench --dump`
-//!    ([`rule_and_folded`]) and picks the thresholds by leave-one-round-out cross-validation over
-//!    the seven tuned rounds (`--loro` prints it): the most recall with the false positives each
-//!    model adds at or under 0.5 % in each language; then, when the models trained on all seven
-//!    miss the tuned part's own targets (recall ≥ 95 %, clean lines flagged ≤ 1 %, per
-//!    language), the money threshold moves by the fewest steps of 1/32 that meet them.
-//!    `python3 scripts/train_safety.py` retrains; a test fails when the tuned files or the script
-//!    changed since (a checksum in the model file). Leave-one-round-out over rounds 1 to 7,
-//!    pooled, before (round 6's rule and money model) → after (the classes below and the
-//!    contact model, at the shipped thresholds): scam recall 94.6 → 95.3 %, contact recall
-//!    95.4 → 97.9 %, hard-negative false positives 2.4 → 1.7 %, benign 0 %. The rules were
+//! 5. **Learned models.** Where the rules find `MONEY`, a learned score far under its threshold
+//!    vetoes it (not when a rate per period was found); where they find `OFF_PLATFORM` by words,
+//!    a second score far under its threshold vetoes it (not when a shape, an identifier or an app
+//!    with a plain ask found it). Where the rules find no `MONEY`, the learned score may; where
+//!    they find no `OFF_PLATFORM` but saw contact material (an app named, an identifier word or
+//!    token, digits starting as a mobile number, a mail word, a phone word, a QR code, a link,
+//!    another app or a talk moved elsewhere), the second score may. Each is a logistic
+//!    regression over the normalised text's character 1- to 3-grams (counts over the square root
+//!    of their number), hashed into i8 weights (2^14 for money, 2^13 for contact;
+//!    `safety/model.rs`, generated), against integer thresholds. The hand rules fit the phrasings
+//!    they were tuned on (about 88 % scam recall on each new blind set); the models generalise
+//!    from the whole tuned corpus. They are trained offline by `scripts/train_safety.py` (Python
+//!    standard library, seeded), which reads each tuned line as the rules do through
+//!    `safety_bench --dump` ([`rule_and_folded`]) and picks the thresholds by
+//!    leave-one-round-out cross-validation over the nine tuned rounds (`--loro` prints it): the
+//!    most recall with the false positives each model adds at or under 0.5 % in each language,
+//!    then the highest vetoes that lose at most 0.5 % of each language's scam or contact lines;
+//!    then, when the models trained on all nine miss the tuned part's own targets (recall ≥ 95 %,
+//!    clean lines flagged ≤ 1 %, per language), the thresholds move by the fewest steps of 1/32
+//!    that meet them. `python3 scripts/train_safety.py` retrains; a test fails when the tuned
+//!    files or the script changed since (a checksum in the model file). Leave-one-round-out over
+//!    the nine tuned rounds, pooled, rules + both models → with the vetoes: scam recall 94.2 → 93.8 %, contact recall 97.3 → 97.0 %, hard-negative false positives 2.7 → 2.2 %, benign 0 %. The rules were
 //!    written from these rounds' errors, so this flatters them; the held-out rounds are the
 //!    honest figure.
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
-//! `tune-2.jsonl` to `tune-7.jsonl`, seven independently written sets; the held-out parts of rounds
-//! 1 to 7 were each reported on once and then folded into them (rounds 3's to 7's, written blind,
-//! are `tune-3.jsonl` to `tune-7.jsonl`). The held-out part is two more sets written blind and
-//! never tuned on: `heldout-8.jsonl` (round 8) and `heldout-9.jsonl` (round 9).
+//! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, and `tune-hn.jsonl`, hard
+//! negatives written blind for tuning; the held-out parts of rounds 1 to 8 were each reported on
+//! once and then folded into them (rounds 3's to 8's, written blind, are `tune-3.jsonl` to
+//! `tune-8.jsonl`). The held-out part is three more sets written blind and never tuned on:
+//! `heldout-9.jsonl` (round 9), `heldout-10.jsonl` and `heldout-11.jsonl` (rounds 10 and 11).
 //!
 //! [`rules`]: crate::rules
 
@@ -335,24 +342,37 @@ pub fn detect(text: &str) -> Kinds {
 pub fn detect_nfkc(text_in_nfkc: &str) -> Kinds {
     let folded = fold(text_in_nfkc);
     let signals = signals(&folded);
-    let mut kinds = signals.kinds();
-    if kinds.contains(Kind::Money) && kinds.contains(Kind::OffPlatform) {
-        return kinds;
-    }
-    // Only the model of a kind the rule did not find is asked (a third of the cost of a message).
-    let (money, off) = if kinds.contains(Kind::Money) {
-        (false, model_says::<false, true>(&folded).1)
-    } else if kinds.contains(Kind::OffPlatform) {
-        (model_says::<true, false>(&folded).0, false)
+    let reading = signals.reading();
+    let rule = reading.kinds();
+    // Both models in one pass (one hash per n-gram): each may add its kind or veto the rule's.
+    let (money, off, n) = model_scores::<true, true>(&folded);
+    let mut kinds = Kinds::EMPTY;
+    // A rate per day, week or month is a promised return whatever the model reads ("the plan
+    // pays 2 percent daily"): decisive, as a shape is for contact details.
+    let money_found = if rule.contains(Kind::Money) {
+        (signals.daily && signals.percent)
+            || model::MONEY_VETO.is_none_or(|veto| reaches(money, n, veto))
     } else {
-        model_says::<true, true>(&folded)
+        reaches(money, n, model::MONEY_THRESHOLD)
     };
-    if money {
+    if money_found {
         kinds = kinds.with(Kind::Money);
     }
+    // A shape (an address, a number, a link, a handle) is decisive; words the rules read as a
+    // move elsewhere stand unless the contact model is all but sure the text offers nothing.
     // The contact model tells whether the contact material the rule saw is offered; it finds
     // none by itself.
-    if off && signals.contact_material() {
+    // An identifier, or an app named with a plain ask ("SMSちょうだい"), is decisive as a shape
+    // is; the veto reads the looser words (a move phrase, a loose ask, a mail word).
+    let off_found = if rule.contains(Kind::OffPlatform) {
+        reading.shape
+            || signals.id_token
+            || (reading.app && signals.asks())
+            || model::OFF_VETO.is_none_or(|veto| reaches(off, n, veto))
+    } else {
+        signals.contact_material() && reaches(off, n, model::OFF_THRESHOLD)
+    };
+    if off_found {
         kinds = kinds.with(Kind::OffPlatform);
     }
     kinds
@@ -369,7 +389,27 @@ fn signals(folded: &[char]) -> Signals {
     find_digits(folded, &mut signals);
     find_shapes(folded, &mut signals);
     signals.reported = reported(folded);
+    signals.quoted = quoted(folded);
     signals
+}
+
+/// The spans inside quotation marks (`「…」`, `"…"`, `“…”`): words quoted are mentioned, not
+/// used (`聽到「老師帶單」就起雞皮疙瘩`, `"urgent withdrawal fee" emails`).
+fn quoted(text: &[char]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    for (i, c) in text.iter().enumerate() {
+        match (open, *c) {
+            (None, '「' | '“') => open = Some((*c, i)),
+            (None, '"') => open = Some(('"', i)),
+            (Some(('「', s)), '」') | (Some(('“', s)), '”') | (Some(('"', s)), '"') => {
+                spans.push((s, i));
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    spans
 }
 
 /// Words in quotes followed by a verb of saying (`「LINE交換しよ」って言ってくる人`, `「加我賴」說`):
@@ -698,6 +738,10 @@ enum Sig {
     NotApp,
     /// Asking to add, swap, give, search, move; or praising another app.
     Ask,
+    /// A word that asks only in a message that addresses its reader ([`WEAK_ASKS`]).
+    WeakAsk,
+    /// The reader addressed by the message's form: a question, a suggestion, a request.
+    Direct,
     /// A word for an identifier (`id`, `帳號`).
     IdWord,
     /// A phrase of moving elsewhere or asking for contact details: enough alone.
@@ -830,25 +874,46 @@ const NOT_APPS: &str = words![
 #[rustfmt::skip]
 const ASKS: &str = words![
     // zh-TW
-    "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "交換", "给我", "給我", "多少", "搜尋", "搜",
-    "私訊", "私聊", "聯絡", "聯繫", "联系", "聊", "找我", "追蹤", "賴我", "傳給", "傳到", "傳我", "來我的", "移到", "改用", "去那邊",
-    "留個", "比較", "就是我", "qr code", "qrコード", "qr", "傳",
+    "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "给我", "給我", "多少", "搜尋", "搜",
+    "私聊", "聯絡", "聯繫", "联系", "找我", "賴我", "傳給", "傳到", "傳我", "來我的", "移到", "改用", "去那邊",
+    "留個", "就是我", "qr code", "qrコード", "qr",
     // ja
-    "追加", "交換", "教え", "聞い", "聞け", "検索", "探し", "話そう", "話さない", "で話", "しよ", "やって", "ある?", "あります",
-    "使って", "移動", "変え", "連絡", "来て", "フォロー", "送る", "送りたい", "ちょうだい", "こちら", "のほうが", "の方が", "dm",
+    "追加", "教え", "聞け", "検索", "探し", "話そう", "話さない", "で話", "しよ", "ある?",
+    "移動", "連絡", "送る", "送りたい", "ちょうだい", "こちら", "のほうが", "の方が",
     // en
     "add", "swap", "exchange", "give me", "what's your", "whats your", "what is your", "search",
     "message me", "reach me", "find me", "text me", "call me", "hit me up", "snap me", "line me",
-    "telegram me", "follow", "chat on", "talk on", "go to", "switch to", "move to", "move over",
-    "do you have", "do you use", "got", "have it", "use line", "let's use", "let's talk",
-    "let's chat", "instead", "on here", "there", "get your", "ask for your", "can i get", "send",
-    "come to", "more reliable", "easier", "faster", "better", "instant", "look me up",
+    "telegram me", "chat on", "talk on", "go to", "switch to", "move to", "move over",
+    "do you have", "do you use", "have it", "let's use", "let's talk",
+    "let's chat", "get your", "ask for your", "can i get", "send",
+    "come to", "look me up",
     "scan", "読み取", "友だち追加", "友達追加", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
     "dm me",
-    "invite", "招待", "拉妳", "拉你", "拉進", "持ってる", "やってる", "続きは", "にしない",
+    "invite", "招待", "拉妳", "拉你", "拉進", "続きは",
     "移ら", "移ろ", "移れ",
     "give you my", "給妳我的", "給你我的", "keep in touch", "保持聯絡", "連絡取り合",
     "continue on", "move this to", "move it to", "continue this on",
+];
+
+/// Words that ask only when the message addresses its reader (a [`Sig::Direct`] word, "you" or a
+/// question): the same words tell of one's own use of an app ("我ig私訊都是廣告", "got an email from
+/// HR", "インスタでフォローされると", "the brown line is so slow I could walk faster").
+#[rustfmt::skip]
+const WEAK_ASKS: &str = words![
+    "交換", "聊", "私訊", "追蹤", "傳", "比較",
+    "聞い", "使って", "来て", "変え", "やって", "あります", "フォロー", "dm", "持ってる", "やってる", "にしない",
+    "got", "there", "faster", "better", "easier", "instant", "instead", "follow", "use line", "on here",
+    "more reliable",
+];
+
+/// The reader addressed or invited by the message's form ([`Sig::Direct`]): a question, a
+/// suggestion, a request (`吧`, `要不要`, `我們`, `しよう`, `ませんか`, `してね`, `let's`).
+#[rustfmt::skip]
+const DIRECT: &str = words![
+    "?", "吧", "好不好", "好嗎", "要不要", "我們", "咱們", "一下", "一起", "嘛", "來追蹤", "私訊我", "直接",
+    "しよ", "しとこ", "しとい", "ませんか", "してね", "して!", "してよ", "ようよ", "ない?", "よう、", "よう。",
+    "変えよう", "ください", "下さい", "ちょうだい", "一緒に", "ほうがいい", "方がいい", "して、", "しない?",
+    "let's", "lets", "shall we", "can i", "could i", "please", "pls", "me on", "me at", "with me",
 ];
 
 #[rustfmt::skip]
@@ -969,6 +1034,14 @@ const MONEY_STRONG: &str = words![
     // Denying being a scammer, promising no loss.
     "不是騙子", "not a scammer", "詐欺師じゃない", "騙してない", "不會騙你", "不會騙妳", "沒有騙你", "沒有騙妳",
     "リスクはゼロ", "リスクゼロ", "零風險", "無風險", "補填", "損失補", "虧損補",
+    // A pitch's promises in English: a record that never loses, a way in before the public, a
+    // first small stake, a lesson offered (round 10: English scam lines were the fewest found).
+    "win rate", "principal-protected", "no way to lose", "never lost", "nobody has lost", "lost a cent",
+    "limit up", "pre-sale", "new coin", "enter the trade", "card codes", "bail money", "when to sell",
+    "buy early", "get in before", "leaked a tip", "my profits", "wealth program", "financial management",
+    "deposit done", "isn't a scam", "put my own money", "before the listing", "before the public",
+    "try with", "start small", "invest a little", "teach you", "spots open", "slots are limited",
+    "ask for money",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -1000,6 +1073,9 @@ const MONEY_TOPIC: &str = words![
     "利潤", "いいニュース", "good news", "好消息", "利多",
     // Financial freedom, getting rich, asking for help with money, depositing into "this account".
     "財富自由", "財務自由", "経済的自由", "financial freedom", "get rich", "援助", "資助",
+    "market opens", "the returns", "profits", "allocation", "pays more", "this pays", "overdue",
+    "visa fee", "cover the ticket", "see for yourself", "are you in", "gold price", "confiscated",
+    "introduce you",
 ];
 
 #[rustfmt::skip]
@@ -1100,6 +1176,8 @@ const MONEY_NEWS: &str = words![
     // A gift card given as a present.
     "母の日", "父の日", "母親節", "父親節", "birthday present~", "christmas present~", "誕生日プレゼント",
     "make terrible", "あげたら",
+    // Someone who fell for a pitch, spam and phishing, an ask turned down: a warning or a story.
+    "fell for", "falls for", "fall for", "spam", "phishing", "said no",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -1141,6 +1219,9 @@ const DAILY: &str = words![
 const JOBS: &str = words![
     "trader", "交易員", "營業員", "分析師", "analyst", "アナリスト", "トレーダー", "顧問", "advisor", "adviser",
     "banker", "証券マン", "financial planner", "ファイナンシャルプランナー", "理專", "理財專員", "融資担当",
+    // One's own workplace in finance told of: a desk, a department, compliance, an internship.
+    "交易室", "fx desk", "trading desk", "做法遵", "反洗錢", "窓口で", "我們部門", "仕事で", "實習", "at work",
+    "our team", "在投資銀行", "在券商",
 ];
 
 /// The reader addressed ([`Sig::You`]).
@@ -1330,10 +1411,12 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 39] = [
+const LISTS: [(&str, Sig); 41] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
+    (WEAK_ASKS, Sig::WeakAsk),
+    (DIRECT, Sig::Direct),
     (ID_WORDS, Sig::IdWord),
     (MOVES, Sig::Move),
     (LINKS, Sig::Link),
@@ -1418,6 +1501,9 @@ struct Signals {
     /// Money words found, as (start, end, weight): one inside a longer one does not count.
     money: Vec<(usize, usize, i8)>,
     ask: bool,
+    /// A word that asks only when the message addresses its reader, and such an address.
+    weak_ask: bool,
+    direct: bool,
     id_word: bool,
     id_token: bool,
     move_phrase: bool,
@@ -1452,6 +1538,8 @@ struct Signals {
     need: bool,
     /// An ask quoted as someone else's words (「LINE交換しよ」って言ってくる人).
     reported: bool,
+    /// The spans inside quotation marks.
+    quoted: Vec<(usize, usize)>,
     amounts: u32,
     /// The digits of the message's runs of two or more, and whether the first such run starts
     /// with 0 (with `split`, a phone number given in parts).
@@ -1523,7 +1611,7 @@ impl Signals {
             topic.min(3),
             weak.min(3),
             discount.min(6),
-            b(self.ask),
+            b(self.asks()),
             b(self.id_word),
             b(self.id_token),
             b(self.move_phrase),
@@ -1559,6 +1647,11 @@ impl Signals {
         ]
     }
 
+    /// An ask: a plain one, or a loose one in a message that addresses its reader.
+    fn asks(&self) -> bool {
+        self.ask || (self.weak_ask && (self.direct || self.you))
+    }
+
     fn reading(&self) -> Reading {
         let app = self
             .apps
@@ -1571,11 +1664,14 @@ impl Signals {
         let rest_of_number =
             self.split && (5..=8).contains(&self.run_digits) && self.amounts == 0 && !self.percent;
         let split_phone = split_phone || rest_of_number;
+        // "交換", "聊", "got", "follow" ask only a reader addressed; of oneself or of a third
+        // person they tell of an app used.
+        let ask = self.asks();
         let shape = self.link || self.email || self.phone || self.handle || split_phone;
         let words = self.move_phrase
-            || (app && (self.id_token || ((self.ask || self.id_word) && !self.content)))
+            || (app && (self.id_token || ((ask || self.id_word) && !self.content)))
             || (self.id_word && self.id_token)
-            || (self.mail && (self.id_token || self.ask || self.dot_com))
+            || (self.mail && (self.id_token || ask || self.dot_com))
             || (self.add_me && (self.id_token || self.id_word || self.qr || app))
             || (self.qr && self.id_word)
             || (self.phone_word && self.place)
@@ -1592,11 +1688,17 @@ impl Signals {
         // A third person's own use of an app counts only when the reader is addressed.
         let aside_only = self.aside && !self.you;
         let off = shape || (words && !self.told && !aside_only && !self.reported);
+        // A money word in quotation marks, in a message that does not address its reader, is
+        // someone else's word told of (an ad, a scam, a spam folder), not a pitch.
+        let mentioned = |s: &usize, e: &usize| {
+            !self.you && self.quoted.iter().any(|(qs, qe)| qs < s && e <= qe)
+        };
         let words = self.money.iter().filter(|(s, e, _)| {
             !self
                 .money
                 .iter()
                 .any(|(os, oe, _)| os <= s && e <= oe && (os, oe) != (s, e))
+                && !mentioned(s, e)
         });
         let has_words = words.clone().any(|(_, _, w)| *w > 0);
         let mut money: i32 = words.map(|(_, _, w)| i32::from(*w)).sum();
@@ -1727,6 +1829,8 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 }
                 Sig::NotApp => signals.not_apps.push((start, end)),
                 Sig::Ask => signals.ask = true,
+                Sig::WeakAsk => signals.weak_ask = true,
+                Sig::Direct => signals.direct = true,
                 Sig::IdWord => signals.id_word = true,
                 Sig::Move => signals.move_phrase = true,
                 Sig::Link => signals.link = true,
@@ -2225,7 +2329,18 @@ fn find_shapes(text: &[char], signals: &mut Signals) {
             && token[1..token.len() - 1]
                 .iter()
                 .any(|c| matches!(c, '.' | '_'));
-        if token.len() >= 4 && letters > 0 && (digits > 0 || inner) && !token.contains(&'-') {
+        // A site only named (`we.com`, `yahoo.co.jp`) is no identifier: a link needs a path,
+        // a scheme or `www.`.
+        let site = digits == 0 && token.contains(&'.') && {
+            let tld: String = token.iter().rev().take_while(|c| **c != '.').collect();
+            matches!(tld.as_str(), "moc" | "ten" | "gro" | "wt" | "pj" | "oi")
+        };
+        if token.len() >= 4
+            && letters > 0
+            && (digits > 0 || inner)
+            && !token.contains(&'-')
+            && !site
+        {
             signals.id_token = true;
         }
         // A link to any site, written as one: a scheme (`https://`) or `www.` and a host.
@@ -2283,6 +2398,8 @@ mod tests {
             include_str!("../data/safety/tune-5.jsonl"),
             include_str!("../data/safety/tune-6.jsonl"),
             include_str!("../data/safety/tune-7.jsonl"),
+            include_str!("../data/safety/tune-8.jsonl"),
+            include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
             for byte in text.bytes() {

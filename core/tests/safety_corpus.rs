@@ -1,8 +1,9 @@
 //! The safety corpus (core/data/safety/) is well formed, and the rule keeps meeting its targets on
-//! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-7.jsonl, seven independently
-//! written sets whose held-out parts (rounds 1 to 7) were each reported on once and then folded
-//! into them. The held-out part, heldout-8.jsonl and heldout-9.jsonl, is rounds 8 and 9 written
-//! blind and never tuned on; its figures are
+//! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-8.jsonl, eight independently
+//! written sets whose held-out parts (rounds 1 to 8) were each reported on once and then folded
+//! into them, and tune-hn.jsonl, hard negatives written blind for tuning. The held-out part,
+//! heldout-9.jsonl to heldout-11.jsonl, is rounds 9 to 11 written blind and never tuned on; its
+//! figures are
 //! `just bench-safety`'s to print (and to fail on): a test that pinned them would invite tuning on
 //! it. Until the lead adds it (the file is empty), the held-out share and count checks fail.
 
@@ -26,8 +27,8 @@ fn read(jsonl: &str) -> Vec<Line> {
         .collect()
 }
 
-/// The tuned part (tune.jsonl, tune-2.jsonl to tune-7.jsonl) and the held-out part
-/// (heldout-8.jsonl, round 8, and heldout-9.jsonl, round 9).
+/// The tuned part (tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-hn.jsonl) and the held-out
+/// part (heldout-9.jsonl to heldout-11.jsonl, rounds 9 to 11).
 fn parts() -> (Vec<Line>, Vec<Line>) {
     let mut tune = read(include_str!("../data/safety/tune.jsonl"));
     tune.extend(read(include_str!("../data/safety/tune-2.jsonl")));
@@ -36,8 +37,11 @@ fn parts() -> (Vec<Line>, Vec<Line>) {
     tune.extend(read(include_str!("../data/safety/tune-5.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-6.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-7.jsonl")));
-    let mut heldout = read(include_str!("../data/safety/heldout-8.jsonl"));
-    heldout.extend(read(include_str!("../data/safety/heldout-9.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-8.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-hn.jsonl")));
+    let mut heldout = read(include_str!("../data/safety/heldout-9.jsonl"));
+    heldout.extend(read(include_str!("../data/safety/heldout-10.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-11.jsonl")));
     (tune, heldout)
 }
 
@@ -71,7 +75,7 @@ fn every_line_is_once_in_the_corpus_with_the_labels_of_its_set_and_three_hundred
 }
 
 /// Fails while the held-out files are empty: the lead adds the blind sets. The issue asks for a
-/// fifth kept aside; two blind rounds that were never tuned on make more than a quarter, and more
+/// fifth kept aside; three blind rounds that were never tuned on make more than a quarter, and more
 /// held out only makes the figures harder to flatter, so the ceiling is a third.
 #[test]
 fn the_held_out_part_is_a_fifth_to_a_third_of_each_language_with_ten_lines_of_each_set() {
