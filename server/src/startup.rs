@@ -427,12 +427,9 @@ fn build_routes(
     mail_outbox: Option<MockOutbox>,
 ) -> impl Endpoint + 'static {
     let service = routes::api_service();
-    let document = routes::openapi_json();
-    // The UI embeds the document it shows: the served one, not poem-openapi's own.
-    let docs_html = service
-        .swagger_ui_html()
-        .replace(&service.spec(), &document);
-    let route_table = routes::RouteTable::from_document(&document);
+    // The paths and methods of poem-openapi's own document are the served one's (which only adds
+    // to schemas): reading them from it spares every start building the served document.
+    let route_table = routes::RouteTable::from_document(&service.spec());
     let http_metrics = crate::monitoring::HttpMetrics::new(route_table.clone());
     let development = mock.is_some();
     let mut api = Route::new();
@@ -440,20 +437,35 @@ fn build_routes(
     // web app); the live server does not hand a map of its API to scrapers, and Swagger UI's
     // inline script would need a hole in the Content-Security-Policy.
     if development {
+        // Made on the first request, not at start: the served document and Swagger UI's page
+        // (about 2.4 MB of strings, and a `Value` of the document while it is made) would
+        // otherwise stay in every development server's memory from its start (issue 46).
+        let document: Arc<std::sync::OnceLock<String>> = Arc::default();
+        let docs_html: Arc<std::sync::OnceLock<String>> = Arc::default();
+        let document_for_docs = document.clone();
         api = api
             .at(
                 "/openapi.json",
                 get(make_sync(move |_| {
                     poem::Response::builder()
                         .content_type("application/json")
-                        .body(document.clone())
+                        .body(document.get_or_init(routes::openapi_json).clone())
                 })),
             )
             .at(
                 "/docs",
                 get(make_sync(move |_| {
+                    let html = docs_html.get_or_init(|| {
+                        let service = routes::api_service();
+                        // The UI embeds the document it shows: the served one, not
+                        // poem-openapi's own.
+                        service.swagger_ui_html().replace(
+                            &service.spec(),
+                            document_for_docs.get_or_init(routes::openapi_json),
+                        )
+                    });
                     // Swagger UI is one page of inline script and style (development only).
-                    Html(docs_html.clone()).with_header(
+                    Html(html.clone()).with_header(
                         header::CONTENT_SECURITY_POLICY,
                         "default-src 'none'; script-src 'unsafe-inline'; \
                          style-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
