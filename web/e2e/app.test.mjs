@@ -69,14 +69,17 @@ describe('Kizuna LIFF app', () => {
     await page.goto(`${base}/profile`);
     await page.getByTestId('review-status').waitFor();
     await chooseFiles(page, () => page.getByRole('button', { name: 'Change photo' }).click(), { name: 'avatar.png', mimeType: 'image/png', buffer: pngBytes(64, 64, [37, 99, 235]) });
-    await page.getByText('Profile photo updated').waitFor({ timeout: 15_000 });
-    // The toast is opaque and sits above the profile name, not on it (phone-sized screen).
-    await page.waitForFunction(() => {
-      const toast = document.querySelector('.toast')?.getBoundingClientRect();
-      const title = document.querySelector('#profile-title')?.getBoundingClientRect();
-      return toast && title && toast.bottom <= title.top;
-    }, null, { timeout: 5_000 });
-    const background = await page.locator('.toast').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    // The toast is opaque and sits above the profile name, not on it (phone-sized screen). Read
+    // in the page while it shows: it closes itself after 3 s, which round trips on a loaded machine
+    // can outlast.
+    const background = await (
+      await page.waitForFunction(() => {
+        const el = [...document.querySelectorAll('.toast')].find((t) => t.textContent.includes('Profile photo updated'));
+        const toast = el?.getBoundingClientRect();
+        const title = document.querySelector('#profile-title')?.getBoundingClientRect();
+        return toast && title && toast.bottom <= title.top && getComputedStyle(el).backgroundColor;
+      }, null, { timeout: 15_000 })
+    ).jsonValue();
     assert.match(background, /^rgb\(/, `opaque toast background, got ${background}`);
     await page.locator('.profile-header img.avatar').waitFor();
     assert.ok(await page.locator('.profile-header img.avatar').evaluate((img) => img.complete && img.naturalWidth > 0));
