@@ -72,10 +72,12 @@ wasm-size: wasm
     python3 scripts/wasm_size.py {{wasm_safety_out}}/kizuna_wasm_safety_bg.wasm 57344
 
 # Server unit + integration tests (each test gets its own SQLite file or PostgreSQL database on
-# 127.0.0.1:5432, user postgres, dropped afterwards). The e-mail tests also send through a real
-# SMTP server, Python's aiosmtpd, from a virtualenv in the target dir (created on first use); the
-# tests of several processes keep their files in a real S3-compatible server, s3s-fs. Every new
-# PostgreSQL migration is linted by squawk on the SQL it runs (`just squawk` installs it).
+# 127.0.0.1:5432, user postgres, dropped afterwards, copied from a template migrated once for each
+# version of the migrations: kizuna_tmpl_<hash>, kept between runs). The e-mail tests also send
+# through a real SMTP server, Python's aiosmtpd, from a virtualenv in the target dir (created on
+# first use); the tests of several processes keep their files in a real S3-compatible server,
+# s3s-fs. Every new PostgreSQL migration is linted by squawk on the SQL it runs (`just squawk`
+# installs it).
 test-server: smtp-venv s3s-fs squawk
     cargo test -p kizuna-server
 

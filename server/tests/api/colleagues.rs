@@ -414,7 +414,7 @@ async fn members_approved_before_get_the_employer_of_their_work_email(backend: B
     use sea_orm::ConnectionTrait;
     use sea_orm_migration::MigratorTrait;
     let data_dir = crate::helpers::scratch_dir();
-    let (url, _db) = crate::helpers::scratch_database(backend).await;
+    let (url, _db) = crate::helpers::empty_database(backend).await;
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let db = storage::connect(&url, None).await.unwrap();
     let before = Migrator::migrations()

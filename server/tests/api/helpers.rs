@@ -1,5 +1,6 @@
-//! Test harness: the real server on a random port with its own database (a SQLite temp file, or a
-//! freshly created PostgreSQL database that is dropped afterwards) and its own data dir.
+//! Test harness: the real server on a random port with its own database (a SQLite file in its
+//! data dir, or a PostgreSQL database dropped afterwards), copied from a migrated template
+//! (`templates`), and its own data dir.
 
 use std::{path::PathBuf, sync::Once, time::Duration};
 
@@ -47,7 +48,7 @@ pub struct TestApp {
 
 static TRACING: Once = Once::new();
 
-fn random_hex(bytes: usize) -> String {
+pub(crate) fn random_hex(bytes: usize) -> String {
     let mut b = vec![0u8; bytes];
     rand::rngs::OsRng.fill_bytes(&mut b);
     hex::encode(b)
@@ -58,27 +59,50 @@ pub fn line_user_id() -> String {
     format!("U{}", random_hex(16))
 }
 
-/// A database of its own for one test: a SQLite file under `data_dir` (None: the server's
-/// default), or a fresh PostgreSQL database dropped with the guard.
-pub async fn scratch_database(backend: Backend) -> (Option<String>, ScratchDb) {
+/// A database of its own for one test, every migration applied: a copy of this build's migrated
+/// template (`templates`), on SQLite as `data_dir`'s `kizuna.db` (None: where the server looks by
+/// default), on PostgreSQL a database dropped with the guard.
+pub async fn scratch_database(
+    backend: Backend,
+    data_dir: &std::path::Path,
+) -> (Option<String>, ScratchDb) {
     match backend {
-        Backend::Sqlite => (None, ScratchDb(None)),
+        Backend::Sqlite => {
+            let template = crate::templates::sqlite_template().await;
+            std::fs::create_dir_all(data_dir).unwrap();
+            std::fs::copy(template, data_dir.join("kizuna.db")).unwrap();
+            (None, ScratchDb(None))
+        }
         Backend::Postgres => {
-            let name = format!("kizuna_test_{}", random_hex(8));
-            let admin = Database::connect(PG_ADMIN_URL)
-                .await
-                .expect("PostgreSQL on 127.0.0.1:5432");
-            admin
-                .execute_unprepared(&format!("CREATE DATABASE {name}"))
-                .await
-                .unwrap();
-            admin.close().await.ok();
-            (
-                Some(format!("postgres://postgres@127.0.0.1:5432/{name}")),
-                ScratchDb(Some(name)),
-            )
+            let template = crate::templates::pg_template().await;
+            create_pg_database(&format!("TEMPLATE {template}")).await
         }
     }
+}
+
+/// An empty database (SQLite: none yet, made where the server looks by default), for the tests
+/// of migrating itself: `kizuna-server migrate`, a partial migration, a restore.
+pub async fn empty_database(backend: Backend) -> (Option<String>, ScratchDb) {
+    match backend {
+        Backend::Sqlite => (None, ScratchDb(None)),
+        Backend::Postgres => create_pg_database("").await,
+    }
+}
+
+async fn create_pg_database(options: &str) -> (Option<String>, ScratchDb) {
+    let name = format!("kizuna_test_{}", random_hex(8));
+    let admin = Database::connect(PG_ADMIN_URL)
+        .await
+        .expect("PostgreSQL on 127.0.0.1:5432");
+    admin
+        .execute_unprepared(&format!("CREATE DATABASE {name} {options}"))
+        .await
+        .unwrap();
+    admin.close().await.ok();
+    (
+        Some(format!("postgres://postgres@127.0.0.1:5432/{name}")),
+        ScratchDb(Some(name)),
+    )
 }
 
 /// Drops its PostgreSQL database (if any) when the test ends.
@@ -160,7 +184,7 @@ async fn spawn(
         }
     });
     let data_dir = scratch_dir();
-    let (database_url, pg_database) = scratch_database(backend).await;
+    let (database_url, pg_database) = scratch_database(backend, &data_dir).await;
     let mut settings = Settings {
         bind: "127.0.0.1:0".into(),
         database_url,

@@ -44,6 +44,7 @@ mod session_ends;
 mod sessions;
 mod several;
 mod smtp;
+mod templates;
 mod upgrade;
 mod uploads;
 mod we_met;

@@ -67,7 +67,7 @@ fn entries(path: &Path) -> Vec<(String, Vec<u8>)> {
 /// the file; on PostgreSQL they run beside the serving process, which hears of the deletion.
 async fn an_operator_answers_a_members_export_and_deletion_requests(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let url_in_force = url
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
@@ -188,7 +188,7 @@ async fn an_operator_answers_a_members_export_and_deletion_requests(backend: Bac
 /// and the lists it made. Run again, it says the day was recorded already.
 async fn the_introductions_command_records_its_run_for_the_alert(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let metrics_bind = format!("127.0.0.1:{}", free_port());
     let server = Server::start_with(
         &data_dir,

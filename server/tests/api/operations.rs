@@ -51,7 +51,7 @@ pub async fn until_ready(api: &Api) {
 /// exits cleanly, having logged each step.
 async fn a_sigterm_turns_the_process_not_ready_before_it_stops(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let mut server = Server::start_with(
         &data_dir,
         url.as_deref(),

@@ -11,7 +11,9 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::helpers::{Api, Backend, jpeg, profile_payload, scratch_database, scratch_dir};
+use crate::helpers::{
+    Api, Backend, empty_database, jpeg, profile_payload, scratch_database, scratch_dir,
+};
 
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_kizuna-server");
 
@@ -162,7 +164,7 @@ pub(crate) async fn table_count(url: &str, table: &str) -> Option<i64> {
 
 async fn migrate_creates_the_schema_and_can_run_again(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = empty_database(backend).await;
     let url_in_force = url
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
@@ -222,7 +224,7 @@ async fn the_mock_will_not_start_beside_real_line_credentials() {
 /// connections are refused, and the process exits cleanly.
 async fn a_shutdown_lets_requests_in_flight_finish(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let url_in_force = url
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
@@ -427,7 +429,7 @@ async fn the_log_at_level_holds_no_secrets(level: &str) {
 /// whatever its removal had done by then: the next process finishes the removal at start.
 async fn a_deletion_cut_short_by_kill_9_is_finished_by_the_next_process(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let url_in_force = url
         .clone()
         .unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));

@@ -349,7 +349,7 @@ async fn a_killed_server_neither_loses_nor_doubles_a_push(backend: Backend) {
     let line_base = format!("{}/__mock/line", platform.base);
 
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let env = [("KIZUNA_LINE_API_BASE", line_base.as_str())];
     let mut server = Server::start_with(&data_dir, Some(&url), "info", &env).await;

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::{
     chat::{client_id, matched_pair, post},
-    helpers::{Backend, scratch_database, scratch_dir, spawn_app, spawn_app_with},
+    helpers::{Backend, empty_database, scratch_dir, spawn_app, spawn_app_with},
     matchmaking::ok_json,
     on_both_backends,
 };
@@ -132,7 +132,7 @@ async fn an_account_deleted_after_a_backup_stays_deleted_after_a_restore(backend
             (None, None)
         }
         Backend::Postgres => {
-            let (url, guard) = scratch_database(backend).await;
+            let (url, guard) = empty_database(backend).await;
             let status = Command::new("pg_restore")
                 .args(["--no-owner", "--exit-on-error", "--dbname"])
                 .arg(url.as_ref().unwrap())

@@ -16,8 +16,8 @@ use serde_json::{Value, json};
 use crate::{
     email_code::{confirm, last_code, send_ok},
     helpers::{
-        Api, Backend, User, assert_error, jpeg, profile_payload, scratch_database, scratch_dir,
-        spawn_app,
+        Api, Backend, User, assert_error, empty_database, jpeg, profile_payload, scratch_database,
+        scratch_dir, spawn_app,
     },
     process::Server,
 };
@@ -1031,7 +1031,7 @@ async fn a_decision_is_pushed_once_across_a_crash(backend: Backend) {
     let platform_api = Api::new(platform.base.clone());
     let line_base = format!("{}/__mock/line", platform.base);
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let env = [("KIZUNA_LINE_API_BASE", line_base.as_str())];
     let mut server = Server::start_with(&data_dir, Some(&url), "info", &env).await;
@@ -1146,7 +1146,7 @@ async fn profiles_from_before_the_review_flow_are_migrated(backend: Backend) {
     use sea_orm::ConnectionTrait;
     use sea_orm_migration::MigratorTrait;
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = empty_database(backend).await;
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let db = storage::connect(&url, None).await.unwrap();
     storage::migration::Migrator::up(&db, Some(2))

@@ -46,7 +46,7 @@ impl Cli {
 
 async fn the_reviewers_list_is_managed_with_the_binary(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = scratch_database(backend, &data_dir).await;
     let cli = Cli {
         data_dir: data_dir.clone(),
         url: url.clone(),

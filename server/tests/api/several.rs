@@ -15,7 +15,7 @@ use serde_json::json;
 use crate::{
     chat::{Events, client_id, matched_pair, post},
     helpers::{
-        Api, Backend, TestApp, assert_error, jpeg, scratch_database, scratch_dir, spawn_app_on_s3,
+        Api, Backend, TestApp, assert_error, empty_database, jpeg, scratch_dir, spawn_app_on_s3,
     },
     matchmaking::{Member, approved, ok_json, register, send},
     process::{Server, command, free_port, table_count},
@@ -139,7 +139,7 @@ async fn processes_started_at_once_migrate_the_database_once_postgres() {
     let migrations = kizuna_server::storage::migration::Migrator::migrations().len() as i64;
     let mut waited = 0;
     for round in 0..5 {
-        let (url, database) = scratch_database(Backend::Postgres).await;
+        let (url, database) = empty_database(Backend::Postgres).await;
         let url = url.unwrap();
         let dirs: Vec<_> = (0..3).map(|_| scratch_dir()).collect();
         let mut servers: Vec<Server> = dirs

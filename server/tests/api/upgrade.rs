@@ -11,7 +11,7 @@ use sea_orm_migration::prelude::*;
 
 use crate::{
     chat::{client_id, matched_pair, post},
-    helpers::{Backend, scratch_database, scratch_dir, spawn_app, spawn_app_with},
+    helpers::{Backend, empty_database, scratch_dir, spawn_app, spawn_app_with},
     matchmaking::ok_json,
     on_both_backends,
     process::command,
@@ -300,7 +300,7 @@ async fn a_server_starts_on_a_database_a_later_release_migrated(backend: Backend
 /// line of releases) is refused by `migrate` and by `serve`, naming both; nothing is applied.
 async fn a_database_of_another_line_of_releases_is_refused(backend: Backend) {
     let data_dir = scratch_dir();
-    let (url, _db) = scratch_database(backend).await;
+    let (url, _db) = empty_database(backend).await;
     let url = url.unwrap_or_else(|| format!("sqlite://{}/kizuna.db?mode=rwc", data_dir.display()));
     let db = storage::connect(&url, None).await.unwrap();
     storage::migrate_with::<LaterRelease>(&db, &Timeouts::default())
