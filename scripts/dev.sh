@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine (Rust wasm target, just, wasm-bindgen-cli at the pinned version, Chromium,
-# CJK fonts, Prometheus) and then runs the given just recipe: `scripts/dev.sh up` or `scripts/dev.sh test`.
+# CJK fonts, Prometheus, nasm) and then runs the given just recipe: `scripts/dev.sh up` or `scripts/dev.sh test`.
 # Every step is skipped when its tool is already there, so it is cheap to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +31,8 @@ command -v python3 >/dev/null || need_apt+=(python3 python3-venv)
 [ -d /usr/share/fonts/opentype/noto ] || need_apt+=(fonts-noto-cjk)
 # promtool checks and tests the alert rules, and a real Prometheus scrapes a server in the tests.
 { command -v promtool >/dev/null && command -v prometheus >/dev/null; } || need_apt+=(prometheus)
+# libjpeg-turbo's SIMD decoder (the image proxy's JPEG path, mozjpeg-sys) is x86 assembly built by nasm.
+command -v nasm >/dev/null || need_apt+=(nasm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   step "installing ${need_apt[*]} from Debian"
   sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"

@@ -367,3 +367,51 @@ fn tables_are_reached_only_through_storage() {
         "table access outside storage: {outside:#?}"
     );
 }
+
+/// Every `.rs` file of the workspace's crates (core, the wasm crates, the server), tests and
+/// examples included.
+fn workspace_sources() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut out = Vec::new();
+    for krate in ["core", "wasm", "wasm-safety", "wasm-rules", "server"] {
+        for part in ["src", "tests", "examples", "benches"] {
+            let dir = root.join(krate).join(part);
+            if dir.is_dir() {
+                walk(&dir, &mut out);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn unsafe_rust_is_allowed_in_one_place_only_mains_malloc_setting() {
+    // Built here so that this file does not name the lint itself: any attribute naming it (an
+    // allow, an expect, a list) counts.
+    let lint = ["unsafe", "_code"].concat();
+    let mut allowed = Vec::new();
+    for path in workspace_sources() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let n = text.matches(lint.as_str()).count();
+        if n > 0 {
+            let shown = path.components().rev().take(3).collect::<Vec<_>>();
+            let shown: PathBuf = shown.into_iter().rev().collect();
+            allowed.push((shown.display().to_string(), n));
+        }
+    }
+    assert_eq!(
+        allowed,
+        vec![("server/src/main.rs".to_string(), 1)],
+        "the workspace denies unsafe Rust; the one exception is main's mallopt"
+    );
+}
