@@ -22,7 +22,10 @@ use object_store::{
     local::LocalFileSystem, path::Path,
 };
 
-use crate::{configuration::FileStoreSettings, images::is_file_id};
+use crate::{
+    configuration::FileStoreSettings,
+    images::{decoded::DecodedPixels, is_file_id},
+};
 
 /// The bytes of every stored file, wherever the operator put them.
 #[derive(Clone)]
@@ -33,6 +36,9 @@ pub struct FileStore {
     /// The store named for operators' messages (`local files under ./data`, `s3://bucket`):
     /// never a credential.
     name: String,
+    /// The pixels the image proxy decoded from these files in the last few seconds: they live
+    /// here so that removing a file ends them too.
+    decoded: Arc<DecodedPixels>,
 }
 
 impl std::fmt::Debug for FileStore {
@@ -89,6 +95,7 @@ impl FileStore {
                     objects,
                     local_root: None,
                     name: s3.url(),
+                    decoded: DecodedPixels::new(),
                 })
             }
         }
@@ -108,6 +115,7 @@ impl FileStore {
             objects: Arc::new(objects),
             local_root: Some(data_dir.to_path_buf()),
             name: format!("local files under {}", data_dir.display()),
+            decoded: DecodedPixels::new(),
         })
     }
 
@@ -195,12 +203,18 @@ impl FileStore {
         Ok(n)
     }
 
-    /// Removes the file, its preview and every variant. Deleting what is not there is no error;
+    /// The image proxy's decoded pixels of these files (`images::decoded`).
+    pub fn decoded(&self) -> Arc<DecodedPixels> {
+        self.decoded.clone()
+    }
+
+    /// Removes the file, its preview, every variant and its decoded pixels. Deleting what is not there is no error;
     /// any other failure is (the caller keeps the removal queued and tries again).
     pub async fn remove(&self, id: &str) -> anyhow::Result<()> {
         if !is_file_id(id) {
             return Ok(());
         }
+        self.decoded.forget(id);
         let variants: Vec<Path> = self
             .objects
             .list(Some(&FileStore::variants(id)))

@@ -11,11 +11,16 @@
 //! larger than what holds the source at its own size (a 1×1 upload is no 40 MP render).
 //!
 //! Pipeline: JPEG sources are decoded by libjpeg-turbo (mozjpeg crate) with DCT downscaling to the
-//! smallest scale (1/8…1) still at least the target size; others through `image`. Resizing by
+//! smallest scale (1/8…1) still at least the target size (for the small sizes, the size covering
+//! [`SHARED_DECODE_BOX`], so that one decode serves them all: `images::decoded`); others through
+//! `image`. Resizing by
 //! fast_image_resize (SIMD, Lanczos3), WebP by libwebp. Work runs on the KIZUNA_IMAGE_WORKERS image
 //! threads (`images::workers`); variants are cached on disk keyed by file id + canonical modifiers.
 
-use fast_image_resize::{PixelType, ResizeOptions, Resizer, images::Image};
+use fast_image_resize::{
+    PixelType, ResizeOptions, Resizer,
+    images::{Image, ImageRef},
+};
 use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageReader};
 use sha2::{Digest, Sha256};
 
@@ -289,36 +294,76 @@ impl Plan {
         }
     }
 
-    /// True when a `pw`×`ph` rendition of the `sw`×`sh` source has every pixel the plan needs.
-    pub fn fits_within(&self, sw: u32, sh: u32, pw: u32, ph: u32) -> bool {
-        let (nw, nh) = self.decode_target(sw, sh);
-        nw <= pw && nh <= ph
+    /// What a decode for this plan of a `sw`×`sh` source delivers at least (pixels of the whole
+    /// image): the plan's own need, or, for the small sizes a page asks for together, the size
+    /// that covers [`SHARED_DECODE_BOX`], so that one decode serves them all
+    /// (`images::decoded`).
+    pub fn decode_want(&self, sw: u32, sh: u32) -> (u32, u32) {
+        let own = self.decode_target(sw, sh);
+        let (bw, bh) = SHARED_DECODE_BOX;
+        let shared = cover_size(sw, sh, bw, bh);
+        if own.0 <= shared.0 && own.1 <= shared.1 {
+            shared
+        } else {
+            own
+        }
     }
 
     /// The size the decoder must deliver at least (before cropping).
     fn decode_target(&self, sw: u32, sh: u32) -> (u32, u32) {
         if self.crop {
-            let s = (f64::from(self.scaled_w) / f64::from(sw))
-                .max(f64::from(self.scaled_h) / f64::from(sh));
-            (
-                (f64::from(sw) * s).ceil() as u32,
-                (f64::from(sh) * s).ceil() as u32,
-            )
+            cover_size(sw, sh, self.scaled_w, self.scaled_h)
         } else {
             (self.scaled_w, self.scaled_h)
         }
     }
 }
 
+/// The box whose cover-size decode every smaller rendition of a photo shares: the profile grid's
+/// photo at density 2 (`<Image width={110} height={147}>` in profile-page.tsx), the largest of
+/// the sizes a page asks for together with the 10×10 placeholder. Larger renditions (the day's
+/// card) decode for themselves.
+pub const SHARED_DECODE_BOX: (u32, u32) = (220, 294);
+
+/// The `sw`×`sh` image scaled (never up) until it covers `w`×`h`.
+fn cover_size(sw: u32, sh: u32, w: u32, h: u32) -> (u32, u32) {
+    let s = (f64::from(w) / f64::from(sw))
+        .max(f64::from(h) / f64::from(sh))
+        .min(1.0);
+    (
+        ((f64::from(sw) * s).ceil() as u32).min(sw),
+        ((f64::from(sh) * s).ceil() as u32).min(sh),
+    )
+}
+
 /// Decoded pixels: 3 (RGB) or 4 (RGBA) bytes per pixel.
-struct Pixels {
-    w: u32,
-    h: u32,
+pub struct Pixels {
+    pub(crate) w: u32,
+    pub(crate) h: u32,
     alpha: bool,
     data: Vec<u8>,
 }
 
-fn decode(bytes: &[u8], source: Kind, want: (u32, u32)) -> Result<Pixels, ImageError> {
+impl Pixels {
+    #[cfg(test)]
+    pub(crate) fn rgb(w: u32, h: u32, data: Vec<u8>) -> Pixels {
+        Pixels {
+            w,
+            h,
+            alpha: false,
+            data,
+        }
+    }
+
+    /// What they take in memory.
+    pub fn byte_len(&self) -> usize {
+        self.data.len()
+    }
+}
+
+/// Decodes a stored file to at least `want` (pixels of the whole image: a JPEG is scaled down in
+/// the decoder to the smallest scale that covers it; other formats decode whole).
+pub fn decode(bytes: &[u8], source: Kind, want: (u32, u32)) -> Result<Pixels, ImageError> {
     if source == Kind::Jpeg
         && let Some(p) = decode_jpeg_scaled(bytes, want)?
     {
@@ -393,7 +438,7 @@ pub enum Stage {
     Encoded,
 }
 
-/// Produces the variant's bytes. CPU-bound: run on a blocking thread.
+/// Produces the variant's bytes from the stored file. CPU-bound: run on an image worker.
 pub fn render(
     bytes: &[u8],
     source: Kind,
@@ -414,8 +459,22 @@ pub fn render_marked(
     plan: &Plan,
     mut mark: impl FnMut(Stage),
 ) -> Result<Vec<u8>, ImageError> {
-    let px = decode(bytes, source, plan.decode_target(sw, sh))?;
+    let px = decode(bytes, source, plan.decode_want(sw, sh))?;
     mark(Stage::Decoded);
+    render_pixels_marked(&px, plan, mark)
+}
+
+/// Produces the variant's bytes from decoded pixels (of the whole image, at any size that covers
+/// the plan's need). CPU-bound: run on an image worker.
+pub fn render_pixels(px: &Pixels, plan: &Plan) -> Result<Vec<u8>, ImageError> {
+    render_pixels_marked(px, plan, |_| {})
+}
+
+fn render_pixels_marked(
+    px: &Pixels,
+    plan: &Plan,
+    mut mark: impl FnMut(Stage),
+) -> Result<Vec<u8>, ImageError> {
     let pixel_type = if px.alpha {
         PixelType::U8x4
     } else {
@@ -424,9 +483,9 @@ pub fn render_marked(
     let channels: usize = if px.alpha { 4 } else { 3 };
 
     let resized = if px.w == plan.scaled_w && px.h == plan.scaled_h {
-        px.data
+        px.data.clone()
     } else {
-        let src = Image::from_vec_u8(px.w, px.h, px.data, pixel_type)
+        let src = ImageRef::new(px.w, px.h, &px.data, pixel_type)
             .map_err(|e| ImageError::Encode(anyhow::anyhow!("{e}")))?;
         let mut dst = Image::new(plan.scaled_w, plan.scaled_h, pixel_type);
         let mut options = ResizeOptions::new();

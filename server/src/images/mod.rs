@@ -2,6 +2,7 @@
 //! applied, every metadata block dropped), and the on-disk store. `ipx` serves resized variants.
 
 pub mod admission;
+pub mod decoded;
 pub mod http;
 pub mod ipx;
 pub mod phash;

@@ -1,5 +1,7 @@
 //! GET /_ipx/{modifiers}/{source}: resized variants of stored files (see `images::ipx`).
 
+use std::sync::Arc;
+
 use poem::{
     Request, Response, handler,
     http::{HeaderValue, header::VARY},
@@ -13,9 +15,10 @@ use crate::{
     file_store::FileStore,
     identity::session::TokenSource,
     images::{
-        Kind,
+        ImageError, Kind,
+        decoded::Lookup,
         http::{cache_control_for, cached_image, missing_bytes, visible_file},
-        ipx::{OutFormat, Plan, parse_modifiers, parse_source, render},
+        ipx::{OutFormat, Plan, decode, parse_modifiers, parse_source, render_pixels},
     },
 };
 
@@ -85,44 +88,10 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
             retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
         });
     }
-    // The upload-time preview when it still covers what the plan needs (its aspect is the
-    // original's, so the plan carries over); the full file otherwise.
-    // (A file too small to have one is not looked for: a store round trip per render saved.)
-    let preview = if state.settings.ipx_previews && crate::images::may_have_preview(sw, sh) {
-        state.files.get(&FileStore::preview(&row.id)).await?
-    } else {
-        None
-    };
-    let from_preview = preview.and_then(|bytes| {
-        let (pw, ph) = jpeg_dims(&bytes)?;
-        plan.fits_within(sw, sh, pw, ph)
-            .then_some((bytes, Kind::Jpeg, pw, ph))
-    });
-    let (source, source_kind, sw, sh) = match from_preview {
-        Some(preview) => preview,
-        None => match state.files.get(&FileStore::original(&row.id)).await? {
-            Some(bytes) => (bytes, source_kind, sw, sh),
-            // The temp-file sweep removed it since the row was read.
-            None => {
-                missing_bytes(&row);
-                return Err(ApiError::NotFound);
-            }
-        },
-    };
     let bytes = {
-        let plan = plan.clone();
         let _rendering = crate::monitoring::InFlight::new(crate::metric_names::RENDERS_IN_FLIGHT);
         metrics::counter!(crate::metric_names::RENDERS).increment(1);
-        state
-            .image_workers
-            .run(move || render(&source, source_kind, sw, sh, &plan))
-            .await?
-            .map_err(|e| match e {
-                crate::images::ImageError::Encode(err) => ApiError::Internal(err),
-                other => {
-                    ApiError::Internal(anyhow::anyhow!("a stored image failed to decode: {other}"))
-                }
-            })?
+        render_variant(state, &row, source_kind, &plan).await?
     };
     match state.files.variant_count(&row.id).await {
         Ok(n) if n < MAX_VARIANTS_PER_FILE => {
@@ -134,6 +103,84 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
         Err(err) => tracing::warn!(error = ?err, "could not count an image's variants"),
     }
     Ok(answer(bytes))
+}
+
+/// The variant's bytes: from the pixels another render of the same photo decoded moments ago or is
+/// decoding now (`images::decoded`), or from a decode of this render's own, which it then shares.
+async fn render_variant(
+    state: &State,
+    row: &crate::storage::entity::file::Model,
+    kind: Kind,
+    plan: &Plan,
+) -> Result<Vec<u8>, ApiError> {
+    let (sw, sh) = (row.width as u32, row.height as u32);
+    let want = plan.decode_want(sw, sh);
+    let decoded = state.files.decoded();
+    let ticket = loop {
+        match decoded.lookup(&row.id, want) {
+            Lookup::Join(waiter) => match waiter.wait().await {
+                Some(Ok(pixels)) => {
+                    let plan = plan.clone();
+                    return state
+                        .image_workers
+                        .run(move || render_pixels(&pixels, &plan))
+                        .await?
+                        .map_err(render_failed);
+                }
+                Some(Err(())) => return Err(render_failed(ImageError::Undecodable)),
+                // The render decoding them ended without them: look again.
+                None => continue,
+            },
+            Lookup::Decode(ticket) => break ticket,
+        }
+    };
+    // The upload-time preview when it still covers what the decode must deliver (its aspect is
+    // the original's, so the plan carries over); the full file otherwise. (A file too small to
+    // have one is not looked for: a store round trip per render saved.)
+    let preview = if state.settings.ipx_previews && crate::images::may_have_preview(sw, sh) {
+        state.files.get(&FileStore::preview(&row.id)).await?
+    } else {
+        None
+    };
+    let from_preview = preview.and_then(|bytes| {
+        let (pw, ph) = jpeg_dims(&bytes)?;
+        (want.0 <= pw && want.1 <= ph).then_some((bytes, Kind::Jpeg))
+    });
+    let (source, kind) = match from_preview {
+        Some(preview) => preview,
+        None => match state.files.get(&FileStore::original(&row.id)).await? {
+            Some(bytes) => (bytes, kind),
+            // The temp-file sweep removed it since the row was read.
+            None => {
+                missing_bytes(row);
+                return Err(ApiError::NotFound);
+            }
+        },
+    };
+    let plan = plan.clone();
+    let rendered = state
+        .image_workers
+        .run(move || {
+            let pixels = decode(&source, kind, want).map(Arc::new);
+            ticket.publish(pixels.as_ref().map(Arc::clone).map_err(|_| ()));
+            let pixels: Arc<crate::images::ipx::Pixels> = pixels?;
+            render_pixels(&pixels, &plan)
+        })
+        .await?
+        .map_err(render_failed);
+    // No decoded pixels outlive their keeping time on a server that then goes idle.
+    tokio::spawn(async move {
+        tokio::time::sleep(decoded.keep_for()).await;
+        decoded.expire();
+    });
+    rendered
+}
+
+fn render_failed(err: ImageError) -> ApiError {
+    match err {
+        ImageError::Encode(err) => ApiError::Internal(err),
+        other => ApiError::Internal(anyhow::anyhow!("a stored image failed to decode: {other}")),
+    }
 }
 
 /// How many variants of one file are kept in the store: the web app asks for a handful of sizes, and a

@@ -292,7 +292,7 @@ async fn big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices(bac
     assert!(!store.exists(&FileStore::preview(&small)).await.unwrap());
 }
 
-async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_decode(
+async fn a_photo_shrunk_by_four_is_pixel_for_pixel_libjpeg_turbos_quarter_scale_decode(
     backend: Backend,
 ) {
     let app = spawn_app(backend).await;
@@ -306,14 +306,16 @@ async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_
         .await
         .unwrap();
     let mut d = mozjpeg::Decompress::new_mem(&stored).unwrap();
-    d.scale(1);
+    d.scale(2);
     let mut started = d.rgb().unwrap();
     let expected: Vec<u8> = started.read_scanlines().unwrap();
     started.finish().unwrap();
 
+    // 400 px wide: larger than the shared decode of the small sizes (220×294 covered, 392×294
+    // here), so this render decodes for itself, at the scale that is exactly its size.
     let r = app
         .get(
-            &format!("/_ipx/w_200,f_png/api/file/fetch/{id}"),
+            &format!("/_ipx/w_400,f_png/api/file/fetch/{id}"),
             Some(&u.token),
         )
         .await;
@@ -321,8 +323,47 @@ async fn a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_
     let img = image::load_from_memory(&r.bytes().await.unwrap())
         .unwrap()
         .to_rgb8();
-    assert_eq!((img.width(), img.height()), (200, 150));
+    assert_eq!((img.width(), img.height()), (400, 300));
     assert!(img.as_raw() == &expected, "the proxy's pixels differ");
+}
+
+async fn the_sizes_a_page_asks_together_share_one_decode_that_ends_with_the_file(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let u = app.new_user().await;
+    let decoded = app.state.files.decoded();
+    for (w, h) in [(960, 1280), (1280, 960)] {
+        let id = app.upload_ok(&u.token, jpeg(w, h)).await;
+        let before = decoded.counts();
+        // The profile grid's srcset (densities 1 and 2) and its placeholder, asked at once as a
+        // browser does.
+        let sizes = [
+            ("s_110x147,fit_cover,f_webp", (110, 147)),
+            ("s_220x294,fit_cover,f_webp", (220, 294)),
+            ("s_10x10,fit_cover,f_webp,q_50", (10, 10)),
+        ];
+        let (app, token) = (&app, u.token.as_str());
+        let answers = futures_util::future::join_all(sizes.iter().map(|(mods, _)| {
+            let path = format!("/_ipx/{mods}/api/file/fetch/{id}");
+            async move { app.get(&path, Some(token)).await }
+        }))
+        .await;
+        for ((mods, dims), r) in sizes.iter().zip(answers) {
+            assert_eq!(r.status(), 200, "{mods}");
+            let img = image::load_from_memory(&r.bytes().await.unwrap()).unwrap();
+            assert_eq!((img.width(), img.height()), *dims, "{mods}");
+        }
+        let after = decoded.counts();
+        assert_eq!(
+            (after.0 - before.0, after.1 - before.1),
+            (1, 2),
+            "{w}×{h}: one decode, which the two other sizes took"
+        );
+        assert!(decoded.holds(&id));
+        assert!(decoded.bytes() <= kizuna_server::images::decoded::CAP_BYTES);
+        // Removing the file (what every removal path calls) ends its pixels at once.
+        app.state.files.remove(&id).await.unwrap();
+        assert!(!decoded.holds(&id), "{w}×{h}: pixels outlived their file");
+    }
 }
 
 async fn the_proxy_caches_on_disk_caps_outputs_and_varies_on_accept(backend: Backend) {
@@ -349,6 +390,9 @@ async fn the_proxy_caches_on_disk_caps_outputs_and_varies_on_accept(backend: Bac
     // With the original gone (the temp-file sweep racing a request), the cached variant is
     // still served, and anything that needs the original is E003, not a 500.
     std::fs::remove_file(app.local_path(&FileStore::original(&id))).unwrap();
+    // The sweep's `FileStore::remove` also ends the pixels decoded from it a moment ago.
+    assert!(store.decoded().holds(&id));
+    store.decoded().forget(&id);
     let again = app.get(&card, Some(&u.token)).await;
     assert_eq!(again.status(), 200);
     assert_eq!(again.bytes().await.unwrap(), first);
@@ -583,5 +627,6 @@ crate::on_both_backends!(
     hostile_uploads_are_refused_without_a_trace,
     files_are_private_and_temp_files_expire,
     big_uploads_get_a_preview_that_the_proxy_uses_only_when_it_suffices,
-    a_photo_shrunk_by_eight_is_pixel_for_pixel_libjpeg_turbos_eighth_scale_decode,
+    a_photo_shrunk_by_four_is_pixel_for_pixel_libjpeg_turbos_quarter_scale_decode,
+    the_sizes_a_page_asks_together_share_one_decode_that_ends_with_the_file,
 );
