@@ -8,7 +8,8 @@ fixed order).
     python3 scripts/train_safety.py --decision # also the learned decision over the rule's signals (not shipped)
 
 What it learns from: the tuned part of the corpus (core/data/safety/tune.jsonl, tune-2.jsonl to
-tune-8.jsonl, tune-hn.jsonl), never the held-out rounds (heldout-9.jsonl to heldout-11.jsonl). Each line is read as
+tune-8.jsonl, tune-10.jsonl, tune-11.jsonl, tune-hn.jsonl), never the held-out rounds
+(heldout-9.jsonl, heldout-12.jsonl, heldout-13.jsonl). Each line is read as
 the rule reads it: the script runs `cargo run --release -p kizuna-core --example safety_bench --
 --dump`, which prints, per tuned line, the folded text (NFKC, invisibles dropped, look-alikes
 folded, lower case, hiragana as katakana...) and what the hand-written rule alone finds.
@@ -19,14 +20,14 @@ added nothing in cross-validation), each hashed (FNV-1a over code points, then a
 hash) into a table of 2^BITS weights (money, labelled MONEY) and 2^OFF_BITS weights (contact,
 labelled OFF_PLATFORM: a smaller table, since the chat's wasm module carries both); the sum of a
 text's weights is divided by the square root of its number of features. The weights are
-quantised to i8 (one scale per table); the bias and the threshold become one integer threshold
+quantised to 7 bits, -63 to 63, stored as i8 (one scale per table); the bias and the threshold become one integer threshold
 on the sum of the quantised weights, so that Rust (safety::model_scores) and this script decide
 alike, bit for bit. A line carries a kind when the rule says so and that kind's score is not under
 its veto threshold (a shape, for OFF_PLATFORM, is never vetoed), or when its score reaches its
 threshold.
 
-The thresholds are chosen by leave-one-round-out cross-validation: train on eight of the nine
-tuned files, score the ninth (each was written independently, by different people, so this
+The thresholds are chosen by leave-one-round-out cross-validation: train on ten of the eleven
+tuned files, score the eleventh (each was written independently, by different people, so this
 estimates a blind set; tune-hn.jsonl holds hard negatives only), and take the most permissive
 threshold that keeps, pooled over the rounds, the false positives the model adds to the rule's
 (lines the rule passes and the model flags) at most 0.5 % on hard negatives and on benign lines in
@@ -40,7 +41,7 @@ above 1 % on hard negatives, which left no threshold and switched the model off.
 printed are those of that cross-validation: rule alone, rule + money model, rule + both models,
 and with the vetoes.
 
-The generated file starts with an FNV-1a 64 checksum of the seven tuned files and this script; a
+The generated file starts with an FNV-1a 64 checksum of the eleven tuned files and this script; a
 kizuna-core test recomputes it, so a corpus or a script changed without retraining fails.
 """
 
@@ -55,7 +56,8 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "core" / "data" / "safety"
-FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7", "tune-8", "tune-hn"]
+FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7", "tune-8", "tune-10", "tune-11",
+         "tune-hn"]
 OUT = ROOT / "core" / "src" / "safety" / "model.rs"
 LANGS = ["zh-TW", "ja", "en"]
 
@@ -127,10 +129,15 @@ def dump():
         row["y_off"] = 1 if "OFF_PLATFORM" in row["labels"] else 0
         row["shape"] = bool(row["sig"][SHAPE])
         sig = row["sig"]
-        # Decisive for the vetoes (safety::detect_nfkc): a rate per period (daily, percent); a
-        # shape, an identifier token, an app with an ask.
-        row["promise"] = bool(sig[22] and sig[21])
+        # Decisive for the vetoes (safety::detect_nfkc): a shape, an identifier token, an app with
+        # an ask (for OFF_PLATFORM); a rate per period (daily, percent), an inside tip (a bank
+        # lied to, a wallet to connect, a bot that trades), money talk beside such a decisive
+        # offer of contact (for MONEY).
         row["decisive"] = bool(sig[SHAPE] or sig[13] or (sig[0] and sig[11]))
+        row["promise"] = bool((sig[22] and sig[21]) or sig[41] or (sig[4] and row["decisive"]))
+        # Money words the rule discounted to -2 or less (a transfer declined, a scam warned of):
+        # the money model adds no MONEY there.
+        row["declined"] = sig[6] <= -2
         row["y"] = 1 if "MONEY" in row["labels"] else 0
         row["rule_money"] = "MONEY" in row["rule"]
         row["rule_off"] = "OFF_PLATFORM" in row["rule"]
@@ -232,9 +239,15 @@ def decision_says(row, q, qv, th):
     return decide(score(q, row), len(row["x"]), th - c)
 
 
+# The shipped weights' range: 7 bits (-63 to 63) in each i8 (127 until round 11). A bit less per
+# weight makes the two tables compress smaller in the chat's gzipped module (round 12: room for
+# the word lists under its budget); docs/design.md has what it cost in cross-validation.
+QUANT_MAX = 63
+
+
 def quantise(w, bias):
-    scale = max(abs(v) for v in w) / 127.0 or 1.0
-    q = [max(-127, min(127, round(v / scale))) for v in w]
+    scale = max(abs(v) for v in w) / QUANT_MAX or 1.0
+    q = [max(-QUANT_MAX, min(QUANT_MAX, round(v / scale))) for v in w]
     return q, scale, bias
 
 
@@ -287,13 +300,14 @@ def tally(rows, flagged):
 
 
 def flags(row, model_money, model_off=False, money_kept=True, off_kept=True):
-    """Rule or model; the contact model counts only where the rule saw contact material. The
+    """Rule or model; the money model counts only where the rule's money score is over -2, the
+    contact model only where the rule saw contact material. The
     rule's MONEY stands unless the money model vetoes it (money_kept false: its score is under
     the veto threshold), never when it holds a rate per period; the rule's OFF_PLATFORM likewise,
     never when a shape (an address, a number, a link, a handle), an identifier or an app with an
     ask found it (safety::detect_nfkc)."""
     return {
-        "money": (row["rule_money"] and (money_kept or row["promise"])) or model_money,
+        "money": (row["rule_money"] and (money_kept or row["promise"])) or (model_money and not row["declined"]),
         "off": (row["rule_off"] and (row["decisive"] or off_kept)) or (model_off and row["material"]),
     }
 
@@ -305,7 +319,7 @@ def pct(pair):
 def cross_validate(rows):
     """Per logit threshold, what each model alone says of the held-out fold's lines (rows in fold
     order): {"money": {t: [bool]}, "off": {t: [bool]}}. Both models of a fold are trained on the
-    other six rounds only."""
+    other rounds only."""
     said = {"money": {t: [] for t in VETO_LOGITS}, "off": {t: [] for t in VETO_LOGITS}}
     ordered = []
     for held in FILES:
@@ -528,7 +542,7 @@ def main():
         f"// logit thresholds {money_t} (money) and {off_t} (contact), vetoes {veto_m} and {veto_o}, chosen by leave-one-round-out cross-validation;",
         f"// money scale {sm:.6f}, bias {bm:.4f}; contact scale {so:.6f}, bias {bo:.4f}.",
         "",
-        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7,-8,-hn}.jsonl and scripts/train_safety.py, in that order.",
+        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7,-8,-10,-11,-hn}.jsonl and scripts/train_safety.py, in that order.",
         "#[cfg(test)]",
         f"pub(super) const INPUTS_FNV: u64 = 0x{inputs_checksum():016X};",
         "/// The money table has 2^BITS weights.",

@@ -2,9 +2,10 @@
 //! core/data/safety/. The tuned part is tune.jsonl and tune-2.jsonl to tune-8.jsonl: eight
 //! independently written sets whose held-out parts (rounds 1 to 8) were each reported on once and
 //! then folded into them (rounds 3's to 8's, written blind, are tune-3.jsonl to tune-8.jsonl
-//! whole), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
+//! whole), tune-10.jsonl and tune-11.jsonl (rounds 10 and 11, written blind, held out until
+//! round 12), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
 //! The held-out part is three more rounds written blind, by people who never saw the rule, never
-//! tuned on: heldout-9.jsonl (round 9), heldout-10.jsonl and heldout-11.jsonl (rounds 10 and 11).
+//! tuned on: heldout-9.jsonl (round 9), heldout-12.jsonl and heldout-13.jsonl (rounds 12 and 13).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
@@ -27,7 +28,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 /// The tuned rounds, by file name (without .jsonl): `--dump` names them so.
-const TUNED: [(&str, &str); 9] = [
+const TUNED: [(&str, &str); 11] = [
     ("tune", include_str!("../data/safety/tune.jsonl")),
     ("tune-2", include_str!("../data/safety/tune-2.jsonl")),
     ("tune-3", include_str!("../data/safety/tune-3.jsonl")),
@@ -36,18 +37,20 @@ const TUNED: [(&str, &str); 9] = [
     ("tune-6", include_str!("../data/safety/tune-6.jsonl")),
     ("tune-7", include_str!("../data/safety/tune-7.jsonl")),
     ("tune-8", include_str!("../data/safety/tune-8.jsonl")),
+    ("tune-10", include_str!("../data/safety/tune-10.jsonl")),
+    ("tune-11", include_str!("../data/safety/tune-11.jsonl")),
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
 const HELD_OUT: [(&str, &str); 3] = [
     ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
     (
-        "held-out-10",
-        include_str!("../data/safety/heldout-10.jsonl"),
+        "held-out-12",
+        include_str!("../data/safety/heldout-12.jsonl"),
     ),
     (
-        "held-out-11",
-        include_str!("../data/safety/heldout-11.jsonl"),
+        "held-out-13",
+        include_str!("../data/safety/heldout-13.jsonl"),
     ),
 ];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];

@@ -66,7 +66,8 @@
 //!    profile. `MONEY`: a score of strong (3), topic (2) and weak (1) signals of at least 3 (a
 //!    rate counts 1, a rate or a growth per day, week or month more; talking money moved
 //!    elsewhere one more; tips before the market or inside information, coaching to lie to the
-//!    bank about a transfer count 3, savings left idle in the bank 2), less 2 for talk about
+//!    bank about a transfer, a wallet to connect, a bot that trades count 3 and are decisive:
+//!    no discount takes them under 3, no model vetoes them; savings left idle in the bank 2), less 2 for talk about
 //!    scams as news or warnings (to verify, to report, not to trust), about blocking,
 //!    about one's own work, about splitting a bill, declining a transfer or paying one's own
 //!    bills, a loan never repaid, knowing nothing of it, the price of a thing bought (a down
@@ -84,37 +85,45 @@
 //!    else's words (`「LINE交換しよ」って言ってくる人`), contact details not swapped, a fake account
 //!    warned of, an app one does not use, or a lottery draw (rising pairs of digits up to 49).
 //! 5. **Learned models.** Where the rules find `MONEY`, a learned score far under its threshold
-//!    vetoes it (not when a rate per period was found); where they find `OFF_PLATFORM` by words,
-//!    a second score far under its threshold vetoes it (not when a shape, an identifier or an app
-//!    with a plain ask found it). Where the rules find no `MONEY`, the learned score may; where
+//!    vetoes it (not when a rate per period or an inside tip was found, nor beside contact details
+//!    found by a shape, an identifier or an app with a plain ask); where they find `OFF_PLATFORM`
+//!    by words, a second score far under its threshold vetoes it (not when a shape, an identifier
+//!    or an app with a plain ask found it). Where the rules find no `MONEY` and did not discount
+//!    the money words to -2 or less (a transfer declined, a scam warned of), the learned score
+//!    may; where
 //!    they find no `OFF_PLATFORM` but saw contact material (an app named, an identifier word or
 //!    token, digits starting as a mobile number, a mail word, a phone word, a QR code, a link,
 //!    another app or a talk moved elsewhere), the second score may. Each is a logistic
 //!    regression over the normalised text's character 1- to 3-grams (counts over the square root
-//!    of their number), hashed into i8 weights (2^14 for money, 2^13 for contact;
+//!    of their number), hashed into 7-bit weights in i8 (2^14 for money, 2^13 for contact;
 //!    `safety/model.rs`, generated), against integer thresholds. The hand rules fit the phrasings
 //!    they were tuned on (about 88 % scam recall on each new blind set); the models generalise
 //!    from the whole tuned corpus. They are trained offline by `scripts/train_safety.py` (Python
 //!    standard library, seeded), which reads each tuned line as the rules do through
 //!    `safety_bench --dump` ([`rule_and_folded`]) and picks the thresholds by
-//!    leave-one-round-out cross-validation over the nine tuned rounds (`--loro` prints it): the
+//!    leave-one-round-out cross-validation over the eleven tuned rounds (`--loro` prints it): the
 //!    most recall with the false positives each model adds at or under 0.5 % in each language,
 //!    then the highest vetoes that lose at most 0.5 % of each language's scam or contact lines;
-//!    then, when the models trained on all nine miss the tuned part's own targets (recall ≥ 95 %,
+//!    then, when the models trained on all eleven miss the tuned part's own targets (recall ≥ 95 %,
 //!    clean lines flagged ≤ 1 %, per language), the thresholds move by the fewest steps of 1/32
 //!    that meet them. `python3 scripts/train_safety.py` retrains; a test fails when the tuned
 //!    files or the script changed since (a checksum in the model file). Leave-one-round-out over
-//!    the nine tuned rounds, pooled, rules + both models → with the vetoes: scam recall 94.2 → 93.8 %, contact recall 97.3 → 97.0 %, hard-negative false positives 2.7 → 2.2 %, benign 0 %. The rules were
+//!    the eleven tuned rounds, pooled, rules + both models → with the vetoes: scam recall 94.0 →
+//!    93.8 %, contact recall 97.9 → 97.6 %, hard-negative false positives 3.3 → 2.5 %, benign 0 %
+//!    (round 12; the weights quantised to 7 bits, -63 to 63, to keep the chat's module in its
+//!    budget). The rules were
 //!    written from these rounds' errors, so this flatters them; the held-out rounds are the
 //!    honest figure.
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
-//! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, and `tune-hn.jsonl`, hard
-//! negatives written blind for tuning; the held-out parts of rounds 1 to 8 were each reported on
-//! once and then folded into them (rounds 3's to 8's, written blind, are `tune-3.jsonl` to
-//! `tune-8.jsonl`). The held-out part is three more sets written blind and never tuned on:
-//! `heldout-9.jsonl` (round 9), `heldout-10.jsonl` and `heldout-11.jsonl` (rounds 10 and 11).
+//! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, `tune-10.jsonl` and
+//! `tune-11.jsonl` (rounds 10 and 11, written blind, held out until round 12), and
+//! `tune-hn.jsonl`, hard negatives written blind for tuning; the held-out parts of rounds 1 to 8
+//! were each reported on once and then folded into them (rounds 3's to 8's, written blind, are
+//! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is three more sets written blind and never
+//! tuned on: `heldout-9.jsonl` (round 9), `heldout-12.jsonl` and `heldout-13.jsonl` (rounds 12
+//! and 13).
 //!
 //! [`rules`]: crate::rules
 
@@ -347,13 +356,22 @@ pub fn detect_nfkc(text_in_nfkc: &str) -> Kinds {
     // Both models in one pass (one hash per n-gram): each may add its kind or veto the rule's.
     let (money, off, n) = model_scores::<true, true>(&folded);
     let mut kinds = Kinds::EMPTY;
+    // An identifier, or an app named with a plain ask ("SMSちょうだい"), is decisive for
+    // OFF_PLATFORM as a shape is.
+    let off_decisive = reading.shape || signals.id_token || (reading.app && signals.asks());
     // A rate per day, week or month is a promised return whatever the model reads ("the plan
-    // pays 2 percent daily"): decisive, as a shape is for contact details.
+    // pays 2 percent daily"), and an inside tip, a bank to be lied to, a wallet to connect or a
+    // bot that trades is the pitch itself, and so is money talk beside a decisive offer of
+    // contact ("LINE交換しよう！ID は yui_0520、投資の話もしたいな"): decisive, as a shape is for
+    // contact details. Where the rules discounted the money words to -2 or less (a transfer
+    // declined, a scam warned of), the model adds no MONEY.
     let money_found = if rule.contains(Kind::Money) {
         (signals.daily && signals.percent)
+            || signals.inside
+            || (rule.contains(Kind::OffPlatform) && off_decisive)
             || model::MONEY_VETO.is_none_or(|veto| reaches(money, n, veto))
     } else {
-        reaches(money, n, model::MONEY_THRESHOLD)
+        reading.money > -2 && reaches(money, n, model::MONEY_THRESHOLD)
     };
     if money_found {
         kinds = kinds.with(Kind::Money);
@@ -362,13 +380,9 @@ pub fn detect_nfkc(text_in_nfkc: &str) -> Kinds {
     // move elsewhere stand unless the contact model is all but sure the text offers nothing.
     // The contact model tells whether the contact material the rule saw is offered; it finds
     // none by itself.
-    // An identifier, or an app named with a plain ask ("SMSちょうだい"), is decisive as a shape
-    // is; the veto reads the looser words (a move phrase, a loose ask, a mail word).
+    // The veto reads the looser words (a move phrase, a loose ask, a mail word).
     let off_found = if rule.contains(Kind::OffPlatform) {
-        reading.shape
-            || signals.id_token
-            || (reading.app && signals.asks())
-            || model::OFF_VETO.is_none_or(|veto| reaches(off, n, veto))
+        off_decisive || model::OFF_VETO.is_none_or(|veto| reaches(off, n, veto))
     } else {
         signals.contact_material() && reaches(off, n, model::OFF_THRESHOLD)
     };
@@ -805,9 +819,10 @@ enum Sig {
     OtherApp,
     /// Moving the talk, talking (`換到`, `話そう`, `switch`).
     TalkMove,
-    /// Tips before the market, inside information, a bank to be lied to (`inside info`,
-    /// `before the market`, `if the bank asks`): money talk enough alone (3), even of a relative
-    /// in finance with no "you".
+    /// Tips before the market, inside information, a bank to be lied to, a wallet to connect, a
+    /// bot that trades (`inside info`, `before the market`, `if the bank asks`, `connect your
+    /// wallet`, `trading bot`): money talk enough alone (3), even of a relative in finance with
+    /// no "you"; decisive (no discount, no veto).
     Inside,
     /// A third person as the one who uses the app (`我媽`, `母から`, `my mom`, `for work`): with
     /// no "you" in the message, an app used in the writer's own life, no ask (words alone then
@@ -854,6 +869,10 @@ const APPS: &str = words![
     "飛機", "テレ", "tele",
     // LINE's short names spelt in katakana letters (エル・アイ・エヌ・イー), LINE's open chats.
     "エルアイエヌイー", "アイジー", "エフビー", "オープンチャット", "openchat",
+    // Video calls and other apps met with (round 12): a call on Zoom or Meet, LinkedIn, Dcard, a
+    // masked LINE.
+    "linkedin", "リンクトイン", "google meet", "zoom", "ズーム", "facetime", "dcard", "ラ〇ン", "ラ○ン", "ラ◯ン",
+    "テレグラ",
 ];
 
 #[rustfmt::skip]
@@ -869,6 +888,7 @@ const NOT_APPS: &str = words![
     "搭飛機", "坐飛機", "飛機上", "飛機票", "下飛機", "上飛機", "趕飛機", "テレビ", "テレワーク", "テレパシー",
     // A LINE message received ("LINEが来た", "LINE來了") asks nothing.
     "lineが来", "lineが届", "lineきた", "line來了", "line傳來", "ラインが来", "ラインきた",
+    "zoom in", "zoom out", "ズームイン", "ズームアウト", "zoom lens", "ズームレンズ",
 ];
 
 #[rustfmt::skip]
@@ -893,6 +913,11 @@ const ASKS: &str = words![
     "移ら", "移ろ", "移れ",
     "give you my", "給妳我的", "給你我的", "keep in touch", "保持聯絡", "連絡取り合",
     "continue on", "move this to", "move it to", "continue this on",
+    "asked for your", "can i have your", "could i have your", "may i have your",
+    // Another app offered, a request sent, a code scanned, an app said to answer faster (round 12).
+    "でもいい", "でも大丈夫", "works too", "friend request", "好友邀請", "友達申請", "申請してくれ",
+    "follow request", "掃妳", "掃你", "有的話", "叫什麼", "ならすぐ返", "ならすぐ気づ", "そっちで", "そっちに",
+    "drop you my", "うつろ", "うつら",
 ];
 
 /// Words that ask only when the message addresses its reader (a [`Sig::Direct`] word, "you" or a
@@ -904,6 +929,8 @@ const WEAK_ASKS: &str = words![
     "聞い", "使って", "来て", "変え", "やって", "あります", "フォロー", "dm", "持ってる", "やってる", "にしない",
     "got", "there", "faster", "better", "easier", "instant", "instead", "follow", "use line", "on here",
     "more reliable",
+    // Another app offered, a call proposed (round 12: "カカオでもいい？", "LINE通話できる？").
+    "也可以", "通話", "視訊", "video call", "videocall", "話したい", "進來",
 ];
 
 /// The reader addressed or invited by the message's form ([`Sig::Direct`]): a question, a
@@ -919,6 +946,8 @@ const DIRECT: &str = words![
 #[rustfmt::skip]
 const ID_WORDS: &str = words![
     "id", "帳號", "账号", "アカウント", "ユーザー名", "username", "handle", "號碼", "手機號", "電話番号", "携帯番号",
+    // A second, private account (round 12).
+    "小帳", "鍵垢", "裏垢", "サブ垢", "alt account", "private account", "finsta",
 ];
 
 #[rustfmt::skip]
@@ -947,6 +976,20 @@ const MOVES: &str = words![
     // Asking the reader's number, talking outside.
     "手機幾號", "你的手機號碼", "妳的手機號碼", "你的號碼", "妳的號碼", "號碼給我", "番号送って", "交換個電話",
     "外で話", "外で連絡",
+    // An identifier given as a recipe or in parts, so that no filter sees it (round 12: "IDは名前+
+    // 誕生日", "my insta is my name spelled backwards", "ID 我分兩次給妳").
+    "名前+誕生日", "名前と誕生日", "名前のローマ字", "本名のローマ字", "をローマ字で", "をローマ字にし",
+    "英文名加生日", "名字加生日", "name plus my birthday", "name + birthday", "name+birthday",
+    "spelled backwards", "spelt backwards", "birthday twice", "first + last name", "full name no spaces",
+    "name no spaces", "中間加底線", "中間一個底線", "中間加個底線", "underscore, then", "アンダーバーでつな",
+    "分兩次給", "分兩次傳", "拆開打", "合起來就是", "分けて送る", "何回かに分けて", "さっきのとつなげ",
+    // The app said to watch or read the talk.
+    "被監控", "被監視", "運営に見られ", "見られてる気が", "app is watching", "app reads", "app is reading",
+    "being monitored", "they monitor", "監視されて",
+    // Calling or writing outside, the app hardly opened.
+    "text instead", "call instead", "直接打給我", "不太看這個", "不太會開這個", "不太開這個", "外でも連絡",
+    "アプリの外", "直接やりとり", "外でもやりとり", "番号に直接", "番号でつなが", "住所教え", "住所を教え",
+    "地址給我",
 ];
 
 #[rustfmt::skip]
@@ -1028,7 +1071,6 @@ const MONEY_STRONG: &str = words![
     "立て替えてくれたら",
     "apple卡", "appleカード", "apple card~", "google play卡", "app store卡",
     "never lose~", "不會虧", "穩賺不賠",
-    "connect your wallet", "綁定錢包", "連接錢包", "ウォレットを接続", "ウォレット接続",
     "立て替えて",
     "split the margin", "split the gains", "split the earnings",
     // Denying being a scammer, promising no loss.
@@ -1042,6 +1084,15 @@ const MONEY_STRONG: &str = words![
     "deposit done", "isn't a scam", "put my own money", "before the listing", "before the public",
     "try with", "start small", "invest a little", "teach you", "spots open", "slots are limited",
     "ask for money",
+    // The reader's savings asked about, money left idle or made to work, a wallet app to set up,
+    // a ransom (round 12, from rounds 10 and 11 tuned on).
+    "存款大概", "存款有多少", "存款多少", "貯金っていくら", "貯金いくら", "貯金どのくらい", "貯金はどれくらい",
+    "how much do you have saved", "how much have you saved", "idle money", "閒置的錢", "眠らせ", "寝かせておく",
+    "sitting doing nothing", "放著只會貶值", "放著會貶值", "讓錢自己", "錢也幫", "讓它動起來", "錢放在那邊",
+    "冷錢包", "cold wallet", "metamask", "メタマスク", "imtoken", "trust wallet", "建立錢包", "贖金", "ransom",
+    "示談金", "自動交易", "ai trading", "トレードボット", "財務自由", "財富自由",
+    "financial freedom", "経済的自由",
+    "億り人",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -1068,6 +1119,13 @@ const MONEY_TOPIC: &str = words![
     "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "投資組合", "ポートフォリオ",
     "承銷價", "新股", "ipo", "公募価格", "新規株", "新規公開", "買點", "賣點", "buy and sell points", "sell points", "entry point~", "進場點",
     "front you", "邀請制", "招待制", "invitation only", "invite-only", "by invitation",
+    // A salary said not to be enough, another income (round 12).
+    "光靠薪水", "靠死薪水", "死薪水", "給料だけじゃ", "給料だけでは", "salary alone", "salary isn't enough",
+    "salary is never enough", "pension won't be enough", "収入源", "副収入", "income stream", "extra income",
+    "side trade~", "six figures", "6 figures", "cash out", "cashed out", "名額", "quota",
+    // Work left behind, a trade watched daily (round 12).
+    "不用看老闆臉色", "脫離打工", "not having to work", "both quit", "仕事辞めても", "会社辞めよう", "本業より",
+    "本業の給料", "看盤", "做單", "made back", "make that back", "お小遣い作り",
     "爆上が", "mooning", "invst", "cashed out", "cash out",
     "presale",
     "利潤", "いいニュース", "good news", "好消息", "利多",
@@ -1234,7 +1292,7 @@ const ADD_ME: &str = words![
     "搜尋我", "検索して", "search my", "search for me", "look me up",
     // A friend or follow request, asking to be followed: an add by another name.
     "friend request", "好友邀請", "交友邀請", "友達申請", "友だち申請", "follow request", "フォロー申請",
-    "follow me", "追蹤我", "追蹤一下",
+    "follow me", "追蹤我", "追蹤一下", "add friend", "掃完", "掃一下",
 ];
 
 #[rustfmt::skip]
@@ -1284,6 +1342,10 @@ const CONTENT: &str = words![
 const OTHER_APPS: &str = words![
     "通訊軟體", "通訊軟件", "聊天軟體", "別的app", "其他app", "他のアプリ", "別のアプリ", "違うアプリ",
     "メッセージアプリ", "another app", "other app", "messaging app", "chat app", "different app",
+    // Named by its colour or its logo (round 12: "緑のアプリ", "the purple camera app").
+    "緑のアプリ", "綠色的app", "綠色app", "綠色的軟體", "green app", "紙飛行機", "purple camera app",
+    "blue app", "青いアプリ",
+    "the app we both",
 ];
 
 /// Moving the talk or talking ([`Sig::TalkMove`]).
@@ -1291,6 +1353,7 @@ const OTHER_APPS: &str = words![
 const TALK_MOVES: &str = words![
     "聊", "換到", "換過去", "轉到", "移到", "改用", "話そ", "話さない", "で話", "移ら", "移ろ", "移れ", "移動", "移って",
     "続き", "乗り換え", "move", "switch", "talk", "chat", "continue", "keep talking",
+    "找我", "聯絡", "連絡", "reach me", "find me", "take this to",
 ];
 
 /// Staying here, going elsewhere in person, news of an app ([`Sig::Told`]): the message moves
@@ -1310,13 +1373,22 @@ const STAYS: &str = words![
 ];
 
 /// Tips given before the market moves, inside information, coaching to lie to one's bank about a
-/// transfer ([`Sig::Inside`]).
+/// transfer, a wallet to connect, a bot that trades ([`Sig::Inside`]): decisive.
 #[rustfmt::skip]
 const INSIDE: &str = words![
     "inside info", "insider info", "before the market", "before the big move~", "tips me off", "tip you off",
     "內部消息", "內線消息", "提前知道", "先知道", "要上架", "表に出ない情報", "内部の情報", "内部情報", "インサイダー",
     "先に情報", "情報が入", "if the bank asks", "don't tell the bank", "tell the bank", "bank asks", "銀行問", "行員問",
     "銀行に聞かれ", "銀行には言わ", "銀行の人に聞かれ", "跟銀行說", "別跟銀行",
+    // Round 12: a takeover or a number known before it is announced, lying about what a transfer
+    // is for, a wallet to connect, a bot that trades: never said of anything else, so decisive.
+    "會被併購", "要被併購", "消息很準", "提前拿到", "出回ってない", "already knows the number",
+    "何に使うか聞かれ", "使い道を聞かれ", "問你用途", "問妳用途", "if they ask what it's for",
+    "connect your wallet", "綁定錢包", "連接錢包", "ウォレットを接続", "ウォレット接続", "trading bot~",
+    "交易機器人",
+    "shares little tips", "tells the family when", "only advises family", "predicted the last",
+    "bot trades", "bot that trades", "ai bot", "bot trading", "機器人交易", "機器人幫我", "ボットが取引",
+    "ボットで取引", "ボットが自動",
 ];
 
 /// Savings left idle, eaten by inflation: the hook of an investment pitch (money words of the
@@ -1742,6 +1814,10 @@ impl Signals {
             && !self.send
         {
             money -= 2;
+        }
+        // An inside tip, a bank to be lied to, a wallet to connect, a bot that trades: decisive.
+        if self.inside {
+            money = money.max(3);
         }
         Reading {
             app,
@@ -2399,6 +2475,8 @@ mod tests {
             include_str!("../data/safety/tune-6.jsonl"),
             include_str!("../data/safety/tune-7.jsonl"),
             include_str!("../data/safety/tune-8.jsonl"),
+            include_str!("../data/safety/tune-10.jsonl"),
+            include_str!("../data/safety/tune-11.jsonl"),
             include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
@@ -2411,6 +2489,32 @@ mod tests {
             model::INPUTS_FNV,
             "the corpus or the script changed: retrain with python3 scripts/train_safety.py"
         );
+    }
+
+    #[test]
+    fn an_identifier_given_as_a_recipe_or_in_parts_is_contact_details() {
+        for text in [
+            "IDは名前+誕生日だよ。さくら0412",
+            "my insta is my name on here spelled backwards",
+            "ID 我分兩次給妳喔，第一段 peng",
+        ] {
+            assert!(rule(&fold(text)).contains(Kind::OffPlatform), "{text}");
+            assert!(kinds(text).contains(&"OFF_PLATFORM"), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_inside_tip_a_wallet_to_connect_or_money_beside_an_identifier_is_never_vetoed() {
+        // Told of a relative at work (a discount of 2), still an inside tip.
+        let text = "My aunt works at a securities company and tips me off before the announcements";
+        assert!(rule(&fold(text)).contains(Kind::Money), "{text}");
+        assert!(kinds(text).contains(&"MONEY"), "{text}");
+        for text in [
+            "I'll show you how to connect your wallet tonight",
+            "ＬＩＮＥ交換しよう！ID は yui_0520、投資の話もしたいな",
+        ] {
+            assert!(kinds(text).contains(&"MONEY"), "{text}");
+        }
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The safety corpus (core/data/safety/) is well formed, and the rule keeps meeting its targets on
 //! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-8.jsonl, eight independently
 //! written sets whose held-out parts (rounds 1 to 8) were each reported on once and then folded
-//! into them, and tune-hn.jsonl, hard negatives written blind for tuning. The held-out part,
-//! heldout-9.jsonl to heldout-11.jsonl, is rounds 9 to 11 written blind and never tuned on; its
-//! figures are
+//! into them, tune-10.jsonl and tune-11.jsonl (rounds 10 and 11, held out until round 12), and
+//! tune-hn.jsonl, hard negatives written blind for tuning. The held-out part, heldout-9.jsonl,
+//! heldout-12.jsonl and heldout-13.jsonl, is rounds 9, 12 and 13 written blind and never tuned
+//! on; its figures are
 //! `just bench-safety`'s to print (and to fail on): a test that pinned them would invite tuning on
 //! it. Until the lead adds it (the file is empty), the held-out share and count checks fail.
 
@@ -27,8 +28,9 @@ fn read(jsonl: &str) -> Vec<Line> {
         .collect()
 }
 
-/// The tuned part (tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-hn.jsonl) and the held-out
-/// part (heldout-9.jsonl to heldout-11.jsonl, rounds 9 to 11).
+/// The tuned part (tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl, tune-11.jsonl,
+/// tune-hn.jsonl) and the held-out part (heldout-9.jsonl, heldout-12.jsonl and heldout-13.jsonl,
+/// rounds 9, 12 and 13).
 fn parts() -> (Vec<Line>, Vec<Line>) {
     let mut tune = read(include_str!("../data/safety/tune.jsonl"));
     tune.extend(read(include_str!("../data/safety/tune-2.jsonl")));
@@ -38,10 +40,12 @@ fn parts() -> (Vec<Line>, Vec<Line>) {
     tune.extend(read(include_str!("../data/safety/tune-6.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-7.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-8.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-10.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-11.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-hn.jsonl")));
     let mut heldout = read(include_str!("../data/safety/heldout-9.jsonl"));
-    heldout.extend(read(include_str!("../data/safety/heldout-10.jsonl")));
-    heldout.extend(read(include_str!("../data/safety/heldout-11.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-12.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-13.jsonl")));
     (tune, heldout)
 }
 
