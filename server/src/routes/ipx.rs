@@ -91,7 +91,12 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
     let bytes = {
         let _rendering = crate::monitoring::InFlight::new(crate::metric_names::RENDERS_IN_FLIGHT);
         metrics::counter!(crate::metric_names::RENDERS).increment(1);
-        render_variant(state, &row, source_kind, &plan).await?
+        render_variant(state, &row.id, (sw, sh), source_kind, &plan).await?
+    };
+    let Some(bytes) = bytes else {
+        // The temp-file sweep removed it since the row was read.
+        missing_bytes(&row);
+        return Err(ApiError::NotFound);
     };
     match state.files.variant_count(&row.id).await {
         Ok(n) if n < MAX_VARIANTS_PER_FILE => {
@@ -107,17 +112,18 @@ async fn serve(state: &State, req: &Request) -> Result<Response, ApiError> {
 
 /// The variant's bytes: from the pixels another render of the same photo decoded moments ago or is
 /// decoding now (`images::decoded`), or from a decode of this render's own, which it then shares.
+/// None when the stored file's bytes are gone.
 async fn render_variant(
     state: &State,
-    row: &crate::storage::entity::file::Model,
+    file_id: &str,
+    (sw, sh): (u32, u32),
     kind: Kind,
     plan: &Plan,
-) -> Result<Vec<u8>, ApiError> {
-    let (sw, sh) = (row.width as u32, row.height as u32);
+) -> Result<Option<Vec<u8>>, ApiError> {
     let want = plan.decode_want(sw, sh);
     let decoded = state.files.decoded();
     let ticket = loop {
-        match decoded.lookup(&row.id, want) {
+        match decoded.lookup(file_id, want) {
             Lookup::Join(waiter) => match waiter.wait().await {
                 Some(Ok(pixels)) => {
                     let plan = plan.clone();
@@ -125,6 +131,7 @@ async fn render_variant(
                         .image_workers
                         .run(move || render_pixels(&pixels, &plan))
                         .await?
+                        .map(Some)
                         .map_err(render_failed);
                 }
                 Some(Err(())) => return Err(render_failed(ImageError::Undecodable)),
@@ -138,7 +145,7 @@ async fn render_variant(
     // the original's, so the plan carries over); the full file otherwise. (A file too small to
     // have one is not looked for: a store round trip per render saved.)
     let preview = if state.settings.ipx_previews && crate::images::may_have_preview(sw, sh) {
-        state.files.get(&FileStore::preview(&row.id)).await?
+        state.files.get(&FileStore::preview(file_id)).await?
     } else {
         None
     };
@@ -148,13 +155,9 @@ async fn render_variant(
     });
     let (source, kind) = match from_preview {
         Some(preview) => preview,
-        None => match state.files.get(&FileStore::original(&row.id)).await? {
+        None => match state.files.get(&FileStore::original(file_id)).await? {
             Some(bytes) => (bytes, kind),
-            // The temp-file sweep removed it since the row was read.
-            None => {
-                missing_bytes(row);
-                return Err(ApiError::NotFound);
-            }
+            None => return Ok(None),
         },
     };
     let plan = plan.clone();
@@ -173,7 +176,7 @@ async fn render_variant(
         tokio::time::sleep(decoded.keep_for()).await;
         decoded.expire();
     });
-    rendered
+    rendered.map(Some)
 }
 
 fn render_failed(err: ImageError) -> ApiError {
