@@ -92,18 +92,34 @@ pub struct Ticket {
     cache: Arc<DecodedPixels>,
     id: u64,
     ready: Option<watch::Sender<Outcome>>,
+    /// The runtime the lookup ran on: publishing schedules the entry's end there.
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl Ticket {
     /// Hands the outcome of the decode to the waiting renders (and to those that come within
     /// [`KEEP_FOR`]). A failed decode is not kept: the next render tries for itself.
+    ///
+    /// Kept pixels are ended [`KEEP_FOR`] later even if nothing looks here again. The expiry is
+    /// scheduled here, on the image worker that decoded them, rather than by the render once it
+    /// answers: a client that hangs up mid-render drops the render, but the worker's job still
+    /// runs to its end and publishes.
     pub fn publish(mut self, outcome: Result<Arc<Pixels>, ()>) {
         let Some(ready) = self.ready.take() else {
             return;
         };
         self.cache.decodes.fetch_add(1, Ordering::Relaxed);
         match &outcome {
-            Ok(pixels) => self.cache.settle(self.id, pixels.byte_len()),
+            Ok(pixels) => {
+                self.cache.settle(self.id, pixels.byte_len());
+                if let Some(runtime) = self.runtime.take() {
+                    let cache = self.cache.clone();
+                    runtime.spawn(async move {
+                        tokio::time::sleep(cache.keep_for).await;
+                        cache.expire();
+                    });
+                }
+            }
             Err(()) => self.cache.withdraw(self.id),
         }
         ready.send_replace(Some(outcome));
@@ -167,6 +183,7 @@ impl DecodedPixels {
             cache: self.clone(),
             id,
             ready: Some(ready),
+            runtime: tokio::runtime::Handle::try_current().ok(),
         })
     }
 
@@ -175,8 +192,8 @@ impl DecodedPixels {
         self.lock().list.retain(|e| e.file_id != file_id);
     }
 
-    /// Ends the entries older than [`KEEP_FOR`] (the proxy calls it that long after a decode, so
-    /// no pixels outlive it on an idle server).
+    /// Ends the entries older than [`KEEP_FOR`] (each publish schedules it that long after, so no
+    /// pixels outlive it on an idle server).
     pub fn expire(&self) {
         let now = Instant::now();
         self.lock()
@@ -318,6 +335,23 @@ mod tests {
         std::thread::sleep(Duration::from_millis(40));
         cache.expire();
         assert!(!cache.holds("a"));
+        assert_eq!(cache.bytes(), 0);
+    }
+
+    #[tokio::test]
+    async fn published_pixels_end_on_time_though_nothing_looks_again() {
+        let cache = DecodedPixels::with_limits(CAP_BYTES, Duration::from_millis(30));
+        let decoder = ticket(cache.lookup("a", (10, 10)));
+        // Published on another thread, as an image worker does after the render's client left.
+        std::thread::spawn(move || decoder.publish(Ok(pixels(10, 10))))
+            .join()
+            .unwrap();
+        assert!(cache.holds("a"));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while cache.holds("a") && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(!cache.holds("a"), "no expiry ran after the publish");
         assert_eq!(cache.bytes(), 0);
     }
 

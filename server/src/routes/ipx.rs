@@ -161,7 +161,7 @@ async fn render_variant(
         },
     };
     let plan = plan.clone();
-    let rendered = state
+    state
         .image_workers
         .run(move || {
             let pixels = decode(&source, kind, want).map(Arc::new);
@@ -170,13 +170,8 @@ async fn render_variant(
             render_pixels(&pixels, &plan)
         })
         .await?
-        .map_err(render_failed);
-    // No decoded pixels outlive their keeping time on a server that then goes idle.
-    tokio::spawn(async move {
-        tokio::time::sleep(decoded.keep_for()).await;
-        decoded.expire();
-    });
-    rendered.map(Some)
+        .map(Some)
+        .map_err(render_failed)
 }
 
 fn render_failed(err: ImageError) -> ApiError {
