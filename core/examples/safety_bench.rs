@@ -6,7 +6,8 @@
 //! round 12), tune-12.jsonl and tune-13.jsonl (rounds 12 and 13, written blind, held out until
 //! round 13), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
 //! The held-out part is rounds written blind, by people who never saw the rule, never tuned on:
-//! heldout-9.jsonl (round 9), and the rounds the lead adds to HELD_OUT (14 and 15 in round 13).
+//! heldout-9.jsonl (round 9), heldout-14.jsonl to heldout-16.jsonl (rounds 14 to 16, written blind
+//! during round 13 and never tuned on).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
@@ -45,8 +46,21 @@ const TUNED: [(&str, &str); 13] = [
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
-const HELD_OUT: [(&str, &str); 1] =
-    [("held-out-9", include_str!("../data/safety/heldout-9.jsonl"))];
+const HELD_OUT: [(&str, &str); 4] = [
+    ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
+    (
+        "held-out-14",
+        include_str!("../data/safety/heldout-14.jsonl"),
+    ),
+    (
+        "held-out-15",
+        include_str!("../data/safety/heldout-15.jsonl"),
+    ),
+    (
+        "held-out-16",
+        include_str!("../data/safety/heldout-16.jsonl"),
+    ),
+];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
 
 const MIN_RECALL: f64 = 0.95;
