@@ -3,15 +3,17 @@
 //! independently written sets whose held-out parts (rounds 1 to 8) were each reported on once and
 //! then folded into them (rounds 3's to 8's, written blind, are tune-3.jsonl to tune-8.jsonl
 //! whole), tune-10.jsonl and tune-11.jsonl (rounds 10 and 11, written blind, held out until
-//! round 12), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
-//! The held-out part is three more rounds written blind, by people who never saw the rule, never
-//! tuned on: heldout-9.jsonl (round 9), heldout-12.jsonl and heldout-13.jsonl (rounds 12 and 13).
+//! round 12), tune-12.jsonl and tune-13.jsonl (rounds 12 and 13, written blind, held out until
+//! round 13), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
+//! The held-out part is rounds written blind, by people who never saw the rule, never tuned on:
+//! heldout-9.jsonl (round 9), heldout-14.jsonl to heldout-16.jsonl (rounds 14 to 16, written blind
+//! during round 13 and never tuned on).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
 //! rate on benign lines and on hard negatives (any kind found), then the cost of one
 //! 200-character message. Exits 1 when a target is missed on the held-out part: recall >= 95 %
-//! (per language and overall), false positives <= 1 % (over the three languages), <= 20 µs; and
+//! (per language and overall), false positives <= 1 % (over the languages), <= 20 µs; and
 //! when a held-out round is empty (nothing to judge the rule by).
 //!
 //! `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists what the rule
@@ -28,7 +30,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 /// The tuned rounds, by file name (without .jsonl): `--dump` names them so.
-const TUNED: [(&str, &str); 11] = [
+const TUNED: [(&str, &str); 13] = [
     ("tune", include_str!("../data/safety/tune.jsonl")),
     ("tune-2", include_str!("../data/safety/tune-2.jsonl")),
     ("tune-3", include_str!("../data/safety/tune-3.jsonl")),
@@ -39,18 +41,24 @@ const TUNED: [(&str, &str); 11] = [
     ("tune-8", include_str!("../data/safety/tune-8.jsonl")),
     ("tune-10", include_str!("../data/safety/tune-10.jsonl")),
     ("tune-11", include_str!("../data/safety/tune-11.jsonl")),
+    ("tune-12", include_str!("../data/safety/tune-12.jsonl")),
+    ("tune-13", include_str!("../data/safety/tune-13.jsonl")),
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
-const HELD_OUT: [(&str, &str); 3] = [
+const HELD_OUT: [(&str, &str); 4] = [
     ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
     (
-        "held-out-12",
-        include_str!("../data/safety/heldout-12.jsonl"),
+        "held-out-14",
+        include_str!("../data/safety/heldout-14.jsonl"),
     ),
     (
-        "held-out-13",
-        include_str!("../data/safety/heldout-13.jsonl"),
+        "held-out-15",
+        include_str!("../data/safety/heldout-15.jsonl"),
+    ),
+    (
+        "held-out-16",
+        include_str!("../data/safety/heldout-16.jsonl"),
     ),
 ];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];

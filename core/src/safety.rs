@@ -78,10 +78,24 @@
 //!    ex used to trade forex`) with no "you", need, rate, sending, mentor or inside tip; less 3
 //!    for a job in finance told of someone (or one's own desk, department or internship) to no one
 //!    in particular (no "you", rate, amount, mentor or inside tip); a money word in quotation marks
-//!    (`「老師帶單」`, `"withdrawal fee" emails`) in a message with no "you" counts nothing. Also `OFF_PLATFORM`: a symbol between a number's groups (`0955 ⭐
+//!    (`「老師帶單」`, `"withdrawal fee" emails`) in a message with no "you" counts nothing. Since
+//!    round 13: someone else's pitch or ask told of with a rejection (`if anyone asks you to
+//!    move to Telegram, block`, `日利3%とか言ってくる人いたら即ブロック`, `前にLINE交換しよって言われて
+//!    怖かった`) is warned of: money less 3 and at most -2, no rate per period, its words (and an
+//!    ask quoted beside a rejection) move nothing elsewhere; one's own pay, rent, tax, a fee
+//!    charged or a cashback (`薪水多了15%`, `消費稅`, `PayPay 20% back`) with no "you", need,
+//!    sending or mentor is less 2 and its rate is no rate per period, but earning more than one's
+//!    pay (`than my salary`, `給料より`) is the topic (2); a gain shown with an amount
+//!    (`screenshot … +¥420,000`) or given with its sign (`+6.8%`) counts one more (two with money
+//!    words), and so does money made with an amount (`今天進帳一萬二`); a deadline to put money in
+//!    (`the quota is almost full`, `現在不進就沒了`) is a weak word; an app's own features (`LINEの既読`,
+//!    `收回訊息`, an account hacked) and a shop's QR code to order are told of, not offered (no
+//!    contact model there either). Also `OFF_PLATFORM`: a symbol between a number's groups (`0955 ⭐
 //!    612 ⭐ 840`, `070 / 3928 / 1156`), a host with a path (`ameblo.jp/rina`), continuing on an
 //!    app (`continue on LINE?`), asking the reader's number (`你手機幾號`), the rest of a number
-//!    in parts (`後六碼是 456387`, five to eight digits, no amount); never an ask quoted as someone
+//!    in parts (`後六碼是 456387`, five to eight digits, no amount), a number given without its
+//!    leading zero with a word to add it (`九一二 三四五 六七八 前面加個零`, eight to eleven
+//!    digits, no amount); never an ask quoted as someone
 //!    else's words (`「LINE交換しよ」って言ってくる人`), contact details not swapped, a fake account
 //!    warned of, an app one does not use, or a lottery draw (rising pairs of digits up to 49).
 //! 5. **Learned models.** Where the rules find `MONEY`, a learned score far under its threshold
@@ -101,29 +115,28 @@
 //!    from the whole tuned corpus. They are trained offline by `scripts/train_safety.py` (Python
 //!    standard library, seeded), which reads each tuned line as the rules do through
 //!    `safety_bench --dump` ([`rule_and_folded`]) and picks the thresholds by
-//!    leave-one-round-out cross-validation over the eleven tuned rounds (`--loro` prints it): the
+//!    leave-one-round-out cross-validation over the thirteen tuned rounds (`--loro` prints it): the
 //!    most recall with the false positives each model adds at or under 0.5 % in each language,
 //!    then the highest vetoes that lose at most 0.5 % of each language's scam or contact lines;
-//!    then, when the models trained on all eleven miss the tuned part's own targets (recall ≥ 95 %,
+//!    then, when the models trained on all thirteen miss the tuned part's own targets (recall ≥ 95 %,
 //!    clean lines flagged ≤ 1 %, per language), the thresholds move by the fewest steps of 1/32
 //!    that meet them. `python3 scripts/train_safety.py` retrains; a test fails when the tuned
 //!    files or the script changed since (a checksum in the model file). Leave-one-round-out over
-//!    the eleven tuned rounds, pooled, rules + both models → with the vetoes: scam recall 94.0 →
-//!    93.8 %, contact recall 97.9 → 97.6 %, hard-negative false positives 3.3 → 2.5 %, benign 0 %
-//!    (round 12; the weights quantised to 7 bits, -63 to 63, to keep the chat's module in its
-//!    budget). The rules were
+//!    the thirteen tuned rounds, pooled, rules + both models → with the vetoes: scam recall 94.8
+//!    → 94.5 %, contact recall 97.9 → 97.6 %, hard-negative false positives 2.5 → 1.6 %, benign
+//!    0.04 % (round 13; round 12's rule 94.6 → 94.3 %, 97.6 → 97.4 %, 3.6 → 2.5 %; the weights
+//!    quantised to 7 bits, -63 to 63, to keep the chat's module in its budget). The rules were
 //!    written from these rounds' errors, so this flatters them; the held-out rounds are the
 //!    honest figure.
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
-//! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, `tune-10.jsonl` and
-//! `tune-11.jsonl` (rounds 10 and 11, written blind, held out until round 12), and
+//! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, `tune-10.jsonl` to
+//! `tune-13.jsonl` (rounds 10 to 13, written blind, held out until rounds 12 and 13), and
 //! `tune-hn.jsonl`, hard negatives written blind for tuning; the held-out parts of rounds 1 to 8
 //! were each reported on once and then folded into them (rounds 3's to 8's, written blind, are
-//! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is three more sets written blind and never
-//! tuned on: `heldout-9.jsonl` (round 9), `heldout-12.jsonl` and `heldout-13.jsonl` (rounds 12
-//! and 13).
+//! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is sets written blind and never tuned on:
+//! `heldout-9.jsonl` (round 9) and the rounds written after round 13's changes (14 and 15).
 //!
 //! [`rules`]: crate::rules
 
@@ -404,6 +417,16 @@ fn signals(folded: &[char]) -> Signals {
     find_shapes(folded, &mut signals);
     signals.reported = reported(folded);
     signals.quoted = quoted(folded);
+    // A rate in a pitch warned of, or in one's own pay, rent or tax told of, promises no return
+    // ("日利3%とか言ってくる人いたら即ブロック", "薪水多了15%"): no rate per period.
+    if signals.warned() || signals.own_pay() {
+        signals.daily = false;
+    }
+    // A pitch or an ask warned of is told of, not made: its words move nothing elsewhere, and the
+    // contact model adds nothing where the rule read the contact material as told.
+    if signals.warned_ask() {
+        signals.told = true;
+    }
     signals
 }
 
@@ -834,6 +857,28 @@ enum Sig {
     /// A need or an ask (`需要`, `急`, `can you`): a relative in hospital who needs money is the
     /// script itself.
     Need,
+    /// Someone else's pitch or ask told of (`if anyone`, `如果有人`, `言ってくる人`, `言われて`,
+    /// `叫人`): with a rejection, a warning, not a pitch ([`Sig::Reject`]).
+    Pitcher,
+    /// A rejection (`block`, `scam`, `不要理`, `要注意`, `怖`): with a pitcher, the pitch and the
+    /// ask are warned of (money less 3, words move nothing elsewhere, a rate promises nothing).
+    Reject,
+    /// One's own pay, rent, a tax, a fee charged, a cashback (`薪水`, `rent`, `消費稅`, `% back`,
+    /// `手数料取られ`): a money word of weight 0 that hides the words inside it; with no "you",
+    /// need, sending, mentor or inside tip, a rate or a rise of it is no return (money less 2).
+    Pay,
+    /// A leading zero to be added to a number (`前面加個零`, `add a zero`): with a run of eight
+    /// to eleven digits that is no amount, a phone number given without its first digit.
+    ZeroAdd,
+    /// A gain shown (`screenshot`, `獲利圖`, `チャート`, `📈`): with an amount, money made shown
+    /// off, one more money signal.
+    Shown,
+    /// Money made (`made`, `賺了`, `稼いだ`): with an amount and no discount, money made told
+    /// (one more money signal: "made 6k today", "made about NT$180k on the side").
+    Made,
+    /// Earning more than one's pay (`than my salary`, `給料より`, `比薪水`): the topic (2), and
+    /// one's pay then is the pitch's yardstick, not pay told of ([`Sig::Pay`]).
+    OutEarn,
 }
 
 /// A list of words as one string, a word a line: the module carries the words' bytes and no
@@ -1234,6 +1279,10 @@ const MONEY_NEWS: &str = words![
     // A gift card given as a present.
     "母の日", "父の日", "母親節", "父親節", "birthday present~", "christmas present~", "誕生日プレゼント",
     "make terrible", "あげたら",
+    // Round 13: not trading oneself, one's own way of saving, one's own work (an engineer, a
+    // teacher), a deposit for a stay, money that scares oneself.
+    "don't really invest", "don't actually trade", "don't trade", "存錢方式", "自己存", "沒什麼在理財",
+    "工程師", "teaching my", "check-in", "security deposit", "scares me",
     // Someone who fell for a pitch, spam and phishing, an ask turned down: a warning or a story.
     "fell for", "falls for", "fall for", "spam", "phishing", "said no",
 ];
@@ -1270,6 +1319,8 @@ const DAILY: &str = words![
     "every hour", "every evening", "per week", "weekly",
     "週",
     "last month", "last week",
+    // Round 13: a gain in one short span ("38% in one week").
+    "one week", "one day", "one afternoon",
 ];
 
 /// Jobs in finance, said of someone ([`Sig::Job`]).
@@ -1397,6 +1448,8 @@ const INSIDE: &str = words![
 const IDLE_SAVINGS: &str = words![
     "sitting in the bank", "in the bank?", "inflation", "通膨", "インフレ", "銀行に預けて",
     "存銀行", "定存利息", "金利ほとんど", "利息很少", "利息那麼低",
+    // Round 13: left there, doing nothing ("銀行に預けっぱなし？", "放著也是放著").
+    "預けっぱなし", "置きっぱなし", "放著也是放著", "sitting idle",
 ];
 
 /// A third person who uses the app, the app used for work ([`Sig::Aside`]).
@@ -1413,6 +1466,8 @@ const ASIDES: &str = words![
 const STORY_PEOPLE: &str = words![
     "我爸", "我媽", "我阿公", "我阿嬤", "同事", "前同事", "我朋友", "同期が", "同期の", "同僚", "友達が", "友達の",
     "my dad", "my mom", "my mum", "my grandpa", "my grandma", "my coworker", "my ex", "my friend",
+    // Round 13: brothers, sisters, cousins ("my younger brother wants to borrow money again").
+    "my sister", "my brother", "my younger", "my little", "my older", "my big", "我姊", "我妹", "姉が", "妹が",
 ];
 
 /// A need or an ask for money ([`Sig::Need`]): a relative in hospital is the script, not a story.
@@ -1420,6 +1475,7 @@ const STORY_PEOPLE: &str = words![
 const NEEDS: &str = words![
     "需要", "要先", "必要", "急", "need~", "until we", "幫我", "能不能", "能幫", "help me", "can you", "could you",
     "くれない", "ほしい", "欲しい", "貸して", "short", "ask", "頼", "拜託", "please", "money for me", "只要",
+    "pls", "plz",
 ];
 
 /// Talking money ([`Sig::MoneyTalk`]).
@@ -1442,6 +1498,73 @@ const JOIN: &str = words!["加入", "入って", "参加", "join the", "join my"
 #[rustfmt::skip]
 const MENTORS: &str = words!["mentor~", "teacher~", "導師", "老師", "メンター", "先生", "coach", "師父"];
 
+/// Someone else's pitch or ask told of ([`Sig::Pitcher`]).
+#[rustfmt::skip]
+const PITCHERS: &str = words![
+    "if anyone", "if someone", "if somebody", "anyone who", "someone who", "如果有人", "要是有人",
+    "若有人", "有人跟", "叫人", "被拉去", "被找去", "言ってくる", "言う人", "言ってる人", "聞いてくる", "言われて",
+    "言われた", "誘われ", "人いたら", "人がいたら", "tried to add", "tried to get me", "asking her", "asking him",
+    "asked her", "asked him", "got a message from", "一開口就", "被帶去", "被要求", "騙去",
+];
+
+/// A rejection ([`Sig::Reject`]).
+#[rustfmt::skip]
+const REJECTS: &str = words![
+    "block~", "run", "scam~", "詐騙", "不要理", "別理", "不對勁", "左滑", "討厭", "要注意", "怖", "ブロック",
+    "止めた", "やめた", "stay safe", "red flag~", "avoid", "危な", "可怕", "恐怖", "小心", "很扯", "離譜",
+];
+
+/// One's own pay, rent, a tax, a fee charged, a cashback ([`Sig::Pay`]).
+#[rustfmt::skip]
+const PAY: &str = words![
+    "薪水", "薪資", "月薪", "加班費", "勞保", "健保", "消費稅", "消費税", "運費", "salary", "rent", "家賃", "給料",
+    "手取り", "% back", "back campaign", "cashback", "還元", "回饋", "手数料取られ", "被扣",
+];
+
+/// Earning more than one's pay ([`Sig::OutEarn`]).
+#[rustfmt::skip]
+const OUT_EARNS: &str = words![
+    "than my salary", "than my actual job", "than my job", "than my day job", "給料より", "給料超え",
+    "給料を超え", "本業の給料", "本業より", "比薪水", "薪水還多", "比上班",
+];
+
+/// A deadline to put money in: a window closing, a quota filling, minutes left (round 13; weak
+/// money words, 1: "30 min left" alone is no pitch).
+#[rustfmt::skip]
+const DEADLINES: &str = words![
+    "days left", "min left", "minutes left", "hours left", "closes tonight", "ends tonight", "almost full",
+    "decide in", "ends in", "last chance", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進", "名額",
+    "快滿了", "枠が埋ま",
+];
+
+/// Money made, with an amount ([`Sig::Made`]).
+#[rustfmt::skip]
+const MADE: &str = words!["made", "i made", "賺了", "賺到", "進帳", "稼いだ", "稼げ", "儲かっ"];
+
+/// A leading zero to be added ([`Sig::ZeroAdd`]).
+#[rustfmt::skip]
+const ZERO_ADDS: &str = words![
+    "加個零", "加零", "補個零", "補零", "加個0", "加0", "補個0", "補0", "add a zero", "add a 0", "add zero",
+    "0をつけ", "0を付け", "ゼロをつけ", "頭に0",
+];
+
+/// A gain shown ([`Sig::Shown`]).
+#[rustfmt::skip]
+const SHOWN: &str = words![
+    "screenshot~", "截圖", "獲利圖", "對帳單", "スクショ", "チャート", "📈", "my results", "results for",
+];
+
+/// An app's own features told of: its read receipts, unsending, an account hacked; a shop's QR
+/// code to order ([`Sig::Told`]).
+/// (Read receipts missed here are the lure to move: "ここ既読つかないし、WhatsAppにしよ".)
+#[rustfmt::skip]
+const APP_FEATURES: &str = words![
+    "lineの既読", "line的已讀", "收回訊息", "乗っ取", "被盜", "盜帳號", "hacked", "read receipt~", "unsend", "line taxi",
+    "in china",
+    // A shop's QR code, to order at the table: no contact offered.
+    "on the table", "to order", "點餐", "注文して", "注文用",
+];
+
 struct Pattern {
     /// As [`fold`] leaves it (`話そう` is matched as `話ソウ`).
     text: Vec<char>,
@@ -1452,29 +1575,64 @@ struct Pattern {
 }
 
 /// Every pattern, sorted by its first two characters (the second NUL for a one-character
-/// pattern), with the ranges of each such pair.
+/// pattern), with the ranges of each such pair in an open-addressing hash table (a binary search
+/// over the pairs was a fifth of the rule's time).
 struct Index {
     patterns: Vec<Pattern>,
-    firsts: Vec<((char, char), u32, u32)>,
-    /// The first characters, as a 4096-bit filter: most positions of a text start no pattern.
+    /// (pair as a key, from, to); an empty slot holds [`Index::EMPTY`].
+    firsts: Vec<(u64, u32, u32)>,
+    /// The first characters, as a filter: most positions of a text start no pattern.
     may_start: Bloom,
 }
 
-/// A set of characters that may answer yes for one it does not hold, never no for one it does.
-struct Bloom([u64; 64]);
+impl Index {
+    const EMPTY: u64 = u64::MAX;
+
+    fn pair_key((a, b): (char, char)) -> u64 {
+        (u64::from(a) << 32) | u64::from(b)
+    }
+
+    fn slot_of(&self, key: u64) -> usize {
+        let bits = self.firsts.len().trailing_zeros();
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    /// The patterns that start with this pair.
+    fn starting(&self, pair: (char, char)) -> &[Pattern] {
+        let key = Index::pair_key(pair);
+        let mask = self.firsts.len() - 1;
+        let mut at = self.slot_of(key);
+        loop {
+            let (k, from, to) = self.firsts[at];
+            if k == key {
+                return &self.patterns[from as usize..to as usize];
+            }
+            if k == Index::EMPTY {
+                return &[];
+            }
+            at = (at + 1) & mask;
+        }
+    }
+}
+
+/// A set of characters that may answer yes for one it does not hold, never no for one it does:
+/// a bit per character of the Basic Multilingual Plane (8 KiB, built at first use), exact there,
+/// so that a CJK character that starts no pattern costs no search (a 4,096-bit filter let one
+/// in five through).
+struct Bloom(Vec<u64>);
 
 impl Bloom {
     fn new(chars: impl Iterator<Item = char>) -> Bloom {
-        let mut bits = [0u64; 64];
+        let mut bits = vec![0u64; 1024];
         for c in chars {
-            let h = c as usize & 4095;
+            let h = c as usize & 0xFFFF;
             bits[h / 64] |= 1 << (h % 64);
         }
         Bloom(bits)
     }
 
     fn may_hold(&self, c: char) -> bool {
-        let h = c as usize & 4095;
+        let h = c as usize & 0xFFFF;
         self.0[h / 64] & (1 << (h % 64)) != 0
     }
 }
@@ -1483,7 +1641,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 41] = [
+const LISTS: [(&str, Sig); 50] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -1525,6 +1683,15 @@ const LISTS: [(&str, Sig); 41] = [
     (NEEDS, Sig::Need),
     (INSIDE, Sig::Inside),
     (IDLE_SAVINGS, Sig::Money(2)),
+    (PITCHERS, Sig::Pitcher),
+    (REJECTS, Sig::Reject),
+    (PAY, Sig::Pay),
+    (ZERO_ADDS, Sig::ZeroAdd),
+    (SHOWN, Sig::Shown),
+    (OUT_EARNS, Sig::OutEarn),
+    (DEADLINES, Sig::Money(1)),
+    (MADE, Sig::Made),
+    (APP_FEATURES, Sig::Told),
 ];
 
 fn index() -> &'static Index {
@@ -1547,20 +1714,31 @@ fn index() -> &'static Index {
             .filter(|p| !p.text.is_empty())
             .collect();
         patterns.sort_by_key(|p| key(&p.text));
-        let mut firsts: Vec<((char, char), u32, u32)> = Vec::new();
+        let mut ranges: Vec<((char, char), u32, u32)> = Vec::new();
         for (i, p) in patterns.iter().enumerate() {
             let first = key(&p.text);
-            match firsts.last_mut() {
+            match ranges.last_mut() {
                 Some((c, _, end)) if *c == first => *end = i as u32 + 1,
-                _ => firsts.push((first, i as u32, i as u32 + 1)),
+                _ => ranges.push((first, i as u32, i as u32 + 1)),
             }
         }
         let may_start = Bloom::new(patterns.iter().map(|p| p.text[0]));
-        Index {
+        // At most a quarter full: a lookup probes about one slot.
+        let size = (ranges.len() * 4).next_power_of_two();
+        let mut index = Index {
             patterns,
-            firsts,
+            firsts: vec![(Index::EMPTY, 0, 0); size],
             may_start,
+        };
+        for (pair, from, to) in ranges {
+            let key = Index::pair_key(pair);
+            let mut at = index.slot_of(key);
+            while index.firsts[at].0 != Index::EMPTY {
+                at = (at + 1) & (size - 1);
+            }
+            index.firsts[at] = (key, from, to);
         }
+        index
     })
 }
 
@@ -1608,6 +1786,15 @@ struct Signals {
     inside: bool,
     story: bool,
     need: bool,
+    pitcher: bool,
+    reject: bool,
+    pay: bool,
+    zero_add: bool,
+    shown: bool,
+    out_earn: bool,
+    made: bool,
+    /// A plus sign before an amount or a rate (`+6.8%`, `+¥420,000`): a gain reported.
+    signed_gain: bool,
     /// An ask quoted as someone else's words (「LINE交換しよ」って言ってくる人).
     reported: bool,
     /// The spans inside quotation marks.
@@ -1650,6 +1837,9 @@ impl Signals {
         ]
         .iter()
         .any(|i| f[*i] != 0)
+            // Told of (staying here, swapping after meeting, blocking, a pitch warned of): the
+            // material is not offered (round 13).
+            && !self.told
     }
 
     /// The rule's signals as small integers, the learned decision's second set of features
@@ -1719,6 +1909,32 @@ impl Signals {
         ]
     }
 
+    /// Someone else's pitch or ask told of with a rejection: a warning ("if anyone asks you to
+    /// move to Telegram, block", "如果有人跟妳說穩賺不賠，一定是詐騙", "前にLINE交換しよって言われて
+    /// 怖くなった").
+    fn warned(&self) -> bool {
+        self.reject && self.pitcher
+    }
+
+    /// An ask warned of: as [`Signals::warned`], or quoted in a message that rejects it and
+    /// addresses no one ("詐騙最常見的開頭就是「我們去LINE聊」，好恐怖"). (A money word quoted
+    /// beside a fear waved away is the pitch: "みんな怖がるけど、ただの「お小遣い作り」".)
+    fn warned_ask(&self) -> bool {
+        self.warned() || (self.reject && !self.quoted.is_empty() && !self.you)
+    }
+
+    /// One's own pay, rent, tax, a fee charged or a cashback told of, to no one in particular,
+    /// with no need, sending, mentor or inside tip.
+    fn own_pay(&self) -> bool {
+        self.pay
+            && !self.out_earn
+            && !self.you
+            && !self.need
+            && !self.send
+            && !self.mentor
+            && !self.inside
+    }
+
     /// An ask: a plain one, or a loose one in a message that addresses its reader.
     fn asks(&self) -> bool {
         self.ask || (self.weak_ask && (self.direct || self.you))
@@ -1735,7 +1951,10 @@ impl Signals {
         // eight digits that are no amount.
         let rest_of_number =
             self.split && (5..=8).contains(&self.run_digits) && self.amounts == 0 && !self.percent;
-        let split_phone = split_phone || rest_of_number;
+        // A number given without its leading zero, with a word to add it ("九一二 三四五 六七八
+        // 前面加個零"): eight to eleven digits that are no amount.
+        let zero_added = self.zero_add && (8..=11).contains(&self.run_digits) && self.amounts == 0;
+        let split_phone = split_phone || rest_of_number || zero_added;
         // "交換", "聊", "got", "follow" ask only a reader addressed; of oneself or of a third
         // person they tell of an app used.
         let ask = self.asks();
@@ -1815,6 +2034,26 @@ impl Signals {
         {
             money -= 2;
         }
+        // A pitch warned of is no pitch; one's own pay, rent or tax is no return.
+        // (At most -2, as a declined transfer is: the money model adds nothing there either.)
+        if self.warned() {
+            money = (money - 3).min(-2);
+        }
+        if self.own_pay() {
+            money -= 2;
+        }
+        // A gain shown off with a figure ("look at this screenshot, 38% in one week"), or a gain
+        // reported with its sign ("closed another position, +6.8%"): money made, told to tempt.
+        // (A rate alone with a screenshot is a share of anything: "90% food, 10% screenshots".)
+        if (self.shown && self.amounts > 0) || self.signed_gain {
+            money += 1;
+        }
+        if self.signed_gain && has_words {
+            money += 1;
+        }
+        if self.made && self.amounts > 0 {
+            money += 1;
+        }
         // An inside tip, a bank to be lied to, a wallet to connect, a bot that trades: decisive.
         if self.inside {
             money = money.max(3);
@@ -1860,12 +2099,8 @@ fn find_words(text: &[char], signals: &mut Signals) {
             continue;
         }
         let pair = (text[start], text.get(start + 1).copied().unwrap_or('\0'));
-        let candidates = [pair, (pair.0, '\0')].into_iter().filter_map(|k| {
-            let at = index.firsts.binary_search_by_key(&k, |(c, _, _)| *c).ok()?;
-            let (_, from, to) = index.firsts[at];
-            Some(&index.patterns[from as usize..to as usize])
-        });
-        for pattern in candidates.flatten() {
+        let candidates = [pair, (pair.0, '\0')].map(|k| index.starting(k));
+        for pattern in candidates.into_iter().flatten() {
             let found = if pattern.sig == Sig::App {
                 matches_disguised(text, start, &pattern.text)
             } else {
@@ -1931,9 +2166,28 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::Aside => signals.aside = true,
                 Sig::Story => signals.story = true,
                 Sig::Need => signals.need = true,
-                Sig::Gain | Sig::Mentor | Sig::MoneyTalk | Sig::Inside | Sig::Money(_) => {
+                Sig::Pitcher => signals.pitcher = true,
+                Sig::Reject => signals.reject = true,
+                Sig::ZeroAdd => signals.zero_add = true,
+                Sig::Shown => signals.shown = true,
+                Sig::Made => signals.made = true,
+                Sig::Gain
+                | Sig::Mentor
+                | Sig::MoneyTalk
+                | Sig::Inside
+                | Sig::Pay
+                | Sig::OutEarn
+                | Sig::Money(_) => {
                     let weight = match pattern.sig {
                         Sig::Money(weight) => weight,
+                        Sig::Pay => {
+                            signals.pay = true;
+                            0
+                        }
+                        Sig::OutEarn => {
+                            signals.out_earn = true;
+                            2
+                        }
                         Sig::Inside => {
                             signals.inside = true;
                             3
@@ -2021,7 +2275,14 @@ fn matches_disguised(text: &[char], start: usize, pattern: &[char]) -> Option<us
 /// Where `pattern` ends when it starts at `start` in `text`.
 fn matches_at(text: &[char], start: usize, pattern: &[char]) -> Option<usize> {
     let end = start + pattern.len();
-    (text.get(start..end)? == pattern).then_some(end)
+    // Compared character by character (inlined): the patterns are short, a call to memcmp cost
+    // more than the comparison.
+    let found = text.get(start..end)?;
+    found
+        .iter()
+        .zip(pattern)
+        .all(|(a, b)| a == b)
+        .then_some(end)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2058,11 +2319,12 @@ fn digit_at(text: &[char], i: usize) -> Option<(u8, usize)> {
     if c.is_ascii_digit() {
         return Some((c as u8 - b'0', i + 1));
     }
-    if !may_start.may_hold(c) {
+    let letter = |j: usize| text.get(j).is_some_and(|c| c.is_ascii_alphabetic());
+    // An English number word is a whole word: none starts inside one (most of an English text).
+    if !may_start.may_hold(c) || (c.is_ascii() && i > 0 && letter(i - 1)) {
         return None;
     }
     let from = words.partition_point(|(w, _)| w[0] < c);
-    let letter = |j: usize| text.get(j).is_some_and(|c| c.is_ascii_alphabetic());
     words[from..]
         .iter()
         .take_while(|(w, _)| w[0] == c)
@@ -2187,8 +2449,20 @@ fn find_digits(text: &[char], signals: &mut Signals) {
                 unit_count += 1;
             }
         }
-        if matches!(text.get(end), Some('%' | '割' | '成')) {
+        let percent = matches!(text.get(end), Some('%' | '割' | '成'));
+        if percent {
             signals.percent = true;
+        }
+        // A plus sign before an amount or a rate, a currency between them (`+6.8%`, `+¥420,000`):
+        // a gain reported. A country code's plus stands before no amount.
+        if percent || is_amount(text, i, end) {
+            let mut k = i;
+            while k > 0 && k + 3 > i && matches!(text[k - 1], '$' | '¥' | '€' | '£' | ' ') {
+                k -= 1;
+            }
+            if k > 0 && text[k - 1] == '+' {
+                signals.signed_gain = true;
+            }
         }
         i = end.max(i + 1);
     }
@@ -2477,6 +2751,8 @@ mod tests {
             include_str!("../data/safety/tune-8.jsonl"),
             include_str!("../data/safety/tune-10.jsonl"),
             include_str!("../data/safety/tune-11.jsonl"),
+            include_str!("../data/safety/tune-12.jsonl"),
+            include_str!("../data/safety/tune-13.jsonl"),
             include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
@@ -2727,6 +3003,56 @@ mod tests {
         assert_eq!(kinds("番号はプロフに書いたよ"), ["OFF_PLATFORM"]);
         assert_eq!(kinds("my number is in my last photo"), ["OFF_PLATFORM"]);
         assert!(kinds("my phone died so no photos today").is_empty());
+    }
+
+    #[test]
+    fn a_pitch_or_an_ask_warned_of_is_told_not_made_but_the_pitch_itself_still_counts() {
+        // Round 13: someone else's pitch or ask, with a rejection, is a warning.
+        for text in [
+            "If someone promises you guaranteed returns, just block them",
+            "要是有人叫你加LINE投資，一定是詐騙，不要理",
+            "日利5%とか言ってくる人は要注意だよ",
+            "前にLINE交換しよって何度も言われて怖かった",
+        ] {
+            assert!(kinds(text).is_empty(), "{text}");
+        }
+        // The same words made to the reader are the pitch and the ask.
+        assert_eq!(
+            kinds("Guaranteed returns, 5% daily, add my LINE: kevin0815"),
+            ["OFF_PLATFORM", "MONEY"]
+        );
+        assert_eq!(kinds("加我LINE：kevin0815"), ["OFF_PLATFORM"]);
+    }
+
+    #[test]
+    fn ones_own_pay_rent_or_tax_with_a_rate_is_no_return_but_earning_more_than_it_is() {
+        // A rate per month is a promised return in a pitch, not in one's own rent or tax.
+        assert_eq!(kinds("這個方案每個月穩定5%，你要不要試試"), ["MONEY"]);
+        assert!(!rule_says_money("我的房租每個月漲了5%，薪水沒漲"));
+        assert!(kinds("Rent went up 6% this month, my salary did not").is_empty());
+        assert!(!rule_says_money("消費稅是10%，收據要留著"));
+        assert_eq!(
+            kinds("My mentor's plan pays 3% daily, way more than my salary ever did"),
+            ["MONEY"]
+        );
+    }
+
+    #[test]
+    fn a_number_given_without_its_leading_zero_is_a_phone_number() {
+        assert_eq!(kinds("九一八 七七六 五四三，前面加個零"), ["OFF_PLATFORM"]);
+        assert_eq!(kinds("918 776 543, add a zero in front"), ["OFF_PLATFORM"]);
+        // An amount is none.
+        assert!(!kinds("九一八七七六五四三元，前面加個零").contains(&"OFF_PLATFORM"));
+    }
+
+    #[test]
+    fn a_gain_shown_with_a_figure_or_its_sign_is_money_talk_a_share_of_screenshots_is_not() {
+        assert!(rule_says_money("See my screenshot, +¥380,000 since Monday"));
+        assert!(rule_says_money("closed the position at noon, +7.2% 😊"));
+        assert!(!rule_says_money(
+            "My photo gallery is 80% cats and 20% screenshots"
+        ));
+        assert!(!rule_says_money("the temperature is +3 today"));
     }
 
     #[test]

@@ -1,12 +1,11 @@
 //! The safety corpus (core/data/safety/) is well formed, and the rule keeps meeting its targets on
 //! the part it was tuned on: tune.jsonl and tune-2.jsonl to tune-8.jsonl, eight independently
 //! written sets whose held-out parts (rounds 1 to 8) were each reported on once and then folded
-//! into them, tune-10.jsonl and tune-11.jsonl (rounds 10 and 11, held out until round 12), and
-//! tune-hn.jsonl, hard negatives written blind for tuning. The held-out part, heldout-9.jsonl,
-//! heldout-12.jsonl and heldout-13.jsonl, is rounds 9, 12 and 13 written blind and never tuned
-//! on; its figures are
-//! `just bench-safety`'s to print (and to fail on): a test that pinned them would invite tuning on
-//! it. Until the lead adds it (the file is empty), the held-out share and count checks fail.
+//! into them, tune-10.jsonl to tune-13.jsonl (rounds 10 to 13, held out until rounds 12 and 13),
+//! and tune-hn.jsonl, hard negatives written blind for tuning. The held-out part, heldout-9.jsonl
+//! and heldout-14.jsonl to heldout-16.jsonl (rounds 14 to 16, written blind during round 13), is
+//! never tuned on; its figures are `just bench-safety`'s to print (and to fail on): a test that
+//! pinned them would invite tuning on it.
 
 use kizuna_core::safety::{self, Kind};
 use serde::Deserialize;
@@ -28,9 +27,8 @@ fn read(jsonl: &str) -> Vec<Line> {
         .collect()
 }
 
-/// The tuned part (tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl, tune-11.jsonl,
-/// tune-hn.jsonl) and the held-out part (heldout-9.jsonl, heldout-12.jsonl and heldout-13.jsonl,
-/// rounds 9, 12 and 13).
+/// The tuned part (tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl to tune-13.jsonl,
+/// tune-hn.jsonl) and the held-out part (heldout-9.jsonl, round 9, and the blind rounds after it).
 fn parts() -> (Vec<Line>, Vec<Line>) {
     let mut tune = read(include_str!("../data/safety/tune.jsonl"));
     tune.extend(read(include_str!("../data/safety/tune-2.jsonl")));
@@ -42,10 +40,13 @@ fn parts() -> (Vec<Line>, Vec<Line>) {
     tune.extend(read(include_str!("../data/safety/tune-8.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-10.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-11.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-12.jsonl")));
+    tune.extend(read(include_str!("../data/safety/tune-13.jsonl")));
     tune.extend(read(include_str!("../data/safety/tune-hn.jsonl")));
     let mut heldout = read(include_str!("../data/safety/heldout-9.jsonl"));
-    heldout.extend(read(include_str!("../data/safety/heldout-12.jsonl")));
-    heldout.extend(read(include_str!("../data/safety/heldout-13.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-14.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-15.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-16.jsonl")));
     (tune, heldout)
 }
 
@@ -79,8 +80,8 @@ fn every_line_is_once_in_the_corpus_with_the_labels_of_its_set_and_three_hundred
 }
 
 /// Fails while the held-out files are empty: the lead adds the blind sets. The issue asks for a
-/// fifth kept aside; three blind rounds that were never tuned on make more than a quarter, and more
-/// held out only makes the figures harder to flatter, so the ceiling is a third.
+/// fifth kept aside; more held out only makes the figures harder to flatter, so the ceiling is a
+/// third.
 #[test]
 fn the_held_out_part_is_a_fifth_to_a_third_of_each_language_with_ten_lines_of_each_set() {
     let (tune, heldout) = parts();
