@@ -201,11 +201,6 @@ impl DecodedPixels {
             .retain(|e| now.duration_since(e.born) < self.keep_for);
     }
 
-    /// How long an entry lives at most.
-    pub fn keep_for(&self) -> Duration {
-        self.keep_for
-    }
-
     /// Whether any pixels of `file_id` are kept.
     pub fn holds(&self, file_id: &str) -> bool {
         self.lock().list.iter().any(|e| e.file_id == file_id)
