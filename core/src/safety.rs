@@ -132,11 +132,12 @@
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
 //! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, `tune-10.jsonl` to
-//! `tune-13.jsonl` (rounds 10 to 13, written blind, held out until rounds 12 and 13), and
+//! `tune-16.jsonl` (rounds 10 to 16, written blind, held out until rounds 12, 13 and 14), and
 //! `tune-hn.jsonl`, hard negatives written blind for tuning; the held-out parts of rounds 1 to 8
 //! were each reported on once and then folded into them (rounds 3's to 8's, written blind, are
 //! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is sets written blind and never tuned on:
-//! `heldout-9.jsonl` (round 9) and the rounds written after round 13's changes (14 and 15).
+//! `heldout-9.jsonl` (round 9) and the blind rounds the lead adds after round 14
+//! (`heldout-17.jsonl` on).
 //!
 //! [`rules`]: crate::rules
 
@@ -653,6 +654,12 @@ fn is_spelling_separator(c: char) -> bool {
     )
 }
 
+/// Pictographs and dingbats (`💲`, `💚`, `★`): put between the letters of a word spelt out
+/// (`U💲S💲D💲T`, `L💚I💚N💚E`, `仮💴想💴通💴貨`), they separate as a space does.
+fn is_symbol(c: char) -> bool {
+    matches!(c, '\u{2600}'..='\u{27BF}' | '\u{1F000}'..='\u{1FAFF}')
+}
+
 /// A letter or digit beyond ASCII (CJK, kana, bopomofo, hangul, other scripts); the punctuation
 /// blocks are not.
 fn is_cjk(c: char) -> bool {
@@ -677,32 +684,55 @@ fn fold(text: &str) -> Vec<char> {
     while chars.last() == Some(&' ') {
         chars.pop();
     }
+    unleet(&mut chars);
 
+    let letter = |c: char| c.is_ascii_alphanumeric() || (is_cjk(c) && !is_symbol(c));
     let single = |chars: &[char], i: usize| {
-        let alnum = |j: usize| {
-            chars
-                .get(j)
-                .is_some_and(|c| c.is_ascii_alphanumeric() || is_cjk(*c))
-        };
+        let alnum = |j: usize| chars.get(j).is_some_and(|c| letter(*c));
         alnum(i) && !(i > 0 && alnum(i - 1)) && !alnum(i + 1)
     };
+    let separator = |c: &char| is_spelling_separator(*c) || is_symbol(*c);
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
     while i < chars.len() {
-        // A run of at least three single characters, each followed by one separator.
-        if chars[i].is_ascii_alphanumeric() && single(&chars, i) {
+        // A run of at least three single characters of one script, each followed by one
+        // separator, or by two or three with a symbol or an underscore among them (`L I N E`,
+        // `U 💰 S 💰 D 💰 T`, `h u a _ 9 9 6`, not `l-i-n-e / a-k-i`); between CJK characters,
+        // symbols only (a space there is dropped anyway; `仮💴想💴通💴貨`).
+        let latin = chars[i].is_ascii_alphanumeric();
+        // (A CJK character starts one only with a symbol after it: the common case costs one test.)
+        let starts = latin || (chars.get(i + 1).is_some_and(|c| is_symbol(*c)) && letter(chars[i]));
+        if starts && single(&chars, i) {
+            let gap = |from: usize| {
+                let n = chars[from..].iter().take(3).take_while(|c| separator(c)).count();
+                let gap = &chars[from..from + n];
+                let symbols = gap.iter().any(|c| is_symbol(*c));
+                match n {
+                    1 if latin || symbols => 1,
+                    _ if symbols || (latin && gap.contains(&'_') && !gap.contains(&'/')) => n,
+                    _ => 0,
+                }
+            };
             let mut end = i;
             let mut count = 1;
-            while end + 2 < chars.len()
-                && is_spelling_separator(chars[end + 1])
-                && chars[end + 2].is_ascii_alphanumeric()
-                && single(&chars, end + 2)
-            {
-                end += 2;
+            loop {
+                let next = end + 1 + gap(end + 1);
+                if next == end + 1
+                    || !chars.get(next).is_some_and(|c| c.is_ascii_alphanumeric() == latin)
+                    || !single(&chars, next)
+                {
+                    break;
+                }
+                end = next;
                 count += 1;
             }
             if count >= 3 {
-                out.extend((i..=end).step_by(2).map(|j| chars[j]));
+                // An underscore set apart (`a _ 9`, `i._.t`) is the identifier's own.
+                let kept = |j: usize| {
+                    !separator(&chars[j])
+                        || (chars[j] == '_' && !(letter(chars[j - 1]) && letter(chars[j + 1])))
+                };
+                out.extend((i..=end).filter(|j| kept(*j)).map(|j| chars[j]));
                 i = end + 1;
                 continue;
             }
@@ -736,6 +766,38 @@ fn fold(text: &str) -> Vec<char> {
         i += 1;
     }
     out
+}
+
+/// Digits and `$` that stand for letters inside a Latin word (`b1tc0in`, `g0ld`, `F0REX`, `u$dt`),
+/// as those letters, when the word holds no other digit: an identifier's digits (`kenji88`,
+/// `yui_0520`) and amounts stay.
+fn unleet(chars: &mut [char]) {
+    let alike = |c: char| matches!(c, '0' | '1' | '3' | '$');
+    let in_word = |c: &char| c.is_ascii_alphanumeric() || *c == '$';
+    for j in 1..chars.len().saturating_sub(1) {
+        if !(alike(chars[j])
+            && chars[j - 1].is_ascii_alphabetic()
+            && chars[j + 1].is_ascii_alphabetic())
+        {
+            continue;
+        }
+        let start = j - chars[..j].iter().rev().take_while(|c| in_word(c)).count();
+        let end = j + chars[j..].iter().take_while(|c| in_word(c)).count();
+        let word = &mut chars[start..end];
+        if word.len() < 4 || word.iter().any(|c| c.is_ascii_digit() && !alike(*c)) {
+            continue;
+        }
+        for k in 1..word.len() - 1 {
+            if alike(word[k]) && word[k - 1].is_ascii_alphabetic() && word[k + 1].is_ascii_alphabetic() {
+                word[k] = match word[k] {
+                    '0' => 'o',
+                    '1' => 'i',
+                    '3' => 'e',
+                    _ => 's',
+                };
+            }
+        }
+    }
 }
 
 /// A symbol of an identifier said in words between two of its parts (`maya underscore lin`,
@@ -873,6 +935,11 @@ enum Sig {
     /// A gain shown (`screenshot`, `獲利圖`, `チャート`, `📈`): with an amount, money made shown
     /// off, one more money signal.
     Shown,
+    /// The reader's income, savings or retirement money ([`ASSETS`]), and a question of how much,
+    /// whether enough, what besides ([`PROBES`]): together, addressed to the reader, the slow
+    /// opening of a pitch that names no investment yet (round 14).
+    Asset,
+    Probe,
     /// Money made (`made`, `賺了`, `稼いだ`): with an amount and no discount, money made told
     /// (one more money signal: "made 6k today", "made about NT$180k on the side").
     Made,
@@ -1421,6 +1488,9 @@ const STAYS: &str = words![
     "しなくていい", "不用交換", "no need to exchange", "no need to swap",
     "假的line", "假帳號", "假的官方", "fake account~", "偽アカ", "偽のアカウント", "偽物のアカウント",
     "使ったことない", "使ったことがない", "沒用過", "没用过", "never used", "deleted",
+    // Round 14: contact details kept until a meeting, or until later; the talk kept here.
+    "見面再", "等見面", "先在這邊聊", "在這邊多聊", "在這裡多聊", "太快交換", "when we meet", "once we meet", "まだ教えられない",
+    "してからでも", "ここで大丈夫", "ここでゆっくり", "chatting with you here",
 ];
 
 /// Tips given before the market moves, inside information, coaching to lie to one's bank about a
@@ -1505,6 +1575,8 @@ const PITCHERS: &str = words![
     "若有人", "有人跟", "叫人", "被拉去", "被找去", "言ってくる", "言う人", "言ってる人", "聞いてくる", "言われて",
     "言われた", "誘われ", "人いたら", "人がいたら", "tried to add", "tried to get me", "asking her", "asking him",
     "asked her", "asked him", "got a message from", "一開口就", "被帶去", "被要求", "騙去",
+    // Round 14: someone who almost fell for a pitch, a stranger who wrote.
+    "差點被", "差一點被", "危うく", "almost sent", "almost got", "almost lost", "dm'd me", "asking me to",
 ];
 
 /// A rejection ([`Sig::Reject`]).
@@ -1512,6 +1584,7 @@ const PITCHERS: &str = words![
 const REJECTS: &str = words![
     "block~", "run", "scam~", "詐騙", "不要理", "別理", "不對勁", "左滑", "討厭", "要注意", "怖", "ブロック",
     "止めた", "やめた", "stay safe", "red flag~", "avoid", "危な", "可怕", "恐怖", "小心", "很扯", "離譜",
+    "scary", "scared",
 ];
 
 /// One's own pay, rent, a tax, a fee charged, a cashback ([`Sig::Pay`]).
@@ -1563,6 +1636,21 @@ const APP_FEATURES: &str = words![
     "in china",
     // A shop's QR code, to order at the table: no contact offered.
     "on the table", "to order", "點餐", "注文して", "注文用",
+];
+
+/// The reader's money: pay, income, savings, a bonus, retirement money ([`Sig::Asset`]).
+#[rustfmt::skip]
+const ASSETS: &str = words![
+    "收入", "薪水", "月薪", "年薪", "年終", "存款", "可以存", "退休金", "本業", "正職", "income", "salary", "savings",
+    "bonus", "pension", "paycheck", "main job", "月収", "年収", "給料", "貯金", "貯蓄", "残高", "ボーナス", "退職金",
+    "へそくり", "老後",
+];
+
+/// How much, whether enough, what besides ([`Sig::Probe`]).
+#[rustfmt::skip]
+const PROBES: &str = words![
+    "多少", "怎麼分配", "怎麼用", "夠", "除了", "另外", "就那樣", "いくら", "どのくらい", "どれくらい", "何に使",
+    "足り", "満足", "見合", "目処", "以外", "とは別", "how much", "enough", "other income", "besides", "any other",
 ];
 
 struct Pattern {
@@ -1641,7 +1729,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 50] = [
+const LISTS: [(&str, Sig); 52] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -1692,6 +1780,8 @@ const LISTS: [(&str, Sig); 50] = [
     (DEADLINES, Sig::Money(1)),
     (MADE, Sig::Made),
     (APP_FEATURES, Sig::Told),
+    (ASSETS, Sig::Asset),
+    (PROBES, Sig::Probe),
 ];
 
 fn index() -> &'static Index {
@@ -1793,6 +1883,8 @@ struct Signals {
     shown: bool,
     out_earn: bool,
     made: bool,
+    asset: bool,
+    probe: bool,
     /// A plus sign before an amount or a rate (`+6.8%`, `+¥420,000`): a gain reported.
     signed_gain: bool,
     /// An ask quoted as someone else's words (「LINE交換しよ」って言ってくる人).
@@ -2054,6 +2146,12 @@ impl Signals {
         if self.made && self.amounts > 0 {
             money += 1;
         }
+        // The reader's pay, savings or retirement money asked about (how much, whether enough,
+        // what besides): the slow opening, money talk with no investment named yet ("你一個月
+        // 可以存多少?", "退職金ってどのくらい出る予定?", "any other income besides teaching?").
+        if self.asset && self.probe && (self.you || self.direct) && !self.warned() {
+            money = money.max(1) + 2;
+        }
         // An inside tip, a bank to be lied to, a wallet to connect, a bot that trades: decisive.
         if self.inside {
             money = money.max(3);
@@ -2099,8 +2197,9 @@ fn find_words(text: &[char], signals: &mut Signals) {
             continue;
         }
         let pair = (text[start], text.get(start + 1).copied().unwrap_or('\0'));
-        let candidates = [pair, (pair.0, '\0')].map(|k| index.starting(k));
-        for pattern in candidates.into_iter().flatten() {
+        // (Chained, not an array mapped: `array::map` cost a twentieth of the rule's time.)
+        let candidates = index.starting(pair).iter();
+        for pattern in candidates.chain(index.starting((pair.0, '\0'))) {
             let found = if pattern.sig == Sig::App {
                 matches_disguised(text, start, &pattern.text)
             } else {
@@ -2171,6 +2270,8 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::ZeroAdd => signals.zero_add = true,
                 Sig::Shown => signals.shown = true,
                 Sig::Made => signals.made = true,
+                Sig::Asset => signals.asset = true,
+                Sig::Probe => signals.probe = true,
                 Sig::Gain
                 | Sig::Mentor
                 | Sig::MoneyTalk
@@ -2301,12 +2402,13 @@ const NUMBER_WORDS: &[(&str, u8)] = &[
     ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9),
 ];
 
-/// The digit at `i` and where it ends: a digit, or a number word (English ones whole words).
-fn digit_at(text: &[char], i: usize) -> Option<(u8, usize)> {
-    /// NUMBER_WORDS as characters, sorted by the first, longest first among equals.
-    type Words = (Vec<(Vec<char>, u8)>, Bloom);
+/// NUMBER_WORDS as characters, sorted by the first, longest first among equals, and the
+/// characters they start with.
+type Words = (Vec<(Vec<char>, u8)>, Bloom);
+
+fn number_words() -> &'static Words {
     static WORDS: OnceLock<Words> = OnceLock::new();
-    let (words, may_start) = WORDS.get_or_init(|| {
+    WORDS.get_or_init(|| {
         let mut words: Vec<(Vec<char>, u8)> = NUMBER_WORDS
             .iter()
             .map(|(w, d)| (w.chars().collect(), *d))
@@ -2314,7 +2416,12 @@ fn digit_at(text: &[char], i: usize) -> Option<(u8, usize)> {
         words.sort_by(|(a, _), (b, _)| a[0].cmp(&b[0]).then(b.len().cmp(&a.len())));
         let may_start = Bloom::new(words.iter().map(|(w, _)| w[0]));
         (words, may_start)
-    });
+    })
+}
+
+/// The digit at `i` and where it ends: a digit, or a number word (English ones whole words).
+fn digit_at(text: &[char], i: usize) -> Option<(u8, usize)> {
+    let (words, may_start) = number_words();
     let c = text[i];
     if c.is_ascii_digit() {
         return Some((c as u8 - b'0', i + 1));
@@ -2386,8 +2493,14 @@ fn find_digits(text: &[char], signals: &mut Signals) {
     // pass below does not count `兩萬` or `五千元` a second time.
     let mut units = [usize::MAX; 8];
     let mut unit_count = 0;
+    let (_, may_start) = number_words();
     let mut i = 0;
     while i < text.len() {
+        // Most characters are no digit and start no number word: skipped without a call.
+        if !text[i].is_ascii_digit() && !may_start.may_hold(text[i]) {
+            i += 1;
+            continue;
+        }
         let Some((first, mut end)) = digit_at(text, i) else {
             i += 1;
             continue;
@@ -2753,6 +2866,9 @@ mod tests {
             include_str!("../data/safety/tune-11.jsonl"),
             include_str!("../data/safety/tune-12.jsonl"),
             include_str!("../data/safety/tune-13.jsonl"),
+            include_str!("../data/safety/tune-14.jsonl"),
+            include_str!("../data/safety/tune-15.jsonl"),
+            include_str!("../data/safety/tune-16.jsonl"),
             include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
