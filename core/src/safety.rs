@@ -660,6 +660,11 @@ fn is_symbol(c: char) -> bool {
     matches!(c, '\u{2600}'..='\u{27BF}' | '\u{1F000}'..='\u{1FAFF}')
 }
 
+/// A letter or a digit, of any script, as a word spelt out is made of: not a symbol.
+fn is_letter(c: char) -> bool {
+    c.is_ascii_alphanumeric() || (is_cjk(c) && !is_symbol(c))
+}
+
 /// A letter or digit beyond ASCII (CJK, kana, bopomofo, hangul, other scripts); the punctuation
 /// blocks are not.
 fn is_cjk(c: char) -> bool {
@@ -686,38 +691,34 @@ fn fold(text: &str) -> Vec<char> {
     }
     unleet(&mut chars);
 
-    let letter = |c: char| c.is_ascii_alphanumeric() || (is_cjk(c) && !is_symbol(c));
     let single = |chars: &[char], i: usize| {
-        let alnum = |j: usize| chars.get(j).is_some_and(|c| letter(*c));
+        let alnum = |j: usize| chars.get(j).is_some_and(|c| is_letter(*c));
         alnum(i) && !(i > 0 && alnum(i - 1)) && !alnum(i + 1)
     };
-    let separator = |c: &char| is_spelling_separator(*c) || is_symbol(*c);
+    let separator = |c: char| is_spelling_separator(c) || is_symbol(c);
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
     while i < chars.len() {
         // A run of at least three single characters of one script, each followed by one
         // separator, or by two or three with a symbol or an underscore among them (`L I N E`,
         // `U 💰 S 💰 D 💰 T`, `h u a _ 9 9 6`, not `l-i-n-e / a-k-i`); between CJK characters,
-        // symbols only (a space there is dropped anyway; `仮💴想💴通💴貨`).
+        // symbols only (a space there is dropped anyway; `仮💴想💴通💴貨`). A CJK character
+        // starts one only with a symbol after it: the common case costs one test.
         let latin = chars[i].is_ascii_alphanumeric();
-        // (A CJK character starts one only with a symbol after it: the common case costs one test.)
-        let starts = latin || (chars.get(i + 1).is_some_and(|c| is_symbol(*c)) && letter(chars[i]));
-        if starts && single(&chars, i) {
-            let gap = |from: usize| {
-                let n = chars[from..].iter().take(3).take_while(|c| separator(c)).count();
-                let gap = &chars[from..from + n];
-                let symbols = gap.iter().any(|c| is_symbol(*c));
-                match n {
-                    1 if latin || symbols => 1,
-                    _ if symbols || (latin && gap.contains(&'_') && !gap.contains(&'/')) => n,
-                    _ => 0,
-                }
-            };
+        if (latin || chars.get(i + 1).is_some_and(|c| is_symbol(*c))) && single(&chars, i) {
             let mut end = i;
             let mut count = 1;
             loop {
-                let next = end + 1 + gap(end + 1);
-                if next == end + 1
+                let mut next = end + 1;
+                let (mut symbols, mut underscore) = (false, false);
+                while next < chars.len() && next <= end + 3 && separator(chars[next]) {
+                    symbols |= is_symbol(chars[next]);
+                    underscore |= chars[next] == '_';
+                    next += 1;
+                }
+                let n = next - end - 1;
+                if n == 0
+                    || !(symbols || (latin && (n == 1 || underscore)))
                     || !chars.get(next).is_some_and(|c| c.is_ascii_alphanumeric() == latin)
                     || !single(&chars, next)
                 {
@@ -728,11 +729,14 @@ fn fold(text: &str) -> Vec<char> {
             }
             if count >= 3 {
                 // An underscore set apart (`a _ 9`, `i._.t`) is the identifier's own.
-                let kept = |j: usize| {
-                    !separator(&chars[j])
-                        || (chars[j] == '_' && !(letter(chars[j - 1]) && letter(chars[j + 1])))
-                };
-                out.extend((i..=end).filter(|j| kept(*j)).map(|j| chars[j]));
+                for j in i..=end {
+                    let c = chars[j];
+                    if !separator(c)
+                        || (c == '_' && !(is_letter(chars[j - 1]) && is_letter(chars[j + 1])))
+                    {
+                        out.push(c);
+                    }
+                }
                 i = end + 1;
                 continue;
             }
@@ -1006,9 +1010,9 @@ const NOT_APPS: &str = words![
 #[rustfmt::skip]
 const ASKS: &str = words![
     // zh-TW
-    "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "给我", "給我", "多少", "搜尋", "搜",
+    "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "给我", "給我", "多少", "搜",
     "私聊", "聯絡", "聯繫", "联系", "找我", "賴我", "傳給", "傳到", "傳我", "來我的", "移到", "改用", "去那邊",
-    "留個", "就是我", "qr code", "qrコード", "qr",
+    "留個", "就是我", "qr",
     // ja
     "追加", "教え", "聞け", "検索", "探し", "話そう", "話さない", "で話", "しよ", "ある?",
     "移動", "連絡", "送る", "送りたい", "ちょうだい", "こちら", "のほうが", "の方が",
@@ -1019,11 +1023,11 @@ const ASKS: &str = words![
     "do you have", "do you use", "have it", "let's use", "let's talk",
     "let's chat", "get your", "ask for your", "can i get", "send",
     "come to", "look me up",
-    "scan", "読み取", "友だち追加", "友達追加", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
+    "scan", "読み取", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
     "dm me",
     "invite", "招待", "拉妳", "拉你", "拉進", "続きは",
     "移ら", "移ろ", "移れ",
-    "give you my", "給妳我的", "給你我的", "keep in touch", "保持聯絡", "連絡取り合",
+    "give you my", "給妳我的", "給你我的", "keep in touch",
     "continue on", "move this to", "move it to", "continue this on",
     "asked for your", "can i have your", "could i have your", "may i have your",
     // Another app offered, a request sent, a code scanned, an app said to answer faster (round 12).
@@ -1038,7 +1042,7 @@ const ASKS: &str = words![
 #[rustfmt::skip]
 const WEAK_ASKS: &str = words![
     "交換", "聊", "私訊", "追蹤", "傳", "比較",
-    "聞い", "使って", "来て", "変え", "やって", "あります", "フォロー", "dm", "持ってる", "やってる", "にしない",
+    "聞い", "使って", "来て", "変え", "やって", "あります", "フォロー", "dm", "持ってる", "にしない",
     "got", "there", "faster", "better", "easier", "instant", "instead", "follow", "use line", "on here",
     "more reliable",
     // Another app offered, a call proposed (round 12: "カカオでもいい？", "LINE通話できる？").
@@ -1050,8 +1054,8 @@ const WEAK_ASKS: &str = words![
 #[rustfmt::skip]
 const DIRECT: &str = words![
     "?", "吧", "好不好", "好嗎", "要不要", "我們", "咱們", "一下", "一起", "嘛", "來追蹤", "私訊我", "直接",
-    "しよ", "しとこ", "しとい", "ませんか", "してね", "して!", "してよ", "ようよ", "ない?", "よう、", "よう。",
-    "変えよう", "ください", "下さい", "ちょうだい", "一緒に", "ほうがいい", "方がいい", "して、", "しない?",
+    "しよ", "しとこ", "しとい", "ませんか", "してね", "して!", "してよ", "ようよ", "よう、", "よう。",
+    "変えよう", "ください", "下さい", "ちょうだい", "一緒に", "ほうがいい", "方がいい", "して、",
     "let's", "lets", "shall we", "can i", "could i", "please", "pls", "me on", "me at", "with me",
 ];
 
@@ -1068,23 +1072,23 @@ const MOVES: &str = words![
     "換個地方聊", "別的地方聊", "其他地方聊", "私下聊", "外面聊", "聯絡方式", "联系方式", "聯繫方式", "電話給我", "給我妳的電話", "給我你的電話",
     "電話幾號", "留個電話", "留電話", "不要在這裡聊", "這裡不方便", "很少上", "不太常開", "快沒在用", "其他聯絡",
     // ja
-    "別のところで", "別の場所で", "個別に連絡", "連絡先", "連絡手段", "電話番号教え", "電話番号だけでも", "番号教え", "何番", "ここじゃなくて",
+    "別のところで", "別の場所で", "個別に連絡", "連絡先", "連絡手段", "電話番号だけでも", "番号教え", "何番", "ここじゃなくて",
     "ここじゃ話しにくい", "あまり開かない", "あんまり見ない", "使わなくなる",
     // en
     "somewhere else", "contact details", "contact info", "way to contact", "way to reach",
     "your number", "your phone number", "your email", "talk privately", "chat privately",
-    "off this app", "outside the app", "hardly ever on here", "barely open this app",
+    "off this app", "outside the app", "barely open this app",
     "rarely on here", "in my bio", "number's in", "number is in", "read our messages",
     "messages here are", "replies here", "this app is slow", "too many restrictions", "scan this qr",
     "scan my qr", "qrコード送", "send you my qr", "send my qr", "傳qr", "傳我的qr",
-    "用別的聊", "私下用", "打我手機", "號碼我放", "號碼在自介", "這裡會被看", "會被監控", "這個app限制",
+    "用別的聊", "私下用", "打我手機", "號碼我放", "號碼在自介", "這裡會被看", "這個app限制",
     "別のとこで", "個人的に連絡", "連絡とれる", "連絡取れる", "チェックされる", "監視され", "プロフに番号",
     "制限多",
     "番号聞", "番号を聞", "番号知りたい", "番号を教え",
     "很少開", "很少用", "不常用", "あんまり開かない", "あまり使わない", "hardly ever on", "rarely use this", "barely use this", "rarely check this",
     "番号なに", "番号何", "號碼多少", "號碼幾號",
     // Swapping numbers.
-    "swap numbers", "exchange numbers", "trade numbers", "番号交換", "交換電話", "交換號碼", "交換手機", "互留電話",
+    "swap numbers", "exchange numbers", "trade numbers", "番号交換", "交換電話", "交換號碼", "交換手機",
     // Asking the reader's number, talking outside.
     "手機幾號", "你的手機號碼", "妳的手機號碼", "你的號碼", "妳的號碼", "號碼給我", "番号送って", "交換個電話",
     "外で話", "外で連絡",
@@ -1092,12 +1096,12 @@ const MOVES: &str = words![
     // 誕生日", "my insta is my name spelled backwards", "ID 我分兩次給妳").
     "名前+誕生日", "名前と誕生日", "名前のローマ字", "本名のローマ字", "をローマ字で", "をローマ字にし",
     "英文名加生日", "名字加生日", "name plus my birthday", "name + birthday", "name+birthday",
-    "spelled backwards", "spelt backwards", "birthday twice", "first + last name", "full name no spaces",
+    "spelled backwards", "spelt backwards", "birthday twice", "first + last name",
     "name no spaces", "中間加底線", "中間一個底線", "中間加個底線", "underscore, then", "アンダーバーでつな",
     "分兩次給", "分兩次傳", "拆開打", "合起來就是", "分けて送る", "何回かに分けて", "さっきのとつなげ",
     // The app said to watch or read the talk.
     "被監控", "被監視", "運営に見られ", "見られてる気が", "app is watching", "app reads", "app is reading",
-    "being monitored", "they monitor", "監視されて",
+    "being monitored", "they monitor",
     // Calling or writing outside, the app hardly opened.
     "text instead", "call instead", "直接打給我", "不太看這個", "不太會開這個", "不太開這個", "外でも連絡",
     "アプリの外", "直接やりとり", "外でもやりとり", "番号に直接", "番号でつなが", "住所教え", "住所を教え",
@@ -1115,12 +1119,12 @@ const LINKS: &str = words![
 #[rustfmt::skip]
 const MAILS: &str = words![
     "gmail", "yahoo", "hotmail", "outlook", "icloud", "protonmail", "信箱", "郵箱", "邮箱", "email",
-    "e-mail", "メール", "メアド", "mail",
+    "メール", "メアド", "mail",
 ];
 
 #[rustfmt::skip]
 const DOT_COMS: &str = words![
-    "點com", "点com", "dot com", "ドットコム", "ドットcom", "點net", "dot net", "點tw", "dot", "ドット",
+    "點com", "点com", "點net", "點tw", "dot", "ドット",
 ];
 
 /// Money words enough alone.
@@ -1213,7 +1217,7 @@ const MONEY_TOPIC: &str = words![
     "投資", "投资", "invest~", "平台", "プラットフォーム", "platform", "賺錢", "賺", "稼ぐ", "稼げ", "稼い", "make money",
     "making money", "earn~", "儲か", "獲利", "利益", "profit~", "理財", "資産運用", "資産", "運用", "股票", "株", "銘柄",
     "stock~", "虛擬貨幣", "加密貨幣", "仮想通貨", "crypto~", "比特幣", "ビットコイン", "bitcoin", "ファンド", "funds", "借錢",
-    "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了", 
+    "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了",
     "gains", "pays out", "payout~", "commission~", "收益", "売買", "トークン", "token~", "hedge fund~",
     "google play", "先轉", "入帳",
     "數位資產", "digital asset~", "デジタル資産",
@@ -1238,14 +1242,19 @@ const MONEY_TOPIC: &str = words![
     // Work left behind, a trade watched daily (round 12).
     "不用看老闆臉色", "脫離打工", "not having to work", "both quit", "仕事辞めても", "会社辞めよう", "本業より",
     "本業の給料", "看盤", "做單", "made back", "make that back", "お小遣い作り",
-    "爆上が", "mooning", "invst", "cashed out", "cash out",
+    "爆上が", "mooning", "invst",
     "presale",
     "利潤", "いいニュース", "good news", "好消息", "利多",
     // Financial freedom, getting rich, asking for help with money, depositing into "this account".
-    "財富自由", "財務自由", "経済的自由", "financial freedom", "get rich", "援助", "資助",
+    "get rich", "援助", "資助",
     "market opens", "the returns", "profits", "allocation", "pays more", "this pays", "overdue",
     "visa fee", "cover the ticket", "see for yourself", "are you in", "gold price", "confiscated",
     "introduce you",
+    // Round 14: crypto, forex and investing as they are spelt to slip past a filter or said in
+    // slang (仮想通貨 as カソツー or 仮装通貨, 投資 as 投z, bitcoin as 大餅 or 比特B, the crypto world
+    // as 幣圈).
+    "カソウツウカ", "カソーツーカ", "カソツー", "仮装通貨", "仮想通過", "エフエックス", "toushi", "投z", "投ㄗ",
+    "虛擬b", "虛擬ㄅ", "比特b", "b圈", "幣圈", "加蜜", "大餅",
 ];
 
 #[rustfmt::skip]
@@ -1255,11 +1264,11 @@ const MONEY_WEAK: &str = words![
     "黃金", "金を買", "gold", "wealth", "存款", "預金", "定存", "定期預金", "保險", "保険", "insurance", "急", "urgent",
     "拜託", "お願い", "please", "還妳", "還你", "返す", "pay you back", "pay it back", "get it back", "交易所",
     "取引所", "exchange", "帳戶", "口座", "account", "註冊", "登録", "register", "sign up", "下單", "注文",
-    "orders", "名額", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
+    "orders", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
     "外快", "在家", "在宅", "from home", "代操", "manage", "貸款", "ローン", "loan~", "融資", "借",  "匯",
     "振り込", "transfer", "wire", "稅", "税", "tax", "taxes", "taxed", "taxation", "fee~", "費", "料", "入れ", "put in", "賠", "lose", "一起",
     "一緒に", "together",    "漲", "signal~", "シグナル", "サイン", "trade~", "操作",
-    "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "收益", "収益", "income", "yield", "利回り",
+    "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "収益", "income", "yield", "利回り",
     "年利", "apr", "紅利", "ボーナス", "bonus", "wallet", "salary", "薪水", "給料", "房租", "家賃", "rent",
     "bill~", "could you", "can you", "would you", "help me", "幫我", "可以先", "もらえ", "くれない", "ほしい",
     "先に払", "先付", "stake~", "options", "position~", "entries", "copy", "balance", "top up",
@@ -1330,7 +1339,7 @@ const MONEY_NEWS: &str = words![
     "lost their savings", "信用しちゃダメ", "信じちゃダメ", "信用するな", "don't trust", "never trust", "遇過",
     "タブー", "大損", "不要亂投資", "不報明牌", "developer", "開發者", "エンジニア",
     // The price of a thing one buys or pays: a down payment, a gift, a tax, a ticket, a book.
-    "頭期款", "ご祝儀", "相場", "ギフトカード", "gift card", "tax return~", "報稅", "確定申告", "ticket machine",
+    "ご祝儀", "gift card", "tax return~", "報稅", "確定申告", "ticket machine",
     "takes cash", "理財書", "存薪水", "lend my", "lent my", "borrow my",
     "払ってる", "払ってきた", "払っている", "繳完",
     // A transit card topped up, a tax refund for a shopper, a coupon: everyday shopping.
@@ -1349,7 +1358,7 @@ const MONEY_NEWS: &str = words![
     // Round 13: not trading oneself, one's own way of saving, one's own work (an engineer, a
     // teacher), a deposit for a stay, money that scares oneself.
     "don't really invest", "don't actually trade", "don't trade", "存錢方式", "自己存", "沒什麼在理財",
-    "工程師", "teaching my", "check-in", "security deposit", "scares me",
+    "工程師", "teaching my", "check-in", "scares me",
     // Someone who fell for a pitch, spam and phishing, an ask turned down: a warning or a story.
     "fell for", "falls for", "fall for", "spam", "phishing", "said no",
 ];
@@ -1381,8 +1390,8 @@ const SPLITS: &str = words![
 
 #[rustfmt::skip]
 const DAILY: &str = words![
-    "每天", "每日", "毎日", "日利", "a day", "daily", "per day", "every day", "each day", "每個月", "月",
-    "a month", "monthly", "一週", "a week", "this week", "每週", "今週", "quarter", "this month",
+    "每天", "每日", "毎日", "日利", "a day", "daily", "per day", "every day", "each day", "月",
+    "a month", "monthly", "a week", "this week", "quarter", "this month",
     "every hour", "every evening", "per week", "weekly",
     "週",
     "last month", "last week",
@@ -1414,11 +1423,11 @@ const ADD_ME: &str = words![
 ];
 
 #[rustfmt::skip]
-const QR: &str = words!["qr", "條碼", "二維碼", "二维码", "qrコード"];
+const QR: &str = words!["qr", "條碼", "二維碼", "二维码", ];
 
 #[rustfmt::skip]
 const PHONE_WORDS: &str = words![
-    "號碼", "电话号码", "電話", "電話番号", "番号", "phone number", "my number", "number's", "携帯番号",
+    "號碼", "电话号码", "電話", "番号", "phone number", "my number", "number's",
 ];
 
 #[rustfmt::skip]
@@ -1479,8 +1488,8 @@ const TALK_MOVES: &str = words![
 /// "有人用假的LINE帳號冒充銀行").
 #[rustfmt::skip]
 const STAYS: &str = words![
-    "不用急著換", "不用換", "不必換", "在這裡聊就好", "這裡聊就好", "在這裡回", "見面再交換", "見面後再",
-    "ここで話そ", "ここでいい", "ここで十分", "会ってから交換", "会ってからに", "交換しなくても", "しなくても",
+    "不用急著換", "不用換", "不必換", "這裡聊就好", "在這裡回", "見面後再",
+    "ここで話そ", "ここでいい", "ここで十分", "会ってから交換", "会ってからに", "しなくても",
     "stay on here", "keep chatting here", "here is fine", "here for now", "no need to switch", "after we meet",
     "went somewhere else", "go somewhere else", "eat somewhere else", "going somewhere else",
     "新聞", "ニュース", "the news", "冒充", "假冒", "なりすまし", "impersonat~",
@@ -1534,7 +1543,7 @@ const ASIDES: &str = words![
 /// A relative, colleague or friend whose money is told of ([`Sig::Story`]).
 #[rustfmt::skip]
 const STORY_PEOPLE: &str = words![
-    "我爸", "我媽", "我阿公", "我阿嬤", "同事", "前同事", "我朋友", "同期が", "同期の", "同僚", "友達が", "友達の",
+    "我爸", "我媽", "我阿公", "我阿嬤", "同事", "我朋友", "同期が", "同期の", "同僚", "友達が", "友達の",
     "my dad", "my mom", "my mum", "my grandpa", "my grandma", "my coworker", "my ex", "my friend",
     // Round 13: brothers, sisters, cousins ("my younger brother wants to borrow money again").
     "my sister", "my brother", "my younger", "my little", "my older", "my big", "我姊", "我妹", "姉が", "妹が",
@@ -1583,7 +1592,7 @@ const PITCHERS: &str = words![
 #[rustfmt::skip]
 const REJECTS: &str = words![
     "block~", "run", "scam~", "詐騙", "不要理", "別理", "不對勁", "左滑", "討厭", "要注意", "怖", "ブロック",
-    "止めた", "やめた", "stay safe", "red flag~", "avoid", "危な", "可怕", "恐怖", "小心", "很扯", "離譜",
+    "止めた", "やめた", "stay safe", "red flag~", "avoid", "危な", "可怕", "小心", "很扯", "離譜",
     "scary", "scared",
 ];
 
@@ -1606,13 +1615,13 @@ const OUT_EARNS: &str = words![
 #[rustfmt::skip]
 const DEADLINES: &str = words![
     "days left", "min left", "minutes left", "hours left", "closes tonight", "ends tonight", "almost full",
-    "decide in", "ends in", "last chance", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進", "名額",
+    "decide in", "ends in", "last chance", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進",
     "快滿了", "枠が埋ま",
 ];
 
 /// Money made, with an amount ([`Sig::Made`]).
 #[rustfmt::skip]
-const MADE: &str = words!["made", "i made", "賺了", "賺到", "進帳", "稼いだ", "稼げ", "儲かっ"];
+const MADE: &str = words!["made", "賺了", "賺到", "進帳", "稼いだ", "稼げ", "儲かっ"];
 
 /// A leading zero to be added ([`Sig::ZeroAdd`]).
 #[rustfmt::skip]
@@ -1922,13 +1931,24 @@ impl Signals {
     /// features): an app named, an identifier word or token, a move phrase, a link, a mail word,
     /// "dot com", an address, a phone number, a handle, an ask to be added, a QR code, a phone
     /// word, another app named, a talk moved, a mobile number's start.
+    /// (Features 0, 12 to 20, 27 to 29, 38, 39 and 43, read from the signals themselves.)
     fn contact_material(&self) -> bool {
-        let f = self.features();
-        [
-            0, 12, 13, 14, 15, 16, 17, 18, 19, 20, 27, 28, 29, 38, 39, 43,
-        ]
-        .iter()
-        .any(|i| f[*i] != 0)
+        (self.app()
+            || self.id_word
+            || self.id_token
+            || self.move_phrase
+            || self.link
+            || self.mail
+            || self.dot_com
+            || self.email
+            || self.phone
+            || self.handle
+            || self.add_me
+            || self.qr
+            || self.phone_word
+            || self.other_app
+            || self.talk_move
+            || self.mobile_start)
             // Told of (staying here, swapping after meeting, blocking, a pitch warned of): the
             // material is not offered (round 13).
             && !self.told
@@ -2032,11 +2052,15 @@ impl Signals {
         self.ask || (self.weak_ask && (self.direct || self.you))
     }
 
-    fn reading(&self) -> Reading {
-        let app = self
-            .apps
+    /// An app named outside the phrases that hide it (`line pay`).
+    fn app(&self) -> bool {
+        self.apps
             .iter()
-            .any(|(s, e)| !self.not_apps.iter().any(|(ns, ne)| ns <= s && e <= ne));
+            .any(|(s, e)| !self.not_apps.iter().any(|(ns, ne)| ns <= s && e <= ne))
+    }
+
+    fn reading(&self) -> Reading {
+        let app = self.app();
         let split_phone =
             self.split && self.first_run_zero == Some(true) && (9..=12).contains(&self.run_digits);
         // The rest of a number given in parts (`後六碼是 456387`, `the rest is 112 358`): five to
