@@ -160,13 +160,15 @@ bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
 # The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
-# (core/data/safety: tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl to tune-13.jsonl and
-# tune-hn.jsonl tuned on, heldout-9.jsonl and heldout-14.jsonl to heldout-16.jsonl, rounds 9 and
-# 14 to 16, written blind and kept aside): per language and part, recall on scam and on contact lines, false
+# (core/data/safety: tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl to tune-16.jsonl and
+# tune-hn.jsonl tuned on; heldout-9.jsonl, round 9, and the blind rounds added after round 14,
+# heldout-17.jsonl on, written blind and kept aside): per language and part, recall on scam and on contact lines, false
 # positives on benign lines and hard negatives, and the cost of a 200-character message (thread CPU
 # time). Fails when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is
 # empty, or a message costs more than 20 µs.
 # `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tuned part's errors;
+# `-- --instructions` screens each 200-character message once, for an instruction count that load does not
+# change (`valgrind --tool=callgrind --toggle-collect='*screen_each*'`);
 # `python3 scripts/train_safety.py --loro` prints the leave-one-round-out estimate over the tuned rounds.
 # Then the reused-photo check (`bench-photos`); the recipe fails when either misses a target.
 bench-safety:

@@ -27,9 +27,13 @@
 //! 1. **Normalisation.** Unicode NFKC (full-width `ＬＩＮＥ０９` and half-width `ﾗｲﾝ` to their
 //!    plain forms, circled and bold letters to letters), then: zero-width and other invisible
 //!    characters dropped (keycaps' enclosing mark `0⃣` and bopomofo tone marks among them),
-//!    Cyrillic and Greek look-alikes folded to Latin, Latin lower-cased,
-//!    hiragana folded to katakana (`らいん` is `ライン`), a word spelt out in single characters
-//!    joined (`L I N E`, `L.I.N.E`, `a m y 5 2 0`), spaces between two CJK characters dropped,
+//!    Cyrillic and Greek look-alikes and letters in a black circle or square (`🅒🅡🅨🅟🅣🅞`)
+//!    folded to Latin, Latin lower-cased,
+//!    hiragana folded to katakana (`らいん` is `ライン`), look-alike digits and `$` inside a Latin
+//!    word with no other digit read as letters (`b1tc0in`, `g0ld`, `u$dt`; `kenji88` stays), a
+//!    word spelt out in single characters joined (`L I N E`, `L.I.N.E`, `a m y 5 2 0`; symbols
+//!    between the letters too, `U💲S💲D💲T`, `L💚I💚N💚E`, `仮💴想💴通💴貨`; an underscore set apart
+//!    kept, `h u a _ 9 9 6` is `hua_996`), spaces between two CJK characters dropped,
 //!    an identifier's symbols said in words written as symbols (`maya underscore lin`,
 //!    `yun點hsu點tw`, `ken アンダーバー 88`; `7點30` stays a time).
 //! 2. **Digits.** Number words count as digits in a run of digits (`零九一二`, `〇九〇`, `洞九`,
@@ -98,6 +102,14 @@
 //!    digits, no amount); never an ask quoted as someone
 //!    else's words (`「LINE交換しよ」って言ってくる人`), contact details not swapped, a fake account
 //!    warned of, an app one does not use, or a lottery draw (rising pairs of digits up to 49).
+//!    Since round 14: the reader's pay, income, savings, bonus or retirement money asked about
+//!    (how much, whether enough, what besides: `你一個月可以存多少?`, `退職金ってどのくらい?`,
+//!    `any other income besides teaching?`) in a message that addresses the reader is money
+//!    talk (the money words plus 2, at least 3): the slow opening that names no investment yet;
+//!    crypto, forex and investing as spelt to slip past a filter or in slang (`カソツー`,
+//!    `仮装通貨`, `投z`, `大餅`, `幣圈`) are the topic (2); contact details kept until a meeting or
+//!    the talk kept here (`等見面再給你`, `when we meet`, `まだ教えられない`) are told of, and so
+//!    is a pitch someone almost fell for (`差點被`, `危うく`, `almost sent`) with a rejection.
 //! 5. **Learned models.** Where the rules find `MONEY`, a learned score far under its threshold
 //!    vetoes it (not when a rate per period or an inside tip was found, nor beside contact details
 //!    found by a shape, an identifier or an app with a plain ask); where they find `OFF_PLATFORM`
@@ -610,8 +622,9 @@ fn is_invisible(c: char) -> bool {
         | '\u{20E3}' | '\u{02CA}' | '\u{02C7}' | '\u{02CB}' | '\u{02D9}')
 }
 
-/// Letters that look like Latin ones (Cyrillic, Greek, a few Latin variants), as that Latin
-/// letter in lower case; ASCII upper case lowered; anything else as it is.
+/// Letters that look like Latin ones (Cyrillic, Greek, a few Latin variants, letters in a black
+/// circle or square), as that Latin letter in lower case; ASCII upper case lowered; anything else
+/// as it is.
 fn fold_letter(c: char) -> char {
     match c {
         'A'..='Z' => c.to_ascii_lowercase(),
@@ -641,6 +654,9 @@ fn fold_letter(c: char) -> char {
         '’' | '‘' | '`' | '´' => '\'',
         '＠' | '﹫' => '@',
         'ぁ'..='ゖ' => char::from_u32(c as u32 + 0x60).unwrap_or(c),
+        // Negative circled and squared letters (🅒🅡🅨🅟🅣🅞), which NFKC leaves as they are.
+        '\u{1F150}'..='\u{1F169}' => char::from_u32(c as u32 - 0x1F150 + 'a' as u32).unwrap_or(c),
+        '\u{1F170}'..='\u{1F189}' => char::from_u32(c as u32 - 0x1F170 + 'a' as u32).unwrap_or(c),
         c if c.is_whitespace() => ' ',
         c => c,
     }
@@ -1573,9 +1589,14 @@ const PUT: &str = words![
 #[rustfmt::skip]
 const JOIN: &str = words!["加入", "入って", "参加", "join the", "join my", "join our"];
 
-/// Teachers and mentors ([`Sig::Mentor`]).
+/// Teachers, mentors, the uncle in the trade ([`Sig::Mentor`]).
 #[rustfmt::skip]
-const MENTORS: &str = words!["mentor~", "teacher~", "導師", "老師", "メンター", "先生", "coach", "師父"];
+const MENTORS: &str = words![
+    "mentor~", "teacher~", "導師", "老師", "メンター", "先生", "coach", "師父",
+    // Round 14: the uncle who trades or knows, a pitch's stock figure (in the tuned rounds about
+    // a hundred and forty scam lines name one, some fifteen hard negatives).
+    "uncle", "叔父", "叔叔", "叔母", "伯父",
+];
 
 /// Someone else's pitch or ask told of ([`Sig::Pitcher`]).
 #[rustfmt::skip]
@@ -3006,6 +3027,44 @@ mod tests {
         assert_eq!(fold_str("らいん"), "ライン");
         assert_eq!(fold_str("加 我 賴"), "加我賴");
         assert_eq!(fold_str("I am a cat"), "i am a cat");
+    }
+
+    #[test]
+    fn symbols_between_a_words_letters_and_look_alike_digits_inside_it_fold_to_the_word() {
+        let fold_str = |t: &str| fold(t).into_iter().collect::<String>();
+        assert_eq!(fold_str("U💲S💲D💲T"), "usdt");
+        assert_eq!(fold_str("U 💰 S 💰 D 💰 T 😎"), "usdt 😎");
+        assert_eq!(fold_str("L💚I💚N💚E 交換しよ"), "line 交換シヨ");
+        assert_eq!(fold_str("仮💴想💴通💴貨"), "仮想通貨");
+        assert_eq!(fold_str("微x:h u a _ 9 9 6"), "微x:hua_996");
+        // One separator between letters; two or three only with a symbol or an underscore.
+        assert_eq!(fold_str("l-i-n-e / a-k-i-9-9"), "line / aki99");
+        assert_eq!(fold_str("a, b, c"), "a, b, c");
+        // A symbol between words, not letters, stays.
+        assert_eq!(fold_str("好累😊明天見"), "好累😊明天見");
+        assert_eq!(fold_str("from 🅒🅡🅨🅟🅣🅞"), "from crypto");
+        assert_eq!(fold_str("get some b1tc0in, g0ld and F0REX, u$dt"), "get some bitcoin, gold and forex, usdt");
+        // An identifier's or an amount's digits stay.
+        assert_eq!(fold_str("kenji88 yui_0520 l0ve88 $100 mp3"), "kenji88 yui_0520 l0ve88 $100 mp3");
+    }
+
+    #[test]
+    fn the_readers_pay_or_savings_asked_about_is_money_talk_ones_own_told_is_not() {
+        assert!(rule_says_money("你一個月可以存多少錢下來啊？"));
+        assert!(rule_says_money("退職金ってどのくらい出る予定なんですか？"));
+        assert!(rule_says_money("So besides teaching, do you have any other income?"));
+        assert!(rule_says_money("今の会社のお給料だけで満足してる？"));
+        assert!(!rule_says_money("我這個月薪水又少了，好煩"));
+        assert!(!rule_says_money("How much was your flight to Osaka?"));
+    }
+
+    #[test]
+    fn contact_kept_until_a_meeting_and_a_pitch_almost_fallen_for_are_told_not_made() {
+        assert!(kinds("電話號碼等見面再給你好了，我們先在這邊多聊聊").is_empty());
+        assert!(kinds("I'll give you my number when we meet, hope that's ok").is_empty());
+        assert!(kinds("我阿姨前幾天差點被USDT詐騙騙走20萬，還好銀行行員有擋下來").is_empty());
+        // Refusing to talk here is still a move elsewhere.
+        assert_eq!(kinds("以後不要在這邊聊了，妳留個聯絡方式給我"), ["OFF_PLATFORM"]);
     }
 
     #[test]
