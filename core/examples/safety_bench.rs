@@ -312,7 +312,9 @@ fn main() -> ExitCode {
         let corpus: Vec<Line> = TUNED[..5].iter().flat_map(|(_, text)| read(text)).collect();
         // The word index is built at first use: not part of a message's cost.
         black_box(safety::detect("warm-up"));
-        for lang in LANGS {
+        // `--instructions en`: one language's messages alone.
+        let only = std::env::args().skip_while(|a| a != "--instructions").nth(1);
+        for lang in LANGS.into_iter().filter(|l| only.as_deref().is_none_or(|o| o == *l)) {
             let messages = messages_of(&corpus, lang);
             screen_each(&messages);
             println!("{lang}: {} messages", messages.len());
