@@ -51,7 +51,8 @@ const TUNED: [(&str, &str); 16] = [
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
-const HELD_OUT: [(&str, &str); 1] = [("held-out-9", include_str!("../data/safety/heldout-9.jsonl"))];
+const HELD_OUT: [(&str, &str); 1] =
+    [("held-out-9", include_str!("../data/safety/heldout-9.jsonl"))];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
 
 const MIN_RECALL: f64 = 0.95;
@@ -313,8 +314,13 @@ fn main() -> ExitCode {
         // The word index is built at first use: not part of a message's cost.
         black_box(safety::detect("warm-up"));
         // `--instructions en`: one language's messages alone.
-        let only = std::env::args().skip_while(|a| a != "--instructions").nth(1);
-        for lang in LANGS.into_iter().filter(|l| only.as_deref().is_none_or(|o| o == *l)) {
+        let only = std::env::args()
+            .skip_while(|a| a != "--instructions")
+            .nth(1);
+        for lang in LANGS
+            .into_iter()
+            .filter(|l| only.as_deref().is_none_or(|o| o == *l))
+        {
             let messages = messages_of(&corpus, lang);
             screen_each(&messages);
             println!("{lang}: {} messages", messages.len());

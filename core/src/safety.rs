@@ -735,7 +735,9 @@ fn fold(text: &str) -> Vec<char> {
                 let n = next - end - 1;
                 if n == 0
                     || !(symbols || (latin && (n == 1 || underscore)))
-                    || !chars.get(next).is_some_and(|c| c.is_ascii_alphanumeric() == latin)
+                    || chars
+                        .get(next)
+                        .is_none_or(|c| c.is_ascii_alphanumeric() != latin)
                     || !single(&chars, next)
                 {
                     break;
@@ -808,7 +810,10 @@ fn unleet(chars: &mut [char]) {
             continue;
         }
         for k in 1..word.len() - 1 {
-            if alike(word[k]) && word[k - 1].is_ascii_alphabetic() && word[k + 1].is_ascii_alphabetic() {
+            if alike(word[k])
+                && word[k - 1].is_ascii_alphabetic()
+                && word[k + 1].is_ascii_alphabetic()
+            {
                 word[k] = match word[k] {
                     '0' => 'o',
                     '1' => 'i',
@@ -3043,16 +3048,24 @@ mod tests {
         // A symbol between words, not letters, stays.
         assert_eq!(fold_str("好累😊明天見"), "好累😊明天見");
         assert_eq!(fold_str("from 🅒🅡🅨🅟🅣🅞"), "from crypto");
-        assert_eq!(fold_str("get some b1tc0in, g0ld and F0REX, u$dt"), "get some bitcoin, gold and forex, usdt");
+        assert_eq!(
+            fold_str("get some b1tc0in, g0ld and F0REX, u$dt"),
+            "get some bitcoin, gold and forex, usdt"
+        );
         // An identifier's or an amount's digits stay.
-        assert_eq!(fold_str("kenji88 yui_0520 l0ve88 $100 mp3"), "kenji88 yui_0520 l0ve88 $100 mp3");
+        assert_eq!(
+            fold_str("kenji88 yui_0520 l0ve88 $100 mp3"),
+            "kenji88 yui_0520 l0ve88 $100 mp3"
+        );
     }
 
     #[test]
     fn the_readers_pay_or_savings_asked_about_is_money_talk_ones_own_told_is_not() {
         assert!(rule_says_money("你一個月可以存多少錢下來啊？"));
         assert!(rule_says_money("退職金ってどのくらい出る予定なんですか？"));
-        assert!(rule_says_money("So besides teaching, do you have any other income?"));
+        assert!(rule_says_money(
+            "So besides teaching, do you have any other income?"
+        ));
         assert!(rule_says_money("今の会社のお給料だけで満足してる？"));
         assert!(!rule_says_money("我這個月薪水又少了，好煩"));
         assert!(!rule_says_money("How much was your flight to Osaka?"));
@@ -3064,7 +3077,10 @@ mod tests {
         assert!(kinds("I'll give you my number when we meet, hope that's ok").is_empty());
         assert!(kinds("我阿姨前幾天差點被USDT詐騙騙走20萬，還好銀行行員有擋下來").is_empty());
         // Refusing to talk here is still a move elsewhere.
-        assert_eq!(kinds("以後不要在這邊聊了，妳留個聯絡方式給我"), ["OFF_PLATFORM"]);
+        assert_eq!(
+            kinds("以後不要在這邊聊了，妳留個聯絡方式給我"),
+            ["OFF_PLATFORM"]
+        );
     }
 
     #[test]
