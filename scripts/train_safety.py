@@ -142,7 +142,8 @@ def dump():
         row["rule_money"] = "MONEY" in row["rule"]
         row["rule_off"] = "OFF_PLATFORM" in row["rule"]
         # Told of (staying here, after meeting, blocked, a pitch warned of: signal 23): not offered.
-        row["material"] = any(row["sig"][i] for i in MATERIAL) and not row["sig"][TOLD]
+        row["material"] = (any(row["sig"][i] for i in MATERIAL) and not row["sig"][TOLD]
+                           and not (row["sig"][ASIDE] and not row["sig"][YOU]))
     return rows
 
 
@@ -186,6 +187,8 @@ SHAPE = 3  # an address, a phone number, a link or a handle: decisive for OFF_PL
 # more photos to my profile"). Cross-validated, the gate costs 0.4 points of contact recall.
 MATERIAL = [0, 12, 13, 14, 15, 16, 17, 18, 19, 20, 27, 28, 29, 38, 39, 43]
 TOLD = 23
+YOU = 26
+ASIDE = 40
 DECISION_HARD_WEIGHT = 8.0  # 3 tried: less recall at the same false positives on tune-6's fold
 SIG_SCALE = 0.25  # signal features enter training scaled, so that one learning rate suits both
 
