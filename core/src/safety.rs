@@ -1153,14 +1153,14 @@ const DOT_COMS: &str = words![
 const MONEY_STRONG: &str = words![
     // crypto, trading, insiders
     "usdt", "tether", "泰達幣", "泰达币", "テザー", "trc20", "erc20", "錢包地址", "钱包地址", "wallet address",
-    "ウォレットアドレス", "幣安", "binance", "defi", "staking", "stake", "ステーキング", "質押", "流動性挖礦", "挖礦",
+    "ウォレットアドレス", "幣安", "binance", "defi", "staking", "stake", "ステーキング", "質押", "挖礦",
     "マイニング", "mine coins",  "プレセール", "預售", "搬磚", "套利", "arbitrage", "槓桿", "レバレッジ",
     "leverage~", "量化", "quant bot", "自動売買", "copy trade~", "跟單", "帶單", "喊單", "明牌", "飆股", "爆上げ",
     "爆益", "stock picks", "內線", "insider~", "未公開株", "pre-ipo", "內部認購", "binary option~", "バイナリーオプション",
     "外匯", "forex", "fx", "期貨", "先物", "futures",
     // platforms, deposits and withdrawals
     "出金", "入金", "提領", "提現", "解凍", "凍結解除", "unfreez~", "withdrawal fee", "to withdraw",
-    "can't withdraw", "unlock the withdrawal", "首儲", "初回入金", "first deposit", "儲值送", "入金ボーナス",
+    "can't withdraw", "unlock the withdrawal", "首儲", "first deposit", "儲值送", "入金ボーナス",
     "deposit bonus", "邀請碼", "招待コード", "referral code", "投資群組", "投資グループ", "investment group",
     "investment club", "投資クラブ", "投資俱樂部", "vip", "跟著我下單", "下單就好", "言う通りに注文", "注文するだけ",
     "place the orders", "place the order for you", "開戶", "口座開設", "open your account",
@@ -1168,7 +1168,7 @@ const MONEY_STRONG: &str = words![
     "保證獲利", "保证获利", "穩賺", "稳赚", "保本", "保息", "包中", "保底", "元本保証", "利益保証", "必ず儲かる", "確実に儲かる",
     "絶対に損しない", "損しない", "必ずプラス", "guaranteed", "guarantee you'll", "risk-free", "can't lose",
     "sure thing", "capital protected", "principal guaranteed", "年化", "apy", "月利", "月息", "日利",
-    "月入十萬", "月収100万", "一週回本", "倍になる", "翻倍", "10倍", "十倍", "10x", "回本", "一定漲", "一定賺", "必ず上が",
+    "月入十萬", "月収100万", "倍になる", "翻倍", "10倍", "十倍", "10x", "回本", "一定漲", "一定賺", "必ず上が",
     "will double", "保證", "保証", "讓錢幫妳賺錢", "讓錢幫你賺錢", "お金に働いてもらう", "money work for you", "閒錢",
     "how much savings", "余ってるお金", "使ってないお金", "idle funds", "put some money in", "一起投資", "拿一點出來",
     "you could make", "sure-fire", "surefire", "easy money", "double your money", "double whatever",
@@ -1185,26 +1185,26 @@ const MONEY_STRONG: &str = words![
     "禮品卡", "禮物卡", "點數卡", "遊戲點數", "steam卡", "itunes卡", "gift card~", "ギフトカード", "ギフト券", "itunesカード",
     "steamカード", "steam card~", "itunes card~", "game credits", "ゲームのポイント",
     // mules, loans, fees
-    "帳戶借我", "口座を貸して", "口座を作って", "borrow your bank", "收一筆錢", "受け取って送金", "receive a transfer",
+    "帳戶借我", "口座を貸して", "口座を作って", "收一筆錢", "受け取って送金", "receive a transfer",
     "お金を渡して", "hand the cash", "把錢交給", "關稅", "関税", "customs", "代辦費", "保証料", "no credit check",
     "審査なし", "不用看信用", "processing fee", "刷單", "衝業績", "boost merchants", "運費跟保險", "送料と保険料",
-    "shipping and insurance", "手續費", "手数料", "handling fee", "保證金", "保証金", "security deposit",
+    "shipping and insurance", "手續費", "手数料", "handling fee", "保証金", "security deposit",
     "risk deposit", "會員費", "会員費", "membership fee", "解約", "cash out our",
     "surrender your insurance", "追徴課税", "補稅", "back tax", "所得稅", "所得税", "income tax", "休假申請",
     "休暇申請", "leave application", "罰款", "visa fine", "罰金", "日給", "passive income", "躺賺", "躺著賺", "躺著也能賺", "寝てても稼げる",
     "被動收入", "分紅", "配当",
     // what is said to one who hesitates
     "不是詐騙", "詐欺じゃない", "not a scam", "小額", "少額", "small amount", "試試看", "試してみて", "try a small",
-    "私募", "private placement", "help paying", "內部消息", "幫妳操作", "幫你操作", "拿一部分出來", "繳費代碼", "金融牌照",
+    "私募", "private placement", "help paying", "內部消息", "幫妳操作", "幫你操作", "拿一部分出來", "繳費代碼",
     "讓錢幫", "money works for", "裁定取引", "ノーリスク", "no risk", "表に出ない", "お金に困らない", "証拠金",
     "ロスカット", "margin call", "お金を受け取", "受け取って送", "personal loan", "take out a loan",
     "going to moon", "to the moon", "go all in", "all in on", "private fund", "pay a fine",
-    "追加入金", "不買可惜", "錯過可惜", "乗り遅れ", "airdrop", "zero risk", "risk free", "unlock fee",
+    "不買可惜", "錯過可惜", "乗り遅れ", "airdrop", "zero risk", "risk free", "unlock fee",
     "release fee", "clearance fee", "verification fee", "activation fee", "short on cash", "short on rent",
     "bank details", "routing number", "redeem code", "code on the back", "moneygram", "bitcoin atm",
     "account manager", "stock tip~", "spot gold",  "抄底", "超商代碼", "保釋金", "投資案件", "高収入",
     "不労所得", "アマギフ", "trading group", "signal group", "signals group", "幫忙先付", "幫忙付", "匯到我", "先匯", "your money into", "把錢放在", "お金を置", "お金を送って", "amazon card~", "whatever you can afford", "fund it",
-    "内部情報", "インサイダー", "inside info", "insider info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garanteed", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け",  "利潤分成", "梭哈",
+    "内部情報", "インサイダー", "inside info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け",  "利潤分成", "梭哈",
     "立て替えてくれたら",
     "apple卡", "appleカード", "apple card~", "google play卡", "app store卡",
     "never lose~", "不會虧", "穩賺不賠",
@@ -1241,23 +1241,22 @@ const MONEY_TOPIC: &str = words![
     "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了",
     "gains", "pays out", "payout~", "commission~", "收益", "売買", "トークン", "token~", "hedge fund~",
     "google play", "先轉", "入帳",
-    "數位資產", "digital asset~", "デジタル資産",
-    "充值", "チャージ", "withdrawal~", "交易員", "這檔", "交易app", "稼ぎ", "トレード", "p&l", "side income",
-    "side investing", "i'm short", "im short", "margin", "account number", "retainer", "half the capital",
+    "數位資產", "digital asset~",
+    "充值", "チャージ", "withdrawal~", "這檔", "稼ぎ", "トレード", "p&l", "side income",
+    "i'm short", "im short", "margin", "account number", "retainer", "half the capital",
     "get in now", "相場", "振込", "nft~", "blockchain", "liquidity", "roi", "withdraw~", "withdrew", "bank account",
-    "trading app", "虛擬幣", "加密幣", "期權", "報酬率", "急用", "醫藥費", "暗号資産", "儲け", "借金", "資産形成",
+    "虛擬幣", "加密幣", "期權", "報酬率", "急用", "醫藥費", "儲け", "借金",
     "証券口座",
-    "遺產", "遺産", "inheritance", "相続", "k線", "ローソク足", "candlestick", "持倉", "損益", "take profit", "stop loss", "止盈", "止損", "損切り", "利確", "recharge", "depo", "platfrom", "opening an account", "open an account", "while i was asleep", "while you sleep", "in my sleep", "睡覺也", "寝てる間", "free money", "all in", "漲停", "年報酬", "複利", "compound~", "連本帶利", "監管", "regulated", "receive some money", "代收", "pay my rent", "借妳", "借你",
+    "遺產", "遺産", "inheritance", "相続", "k線", "ローソク足", "candlestick", "持倉", "損益", "stop loss", "止盈", "止損", "損切り", "利確", "recharge", "depo", "platfrom", "opening an account", "open an account", "while i was asleep", "while you sleep", "in my sleep", "睡覺也", "寝てる間", "free money", "all in", "漲停", "年報酬", "複利", "compound~", "連本帶利", "監管", "regulated", "receive some money", "代收", "pay my rent", "借妳", "借你",
     "現貨", "現物", "註冊送", "登録するだけで", "signing up", "sign-up bonus", "體驗金", "新手禮",
     "guarantee~",
     "申請費", "申請料", "application fee",
     "returns", "return on",
-    "profit shar~",
-    "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "投資組合", "ポートフォリオ",
-    "承銷價", "新股", "ipo", "公募価格", "新規株", "新規公開", "買點", "賣點", "buy and sell points", "sell points", "entry point~", "進場點",
+    "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "ポートフォリオ",
+    "承銷價", "新股", "ipo", "公募価格", "新規公開", "買點", "賣點", "sell points", "entry point~", "進場點",
     "front you", "邀請制", "招待制", "invitation only", "invite-only", "by invitation",
     // A salary said not to be enough, another income (round 12).
-    "光靠薪水", "靠死薪水", "死薪水", "給料だけじゃ", "給料だけでは", "salary alone", "salary isn't enough",
+    "光靠薪水", "死薪水", "給料だけじゃ", "給料だけでは", "salary alone", "salary isn't enough",
     "salary is never enough", "pension won't be enough", "収入源", "副収入", "income stream", "extra income",
     "side trade~", "six figures", "6 figures", "cash out", "cashed out", "名額", "quota",
     // Work left behind, a trade watched daily (round 12).
@@ -1268,7 +1267,7 @@ const MONEY_TOPIC: &str = words![
     "利潤", "いいニュース", "good news", "好消息", "利多",
     // Financial freedom, getting rich, asking for help with money, depositing into "this account".
     "get rich", "援助", "資助",
-    "market opens", "the returns", "profits", "allocation", "pays more", "this pays", "overdue",
+    "market opens", "profits", "allocation", "pays more", "this pays", "overdue",
     "visa fee", "cover the ticket", "see for yourself", "are you in", "gold price", "confiscated",
     "introduce you",
     // Round 14: crypto, forex and investing as they are spelt to slip past a filter or said in
@@ -1282,7 +1281,7 @@ const MONEY_TOPIC: &str = words![
 const MONEY_WEAK: &str = words![
     "錢", "お金", "money", "基金", "cash", "fund", "本金", "元本", "元手", "principal", "capital", "老師",
     "mentor~", "teacher~", "analyst~", "アナリスト", "分析師", "先生", "股", "btc", "eth", "幣", "coin~", "コイン",
-    "黃金", "金を買", "gold", "wealth", "存款", "預金", "定存", "定期預金", "保險", "保険", "insurance", "急", "urgent",
+    "黃金", "金を買", "gold", "wealth", "存款", "預金", "定存", "保險", "保険", "insurance", "急", "urgent",
     "拜託", "お願い", "please", "還妳", "還你", "返す", "pay you back", "pay it back", "get it back", "交易所",
     "取引所", "exchange", "帳戶", "口座", "account", "註冊", "登録", "register", "sign up", "下單", "注文",
     "orders", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
@@ -1293,40 +1292,40 @@ const MONEY_WEAK: &str = words![
     "年利", "apr", "紅利", "ボーナス", "bonus", "wallet", "salary", "薪水", "給料", "房租", "家賃", "rent",
     "bill~", "could you", "can you", "would you", "help me", "幫我", "可以先", "もらえ", "くれない", "ほしい",
     "先に払", "先付", "stake~", "options", "position~", "entries", "copy", "balance", "top up",
-    "funding", "coach", "steady", "穩定", "項目", "投入", "拿回", "上場",  "解鎖", "ロック解除", "認證", "認証",
-    "點數", "序號", "カード", "card~", "貯金", "領錢", "spare", "trust me", "mining", "put a little", "stuck",
+    "funding", "coach", "steady", "穩定", "項目", "拿回", "上場",  "解鎖", "ロック解除", "認證", "認証",
+    "點數", "序號", "カード", "card~", "貯金", "spare", "trust me", "mining", "put a little", "stuck",
     "send me something", "pay my", "stolen",
-    "お金を送", "minimum", "最低", "導師", "華爾街", "漲到", "會漲", "現在買", "只收", "超商", "出一半", "幫妳出",
+    "minimum", "最低", "導師", "華爾街", "漲到", "會漲", "現在買", "只收", "超商", "出一半", "幫妳出",
     "幫你出", "提款", "推奨", "勝った", "パスワード", "金利", "証券会社", "出してくれ", "半分",
-    "頭金", "メンター", "トレーダー", "少人数", "makes more", "positions", "a little help",
-    "i promise", "don't tell your family", "don't tell your", "won't understand", "wouldn't understand", "別跟家人說", "家族には言わない", "market",
+    "頭金", "メンター", "トレーダー", "少人数", "makes more", "a little help",
+    "i promise", "don't tell your", "won't understand", "wouldn't understand", "家族には言わない", "market",
     "hurry", "send it now", "regret", "frozen", "unlock", "atm", "lawyer", "release me", "luggage",
     "for sure", "going up", "the group", "the play", "the only one i can ask", "yen",
-    "ethereum", "solana", "doge", "pump~", "send me", "venmo", "paypal", "cash app", "zelle", "pay back",
+    "ethereum", "solana", "doge", "pump~", "send me", "venmo", "paypal", "zelle", "pay back",
     "emergency", "hospital", "customer service", "steam", "itunes", "contract~", "客服", "助理", "合約", "轉帳",
-    "律師費", "海關", "包裹", "運費", "イーサ", "必ず", "絶対", "アシスタント", "案件", "電子マネー", "to release",
-    "to unlock", "a thousand", "set up your account", "at the dip", "buy the dip", "show you how", "門檻",
-    "差", "足りな", "不夠", "找誰", "頼れる", "助けて", "screenshot~", "截圖", "スクショ", "頭期款", "行情", "這波", "出一點", "全力", "收盤", "開盤", "轉進", "轉過來", "匯過來", "explode", "噴", "爆発", "上架", "listed", "list on", "plane ticket", "flight home", "被偷", "盗まれ", "秘密", "secret", "家人", "i make", "we make", "プラス", "payment", "pass it on", "forward it", "password", "download", "students", "學員", "生徒", "goldman", "wall street", "entry", "エントリー", "出場", "miss out", "miss this", "來不及", "錯過", "間に合わ", "今のうちに", "認可", "絕對安全", "絶対安全", "totally safe", "ローソン", "セブン", "ファミマ", "コンビニ", "lawson", "7-eleven", "family mart", "convenience store", "便利商店", "支払い番号", "払込票", "barcode", "バーコード", "払って", "クレカ", "credit card", "信用卡", "決済", "弁護士", "short it", "空売り", "做空", "when to buy", "買進", "點位", "專案", "言われた通り", "with interest", "持ち株", "holdings", "ポジション", "ゴールドマン", "低風險", "低リスク", "low-risk", "low risk",
+    "海關", "包裹", "運費", "イーサ", "必ず", "絶対", "アシスタント", "案件", "電子マネー", "to release",
+    "to unlock", "a thousand", "at the dip", "buy the dip", "show you how", "門檻",
+    "差", "足りな", "不夠", "找誰", "頼れる", "助けて", "screenshot~", "截圖", "スクショ", "頭期款", "行情", "這波", "出一點", "全力", "收盤", "開盤", "轉進", "轉過來", "匯過來", "explode", "噴", "爆発", "上架", "listed", "list on", "plane ticket", "flight home", "被偷", "盗まれ", "秘密", "secret", "家人", "i make", "we make", "プラス", "payment", "pass it on", "forward it", "password", "download", "students", "學員", "生徒", "goldman", "wall street", "entry", "エントリー", "出場", "miss out", "miss this", "來不及", "錯過", "間に合わ", "今のうちに", "認可", "絕對安全", "totally safe", "ローソン", "セブン", "ファミマ", "コンビニ", "lawson", "7-eleven", "family mart", "convenience store", "便利商店", "支払い番号", "払込票", "barcode", "バーコード", "払って", "クレカ", "信用卡", "決済", "弁護士", "short it", "空売り", "做空", "when to buy", "買進", "點位", "專案", "言われた通り", "持ち株", "holdings", "ポジション", "ゴールドマン", "低風險", "低リスク", "low-risk", "low risk",
     "got me into", "誘われて", "帶我",
-    "信我", "相信我", "信じて", "試水溫", "様子見", "test the waters", "先放", "picks", "跟著買", "その通り買", "buy what", "穩穩", "安定して",
+    "信我", "信じて", "試水溫", "様子見", "test the waters", "先放", "picks", "跟著買", "その通り買", "buy what", "穩穩", "安定して",
     "軍醫", "軍医", "軍人", "soldier", "army", "military", "a few hundred", "a few thousand", "follow my",
     "return~",
-    "abroad", "在國外", "國外", "海外で", "被鎖", "止められ",
+    "abroad", "國外", "海外で", "被鎖", "止められ",
     "lend~",
     "餘額", "残高", "訊號", "信號", "將來", "将来", "未来", "our future", "pool", "資金池", "プール", "verification", "charge", "cover it", "members",
     "獎金", "解放", "グループ", "銀行より", "比銀行", "than any bank", "than the bank", "than a bank", "duties", "shipment",
-    "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "税関", "荷物",
-    "美金", "美元", "幫忙", "借りて", "借りれば", "返せ",
-    "更好的生活", "更好生活", "いい生活", "better life", "found a way", "方法見つけた", "方法", "app i use", "我在用的app", "使ってるアプリ", "墊", "不要跟別人說", "誰にも言わない", "don't tell anyone", "有人帶", "帶妳", "帶你", "教われば", "教えてもらえば", "guidance", "never miss~",
+    "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "荷物",
+    "美金", "美元", "幫忙", "返せ",
+    "更好的生活", "更好生活", "いい生活", "better life", "found a way", "方法", "app i use", "我在用的app", "使ってるアプリ", "墊", "不要跟別人說", "誰にも言わない", "don't tell anyone", "有人帶", "帶妳", "帶你", "教われば", "guidance", "never miss~",
     "立て替える",
     "pays",
-    "投", "上車", "till", "until payday", "till payday", "給料日まで", "發薪", "declined", "get in",
+    "投", "上車", "till", "until payday", "給料日まで", "發薪", "declined", "get in",
     "put up", "募款", "募金", "寄付", "donate", "charity", "慈善", "先捐", "底値", "the bottom", "低點", "buy now",
     // A better future, getting rich, teaching how, a bot that trades, retiring on it, exclusivity,
     // asking what the other has, doubts waved away, a ticket to come and meet.
     "better future", "豊かに", "有錢", "ドル建て", "円安", "やり方教え", "教你怎麼", "teach you how", "bot",
     "ボット", "機器人", "retire", "retired", "退休", "only takes", "let you join", "how much do you have", "help you grow",
-    "too good to be true", "盤勢", "這個帳戶", "この口座", "放一點", "沒有風險",
+    "too good to be true", "盤勢", "放一點", "沒有風險",
     "whatever you're comfortable", "無理のない範囲",
 ];
 
@@ -1338,11 +1337,11 @@ const MONEY_NEWS: &str = words![
     "clients", "軟體開發", "ソフト開発", "software", "自分では買って", "沒有在買", "don't own", "i work at",
     "i work in", "i work for", "上班", "で働いて", "勤務", "の仕事してる", "仕事してるけど", "我的工作", "專員", "nisa",
     "つみたて", "インデックス", "index fund~", "etf", "0050", "0056", "台灣50", "定期定額", "budget", "預算", "予算", "loan officer", "融資担当",
-    "放款專員", "no money talk", "不想聊",
+    "no money talk", "不想聊",
     "documentar~", "engineer at", "came to", "per person", "each of us", "split the",
     "splitting", "割り勘", "平分", "封鎖", "檢舉", "ブロックし", "通報し",  "instant block", "reported",
     "investment banker",
-    "警察", "police", "宣導", "warning~", "注意喚起", "陌生人", "strangers", "知らない人", "紀錄片", "ドキュメンタリー", "不太買", "沒在買", "買わない", "don't buy", "don't really buy", "never buy", "我請", "my treat", "it's on me", "送金しなくていい", "払わなくていい", "返さなくていい", "不用轉", "不用匯", "不用還", "no need to send", "don't pay me back", "no need to pay", "忘れないように",
+    "警察", "police", "宣導", "warning~", "注意喚起", "陌生人", "strangers", "知らない人", "紀錄片", "ドキュメンタリー", "不太買", "沒在買", "買わない", "don't buy", "don't really buy", "never buy", "我請", "my treat", "送金しなくていい", "払わなくていい", "返さなくていい", "不用轉", "不用匯", "不用還", "no need to send", "don't pay me back", "no need to pay", "忘れないように",
     "立て替えてくれた", "幫我墊的", "you covered for me",
     "i blocked", "blocked him", "blocked her", "blocked them", "blocked the", "just blocked",
     "的書", "の本", "a book about", "an article", "記事で", "這篇文章", "おごる", "奢る", "請客", "'s on me",
@@ -1372,7 +1371,7 @@ const MONEY_NEWS: &str = words![
     // One's own saving, one's own first job, not investing oneself, reading about scams.
     "存起來", "存下來", "貯めてる", "貯金してる", "saving up", "save up", "i save",
     "第一份工作", "first job", "最初の仕事", "投資してない", "投資はしてない", "沒在投資", "不投資",
-    "don't invest", "never invest~", "read about", "読んだ", "讀到", "看到新聞",
+    "don't invest", "never invest~", "read about", "読んだ", "讀到",
     // A gift card given as a present.
     "母の日", "父の日", "母親節", "父親節", "birthday present~", "christmas present~", "誕生日プレゼント",
     "make terrible", "あげたら",
@@ -1641,8 +1640,8 @@ const OUT_EARNS: &str = words![
 #[rustfmt::skip]
 const DEADLINES: &str = words![
     "days left", "min left", "minutes left", "hours left", "closes tonight", "ends tonight", "almost full",
-    "decide in", "ends in", "last chance", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進",
-    "快滿了", "枠が埋ま",
+    "decide in", "ends in", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進",
+    "快滿了",
 ];
 
 /// Money made, with an amount ([`Sig::Made`]).
@@ -2441,31 +2440,40 @@ fn matches_at(text: &[char], start: usize, pattern: &[char]) -> Option<usize> {
 // ---------------------------------------------------------------------------------------------
 // Digits
 
-/// Number words, as (word, digit): zh-TW numerals (and the radio alphabet's 洞 么 拐 勾), the
-/// Japanese readings in katakana (hiragana is folded to it), English words.
+/// Number words, each followed by its digit (a [`words!`] list: the module carries no table of
+/// pointers), sorted by their first character, the longest first among equals (a test checks; the
+/// module then carries no sort for them): zh-TW numerals (and the radio alphabet's 洞 么 拐 勾), the Japanese readings in
+/// katakana (hiragana is folded to it), English words.
 #[rustfmt::skip]
-const NUMBER_WORDS: &[(&str, u8)] = &[
-    ("零", 0), ("〇", 0), ("洞", 0), ("ㄌㄧㄥ", 0), ("一", 1), ("壹", 1), ("么", 1), ("幺", 1), ("二", 2), ("貳", 2),
-    ("兩", 2), ("三", 3), ("參", 3), ("叁", 3), ("四", 4), ("肆", 4), ("五", 5), ("伍", 5), ("六", 6),
-    ("陸", 6), ("七", 7), ("柒", 7), ("拐", 7), ("八", 8), ("捌", 8), ("九", 9), ("玖", 9), ("勾", 9),
-    ("ゼロ", 0), ("レイ", 0), ("マル", 0), ("イチ", 1), ("ニー", 2), ("ニ", 2), ("サン", 3), ("ヨン", 4), ("シ", 4),
-    ("ゴー", 5), ("ゴ", 5), ("ロク", 6), ("ナナ", 7), ("シチ", 7), ("ハチ", 8), ("キュウ", 9), ("キュー", 9),
-    ("ク", 9), ("zero", 0), ("oh", 0), ("o", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4),
-    ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9),
+const NUMBER_WORDS: &str = words![
+    "eight8", "four4", "five5", "nine9", "one1", "oh0", "o0", "seven7", "six6", "three3", "two2",
+    "zero0", "〇0", "イチ1", "キュウ9", "キュー9", "ク9", "ゴー5", "ゴ5", "サン3", "シチ7", "シ4", "ゼロ0", "ナナ7",
+    "ニー2", "ニ2", "ハチ8", "マル0", "ヨン4", "レイ0", "ロク6", "ㄌㄧㄥ0", "一1", "七7", "三3", "么1", "九9", "二2",
+    "五5", "伍5", "兩2", "八8", "六6", "勾9", "叁3", "參3", "四4", "壹1", "幺1", "拐7", "捌8", "柒7", "洞0", "玖9",
+    "肆4", "貳2", "陸6", "零0",
 ];
 
-/// NUMBER_WORDS as characters, sorted by the first, longest first among equals, and the
-/// characters they start with.
+/// The (word, digit) pairs of [`NUMBER_WORDS`].
+fn number_words_of() -> impl Iterator<Item = (&'static str, u8)> {
+    // (Split by characters: slicing a str could panic, and its message would bring the
+    // formatting code into the chat's module.)
+    words_of(NUMBER_WORDS).map(|w| {
+        let mut chars = w.chars();
+        let digit = chars.next_back().map_or(0, |d| d as u8 - b'0');
+        (chars.as_str(), digit)
+    })
+}
+
+/// NUMBER_WORDS as characters (in their order: by the first, longest first among equals), and
+/// the characters they start with.
 type Words = (Vec<(Vec<char>, u8)>, Bloom);
 
 fn number_words() -> &'static Words {
     static WORDS: OnceLock<Words> = OnceLock::new();
     WORDS.get_or_init(|| {
-        let mut words: Vec<(Vec<char>, u8)> = NUMBER_WORDS
-            .iter()
-            .map(|(w, d)| (w.chars().collect(), *d))
+        let words: Vec<(Vec<char>, u8)> = number_words_of()
+            .map(|(w, d)| (w.chars().collect(), d))
             .collect();
-        words.sort_by(|(a, _), (b, _)| a[0].cmp(&b[0]).then(b.len().cmp(&a.len())));
         let may_start = Bloom::new(words.iter().map(|(w, _)| w[0]));
         (words, may_start)
     })
@@ -3008,12 +3016,19 @@ mod tests {
         for word in LISTS
             .iter()
             .flat_map(|(list, _)| words_of(list))
-            .chain(NUMBER_WORDS.iter().map(|(w, _)| *w))
+            .chain(number_words_of().map(|(w, _)| w))
         {
             let nfkc: String = word.nfkc().collect();
             assert_eq!(nfkc, word, "{word:?} is not in NFKC: write it as {nfkc:?}");
         }
-        for (word, _) in NUMBER_WORDS {
+        let order: Vec<(char, usize)> = number_words_of()
+            .map(|(w, _)| (w.chars().next().unwrap(), usize::MAX - w.chars().count()))
+            .collect();
+        assert!(
+            order.is_sorted(),
+            "number words are listed by their first character, the longest first among equals"
+        );
+        for (word, _) in number_words_of() {
             let folded: String = fold(word).into_iter().collect();
             assert_eq!(&folded, word, "number words are matched unfolded");
         }
