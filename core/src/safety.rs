@@ -1979,7 +1979,7 @@ impl Signals {
             // material is not offered (round 13); nor is a third person's own use of an app told
             // to no one in particular (round 14: "my sister keeps sending me memes on LINE").
             && !self.told
-            && !(self.aside && !self.you)
+            && (!self.aside || self.you)
     }
 
     /// The rule's signals as small integers, the learned decision's second set of features
