@@ -62,8 +62,9 @@ wasm: web-install
 
 # Gzip size of the release .wasm files the browser downloads: the register form's core (budget:
 # 60 KB) and the chat's safety module (budget: 56 KB, raised from 48 KB for the contact model's
-# 8 KB weight table (6,071 B gzip alone): 56,918 B gzip with round 13's word lists and both tables
-# retrained on thirteen rounds, 55,411 B with round 12's, the weights quantised to 7 bits (58,054 B
+# 8 KB weight table (6,071 B gzip alone): 56,453 B gzip with round 14's word lists and both tables
+# retrained on sixteen rounds (the bytes found: words listed twice dropped, the number words listed
+# sorted), 56,918 B with round 13's and thirteen rounds, 55,411 B with round 12's, the weights quantised to 7 bits (58,054 B
 # with them in 8 bits), 55,996 B with round 10's word lists
 # and vetoes (54,469 B with the money model retrained on seven rounds); it was 48 KB, raised from 32 KB, for the money model's 16 KB table: 46,795 B gzip
 # with it and round 6's retrained table (46,533 with round 5's, 45,535 before its word lists), 32,469 B without; the module loads only with the chat
@@ -160,13 +161,15 @@ bench-core members="20000":
     cargo run --release -p kizuna-core --example match_bench -- {{members}}
 
 # The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
-# (core/data/safety: tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl to tune-13.jsonl and
-# tune-hn.jsonl tuned on, heldout-9.jsonl and heldout-14.jsonl to heldout-16.jsonl, rounds 9 and
-# 14 to 16, written blind and kept aside): per language and part, recall on scam and on contact lines, false
+# (core/data/safety: tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl to tune-16.jsonl and
+# tune-hn.jsonl tuned on; heldout-9.jsonl, round 9, and the blind rounds added after round 14,
+# heldout-17.jsonl on, written blind and kept aside): per language and part, recall on scam and on contact lines, false
 # positives on benign lines and hard negatives, and the cost of a 200-character message (thread CPU
 # time). Fails when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is
 # empty, or a message costs more than 20 µs.
 # `cargo run --release -p kizuna-core --example safety_bench -- --misses` lists the tuned part's errors;
+# `-- --instructions` screens each 200-character message once, for an instruction count that load does not
+# change (`valgrind --tool=callgrind --toggle-collect='*screen_each*'`);
 # `python3 scripts/train_safety.py --loro` prints the leave-one-round-out estimate over the tuned rounds.
 # Then the reused-photo check (`bench-photos`); the recipe fails when either misses a target.
 bench-safety:

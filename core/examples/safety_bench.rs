@@ -4,10 +4,11 @@
 //! then folded into them (rounds 3's to 8's, written blind, are tune-3.jsonl to tune-8.jsonl
 //! whole), tune-10.jsonl and tune-11.jsonl (rounds 10 and 11, written blind, held out until
 //! round 12), tune-12.jsonl and tune-13.jsonl (rounds 12 and 13, written blind, held out until
-//! round 13), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
+//! round 13), tune-14.jsonl to tune-16.jsonl (rounds 14 to 16, written blind, held out until
+//! round 14), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
 //! The held-out part is rounds written blind, by people who never saw the rule, never tuned on:
-//! heldout-9.jsonl (round 9), heldout-14.jsonl to heldout-16.jsonl (rounds 14 to 16, written blind
-//! during round 13 and never tuned on).
+//! heldout-9.jsonl (round 9) and the blind rounds the lead adds after round 14 (heldout-17.jsonl
+//! on).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
@@ -21,7 +22,8 @@
 //! folded text and what the hand-written rules alone find (JSON lines), which
 //! scripts/train_safety.py trains the money and contact models on; `-- --explain TEXT` shows how
 //! the rule reads and scores a text; `-- --tuned` prints only the tuned part's table; `-- --cost`
-//! prints only the cost per message (`train_safety.py --loro`
+//! prints only the cost per message; `-- --instructions` screens each of its messages once, for
+//! callgrind (`valgrind --tool=callgrind --toggle-collect='*screen_each*'`; `train_safety.py --loro`
 //! prints the leave-one-round-out estimate over the tuned rounds).
 
 use kizuna_core::safety::{self, Conversation, Kind};
@@ -30,7 +32,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 /// The tuned rounds, by file name (without .jsonl): `--dump` names them so.
-const TUNED: [(&str, &str); 13] = [
+const TUNED: [(&str, &str); 16] = [
     ("tune", include_str!("../data/safety/tune.jsonl")),
     ("tune-2", include_str!("../data/safety/tune-2.jsonl")),
     ("tune-3", include_str!("../data/safety/tune-3.jsonl")),
@@ -43,24 +45,14 @@ const TUNED: [(&str, &str); 13] = [
     ("tune-11", include_str!("../data/safety/tune-11.jsonl")),
     ("tune-12", include_str!("../data/safety/tune-12.jsonl")),
     ("tune-13", include_str!("../data/safety/tune-13.jsonl")),
+    ("tune-14", include_str!("../data/safety/tune-14.jsonl")),
+    ("tune-15", include_str!("../data/safety/tune-15.jsonl")),
+    ("tune-16", include_str!("../data/safety/tune-16.jsonl")),
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
-const HELD_OUT: [(&str, &str); 4] = [
-    ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
-    (
-        "held-out-14",
-        include_str!("../data/safety/heldout-14.jsonl"),
-    ),
-    (
-        "held-out-15",
-        include_str!("../data/safety/heldout-15.jsonl"),
-    ),
-    (
-        "held-out-16",
-        include_str!("../data/safety/heldout-16.jsonl"),
-    ),
-];
+const HELD_OUT: [(&str, &str); 1] =
+    [("held-out-9", include_str!("../data/safety/heldout-9.jsonl"))];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
 
 const MIN_RECALL: f64 = 0.95;
@@ -233,6 +225,20 @@ fn cost(messages: &[String]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// `safety::screen` over each message once (`--instructions`), not inlined so that callgrind can
+/// count it alone.
+#[inline(never)]
+fn screen_each(messages: &[String]) {
+    let young = Conversation {
+        match_age_secs: 3_600,
+        sent_by_sender: 3,
+        sent_by_other: 4,
+    };
+    for m in messages {
+        black_box(safety::screen(black_box(m), &young));
+    }
+}
+
 /// The cost of a 200-character message per language; a miss of the target goes to `failures`.
 fn measure_cost(failures: &mut Vec<String>) {
     println!(
@@ -297,6 +303,27 @@ fn main() -> ExitCode {
                 });
                 println!("{row}");
             }
+        }
+        return ExitCode::SUCCESS;
+    }
+    if std::env::args().any(|a| a == "--instructions") {
+        // Each 200-character message of the cost's corpus screened once, for an instruction count
+        // that the machine's load does not change: `valgrind --tool=callgrind
+        // --toggle-collect='*screen_each*'` counts the instructions inside `screen_each` alone.
+        let corpus: Vec<Line> = TUNED[..5].iter().flat_map(|(_, text)| read(text)).collect();
+        // The word index is built at first use: not part of a message's cost.
+        black_box(safety::detect("warm-up"));
+        // `--instructions en`: one language's messages alone.
+        let only = std::env::args()
+            .skip_while(|a| a != "--instructions")
+            .nth(1);
+        for lang in LANGS
+            .into_iter()
+            .filter(|l| only.as_deref().is_none_or(|o| o == *l))
+        {
+            let messages = messages_of(&corpus, lang);
+            screen_each(&messages);
+            println!("{lang}: {} messages", messages.len());
         }
         return ExitCode::SUCCESS;
     }

@@ -27,9 +27,13 @@
 //! 1. **Normalisation.** Unicode NFKC (full-width `ＬＩＮＥ０９` and half-width `ﾗｲﾝ` to their
 //!    plain forms, circled and bold letters to letters), then: zero-width and other invisible
 //!    characters dropped (keycaps' enclosing mark `0⃣` and bopomofo tone marks among them),
-//!    Cyrillic and Greek look-alikes folded to Latin, Latin lower-cased,
-//!    hiragana folded to katakana (`らいん` is `ライン`), a word spelt out in single characters
-//!    joined (`L I N E`, `L.I.N.E`, `a m y 5 2 0`), spaces between two CJK characters dropped,
+//!    Cyrillic and Greek look-alikes and letters in a black circle or square (`🅒🅡🅨🅟🅣🅞`)
+//!    folded to Latin, Latin lower-cased,
+//!    hiragana folded to katakana (`らいん` is `ライン`), look-alike digits and `$` inside a Latin
+//!    word with no other digit read as letters (`b1tc0in`, `g0ld`, `u$dt`; `kenji88` stays), a
+//!    word spelt out in single characters joined (`L I N E`, `L.I.N.E`, `a m y 5 2 0`; symbols
+//!    between the letters too, `U💲S💲D💲T`, `L💚I💚N💚E`, `仮💴想💴通💴貨`; an underscore set apart
+//!    kept, `h u a _ 9 9 6` is `hua_996`), spaces between two CJK characters dropped,
 //!    an identifier's symbols said in words written as symbols (`maya underscore lin`,
 //!    `yun點hsu點tw`, `ken アンダーバー 88`; `7點30` stays a time).
 //! 2. **Digits.** Number words count as digits in a run of digits (`零九一二`, `〇九〇`, `洞九`,
@@ -98,6 +102,14 @@
 //!    digits, no amount); never an ask quoted as someone
 //!    else's words (`「LINE交換しよ」って言ってくる人`), contact details not swapped, a fake account
 //!    warned of, an app one does not use, or a lottery draw (rising pairs of digits up to 49).
+//!    Since round 14: the reader's pay, income, savings, bonus or retirement money asked about
+//!    (how much, whether enough, what besides: `你一個月可以存多少?`, `退職金ってどのくらい?`,
+//!    `any other income besides teaching?`) in a message that addresses the reader is money
+//!    talk (the money words plus 2, at least 3): the slow opening that names no investment yet;
+//!    crypto, forex and investing as spelt to slip past a filter or in slang (`カソツー`,
+//!    `仮装通貨`, `投z`, `大餅`, `幣圈`) are the topic (2); contact details kept until a meeting or
+//!    the talk kept here (`等見面再給你`, `when we meet`, `まだ教えられない`) are told of, and so
+//!    is a pitch someone almost fell for (`差點被`, `危うく`, `almost sent`) with a rejection.
 //! 5. **Learned models.** Where the rules find `MONEY`, a learned score far under its threshold
 //!    vetoes it (not when a rate per period or an inside tip was found, nor beside contact details
 //!    found by a shape, an identifier or an app with a plain ask); where they find `OFF_PLATFORM`
@@ -107,7 +119,8 @@
 //!    may; where
 //!    they find no `OFF_PLATFORM` but saw contact material (an app named, an identifier word or
 //!    token, digits starting as a mobile number, a mail word, a phone word, a QR code, a link,
-//!    another app or a talk moved elsewhere), the second score may. Each is a logistic
+//!    another app or a talk moved elsewhere; not told of, nor a third person's own use of an
+//!    app told to no one in particular), the second score may. Each is a logistic
 //!    regression over the normalised text's character 1- to 3-grams (counts over the square root
 //!    of their number), hashed into 7-bit weights in i8 (2^14 for money, 2^13 for contact;
 //!    `safety/model.rs`, generated), against integer thresholds. The hand rules fit the phrasings
@@ -115,16 +128,16 @@
 //!    from the whole tuned corpus. They are trained offline by `scripts/train_safety.py` (Python
 //!    standard library, seeded), which reads each tuned line as the rules do through
 //!    `safety_bench --dump` ([`rule_and_folded`]) and picks the thresholds by
-//!    leave-one-round-out cross-validation over the thirteen tuned rounds (`--loro` prints it): the
+//!    leave-one-round-out cross-validation over the sixteen tuned rounds (`--loro` prints it): the
 //!    most recall with the false positives each model adds at or under 0.5 % in each language,
 //!    then the highest vetoes that lose at most 0.5 % of each language's scam or contact lines;
-//!    then, when the models trained on all thirteen miss the tuned part's own targets (recall ≥ 95 %,
+//!    then, when the models trained on all sixteen miss the tuned part's own targets (recall ≥ 95 %,
 //!    clean lines flagged ≤ 1 %, per language), the thresholds move by the fewest steps of 1/32
 //!    that meet them. `python3 scripts/train_safety.py` retrains; a test fails when the tuned
 //!    files or the script changed since (a checksum in the model file). Leave-one-round-out over
-//!    the thirteen tuned rounds, pooled, rules + both models → with the vetoes: scam recall 94.8
-//!    → 94.5 %, contact recall 97.9 → 97.6 %, hard-negative false positives 2.5 → 1.6 %, benign
-//!    0.04 % (round 13; round 12's rule 94.6 → 94.3 %, 97.6 → 97.4 %, 3.6 → 2.5 %; the weights
+//!    the sixteen tuned rounds, pooled, rules + both models → with the vetoes: scam recall 93.7
+//!    → 93.3 %, contact recall 97.9 → 97.6 %, hard-negative false positives 2.8 → 1.6 %, benign
+//!    0.08 % (round 14; round 13's rule, with the vetoes, 92.9 %, 97.6 %, 1.7 %; the weights
 //!    quantised to 7 bits, -63 to 63, to keep the chat's module in its budget). The rules were
 //!    written from these rounds' errors, so this flatters them; the held-out rounds are the
 //!    honest figure.
@@ -132,11 +145,12 @@
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
 //! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, `tune-10.jsonl` to
-//! `tune-13.jsonl` (rounds 10 to 13, written blind, held out until rounds 12 and 13), and
+//! `tune-16.jsonl` (rounds 10 to 16, written blind, held out until rounds 12, 13 and 14), and
 //! `tune-hn.jsonl`, hard negatives written blind for tuning; the held-out parts of rounds 1 to 8
 //! were each reported on once and then folded into them (rounds 3's to 8's, written blind, are
 //! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is sets written blind and never tuned on:
-//! `heldout-9.jsonl` (round 9) and the rounds written after round 13's changes (14 and 15).
+//! `heldout-9.jsonl` (round 9) and the blind rounds the lead adds after round 14
+//! (`heldout-17.jsonl` on).
 //!
 //! [`rules`]: crate::rules
 
@@ -609,8 +623,9 @@ fn is_invisible(c: char) -> bool {
         | '\u{20E3}' | '\u{02CA}' | '\u{02C7}' | '\u{02CB}' | '\u{02D9}')
 }
 
-/// Letters that look like Latin ones (Cyrillic, Greek, a few Latin variants), as that Latin
-/// letter in lower case; ASCII upper case lowered; anything else as it is.
+/// Letters that look like Latin ones (Cyrillic, Greek, a few Latin variants, letters in a black
+/// circle or square), as that Latin letter in lower case; ASCII upper case lowered; anything else
+/// as it is.
 fn fold_letter(c: char) -> char {
     match c {
         'A'..='Z' => c.to_ascii_lowercase(),
@@ -640,6 +655,9 @@ fn fold_letter(c: char) -> char {
         '’' | '‘' | '`' | '´' => '\'',
         '＠' | '﹫' => '@',
         'ぁ'..='ゖ' => char::from_u32(c as u32 + 0x60).unwrap_or(c),
+        // Negative circled and squared letters (🅒🅡🅨🅟🅣🅞), which NFKC leaves as they are.
+        '\u{1F150}'..='\u{1F169}' => char::from_u32(c as u32 - 0x1F150 + 'a' as u32).unwrap_or(c),
+        '\u{1F170}'..='\u{1F189}' => char::from_u32(c as u32 - 0x1F170 + 'a' as u32).unwrap_or(c),
         c if c.is_whitespace() => ' ',
         c => c,
     }
@@ -651,6 +669,17 @@ fn is_spelling_separator(c: char) -> bool {
         c,
         ' ' | '.' | '-' | '_' | '*' | '·' | '・' | ',' | '/' | '~'
     )
+}
+
+/// Pictographs and dingbats (`💲`, `💚`, `★`): put between the letters of a word spelt out
+/// (`U💲S💲D💲T`, `L💚I💚N💚E`, `仮💴想💴通💴貨`), they separate as a space does.
+fn is_symbol(c: char) -> bool {
+    matches!(c, '\u{2600}'..='\u{27BF}' | '\u{1F000}'..='\u{1FAFF}')
+}
+
+/// A letter or a digit, of any script, as a word spelt out is made of: not a symbol.
+fn is_letter(c: char) -> bool {
+    c.is_ascii_alphanumeric() || (is_cjk(c) && !is_symbol(c))
 }
 
 /// A letter or digit beyond ASCII (CJK, kana, bopomofo, hangul, other scripts); the punctuation
@@ -677,32 +706,56 @@ fn fold(text: &str) -> Vec<char> {
     while chars.last() == Some(&' ') {
         chars.pop();
     }
+    unleet(&mut chars);
 
     let single = |chars: &[char], i: usize| {
-        let alnum = |j: usize| {
-            chars
-                .get(j)
-                .is_some_and(|c| c.is_ascii_alphanumeric() || is_cjk(*c))
-        };
+        let alnum = |j: usize| chars.get(j).is_some_and(|c| is_letter(*c));
         alnum(i) && !(i > 0 && alnum(i - 1)) && !alnum(i + 1)
     };
+    let separator = |c: char| is_spelling_separator(c) || is_symbol(c);
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
     while i < chars.len() {
-        // A run of at least three single characters, each followed by one separator.
-        if chars[i].is_ascii_alphanumeric() && single(&chars, i) {
+        // A run of at least three single characters of one script, each followed by one
+        // separator, or by two or three with a symbol or an underscore among them (`L I N E`,
+        // `U 💰 S 💰 D 💰 T`, `h u a _ 9 9 6`, not `l-i-n-e / a-k-i`); between CJK characters,
+        // symbols only (a space there is dropped anyway; `仮💴想💴通💴貨`). A CJK character
+        // starts one only with a symbol after it: the common case costs one test.
+        let latin = chars[i].is_ascii_alphanumeric();
+        if (latin || chars.get(i + 1).is_some_and(|c| is_symbol(*c))) && single(&chars, i) {
             let mut end = i;
             let mut count = 1;
-            while end + 2 < chars.len()
-                && is_spelling_separator(chars[end + 1])
-                && chars[end + 2].is_ascii_alphanumeric()
-                && single(&chars, end + 2)
-            {
-                end += 2;
+            loop {
+                let mut next = end + 1;
+                let (mut symbols, mut underscore) = (false, false);
+                while next < chars.len() && next <= end + 3 && separator(chars[next]) {
+                    symbols |= is_symbol(chars[next]);
+                    underscore |= chars[next] == '_';
+                    next += 1;
+                }
+                let n = next - end - 1;
+                if n == 0
+                    || !(symbols || (latin && (n == 1 || underscore)))
+                    || chars
+                        .get(next)
+                        .is_none_or(|c| c.is_ascii_alphanumeric() != latin)
+                    || !single(&chars, next)
+                {
+                    break;
+                }
+                end = next;
                 count += 1;
             }
             if count >= 3 {
-                out.extend((i..=end).step_by(2).map(|j| chars[j]));
+                // An underscore set apart (`a _ 9`, `i._.t`) is the identifier's own.
+                for j in i..=end {
+                    let c = chars[j];
+                    if !separator(c)
+                        || (c == '_' && !(is_letter(chars[j - 1]) && is_letter(chars[j + 1])))
+                    {
+                        out.push(c);
+                    }
+                }
                 i = end + 1;
                 continue;
             }
@@ -736,6 +789,41 @@ fn fold(text: &str) -> Vec<char> {
         i += 1;
     }
     out
+}
+
+/// Digits and `$` that stand for letters inside a Latin word (`b1tc0in`, `g0ld`, `F0REX`, `u$dt`),
+/// as those letters, when the word holds no other digit: an identifier's digits (`kenji88`,
+/// `yui_0520`) and amounts stay.
+fn unleet(chars: &mut [char]) {
+    let alike = |c: char| matches!(c, '0' | '1' | '3' | '$');
+    let in_word = |c: &char| c.is_ascii_alphanumeric() || *c == '$';
+    for j in 1..chars.len().saturating_sub(1) {
+        if !(alike(chars[j])
+            && chars[j - 1].is_ascii_alphabetic()
+            && chars[j + 1].is_ascii_alphabetic())
+        {
+            continue;
+        }
+        let start = j - chars[..j].iter().rev().take_while(|c| in_word(c)).count();
+        let end = j + chars[j..].iter().take_while(|c| in_word(c)).count();
+        let word = &mut chars[start..end];
+        if word.len() < 4 || word.iter().any(|c| c.is_ascii_digit() && !alike(*c)) {
+            continue;
+        }
+        for k in 1..word.len() - 1 {
+            if alike(word[k])
+                && word[k - 1].is_ascii_alphabetic()
+                && word[k + 1].is_ascii_alphabetic()
+            {
+                word[k] = match word[k] {
+                    '0' => 'o',
+                    '1' => 'i',
+                    '3' => 'e',
+                    _ => 's',
+                };
+            }
+        }
+    }
 }
 
 /// A symbol of an identifier said in words between two of its parts (`maya underscore lin`,
@@ -873,6 +961,11 @@ enum Sig {
     /// A gain shown (`screenshot`, `獲利圖`, `チャート`, `📈`): with an amount, money made shown
     /// off, one more money signal.
     Shown,
+    /// The reader's income, savings or retirement money ([`ASSETS`]), and a question of how much,
+    /// whether enough, what besides ([`PROBES`]): together, addressed to the reader, the slow
+    /// opening of a pitch that names no investment yet (round 14).
+    Asset,
+    Probe,
     /// Money made (`made`, `賺了`, `稼いだ`): with an amount and no discount, money made told
     /// (one more money signal: "made 6k today", "made about NT$180k on the side").
     Made,
@@ -939,9 +1032,9 @@ const NOT_APPS: &str = words![
 #[rustfmt::skip]
 const ASKS: &str = words![
     // zh-TW
-    "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "给我", "給我", "多少", "搜尋", "搜",
+    "加我", "加一下", "加個", "加好友", "互加", "加妳", "加你", "加老師", "加客服", "给我", "給我", "多少", "搜",
     "私聊", "聯絡", "聯繫", "联系", "找我", "賴我", "傳給", "傳到", "傳我", "來我的", "移到", "改用", "去那邊",
-    "留個", "就是我", "qr code", "qrコード", "qr",
+    "留個", "就是我", "qr",
     // ja
     "追加", "教え", "聞け", "検索", "探し", "話そう", "話さない", "で話", "しよ", "ある?",
     "移動", "連絡", "送る", "送りたい", "ちょうだい", "こちら", "のほうが", "の方が",
@@ -952,11 +1045,11 @@ const ASKS: &str = words![
     "do you have", "do you use", "have it", "let's use", "let's talk",
     "let's chat", "get your", "ask for your", "can i get", "send",
     "come to", "look me up",
-    "scan", "読み取", "友だち追加", "友達追加", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
+    "scan", "読み取", "掃描", "掃我", "私我", "密我", "敲我", "hmu", "ping me",
     "dm me",
     "invite", "招待", "拉妳", "拉你", "拉進", "続きは",
     "移ら", "移ろ", "移れ",
-    "give you my", "給妳我的", "給你我的", "keep in touch", "保持聯絡", "連絡取り合",
+    "give you my", "給妳我的", "給你我的", "keep in touch",
     "continue on", "move this to", "move it to", "continue this on",
     "asked for your", "can i have your", "could i have your", "may i have your",
     // Another app offered, a request sent, a code scanned, an app said to answer faster (round 12).
@@ -971,7 +1064,7 @@ const ASKS: &str = words![
 #[rustfmt::skip]
 const WEAK_ASKS: &str = words![
     "交換", "聊", "私訊", "追蹤", "傳", "比較",
-    "聞い", "使って", "来て", "変え", "やって", "あります", "フォロー", "dm", "持ってる", "やってる", "にしない",
+    "聞い", "使って", "来て", "変え", "やって", "あります", "フォロー", "dm", "持ってる", "にしない",
     "got", "there", "faster", "better", "easier", "instant", "instead", "follow", "use line", "on here",
     "more reliable",
     // Another app offered, a call proposed (round 12: "カカオでもいい？", "LINE通話できる？").
@@ -983,8 +1076,8 @@ const WEAK_ASKS: &str = words![
 #[rustfmt::skip]
 const DIRECT: &str = words![
     "?", "吧", "好不好", "好嗎", "要不要", "我們", "咱們", "一下", "一起", "嘛", "來追蹤", "私訊我", "直接",
-    "しよ", "しとこ", "しとい", "ませんか", "してね", "して!", "してよ", "ようよ", "ない?", "よう、", "よう。",
-    "変えよう", "ください", "下さい", "ちょうだい", "一緒に", "ほうがいい", "方がいい", "して、", "しない?",
+    "しよ", "しとこ", "しとい", "ませんか", "してね", "して!", "してよ", "ようよ", "よう、", "よう。",
+    "変えよう", "ください", "下さい", "ちょうだい", "一緒に", "ほうがいい", "方がいい", "して、",
     "let's", "lets", "shall we", "can i", "could i", "please", "pls", "me on", "me at", "with me",
 ];
 
@@ -1001,23 +1094,23 @@ const MOVES: &str = words![
     "換個地方聊", "別的地方聊", "其他地方聊", "私下聊", "外面聊", "聯絡方式", "联系方式", "聯繫方式", "電話給我", "給我妳的電話", "給我你的電話",
     "電話幾號", "留個電話", "留電話", "不要在這裡聊", "這裡不方便", "很少上", "不太常開", "快沒在用", "其他聯絡",
     // ja
-    "別のところで", "別の場所で", "個別に連絡", "連絡先", "連絡手段", "電話番号教え", "電話番号だけでも", "番号教え", "何番", "ここじゃなくて",
+    "別のところで", "別の場所で", "個別に連絡", "連絡先", "連絡手段", "電話番号だけでも", "番号教え", "何番", "ここじゃなくて",
     "ここじゃ話しにくい", "あまり開かない", "あんまり見ない", "使わなくなる",
     // en
     "somewhere else", "contact details", "contact info", "way to contact", "way to reach",
     "your number", "your phone number", "your email", "talk privately", "chat privately",
-    "off this app", "outside the app", "hardly ever on here", "barely open this app",
+    "off this app", "outside the app", "barely open this app",
     "rarely on here", "in my bio", "number's in", "number is in", "read our messages",
     "messages here are", "replies here", "this app is slow", "too many restrictions", "scan this qr",
     "scan my qr", "qrコード送", "send you my qr", "send my qr", "傳qr", "傳我的qr",
-    "用別的聊", "私下用", "打我手機", "號碼我放", "號碼在自介", "這裡會被看", "會被監控", "這個app限制",
+    "用別的聊", "私下用", "打我手機", "號碼我放", "號碼在自介", "這裡會被看", "這個app限制",
     "別のとこで", "個人的に連絡", "連絡とれる", "連絡取れる", "チェックされる", "監視され", "プロフに番号",
     "制限多",
     "番号聞", "番号を聞", "番号知りたい", "番号を教え",
     "很少開", "很少用", "不常用", "あんまり開かない", "あまり使わない", "hardly ever on", "rarely use this", "barely use this", "rarely check this",
     "番号なに", "番号何", "號碼多少", "號碼幾號",
     // Swapping numbers.
-    "swap numbers", "exchange numbers", "trade numbers", "番号交換", "交換電話", "交換號碼", "交換手機", "互留電話",
+    "swap numbers", "exchange numbers", "trade numbers", "番号交換", "交換電話", "交換號碼", "交換手機",
     // Asking the reader's number, talking outside.
     "手機幾號", "你的手機號碼", "妳的手機號碼", "你的號碼", "妳的號碼", "號碼給我", "番号送って", "交換個電話",
     "外で話", "外で連絡",
@@ -1025,12 +1118,12 @@ const MOVES: &str = words![
     // 誕生日", "my insta is my name spelled backwards", "ID 我分兩次給妳").
     "名前+誕生日", "名前と誕生日", "名前のローマ字", "本名のローマ字", "をローマ字で", "をローマ字にし",
     "英文名加生日", "名字加生日", "name plus my birthday", "name + birthday", "name+birthday",
-    "spelled backwards", "spelt backwards", "birthday twice", "first + last name", "full name no spaces",
+    "spelled backwards", "spelt backwards", "birthday twice", "first + last name",
     "name no spaces", "中間加底線", "中間一個底線", "中間加個底線", "underscore, then", "アンダーバーでつな",
     "分兩次給", "分兩次傳", "拆開打", "合起來就是", "分けて送る", "何回かに分けて", "さっきのとつなげ",
     // The app said to watch or read the talk.
     "被監控", "被監視", "運営に見られ", "見られてる気が", "app is watching", "app reads", "app is reading",
-    "being monitored", "they monitor", "監視されて",
+    "being monitored", "they monitor",
     // Calling or writing outside, the app hardly opened.
     "text instead", "call instead", "直接打給我", "不太看這個", "不太會開這個", "不太開這個", "外でも連絡",
     "アプリの外", "直接やりとり", "外でもやりとり", "番号に直接", "番号でつなが", "住所教え", "住所を教え",
@@ -1048,12 +1141,12 @@ const LINKS: &str = words![
 #[rustfmt::skip]
 const MAILS: &str = words![
     "gmail", "yahoo", "hotmail", "outlook", "icloud", "protonmail", "信箱", "郵箱", "邮箱", "email",
-    "e-mail", "メール", "メアド", "mail",
+    "メール", "メアド", "mail",
 ];
 
 #[rustfmt::skip]
 const DOT_COMS: &str = words![
-    "點com", "点com", "dot com", "ドットコム", "ドットcom", "點net", "dot net", "點tw", "dot", "ドット",
+    "點com", "点com", "點net", "點tw", "dot", "ドット",
 ];
 
 /// Money words enough alone.
@@ -1061,14 +1154,14 @@ const DOT_COMS: &str = words![
 const MONEY_STRONG: &str = words![
     // crypto, trading, insiders
     "usdt", "tether", "泰達幣", "泰达币", "テザー", "trc20", "erc20", "錢包地址", "钱包地址", "wallet address",
-    "ウォレットアドレス", "幣安", "binance", "defi", "staking", "stake", "ステーキング", "質押", "流動性挖礦", "挖礦",
+    "ウォレットアドレス", "幣安", "binance", "defi", "staking", "stake", "ステーキング", "質押", "挖礦",
     "マイニング", "mine coins",  "プレセール", "預售", "搬磚", "套利", "arbitrage", "槓桿", "レバレッジ",
     "leverage~", "量化", "quant bot", "自動売買", "copy trade~", "跟單", "帶單", "喊單", "明牌", "飆股", "爆上げ",
     "爆益", "stock picks", "內線", "insider~", "未公開株", "pre-ipo", "內部認購", "binary option~", "バイナリーオプション",
     "外匯", "forex", "fx", "期貨", "先物", "futures",
     // platforms, deposits and withdrawals
     "出金", "入金", "提領", "提現", "解凍", "凍結解除", "unfreez~", "withdrawal fee", "to withdraw",
-    "can't withdraw", "unlock the withdrawal", "首儲", "初回入金", "first deposit", "儲值送", "入金ボーナス",
+    "can't withdraw", "unlock the withdrawal", "首儲", "first deposit", "儲值送", "入金ボーナス",
     "deposit bonus", "邀請碼", "招待コード", "referral code", "投資群組", "投資グループ", "investment group",
     "investment club", "投資クラブ", "投資俱樂部", "vip", "跟著我下單", "下單就好", "言う通りに注文", "注文するだけ",
     "place the orders", "place the order for you", "開戶", "口座開設", "open your account",
@@ -1076,7 +1169,7 @@ const MONEY_STRONG: &str = words![
     "保證獲利", "保证获利", "穩賺", "稳赚", "保本", "保息", "包中", "保底", "元本保証", "利益保証", "必ず儲かる", "確実に儲かる",
     "絶対に損しない", "損しない", "必ずプラス", "guaranteed", "guarantee you'll", "risk-free", "can't lose",
     "sure thing", "capital protected", "principal guaranteed", "年化", "apy", "月利", "月息", "日利",
-    "月入十萬", "月収100万", "一週回本", "倍になる", "翻倍", "10倍", "十倍", "10x", "回本", "一定漲", "一定賺", "必ず上が",
+    "月入十萬", "月収100万", "倍になる", "翻倍", "10倍", "十倍", "10x", "回本", "一定漲", "一定賺", "必ず上が",
     "will double", "保證", "保証", "讓錢幫妳賺錢", "讓錢幫你賺錢", "お金に働いてもらう", "money work for you", "閒錢",
     "how much savings", "余ってるお金", "使ってないお金", "idle funds", "put some money in", "一起投資", "拿一點出來",
     "you could make", "sure-fire", "surefire", "easy money", "double your money", "double whatever",
@@ -1093,26 +1186,26 @@ const MONEY_STRONG: &str = words![
     "禮品卡", "禮物卡", "點數卡", "遊戲點數", "steam卡", "itunes卡", "gift card~", "ギフトカード", "ギフト券", "itunesカード",
     "steamカード", "steam card~", "itunes card~", "game credits", "ゲームのポイント",
     // mules, loans, fees
-    "帳戶借我", "口座を貸して", "口座を作って", "borrow your bank", "收一筆錢", "受け取って送金", "receive a transfer",
+    "帳戶借我", "口座を貸して", "口座を作って", "收一筆錢", "受け取って送金", "receive a transfer",
     "お金を渡して", "hand the cash", "把錢交給", "關稅", "関税", "customs", "代辦費", "保証料", "no credit check",
     "審査なし", "不用看信用", "processing fee", "刷單", "衝業績", "boost merchants", "運費跟保險", "送料と保険料",
-    "shipping and insurance", "手續費", "手数料", "handling fee", "保證金", "保証金", "security deposit",
+    "shipping and insurance", "手續費", "手数料", "handling fee", "保証金", "security deposit",
     "risk deposit", "會員費", "会員費", "membership fee", "解約", "cash out our",
     "surrender your insurance", "追徴課税", "補稅", "back tax", "所得稅", "所得税", "income tax", "休假申請",
     "休暇申請", "leave application", "罰款", "visa fine", "罰金", "日給", "passive income", "躺賺", "躺著賺", "躺著也能賺", "寝てても稼げる",
     "被動收入", "分紅", "配当",
     // what is said to one who hesitates
     "不是詐騙", "詐欺じゃない", "not a scam", "小額", "少額", "small amount", "試試看", "試してみて", "try a small",
-    "私募", "private placement", "help paying", "內部消息", "幫妳操作", "幫你操作", "拿一部分出來", "繳費代碼", "金融牌照",
+    "私募", "private placement", "help paying", "內部消息", "幫妳操作", "幫你操作", "拿一部分出來", "繳費代碼",
     "讓錢幫", "money works for", "裁定取引", "ノーリスク", "no risk", "表に出ない", "お金に困らない", "証拠金",
     "ロスカット", "margin call", "お金を受け取", "受け取って送", "personal loan", "take out a loan",
     "going to moon", "to the moon", "go all in", "all in on", "private fund", "pay a fine",
-    "追加入金", "不買可惜", "錯過可惜", "乗り遅れ", "airdrop", "zero risk", "risk free", "unlock fee",
+    "不買可惜", "錯過可惜", "乗り遅れ", "airdrop", "zero risk", "risk free", "unlock fee",
     "release fee", "clearance fee", "verification fee", "activation fee", "short on cash", "short on rent",
     "bank details", "routing number", "redeem code", "code on the back", "moneygram", "bitcoin atm",
     "account manager", "stock tip~", "spot gold",  "抄底", "超商代碼", "保釋金", "投資案件", "高収入",
     "不労所得", "アマギフ", "trading group", "signal group", "signals group", "幫忙先付", "幫忙付", "匯到我", "先匯", "your money into", "把錢放在", "お金を置", "お金を送って", "amazon card~", "whatever you can afford", "fund it",
-    "内部情報", "インサイダー", "inside info", "insider info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garanteed", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け",  "利潤分成", "梭哈",
+    "内部情報", "インサイダー", "inside info", "金融ライセンス", "financial licen~", "牌照", "絶対負けない", "ぜったいまけない", "garantee~", "guarentee~", "cant lose", "保釈金", "split the profit~", "分潤", "山分け",  "利潤分成", "梭哈",
     "立て替えてくれたら",
     "apple卡", "appleカード", "apple card~", "google play卡", "app store卡",
     "never lose~", "不會虧", "穩賺不賠",
@@ -1146,90 +1239,94 @@ const MONEY_TOPIC: &str = words![
     "投資", "投资", "invest~", "平台", "プラットフォーム", "platform", "賺錢", "賺", "稼ぐ", "稼げ", "稼い", "make money",
     "making money", "earn~", "儲か", "獲利", "利益", "profit~", "理財", "資産運用", "資産", "運用", "股票", "株", "銘柄",
     "stock~", "虛擬貨幣", "加密貨幣", "仮想通貨", "crypto~", "比特幣", "ビットコイン", "bitcoin", "ファンド", "funds", "借錢",
-    "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了", 
+    "資金", "savings", "取引", "交易", "trading", "side hustle", "副業", "deposit~", "儲值", "投了",
     "gains", "pays out", "payout~", "commission~", "收益", "売買", "トークン", "token~", "hedge fund~",
     "google play", "先轉", "入帳",
-    "數位資產", "digital asset~", "デジタル資産",
-    "充值", "チャージ", "withdrawal~", "交易員", "這檔", "交易app", "稼ぎ", "トレード", "p&l", "side income",
-    "side investing", "i'm short", "im short", "margin", "account number", "retainer", "half the capital",
+    "數位資產", "digital asset~",
+    "充值", "チャージ", "withdrawal~", "這檔", "稼ぎ", "トレード", "p&l", "side income",
+    "i'm short", "im short", "margin", "account number", "retainer", "half the capital",
     "get in now", "相場", "振込", "nft~", "blockchain", "liquidity", "roi", "withdraw~", "withdrew", "bank account",
-    "trading app", "虛擬幣", "加密幣", "期權", "報酬率", "急用", "醫藥費", "暗号資産", "儲け", "借金", "資産形成",
+    "虛擬幣", "加密幣", "期權", "報酬率", "急用", "醫藥費", "儲け", "借金",
     "証券口座",
-    "遺產", "遺産", "inheritance", "相続", "k線", "ローソク足", "candlestick", "持倉", "損益", "take profit", "stop loss", "止盈", "止損", "損切り", "利確", "recharge", "depo", "platfrom", "opening an account", "open an account", "while i was asleep", "while you sleep", "in my sleep", "睡覺也", "寝てる間", "free money", "all in", "漲停", "年報酬", "複利", "compound~", "連本帶利", "監管", "regulated", "receive some money", "代收", "pay my rent", "借妳", "借你",
+    "遺產", "遺産", "inheritance", "相続", "k線", "ローソク足", "candlestick", "持倉", "損益", "stop loss", "止盈", "止損", "損切り", "利確", "recharge", "depo", "platfrom", "opening an account", "open an account", "while i was asleep", "while you sleep", "in my sleep", "睡覺也", "寝てる間", "free money", "all in", "漲停", "年報酬", "複利", "compound~", "連本帶利", "監管", "regulated", "receive some money", "代收", "pay my rent", "借妳", "借你",
     "現貨", "現物", "註冊送", "登録するだけで", "signing up", "sign-up bonus", "體驗金", "新手禮",
     "guarantee~",
     "申請費", "申請料", "application fee",
     "returns", "return on",
-    "profit shar~",
-    "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "投資組合", "ポートフォリオ",
-    "承銷價", "新股", "ipo", "公募価格", "新規株", "新規公開", "買點", "賣點", "buy and sell points", "sell points", "entry point~", "進場點",
+    "有點緊", "手頭緊", "ピンチ", "金欠", "short this month", "a little short", "broke this month", "領出", "引き出せ", "引き出す", "portfolio~", "ポートフォリオ",
+    "承銷價", "新股", "ipo", "公募価格", "新規公開", "買點", "賣點", "sell points", "entry point~", "進場點",
     "front you", "邀請制", "招待制", "invitation only", "invite-only", "by invitation",
     // A salary said not to be enough, another income (round 12).
-    "光靠薪水", "靠死薪水", "死薪水", "給料だけじゃ", "給料だけでは", "salary alone", "salary isn't enough",
+    "光靠薪水", "死薪水", "給料だけじゃ", "給料だけでは", "salary alone", "salary isn't enough",
     "salary is never enough", "pension won't be enough", "収入源", "副収入", "income stream", "extra income",
     "side trade~", "six figures", "6 figures", "cash out", "cashed out", "名額", "quota",
     // Work left behind, a trade watched daily (round 12).
     "不用看老闆臉色", "脫離打工", "not having to work", "both quit", "仕事辞めても", "会社辞めよう", "本業より",
     "本業の給料", "看盤", "做單", "made back", "make that back", "お小遣い作り",
-    "爆上が", "mooning", "invst", "cashed out", "cash out",
+    "爆上が", "mooning", "invst",
     "presale",
     "利潤", "いいニュース", "good news", "好消息", "利多",
     // Financial freedom, getting rich, asking for help with money, depositing into "this account".
-    "財富自由", "財務自由", "経済的自由", "financial freedom", "get rich", "援助", "資助",
-    "market opens", "the returns", "profits", "allocation", "pays more", "this pays", "overdue",
+    "get rich", "援助", "資助",
+    "market opens", "profits", "allocation", "pays more", "this pays", "overdue",
     "visa fee", "cover the ticket", "see for yourself", "are you in", "gold price", "confiscated",
     "introduce you",
+    // Round 14: crypto, forex and investing as they are spelt to slip past a filter or said in
+    // slang (仮想通貨 as カソツー or 仮装通貨, 投資 as 投z, bitcoin as 大餅 or 比特B, the crypto world
+    // as 幣圈).
+    "カソウツウカ", "カソーツーカ", "カソツー", "仮装通貨", "仮想通過", "エフエックス", "toushi", "投z", "投ㄗ",
+    "虛擬b", "虛擬ㄅ", "比特b", "b圈", "幣圈", "加蜜", "大餅",
 ];
 
 #[rustfmt::skip]
 const MONEY_WEAK: &str = words![
     "錢", "お金", "money", "基金", "cash", "fund", "本金", "元本", "元手", "principal", "capital", "老師",
     "mentor~", "teacher~", "analyst~", "アナリスト", "分析師", "先生", "股", "btc", "eth", "幣", "coin~", "コイン",
-    "黃金", "金を買", "gold", "wealth", "存款", "預金", "定存", "定期預金", "保險", "保険", "insurance", "急", "urgent",
+    "黃金", "金を買", "gold", "wealth", "存款", "預金", "定存", "保險", "保険", "insurance", "急", "urgent",
     "拜託", "お願い", "please", "還妳", "還你", "返す", "pay you back", "pay it back", "get it back", "交易所",
     "取引所", "exchange", "帳戶", "口座", "account", "註冊", "登録", "register", "sign up", "下單", "注文",
-    "orders", "名額", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
+    "orders", "枠", "spots left", "機會", "チャンス", "chance~", "window", "月入", "月収", "side job",
     "外快", "在家", "在宅", "from home", "代操", "manage", "貸款", "ローン", "loan~", "融資", "借",  "匯",
     "振り込", "transfer", "wire", "稅", "税", "tax", "taxes", "taxed", "taxation", "fee~", "費", "料", "入れ", "put in", "賠", "lose", "一起",
     "一緒に", "together",    "漲", "signal~", "シグナル", "サイン", "trade~", "操作",
-    "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "收益", "収益", "income", "yield", "利回り",
+    "操盤", "買い時", "進場", "時機", "利息", "interest", "收入", "報酬", "収益", "income", "yield", "利回り",
     "年利", "apr", "紅利", "ボーナス", "bonus", "wallet", "salary", "薪水", "給料", "房租", "家賃", "rent",
     "bill~", "could you", "can you", "would you", "help me", "幫我", "可以先", "もらえ", "くれない", "ほしい",
     "先に払", "先付", "stake~", "options", "position~", "entries", "copy", "balance", "top up",
-    "funding", "coach", "steady", "穩定", "項目", "投入", "拿回", "上場",  "解鎖", "ロック解除", "認證", "認証",
-    "點數", "序號", "カード", "card~", "貯金", "領錢", "spare", "trust me", "mining", "put a little", "stuck",
+    "funding", "coach", "steady", "穩定", "項目", "拿回", "上場",  "解鎖", "ロック解除", "認證", "認証",
+    "點數", "序號", "カード", "card~", "貯金", "spare", "trust me", "mining", "put a little", "stuck",
     "send me something", "pay my", "stolen",
-    "お金を送", "minimum", "最低", "導師", "華爾街", "漲到", "會漲", "現在買", "只收", "超商", "出一半", "幫妳出",
+    "minimum", "最低", "導師", "華爾街", "漲到", "會漲", "現在買", "只收", "超商", "出一半", "幫妳出",
     "幫你出", "提款", "推奨", "勝った", "パスワード", "金利", "証券会社", "出してくれ", "半分",
-    "頭金", "メンター", "トレーダー", "少人数", "makes more", "positions", "a little help",
-    "i promise", "don't tell your family", "don't tell your", "won't understand", "wouldn't understand", "別跟家人說", "家族には言わない", "market",
+    "頭金", "メンター", "トレーダー", "少人数", "makes more", "a little help",
+    "i promise", "don't tell your", "won't understand", "wouldn't understand", "家族には言わない", "market",
     "hurry", "send it now", "regret", "frozen", "unlock", "atm", "lawyer", "release me", "luggage",
     "for sure", "going up", "the group", "the play", "the only one i can ask", "yen",
-    "ethereum", "solana", "doge", "pump~", "send me", "venmo", "paypal", "cash app", "zelle", "pay back",
+    "ethereum", "solana", "doge", "pump~", "send me", "venmo", "paypal", "zelle", "pay back",
     "emergency", "hospital", "customer service", "steam", "itunes", "contract~", "客服", "助理", "合約", "轉帳",
-    "律師費", "海關", "包裹", "運費", "イーサ", "必ず", "絶対", "アシスタント", "案件", "電子マネー", "to release",
-    "to unlock", "a thousand", "set up your account", "at the dip", "buy the dip", "show you how", "門檻",
-    "差", "足りな", "不夠", "找誰", "頼れる", "助けて", "screenshot~", "截圖", "スクショ", "頭期款", "行情", "這波", "出一點", "全力", "收盤", "開盤", "轉進", "轉過來", "匯過來", "explode", "噴", "爆発", "上架", "listed", "list on", "plane ticket", "flight home", "被偷", "盗まれ", "秘密", "secret", "家人", "i make", "we make", "プラス", "payment", "pass it on", "forward it", "password", "download", "students", "學員", "生徒", "goldman", "wall street", "entry", "エントリー", "出場", "miss out", "miss this", "來不及", "錯過", "間に合わ", "今のうちに", "認可", "絕對安全", "絶対安全", "totally safe", "ローソン", "セブン", "ファミマ", "コンビニ", "lawson", "7-eleven", "family mart", "convenience store", "便利商店", "支払い番号", "払込票", "barcode", "バーコード", "払って", "クレカ", "credit card", "信用卡", "決済", "弁護士", "short it", "空売り", "做空", "when to buy", "買進", "點位", "專案", "言われた通り", "with interest", "持ち株", "holdings", "ポジション", "ゴールドマン", "低風險", "低リスク", "low-risk", "low risk",
+    "海關", "包裹", "運費", "イーサ", "必ず", "絶対", "アシスタント", "案件", "電子マネー", "to release",
+    "to unlock", "a thousand", "at the dip", "buy the dip", "show you how", "門檻",
+    "差", "足りな", "不夠", "找誰", "頼れる", "助けて", "screenshot~", "截圖", "スクショ", "頭期款", "行情", "這波", "出一點", "全力", "收盤", "開盤", "轉進", "轉過來", "匯過來", "explode", "噴", "爆発", "上架", "listed", "list on", "plane ticket", "flight home", "被偷", "盗まれ", "秘密", "secret", "家人", "i make", "we make", "プラス", "payment", "pass it on", "forward it", "password", "download", "students", "學員", "生徒", "goldman", "wall street", "entry", "エントリー", "出場", "miss out", "miss this", "來不及", "錯過", "間に合わ", "今のうちに", "認可", "絕對安全", "totally safe", "ローソン", "セブン", "ファミマ", "コンビニ", "lawson", "7-eleven", "family mart", "convenience store", "便利商店", "支払い番号", "払込票", "barcode", "バーコード", "払って", "クレカ", "信用卡", "決済", "弁護士", "short it", "空売り", "做空", "when to buy", "買進", "點位", "專案", "言われた通り", "持ち株", "holdings", "ポジション", "ゴールドマン", "低風險", "低リスク", "low-risk", "low risk",
     "got me into", "誘われて", "帶我",
-    "信我", "相信我", "信じて", "試水溫", "様子見", "test the waters", "先放", "picks", "跟著買", "その通り買", "buy what", "穩穩", "安定して",
+    "信我", "信じて", "試水溫", "様子見", "test the waters", "先放", "picks", "跟著買", "その通り買", "buy what", "穩穩", "安定して",
     "軍醫", "軍医", "軍人", "soldier", "army", "military", "a few hundred", "a few thousand", "follow my",
     "return~",
-    "abroad", "在國外", "國外", "海外で", "被鎖", "止められ",
+    "abroad", "國外", "海外で", "被鎖", "止められ",
     "lend~",
     "餘額", "残高", "訊號", "信號", "將來", "将来", "未来", "our future", "pool", "資金池", "プール", "verification", "charge", "cover it", "members",
     "獎金", "解放", "グループ", "銀行より", "比銀行", "than any bank", "than the bank", "than a bank", "duties", "shipment",
-    "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "税関", "荷物",
-    "美金", "美元", "幫忙", "借りて", "借りれば", "返せ",
-    "更好的生活", "更好生活", "いい生活", "better life", "found a way", "方法見つけた", "方法", "app i use", "我在用的app", "使ってるアプリ", "墊", "不要跟別人說", "誰にも言わない", "don't tell anyone", "有人帶", "帶妳", "帶你", "教われば", "教えてもらえば", "guidance", "never miss~",
+    "券商", "broker~", "不需要經驗", "経験はいらない", "don't need experience", "no experience", "荷物",
+    "美金", "美元", "幫忙", "返せ",
+    "更好的生活", "更好生活", "いい生活", "better life", "found a way", "方法", "app i use", "我在用的app", "使ってるアプリ", "墊", "不要跟別人說", "誰にも言わない", "don't tell anyone", "有人帶", "帶妳", "帶你", "教われば", "guidance", "never miss~",
     "立て替える",
     "pays",
-    "投", "上車", "till", "until payday", "till payday", "給料日まで", "發薪", "declined", "get in",
+    "投", "上車", "till", "until payday", "給料日まで", "發薪", "declined", "get in",
     "put up", "募款", "募金", "寄付", "donate", "charity", "慈善", "先捐", "底値", "the bottom", "低點", "buy now",
     // A better future, getting rich, teaching how, a bot that trades, retiring on it, exclusivity,
     // asking what the other has, doubts waved away, a ticket to come and meet.
     "better future", "豊かに", "有錢", "ドル建て", "円安", "やり方教え", "教你怎麼", "teach you how", "bot",
     "ボット", "機器人", "retire", "retired", "退休", "only takes", "let you join", "how much do you have", "help you grow",
-    "too good to be true", "盤勢", "這個帳戶", "この口座", "放一點", "沒有風險",
+    "too good to be true", "盤勢", "放一點", "沒有風險",
     "whatever you're comfortable", "無理のない範囲",
 ];
 
@@ -1241,11 +1338,11 @@ const MONEY_NEWS: &str = words![
     "clients", "軟體開發", "ソフト開発", "software", "自分では買って", "沒有在買", "don't own", "i work at",
     "i work in", "i work for", "上班", "で働いて", "勤務", "の仕事してる", "仕事してるけど", "我的工作", "專員", "nisa",
     "つみたて", "インデックス", "index fund~", "etf", "0050", "0056", "台灣50", "定期定額", "budget", "預算", "予算", "loan officer", "融資担当",
-    "放款專員", "no money talk", "不想聊",
+    "no money talk", "不想聊",
     "documentar~", "engineer at", "came to", "per person", "each of us", "split the",
     "splitting", "割り勘", "平分", "封鎖", "檢舉", "ブロックし", "通報し",  "instant block", "reported",
     "investment banker",
-    "警察", "police", "宣導", "warning~", "注意喚起", "陌生人", "strangers", "知らない人", "紀錄片", "ドキュメンタリー", "不太買", "沒在買", "買わない", "don't buy", "don't really buy", "never buy", "我請", "my treat", "it's on me", "送金しなくていい", "払わなくていい", "返さなくていい", "不用轉", "不用匯", "不用還", "no need to send", "don't pay me back", "no need to pay", "忘れないように",
+    "警察", "police", "宣導", "warning~", "注意喚起", "陌生人", "strangers", "知らない人", "紀錄片", "ドキュメンタリー", "不太買", "沒在買", "買わない", "don't buy", "don't really buy", "never buy", "我請", "my treat", "送金しなくていい", "払わなくていい", "返さなくていい", "不用轉", "不用匯", "不用還", "no need to send", "don't pay me back", "no need to pay", "忘れないように",
     "立て替えてくれた", "幫我墊的", "you covered for me",
     "i blocked", "blocked him", "blocked her", "blocked them", "blocked the", "just blocked",
     "的書", "の本", "a book about", "an article", "記事で", "這篇文章", "おごる", "奢る", "請客", "'s on me",
@@ -1263,7 +1360,7 @@ const MONEY_NEWS: &str = words![
     "lost their savings", "信用しちゃダメ", "信じちゃダメ", "信用するな", "don't trust", "never trust", "遇過",
     "タブー", "大損", "不要亂投資", "不報明牌", "developer", "開發者", "エンジニア",
     // The price of a thing one buys or pays: a down payment, a gift, a tax, a ticket, a book.
-    "頭期款", "ご祝儀", "相場", "ギフトカード", "gift card", "tax return~", "報稅", "確定申告", "ticket machine",
+    "ご祝儀", "gift card", "tax return~", "報稅", "確定申告", "ticket machine",
     "takes cash", "理財書", "存薪水", "lend my", "lent my", "borrow my",
     "払ってる", "払ってきた", "払っている", "繳完",
     // A transit card topped up, a tax refund for a shopper, a coupon: everyday shopping.
@@ -1275,14 +1372,14 @@ const MONEY_NEWS: &str = words![
     // One's own saving, one's own first job, not investing oneself, reading about scams.
     "存起來", "存下來", "貯めてる", "貯金してる", "saving up", "save up", "i save",
     "第一份工作", "first job", "最初の仕事", "投資してない", "投資はしてない", "沒在投資", "不投資",
-    "don't invest", "never invest~", "read about", "読んだ", "讀到", "看到新聞",
+    "don't invest", "never invest~", "read about", "読んだ", "讀到",
     // A gift card given as a present.
     "母の日", "父の日", "母親節", "父親節", "birthday present~", "christmas present~", "誕生日プレゼント",
     "make terrible", "あげたら",
     // Round 13: not trading oneself, one's own way of saving, one's own work (an engineer, a
     // teacher), a deposit for a stay, money that scares oneself.
     "don't really invest", "don't actually trade", "don't trade", "存錢方式", "自己存", "沒什麼在理財",
-    "工程師", "teaching my", "check-in", "security deposit", "scares me",
+    "工程師", "teaching my", "check-in", "scares me",
     // Someone who fell for a pitch, spam and phishing, an ask turned down: a warning or a story.
     "fell for", "falls for", "fall for", "spam", "phishing", "said no",
 ];
@@ -1314,8 +1411,8 @@ const SPLITS: &str = words![
 
 #[rustfmt::skip]
 const DAILY: &str = words![
-    "每天", "每日", "毎日", "日利", "a day", "daily", "per day", "every day", "each day", "每個月", "月",
-    "a month", "monthly", "一週", "a week", "this week", "每週", "今週", "quarter", "this month",
+    "每天", "每日", "毎日", "日利", "a day", "daily", "per day", "every day", "each day", "月",
+    "a month", "monthly", "a week", "this week", "quarter", "this month",
     "every hour", "every evening", "per week", "weekly",
     "週",
     "last month", "last week",
@@ -1347,11 +1444,11 @@ const ADD_ME: &str = words![
 ];
 
 #[rustfmt::skip]
-const QR: &str = words!["qr", "條碼", "二維碼", "二维码", "qrコード"];
+const QR: &str = words!["qr", "條碼", "二維碼", "二维码", ];
 
 #[rustfmt::skip]
 const PHONE_WORDS: &str = words![
-    "號碼", "电话号码", "電話", "電話番号", "番号", "phone number", "my number", "number's", "携帯番号",
+    "號碼", "电话号码", "電話", "番号", "phone number", "my number", "number's",
 ];
 
 #[rustfmt::skip]
@@ -1412,8 +1509,8 @@ const TALK_MOVES: &str = words![
 /// "有人用假的LINE帳號冒充銀行").
 #[rustfmt::skip]
 const STAYS: &str = words![
-    "不用急著換", "不用換", "不必換", "在這裡聊就好", "這裡聊就好", "在這裡回", "見面再交換", "見面後再",
-    "ここで話そ", "ここでいい", "ここで十分", "会ってから交換", "会ってからに", "交換しなくても", "しなくても",
+    "不用急著換", "不用換", "不必換", "這裡聊就好", "在這裡回", "見面後再",
+    "ここで話そ", "ここでいい", "ここで十分", "会ってから交換", "会ってからに", "しなくても",
     "stay on here", "keep chatting here", "here is fine", "here for now", "no need to switch", "after we meet",
     "went somewhere else", "go somewhere else", "eat somewhere else", "going somewhere else",
     "新聞", "ニュース", "the news", "冒充", "假冒", "なりすまし", "impersonat~",
@@ -1421,6 +1518,9 @@ const STAYS: &str = words![
     "しなくていい", "不用交換", "no need to exchange", "no need to swap",
     "假的line", "假帳號", "假的官方", "fake account~", "偽アカ", "偽のアカウント", "偽物のアカウント",
     "使ったことない", "使ったことがない", "沒用過", "没用过", "never used", "deleted",
+    // Round 14: contact details kept until a meeting, or until later; the talk kept here.
+    "見面再", "等見面", "先在這邊聊", "在這邊多聊", "在這裡多聊", "太快交換", "when we meet", "once we meet", "まだ教えられない",
+    "してからでも", "ここで大丈夫", "ここでゆっくり", "chatting with you here",
 ];
 
 /// Tips given before the market moves, inside information, coaching to lie to one's bank about a
@@ -1464,7 +1564,7 @@ const ASIDES: &str = words![
 /// A relative, colleague or friend whose money is told of ([`Sig::Story`]).
 #[rustfmt::skip]
 const STORY_PEOPLE: &str = words![
-    "我爸", "我媽", "我阿公", "我阿嬤", "同事", "前同事", "我朋友", "同期が", "同期の", "同僚", "友達が", "友達の",
+    "我爸", "我媽", "我阿公", "我阿嬤", "同事", "我朋友", "同期が", "同期の", "同僚", "友達が", "友達の",
     "my dad", "my mom", "my mum", "my grandpa", "my grandma", "my coworker", "my ex", "my friend",
     // Round 13: brothers, sisters, cousins ("my younger brother wants to borrow money again").
     "my sister", "my brother", "my younger", "my little", "my older", "my big", "我姊", "我妹", "姉が", "妹が",
@@ -1494,9 +1594,14 @@ const PUT: &str = words![
 #[rustfmt::skip]
 const JOIN: &str = words!["加入", "入って", "参加", "join the", "join my", "join our"];
 
-/// Teachers and mentors ([`Sig::Mentor`]).
+/// Teachers, mentors, the uncle in the trade ([`Sig::Mentor`]).
 #[rustfmt::skip]
-const MENTORS: &str = words!["mentor~", "teacher~", "導師", "老師", "メンター", "先生", "coach", "師父"];
+const MENTORS: &str = words![
+    "mentor~", "teacher~", "導師", "老師", "メンター", "先生", "coach", "師父",
+    // Round 14: the uncle who trades or knows, a pitch's stock figure (in the tuned rounds about
+    // a hundred and forty scam lines name one, some fifteen hard negatives).
+    "uncle", "叔父", "叔叔", "叔母", "伯父",
+];
 
 /// Someone else's pitch or ask told of ([`Sig::Pitcher`]).
 #[rustfmt::skip]
@@ -1505,13 +1610,16 @@ const PITCHERS: &str = words![
     "若有人", "有人跟", "叫人", "被拉去", "被找去", "言ってくる", "言う人", "言ってる人", "聞いてくる", "言われて",
     "言われた", "誘われ", "人いたら", "人がいたら", "tried to add", "tried to get me", "asking her", "asking him",
     "asked her", "asked him", "got a message from", "一開口就", "被帶去", "被要求", "騙去",
+    // Round 14: someone who almost fell for a pitch, a stranger who wrote.
+    "差點被", "差一點被", "危うく", "almost sent", "almost got", "almost lost", "dm'd me", "asking me to",
 ];
 
 /// A rejection ([`Sig::Reject`]).
 #[rustfmt::skip]
 const REJECTS: &str = words![
     "block~", "run", "scam~", "詐騙", "不要理", "別理", "不對勁", "左滑", "討厭", "要注意", "怖", "ブロック",
-    "止めた", "やめた", "stay safe", "red flag~", "avoid", "危な", "可怕", "恐怖", "小心", "很扯", "離譜",
+    "止めた", "やめた", "stay safe", "red flag~", "avoid", "危な", "可怕", "小心", "很扯", "離譜",
+    "scary", "scared",
 ];
 
 /// One's own pay, rent, a tax, a fee charged, a cashback ([`Sig::Pay`]).
@@ -1533,13 +1641,13 @@ const OUT_EARNS: &str = words![
 #[rustfmt::skip]
 const DEADLINES: &str = words![
     "days left", "min left", "minutes left", "hours left", "closes tonight", "ends tonight", "almost full",
-    "decide in", "ends in", "last chance", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進", "名額",
-    "快滿了", "枠が埋ま",
+    "decide in", "ends in", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進",
+    "快滿了",
 ];
 
 /// Money made, with an amount ([`Sig::Made`]).
 #[rustfmt::skip]
-const MADE: &str = words!["made", "i made", "賺了", "賺到", "進帳", "稼いだ", "稼げ", "儲かっ"];
+const MADE: &str = words!["made", "賺了", "賺到", "進帳", "稼いだ", "稼げ", "儲かっ"];
 
 /// A leading zero to be added ([`Sig::ZeroAdd`]).
 #[rustfmt::skip]
@@ -1563,6 +1671,21 @@ const APP_FEATURES: &str = words![
     "in china",
     // A shop's QR code, to order at the table: no contact offered.
     "on the table", "to order", "點餐", "注文して", "注文用",
+];
+
+/// The reader's money: pay, income, savings, a bonus, retirement money ([`Sig::Asset`]).
+#[rustfmt::skip]
+const ASSETS: &str = words![
+    "收入", "薪水", "月薪", "年薪", "年終", "存款", "可以存", "退休金", "本業", "正職", "income", "salary", "savings",
+    "bonus", "pension", "paycheck", "main job", "月収", "年収", "給料", "貯金", "貯蓄", "残高", "ボーナス", "退職金",
+    "へそくり", "老後",
+];
+
+/// How much, whether enough, what besides ([`Sig::Probe`]).
+#[rustfmt::skip]
+const PROBES: &str = words![
+    "多少", "怎麼分配", "怎麼用", "夠", "除了", "另外", "就那樣", "いくら", "どのくらい", "どれくらい", "何に使",
+    "足り", "満足", "見合", "目処", "以外", "とは別", "how much", "enough", "other income", "besides", "any other",
 ];
 
 struct Pattern {
@@ -1641,7 +1764,7 @@ fn key(text: &[char]) -> (char, char) {
     (text[0], text.get(1).copied().unwrap_or('\0'))
 }
 
-const LISTS: [(&str, Sig); 50] = [
+const LISTS: [(&str, Sig); 52] = [
     (APPS, Sig::App),
     (NOT_APPS, Sig::NotApp),
     (ASKS, Sig::Ask),
@@ -1692,6 +1815,8 @@ const LISTS: [(&str, Sig); 50] = [
     (DEADLINES, Sig::Money(1)),
     (MADE, Sig::Made),
     (APP_FEATURES, Sig::Told),
+    (ASSETS, Sig::Asset),
+    (PROBES, Sig::Probe),
 ];
 
 fn index() -> &'static Index {
@@ -1793,6 +1918,8 @@ struct Signals {
     shown: bool,
     out_earn: bool,
     made: bool,
+    asset: bool,
+    probe: bool,
     /// A plus sign before an amount or a rate (`+6.8%`, `+¥420,000`): a gain reported.
     signed_gain: bool,
     /// An ask quoted as someone else's words (「LINE交換しよ」って言ってくる人).
@@ -1830,16 +1957,29 @@ impl Signals {
     /// features): an app named, an identifier word or token, a move phrase, a link, a mail word,
     /// "dot com", an address, a phone number, a handle, an ask to be added, a QR code, a phone
     /// word, another app named, a talk moved, a mobile number's start.
+    /// (Features 0, 12 to 20, 27 to 29, 38, 39 and 43, read from the signals themselves.)
     fn contact_material(&self) -> bool {
-        let f = self.features();
-        [
-            0, 12, 13, 14, 15, 16, 17, 18, 19, 20, 27, 28, 29, 38, 39, 43,
-        ]
-        .iter()
-        .any(|i| f[*i] != 0)
+        (self.app()
+            || self.id_word
+            || self.id_token
+            || self.move_phrase
+            || self.link
+            || self.mail
+            || self.dot_com
+            || self.email
+            || self.phone
+            || self.handle
+            || self.add_me
+            || self.qr
+            || self.phone_word
+            || self.other_app
+            || self.talk_move
+            || self.mobile_start)
             // Told of (staying here, swapping after meeting, blocking, a pitch warned of): the
-            // material is not offered (round 13).
+            // material is not offered (round 13); nor is a third person's own use of an app told
+            // to no one in particular (round 14: "my sister keeps sending me memes on LINE").
             && !self.told
+            && (!self.aside || self.you)
     }
 
     /// The rule's signals as small integers, the learned decision's second set of features
@@ -1940,11 +2080,15 @@ impl Signals {
         self.ask || (self.weak_ask && (self.direct || self.you))
     }
 
-    fn reading(&self) -> Reading {
-        let app = self
-            .apps
+    /// An app named outside the phrases that hide it (`line pay`).
+    fn app(&self) -> bool {
+        self.apps
             .iter()
-            .any(|(s, e)| !self.not_apps.iter().any(|(ns, ne)| ns <= s && e <= ne));
+            .any(|(s, e)| !self.not_apps.iter().any(|(ns, ne)| ns <= s && e <= ne))
+    }
+
+    fn reading(&self) -> Reading {
+        let app = self.app();
         let split_phone =
             self.split && self.first_run_zero == Some(true) && (9..=12).contains(&self.run_digits);
         // The rest of a number given in parts (`後六碼是 456387`, `the rest is 112 358`): five to
@@ -2054,6 +2198,12 @@ impl Signals {
         if self.made && self.amounts > 0 {
             money += 1;
         }
+        // The reader's pay, savings or retirement money asked about (how much, whether enough,
+        // what besides): the slow opening, money talk with no investment named yet ("你一個月
+        // 可以存多少?", "退職金ってどのくらい出る予定?", "any other income besides teaching?").
+        if self.asset && self.probe && (self.you || self.direct) && !self.warned() {
+            money = money.max(1) + 2;
+        }
         // An inside tip, a bank to be lied to, a wallet to connect, a bot that trades: decisive.
         if self.inside {
             money = money.max(3);
@@ -2099,8 +2249,9 @@ fn find_words(text: &[char], signals: &mut Signals) {
             continue;
         }
         let pair = (text[start], text.get(start + 1).copied().unwrap_or('\0'));
-        let candidates = [pair, (pair.0, '\0')].map(|k| index.starting(k));
-        for pattern in candidates.into_iter().flatten() {
+        // (Chained, not an array mapped: `array::map` cost a twentieth of the rule's time.)
+        let candidates = index.starting(pair).iter();
+        for pattern in candidates.chain(index.starting((pair.0, '\0'))) {
             let found = if pattern.sig == Sig::App {
                 matches_disguised(text, start, &pattern.text)
             } else {
@@ -2171,6 +2322,8 @@ fn find_words(text: &[char], signals: &mut Signals) {
                 Sig::ZeroAdd => signals.zero_add = true,
                 Sig::Shown => signals.shown = true,
                 Sig::Made => signals.made = true,
+                Sig::Asset => signals.asset = true,
+                Sig::Probe => signals.probe = true,
                 Sig::Gain
                 | Sig::Mentor
                 | Sig::MoneyTalk
@@ -2288,33 +2441,48 @@ fn matches_at(text: &[char], start: usize, pattern: &[char]) -> Option<usize> {
 // ---------------------------------------------------------------------------------------------
 // Digits
 
-/// Number words, as (word, digit): zh-TW numerals (and the radio alphabet's 洞 么 拐 勾), the
-/// Japanese readings in katakana (hiragana is folded to it), English words.
+/// Number words, each followed by its digit (a [`words!`] list: the module carries no table of
+/// pointers), sorted by their first character, the longest first among equals (a test checks; the
+/// module then carries no sort for them): zh-TW numerals (and the radio alphabet's 洞 么 拐 勾), the Japanese readings in
+/// katakana (hiragana is folded to it), English words.
 #[rustfmt::skip]
-const NUMBER_WORDS: &[(&str, u8)] = &[
-    ("零", 0), ("〇", 0), ("洞", 0), ("ㄌㄧㄥ", 0), ("一", 1), ("壹", 1), ("么", 1), ("幺", 1), ("二", 2), ("貳", 2),
-    ("兩", 2), ("三", 3), ("參", 3), ("叁", 3), ("四", 4), ("肆", 4), ("五", 5), ("伍", 5), ("六", 6),
-    ("陸", 6), ("七", 7), ("柒", 7), ("拐", 7), ("八", 8), ("捌", 8), ("九", 9), ("玖", 9), ("勾", 9),
-    ("ゼロ", 0), ("レイ", 0), ("マル", 0), ("イチ", 1), ("ニー", 2), ("ニ", 2), ("サン", 3), ("ヨン", 4), ("シ", 4),
-    ("ゴー", 5), ("ゴ", 5), ("ロク", 6), ("ナナ", 7), ("シチ", 7), ("ハチ", 8), ("キュウ", 9), ("キュー", 9),
-    ("ク", 9), ("zero", 0), ("oh", 0), ("o", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4),
-    ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9),
+const NUMBER_WORDS: &str = words![
+    "eight8", "four4", "five5", "nine9", "one1", "oh0", "o0", "seven7", "six6", "three3", "two2",
+    "zero0", "〇0", "イチ1", "キュウ9", "キュー9", "ク9", "ゴー5", "ゴ5", "サン3", "シチ7", "シ4", "ゼロ0", "ナナ7",
+    "ニー2", "ニ2", "ハチ8", "マル0", "ヨン4", "レイ0", "ロク6", "ㄌㄧㄥ0", "一1", "七7", "三3", "么1", "九9", "二2",
+    "五5", "伍5", "兩2", "八8", "六6", "勾9", "叁3", "參3", "四4", "壹1", "幺1", "拐7", "捌8", "柒7", "洞0", "玖9",
+    "肆4", "貳2", "陸6", "零0",
 ];
+
+/// The (word, digit) pairs of [`NUMBER_WORDS`].
+fn number_words_of() -> impl Iterator<Item = (&'static str, u8)> {
+    // (Split by characters: slicing a str could panic, and its message would bring the
+    // formatting code into the chat's module.)
+    words_of(NUMBER_WORDS).map(|w| {
+        let mut chars = w.chars();
+        let digit = chars.next_back().map_or(0, |d| d as u8 - b'0');
+        (chars.as_str(), digit)
+    })
+}
+
+/// NUMBER_WORDS as characters (in their order: by the first, longest first among equals), and
+/// the characters they start with.
+type Words = (Vec<(Vec<char>, u8)>, Bloom);
+
+fn number_words() -> &'static Words {
+    static WORDS: OnceLock<Words> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let words: Vec<(Vec<char>, u8)> = number_words_of()
+            .map(|(w, d)| (w.chars().collect(), d))
+            .collect();
+        let may_start = Bloom::new(words.iter().map(|(w, _)| w[0]));
+        (words, may_start)
+    })
+}
 
 /// The digit at `i` and where it ends: a digit, or a number word (English ones whole words).
 fn digit_at(text: &[char], i: usize) -> Option<(u8, usize)> {
-    /// NUMBER_WORDS as characters, sorted by the first, longest first among equals.
-    type Words = (Vec<(Vec<char>, u8)>, Bloom);
-    static WORDS: OnceLock<Words> = OnceLock::new();
-    let (words, may_start) = WORDS.get_or_init(|| {
-        let mut words: Vec<(Vec<char>, u8)> = NUMBER_WORDS
-            .iter()
-            .map(|(w, d)| (w.chars().collect(), *d))
-            .collect();
-        words.sort_by(|(a, _), (b, _)| a[0].cmp(&b[0]).then(b.len().cmp(&a.len())));
-        let may_start = Bloom::new(words.iter().map(|(w, _)| w[0]));
-        (words, may_start)
-    });
+    let (words, may_start) = number_words();
     let c = text[i];
     if c.is_ascii_digit() {
         return Some((c as u8 - b'0', i + 1));
@@ -2386,8 +2554,14 @@ fn find_digits(text: &[char], signals: &mut Signals) {
     // pass below does not count `兩萬` or `五千元` a second time.
     let mut units = [usize::MAX; 8];
     let mut unit_count = 0;
+    let (_, may_start) = number_words();
     let mut i = 0;
     while i < text.len() {
+        // Most characters are no digit and start no number word: skipped without a call.
+        if !text[i].is_ascii_digit() && !may_start.may_hold(text[i]) {
+            i += 1;
+            continue;
+        }
         let Some((first, mut end)) = digit_at(text, i) else {
             i += 1;
             continue;
@@ -2753,6 +2927,9 @@ mod tests {
             include_str!("../data/safety/tune-11.jsonl"),
             include_str!("../data/safety/tune-12.jsonl"),
             include_str!("../data/safety/tune-13.jsonl"),
+            include_str!("../data/safety/tune-14.jsonl"),
+            include_str!("../data/safety/tune-15.jsonl"),
+            include_str!("../data/safety/tune-16.jsonl"),
             include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
@@ -2840,12 +3017,19 @@ mod tests {
         for word in LISTS
             .iter()
             .flat_map(|(list, _)| words_of(list))
-            .chain(NUMBER_WORDS.iter().map(|(w, _)| *w))
+            .chain(number_words_of().map(|(w, _)| w))
         {
             let nfkc: String = word.nfkc().collect();
             assert_eq!(nfkc, word, "{word:?} is not in NFKC: write it as {nfkc:?}");
         }
-        for (word, _) in NUMBER_WORDS {
+        let order: Vec<(char, usize)> = number_words_of()
+            .map(|(w, _)| (w.chars().next().unwrap(), usize::MAX - w.chars().count()))
+            .collect();
+        assert!(
+            order.is_sorted(),
+            "number words are listed by their first character, the longest first among equals"
+        );
+        for (word, _) in number_words_of() {
             let folded: String = fold(word).into_iter().collect();
             assert_eq!(&folded, word, "number words are matched unfolded");
         }
@@ -2866,6 +3050,55 @@ mod tests {
         assert_eq!(fold_str("らいん"), "ライン");
         assert_eq!(fold_str("加 我 賴"), "加我賴");
         assert_eq!(fold_str("I am a cat"), "i am a cat");
+    }
+
+    #[test]
+    fn symbols_between_a_words_letters_and_look_alike_digits_inside_it_fold_to_the_word() {
+        let fold_str = |t: &str| fold(t).into_iter().collect::<String>();
+        assert_eq!(fold_str("U💲S💲D💲T"), "usdt");
+        assert_eq!(fold_str("U 💰 S 💰 D 💰 T 😎"), "usdt 😎");
+        assert_eq!(fold_str("L💚I💚N💚E 交換しよ"), "line 交換シヨ");
+        assert_eq!(fold_str("仮💴想💴通💴貨"), "仮想通貨");
+        assert_eq!(fold_str("微x:h u a _ 9 9 6"), "微x:hua_996");
+        // One separator between letters; two or three only with a symbol or an underscore.
+        assert_eq!(fold_str("l-i-n-e / a-k-i-9-9"), "line / aki99");
+        assert_eq!(fold_str("a, b, c"), "a, b, c");
+        // A symbol between words, not letters, stays.
+        assert_eq!(fold_str("好累😊明天見"), "好累😊明天見");
+        assert_eq!(fold_str("from 🅒🅡🅨🅟🅣🅞"), "from crypto");
+        assert_eq!(
+            fold_str("get some b1tc0in, g0ld and F0REX, u$dt"),
+            "get some bitcoin, gold and forex, usdt"
+        );
+        // An identifier's or an amount's digits stay.
+        assert_eq!(
+            fold_str("kenji88 yui_0520 l0ve88 $100 mp3"),
+            "kenji88 yui_0520 l0ve88 $100 mp3"
+        );
+    }
+
+    #[test]
+    fn the_readers_pay_or_savings_asked_about_is_money_talk_ones_own_told_is_not() {
+        assert!(rule_says_money("你一個月可以存多少錢下來啊？"));
+        assert!(rule_says_money("退職金ってどのくらい出る予定なんですか？"));
+        assert!(rule_says_money(
+            "So besides teaching, do you have any other income?"
+        ));
+        assert!(rule_says_money("今の会社のお給料だけで満足してる？"));
+        assert!(!rule_says_money("我這個月薪水又少了，好煩"));
+        assert!(!rule_says_money("How much was your flight to Osaka?"));
+    }
+
+    #[test]
+    fn contact_kept_until_a_meeting_and_a_pitch_almost_fallen_for_are_told_not_made() {
+        assert!(kinds("電話號碼等見面再給你好了，我們先在這邊多聊聊").is_empty());
+        assert!(kinds("I'll give you my number when we meet, hope that's ok").is_empty());
+        assert!(kinds("我阿姨前幾天差點被USDT詐騙騙走20萬，還好銀行行員有擋下來").is_empty());
+        // Refusing to talk here is still a move elsewhere.
+        assert_eq!(
+            kinds("以後不要在這邊聊了，妳留個聯絡方式給我"),
+            ["OFF_PLATFORM"]
+        );
     }
 
     #[test]
