@@ -7,8 +7,8 @@
 //! round 13), tune-14.jsonl to tune-16.jsonl (rounds 14 to 16, written blind, held out until
 //! round 14), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
 //! The held-out part is rounds written blind, by people who never saw the rule, never tuned on:
-//! heldout-9.jsonl (round 9) and the blind rounds the lead adds after round 14 (heldout-17.jsonl
-//! on).
+//! heldout-9.jsonl (round 9) and heldout-17.jsonl to heldout-19.jsonl (rounds 17 to 19, written
+//! blind during round 14).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
@@ -51,8 +51,21 @@ const TUNED: [(&str, &str); 16] = [
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
-const HELD_OUT: [(&str, &str); 1] =
-    [("held-out-9", include_str!("../data/safety/heldout-9.jsonl"))];
+const HELD_OUT: [(&str, &str); 4] = [
+    ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
+    (
+        "held-out-17",
+        include_str!("../data/safety/heldout-17.jsonl"),
+    ),
+    (
+        "held-out-18",
+        include_str!("../data/safety/heldout-18.jsonl"),
+    ),
+    (
+        "held-out-19",
+        include_str!("../data/safety/heldout-19.jsonl"),
+    ),
+];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
 
 const MIN_RECALL: f64 = 0.95;
