@@ -7,8 +7,8 @@
 //! round 13), tune-14.jsonl to tune-16.jsonl (rounds 14 to 16, written blind, held out until
 //! round 14), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
 //! The held-out part is rounds written blind, by people who never saw the rule, never tuned on:
-//! heldout-9.jsonl (round 9) and heldout-17.jsonl to heldout-19.jsonl (rounds 17 to 19, written
-//! blind during round 14).
+//! heldout-9.jsonl (round 9) and heldout-17.jsonl to heldout-22.jsonl (rounds 17 to 22, written
+//! blind during rounds 14 and 15).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
 //! scam lines (labelled MONEY) and on contact lines (labelled OFF_PLATFORM), the false-positive
@@ -51,7 +51,7 @@ const TUNED: [(&str, &str); 16] = [
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
-const HELD_OUT: [(&str, &str); 4] = [
+const HELD_OUT: [(&str, &str); 7] = [
     ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
     (
         "held-out-17",
@@ -64,6 +64,18 @@ const HELD_OUT: [(&str, &str); 4] = [
     (
         "held-out-19",
         include_str!("../data/safety/heldout-19.jsonl"),
+    ),
+    (
+        "held-out-20",
+        include_str!("../data/safety/heldout-20.jsonl"),
+    ),
+    (
+        "held-out-21",
+        include_str!("../data/safety/heldout-21.jsonl"),
+    ),
+    (
+        "held-out-22",
+        include_str!("../data/safety/heldout-22.jsonl"),
     ),
 ];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];
