@@ -215,9 +215,21 @@ test-web: wasm
     cd web && npm test
 
 # End-to-end: the real server (built fresh here, never a stale binary) + the built web app in
-# Debian Chromium.
+# Debian Chromium. On a failure the failing tests are printed again at the end, since a CI log is
+# often read from its tail and a TAP log puts them among 112 passing ones.
 e2e: web-build server-debug
-    cd web && KIZUNA_SERVER_BIN={{target_dir}}/debug/kizuna-server npm run e2e
+    #!/usr/bin/env bash
+    set -uo pipefail
+    cd web
+    log="$(mktemp)"
+    KIZUNA_SERVER_BIN={{target_dir}}/debug/kizuna-server npm run e2e 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then
+        echo "=== the failing end-to-end tests, again ==="
+        grep -n -A30 '^ *not ok' "$log" | head -300
+    fi
+    rm -f "$log"
+    exit "$rc"
 
 # The budget figures, printed: /register's bytes on the wire (CDP encodedDataLength: compressed
 # bodies and headers of every request, wasm and API answers included) until the form is usable,
