@@ -8,7 +8,7 @@ fixed order).
     python3 scripts/train_safety.py --decision # also the learned decision over the rule's signals (not shipped)
 
 What it learns from: the tuned part of the corpus (core/data/safety/tune.jsonl, tune-2.jsonl to
-tune-8.jsonl, tune-10.jsonl to tune-16.jsonl, tune-hn.jsonl), never the held-out rounds
+tune-8.jsonl, tune-10.jsonl to tune-19.jsonl, tune-hn.jsonl), never the held-out rounds
 (heldout-9.jsonl and the blind rounds added after it). Each line is read as
 the rule reads it: the script runs `cargo run --release -p kizuna-core --example safety_bench --
 --dump`, which prints, per tuned line, the folded text (NFKC, invisibles dropped, look-alikes
@@ -26,8 +26,8 @@ alike, bit for bit. A line carries a kind when the rule says so and that kind's 
 its veto threshold (a shape, for OFF_PLATFORM, is never vetoed), or when its score reaches its
 threshold.
 
-The thresholds are chosen by leave-one-round-out cross-validation: train on fifteen of the sixteen
-tuned files, score the sixteenth (each was written independently, by different people, so this
+The thresholds are chosen by leave-one-round-out cross-validation: train on eighteen of the nineteen
+tuned files, score the nineteenth (each was written independently, by different people, so this
 estimates a blind set; tune-hn.jsonl holds hard negatives only), and take the most permissive
 threshold that keeps, pooled over the rounds, the false positives the model adds to the rule's
 (lines the rule passes and the model flags) at most 0.5 % on hard negatives and on benign lines in
@@ -41,7 +41,7 @@ above 1 % on hard negatives, which left no threshold and switched the model off.
 printed are those of that cross-validation: rule alone, rule + money model, rule + both models,
 and with the vetoes.
 
-The generated file starts with an FNV-1a 64 checksum of the sixteen tuned files and this script; a
+The generated file starts with an FNV-1a 64 checksum of the nineteen tuned files and this script; a
 kizuna-core test recomputes it, so a corpus or a script changed without retraining fails.
 """
 
@@ -57,7 +57,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "core" / "data" / "safety"
 FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7", "tune-8", "tune-10", "tune-11",
-         "tune-12", "tune-13", "tune-14", "tune-15", "tune-16", "tune-hn"]
+         "tune-12", "tune-13", "tune-14", "tune-15", "tune-16", "tune-17", "tune-18", "tune-19", "tune-hn"]
 OUT = ROOT / "core" / "src" / "safety" / "model.rs"
 LANGS = ["zh-TW", "ja", "en"]
 

@@ -145,12 +145,12 @@
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
 //! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, `tune-10.jsonl` to
-//! `tune-16.jsonl` (rounds 10 to 16, written blind, held out until rounds 12, 13 and 14), and
+//! `tune-19.jsonl` (rounds 10 to 19, written blind, held out until rounds 12, 13, 14 and 15), and
 //! `tune-hn.jsonl`, hard negatives written blind for tuning; the held-out parts of rounds 1 to 8
 //! were each reported on once and then folded into them (rounds 3's to 8's, written blind, are
 //! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is sets written blind and never tuned on:
-//! `heldout-9.jsonl` (round 9) and `heldout-17.jsonl` to `heldout-22.jsonl` (rounds 17 to 22,
-//! written blind during rounds 14 and 15).
+//! `heldout-9.jsonl` (round 9) and `heldout-20.jsonl` to `heldout-22.jsonl` (rounds 20 to 22,
+//! written blind during round 15).
 //!
 //! [`rules`]: crate::rules
 
@@ -2930,6 +2930,9 @@ mod tests {
             include_str!("../data/safety/tune-14.jsonl"),
             include_str!("../data/safety/tune-15.jsonl"),
             include_str!("../data/safety/tune-16.jsonl"),
+            include_str!("../data/safety/tune-17.jsonl"),
+            include_str!("../data/safety/tune-18.jsonl"),
+            include_str!("../data/safety/tune-19.jsonl"),
             include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
