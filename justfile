@@ -62,8 +62,9 @@ wasm: web-install
 
 # Gzip size of the release .wasm files the browser downloads: the register form's core (budget:
 # 60 KB) and the chat's safety module (budget: 56 KB, raised from 48 KB for the contact model's
-# 8 KB weight table (6,071 B gzip alone): 56,078 B gzip with round 14's word lists and both tables
-# retrained on sixteen rounds (the bytes found: words listed twice dropped, the number words listed
+# 8 KB weight table (6,071 B gzip alone): 57,268 B gzip with round 15's word lists and both tables
+# retrained on nineteen rounds (its words kept to those two tuned lines hold), 56,078 B with round 14's
+# and sixteen rounds (the bytes found: words listed twice dropped, the number words listed
 # sorted), 56,918 B with round 13's and thirteen rounds, 55,411 B with round 12's, the weights quantised to 7 bits (58,054 B
 # with them in 8 bits), 55,996 B with round 10's word lists
 # and vetoes (54,469 B with the money model retrained on seven rounds); it was 48 KB, raised from 32 KB, for the money model's 16 KB table: 46,795 B gzip
