@@ -8,7 +8,7 @@ fixed order).
     python3 scripts/train_safety.py --decision # also the learned decision over the rule's signals (not shipped)
 
 What it learns from: the tuned part of the corpus (core/data/safety/tune.jsonl, tune-2.jsonl to
-tune-8.jsonl, tune-10.jsonl to tune-16.jsonl, tune-hn.jsonl), never the held-out rounds
+tune-8.jsonl, tune-10.jsonl to tune-19.jsonl, tune-hn.jsonl), never the held-out rounds
 (heldout-9.jsonl and the blind rounds added after it). Each line is read as
 the rule reads it: the script runs `cargo run --release -p kizuna-core --example safety_bench --
 --dump`, which prints, per tuned line, the folded text (NFKC, invisibles dropped, look-alikes
@@ -26,8 +26,8 @@ alike, bit for bit. A line carries a kind when the rule says so and that kind's 
 its veto threshold (a shape, for OFF_PLATFORM, is never vetoed), or when its score reaches its
 threshold.
 
-The thresholds are chosen by leave-one-round-out cross-validation: train on fifteen of the sixteen
-tuned files, score the sixteenth (each was written independently, by different people, so this
+The thresholds are chosen by leave-one-round-out cross-validation: train on eighteen of the nineteen
+tuned files, score the nineteenth (each was written independently, by different people, so this
 estimates a blind set; tune-hn.jsonl holds hard negatives only), and take the most permissive
 threshold that keeps, pooled over the rounds, the false positives the model adds to the rule's
 (lines the rule passes and the model flags) at most 0.5 % on hard negatives and on benign lines in
@@ -41,7 +41,7 @@ above 1 % on hard negatives, which left no threshold and switched the model off.
 printed are those of that cross-validation: rule alone, rule + money model, rule + both models,
 and with the vetoes.
 
-The generated file starts with an FNV-1a 64 checksum of the sixteen tuned files and this script; a
+The generated file starts with an FNV-1a 64 checksum of the nineteen tuned files and this script; a
 kizuna-core test recomputes it, so a corpus or a script changed without retraining fails.
 """
 
@@ -57,7 +57,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "core" / "data" / "safety"
 FILES = ["tune", "tune-2", "tune-3", "tune-4", "tune-5", "tune-6", "tune-7", "tune-8", "tune-10", "tune-11",
-         "tune-12", "tune-13", "tune-14", "tune-15", "tune-16", "tune-hn"]
+         "tune-12", "tune-13", "tune-14", "tune-15", "tune-16", "tune-17", "tune-18", "tune-19", "tune-hn"]
 OUT = ROOT / "core" / "src" / "safety" / "model.rs"
 LANGS = ["zh-TW", "ja", "en"]
 
@@ -509,22 +509,26 @@ def main():
 
     # The tuned part's own targets (core/tests/safety_corpus.rs): recall at least 95 % and at most
     # 1 % of clean lines flagged, per language, by rule + models trained on all of it. When the
-    # cross-validated thresholds miss them, the vetoes rise together by the fewest steps of 1/32
-    # (never above their model's threshold), and at each the money threshold moves by the fewest
-    # steps that meet both (lower for recall, higher for false positives); failing that, both
-    # thresholds rise until the clean lines are kept (the recall then fails the test, as it should).
+    # cross-validated thresholds miss them, the money veto rises alone by the fewest steps of 1/32
+    # (since round 15: raising the contact veto with it, for false positives that were money,
+    # vetoed plain asks to swap numbers), then both vetoes together (never above their model's
+    # threshold), and at each the money threshold moves by the fewest steps that meet both (lower
+    # for recall, higher for false positives); failing that, both thresholds rise until the clean
+    # lines are kept (the recall then fails the test, as it should).
     def raised(v, k, top):
         return None if v is None and k == 0 else min(top, (VETO_LOGITS[0] if v is None else v) + k / 32)
 
-    steps = [(km, 0, 0, True) for km in sorted(range(-64, 129), key=lambda k: (abs(k), k))]
-    steps += [(km, 0, kv, True) for kv in range(1, 97) for km in sorted(range(-16, 17), key=lambda k: (abs(k), k))]
-    steps += [(k, k, 0, False) for k in range(0, 129)]
-    for km, ko, kv, both in steps:
+    near = sorted(range(-16, 17), key=lambda k: (abs(k), k))
+    steps = [(km, 0, 0, 0, True) for km in sorted(range(-64, 129), key=lambda k: (abs(k), k))]
+    steps += [(km, 0, kv, 0, True) for kv in range(1, 97) for km in near]
+    steps += [(km, 0, kv, kv, True) for kv in range(1, 97) for km in near]
+    steps += [(k, k, 0, 0, False) for k in range(0, 129)]
+    for km, ko, kvm, kvo, both in steps:
         tm, to = money_t + km / 32, off_t + ko / 32
-        vm, vo = raised(veto_m, kv, tm), raised(veto_o, kv, to)
+        vm, vo = raised(veto_m, kvm, tm), raised(veto_o, kvo, to)
         f = final_flags(tm, to, vm, vo)
         if clean_ok(f) and (recall_ok(f) or not both):
-            if km or ko or kv:
+            if km or ko or kvm or kvo:
                 print(f"thresholds moved from logits {money_t} / {off_t} (vetoes {veto_m} / {veto_o}) to {tm} / {to}"
                       f" (vetoes {vm} / {vo}): the tuned part's own targets per language")
                 money_t, off_t, veto_m, veto_o = tm, to, vm, vo
@@ -547,7 +551,7 @@ def main():
         f"// logit thresholds {money_t} (money) and {off_t} (contact), vetoes {veto_m} and {veto_o}, chosen by leave-one-round-out cross-validation;",
         f"// money scale {sm:.6f}, bias {bm:.4f}; contact scale {so:.6f}, bias {bo:.4f}.",
         "",
-        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7,-8,-10,-11,-hn}.jsonl and scripts/train_safety.py, in that order.",
+        "/// FNV-1a 64 of core/data/safety/tune{,-2,-3,-4,-5,-6,-7,-8,-10,...,-19,-hn}.jsonl and scripts/train_safety.py, in that order.",
         "#[cfg(test)]",
         f"pub(super) const INPUTS_FNV: u64 = 0x{inputs_checksum():016X};",
         "/// The money table has 2^BITS weights.",

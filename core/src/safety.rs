@@ -110,6 +110,24 @@
 //!    `仮装通貨`, `投z`, `大餅`, `幣圈`) are the topic (2); contact details kept until a meeting or
 //!    the talk kept here (`等見面再給你`, `when we meet`, `まだ教えられない`) are told of, and so
 //!    is a pitch someone almost fell for (`差點被`, `危うく`, `almost sent`) with a rejection.
+//!    Since round 15: more of the slow opening (a bonus, a lump sum, an emergency fund, saving, a
+//!    loan or mortgage, a credit limit, living costs, money sent home), and any question about it
+//!    (`year end bonus coming?`, `ご両親に仕送りとかされてます？`); kindness or guilt before an ask
+//!    (`you don't trust me?`, `我不會害你`, `信じてないの？`, `これで最後やから`) and the stake asked or a
+//!    card's back scratched (`how much can you put in`, `刮開`) are strong (3); a relative or
+//!    mentor who knows before the news (`before the announcement`, `有管道拿到`) and more coaching
+//!    around the bank's questions are inside tips; money put in held hostage (`再補`, `被沒收`), a
+//!    shared future as the reason (`plan our future`), orders pressed when told (`指示通り`), money
+//!    talk apologised for, the family kept out, a platform said to be licensed, the payee's name
+//!    waved away (`振込先の名義`) and a purchase paid by the gains (`paid off her mortgage`) are the
+//!    topic (2); interest in the topic asked (`投資とか興味ある？`), the means pointed at (`with this`)
+//!    and a persona offshore are weak words; `million` after a number is an amount, and one's
+//!    account or balance shown for a period (`look at my account this month 📈`) counts as a gain
+//!    shown. Money told of, not asked, is less 2: one's own raise, a tax refund, a bank teller's
+//!    questions, one's employer's stock plan, a novel, a class taught, a price raised, a
+//!    birthday's gift card, an everyday bill, a joke taken back (`jk`). Also `OFF_PLATFORM`: LINE as
+//!    `the green one`, and a messaging app named without its name with an ask (`add her on the
+//!    green app`).
 //! 5. **Learned models.** Where the rules find `MONEY`, a learned score far under its threshold
 //!    vetoes it (not when a rate per period or an inside tip was found, nor beside contact details
 //!    found by a shape, an identifier or an app with a plain ask); where they find `OFF_PLATFORM`
@@ -128,29 +146,29 @@
 //!    from the whole tuned corpus. They are trained offline by `scripts/train_safety.py` (Python
 //!    standard library, seeded), which reads each tuned line as the rules do through
 //!    `safety_bench --dump` ([`rule_and_folded`]) and picks the thresholds by
-//!    leave-one-round-out cross-validation over the sixteen tuned rounds (`--loro` prints it): the
+//!    leave-one-round-out cross-validation over the nineteen tuned rounds (`--loro` prints it): the
 //!    most recall with the false positives each model adds at or under 0.5 % in each language,
 //!    then the highest vetoes that lose at most 0.5 % of each language's scam or contact lines;
-//!    then, when the models trained on all sixteen miss the tuned part's own targets (recall ≥ 95 %,
+//!    then, when the models trained on all nineteen miss the tuned part's own targets (recall ≥ 95 %,
 //!    clean lines flagged ≤ 1 %, per language), the thresholds move by the fewest steps of 1/32
-//!    that meet them. `python3 scripts/train_safety.py` retrains; a test fails when the tuned
-//!    files or the script changed since (a checksum in the model file). Leave-one-round-out over
-//!    the sixteen tuned rounds, pooled, rules + both models → with the vetoes: scam recall 93.7
-//!    → 93.3 %, contact recall 97.9 → 97.6 %, hard-negative false positives 2.8 → 1.6 %, benign
-//!    0.08 % (round 14; round 13's rule, with the vetoes, 92.9 %, 97.6 %, 1.7 %; the weights
-//!    quantised to 7 bits, -63 to 63, to keep the chat's module in its budget). The rules were
-//!    written from these rounds' errors, so this flatters them; the held-out rounds are the
-//!    honest figure.
+//!    that meet them (the money veto alone first, then both). `python3 scripts/train_safety.py`
+//!    retrains; a test fails when the tuned files or the script changed since (a checksum in the
+//!    model file). Leave-one-round-out over the nineteen tuned rounds, pooled, rules + both models
+//!    → with the vetoes: scam recall 93.0 → 92.0 %, contact recall 97.1 → 96.7 %, hard-negative
+//!    false positives 3.2 → 1.9 %, benign 0.1 % (round 15; round 14's rule, with the vetoes,
+//!    91.0 %, 96.7 %, 2.0 %; the weights quantised to 7 bits, -63 to 63, to keep the chat's
+//!    module in its budget). The rules were written from these rounds' errors, so this flatters
+//!    them; the held-out rounds are the honest figure.
 //!
 //! The rule is measured on a hand-written corpus (`core/data/safety/`) by `just bench-safety`:
 //! recall, false positives per language, cost per message. It is tuned on `tune.jsonl` and
 //! `tune-2.jsonl` to `tune-8.jsonl`, eight independently written sets, `tune-10.jsonl` to
-//! `tune-16.jsonl` (rounds 10 to 16, written blind, held out until rounds 12, 13 and 14), and
+//! `tune-19.jsonl` (rounds 10 to 19, written blind, held out until rounds 12, 13, 14 and 15), and
 //! `tune-hn.jsonl`, hard negatives written blind for tuning; the held-out parts of rounds 1 to 8
 //! were each reported on once and then folded into them (rounds 3's to 8's, written blind, are
 //! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is sets written blind and never tuned on:
-//! `heldout-9.jsonl` (round 9) and `heldout-17.jsonl` to `heldout-22.jsonl` (rounds 17 to 22,
-//! written blind during rounds 14 and 15).
+//! `heldout-9.jsonl` (round 9) and `heldout-20.jsonl` to `heldout-22.jsonl` (rounds 20 to 22,
+//! written blind during round 15).
 //!
 //! [`rules`]: crate::rules
 
@@ -1004,6 +1022,7 @@ const APPS: &str = words![
     "ツイッター", "ティックトック", "ディスコード", "スナップチャット", "ウィーチャット", "メッセンジャー", "カカオトーク", "電報",
     "电报", "哀居", "v信", "薇信", "威信",
     "kik", "簡訊", "sms", "ショートメール", "imessage",
+    // Round 15: LINE WORKS, LINE's app for work.
     "飛機", "テレ", "tele",
     // LINE's short names spelt in katakana letters (エル・アイ・エヌ・イー), LINE's open chats.
     "エルアイエヌイー", "アイジー", "エフビー", "オープンチャット", "openchat",
@@ -1231,6 +1250,13 @@ const MONEY_STRONG: &str = words![
     "示談金", "自動交易", "ai trading", "トレードボット", "財務自由", "財富自由",
     "financial freedom", "経済的自由",
     "億り人",
+    // Round 15, kindness or guilt before an ask: trust demanded, the ask made with shame or said to
+    // be the last, a pitch denied while it is made ("you don't trust me?", "我不會害你", "信じてないの？",
+    // "これで最後やから"); the stake asked, the reader's credit limit, a card's back scratched, a
+    // holding to sell (rounds 17 to 19).
+    "don't trust me", "embarrassed to ask", "hate asking", "not asking you to give me",
+    "信我一次", "我不會害你", "不想開口", "信じてないの",
+    "限度額", "scratch the back", "刮開",
 ];
 
 /// The topic itself: two of these, or one with an amount or a weaker word, is money talk.
@@ -1276,6 +1302,17 @@ const MONEY_TOPIC: &str = words![
     // as 幣圈).
     "カソウツウカ", "カソーツーカ", "カソツー", "仮装通貨", "仮想通過", "エフエックス", "toushi", "投z", "投ㄗ",
     "虛擬b", "虛擬ㄅ", "比特b", "b圈", "幣圈", "加蜜", "大餅",
+    // Round 15: money put in held hostage (pay once more or lose it: "再補6萬就可以全部提出來",
+    // "之前的錢都會被沒收", "the fee cannot be deducted from the balance"); a shared future as the
+    // reason ("plan our future", "future together"); a trade's own words (a position, a crypto
+    // dealer, the index, a hedge); orders pressed when told ("指示通りにポチるだけ"); money talk
+    // apologised for ("お金の話ばっかりでごめんね"); the family kept out; a platform said to be
+    // licensed; the payee's name or a withdrawal review waved away ("振込先の名義", "出金審査"); a
+    // purchase paid by the gains ("paid off her mortgage", "bought my BMW from my profits", "made
+    // enough to quit").
+    "再補", "被沒收", "没収", "future together",
+    "幣商", "對沖", "指示通り", "お金の話ば", "ライセンス",
+    "msb", "振込先の名義", "名義が", "出金審査", "made enough",
 ];
 
 #[rustfmt::skip]
@@ -1328,6 +1365,10 @@ const MONEY_WEAK: &str = words![
     "ボット", "機器人", "retire", "retired", "退休", "only takes", "let you join", "how much do you have", "help you grow",
     "too good to be true", "盤勢", "放一點", "沒有風險",
     "whatever you're comfortable", "無理のない範囲",
+    // Round 15: interest in the topic asked ("投資とか興味ある？", "u ever thought about getting
+    // in?"), the means pointed at ("with this", "靠這個"), a persona offshore or on an oil rig.
+    "興味ある", "ever thought about", "有興趣", "有在做",
+    "with this", "from this", "on this", "靠這個", "これで", "offshore", "oil rig",
 ];
 
 /// Talk about scams as news, about one's clients, about one's own work in the trade.
@@ -1382,6 +1423,16 @@ const MONEY_NEWS: &str = words![
     "工程師", "teaching my", "check-in", "scares me",
     // Someone who fell for a pitch, spam and phishing, an ask turned down: a warning or a story.
     "fell for", "falls for", "fall for", "spam", "phishing", "said no",
+    // Round 15, money told of, not asked: one's own raise, a tax refund, a bank teller's questions,
+    // a joke taken back ("jk"), one's employer's stock plan, a novel, a class taught, a price
+    // raised, a birthday's gift card, an everyday bill, cash for the stalls, a scam text almost
+    // clicked (the hard negatives of rounds 17 to 19). Not KYC, compliance, an audit or a
+    // landlord: the tuned rounds' scams use them too ("finish KYC on the platform", "the
+    // landlord is threatening me"); nor a phone bill, whose payment is a scam's ask.
+    "% raise", "tax refund", "bank teller", "jk", "加薪", "調薪", "昇給", "還付金",
+    "員工持股", "持股信託", "novel", "小説", "小說", "i teach", "raised the price", "price of", "for my birthday",
+    "'s birthday", "bill was", "bill for my", "inflation is real", "bring cash", "take cards",
+    "my student~",
 ];
 
 /// Phrases that hold a money word but are no money talk: a longer match hides the words inside.
@@ -1494,6 +1545,8 @@ const OTHER_APPS: &str = words![
     "緑のアプリ", "綠色的app", "綠色app", "綠色的軟體", "green app", "紙飛行機", "purple camera app",
     "blue app", "青いアプリ",
     "the app we both",
+    // Round 15: LINE as "the green one", another app by its colour.
+    "the green one",
 ];
 
 /// Moving the talk or talking ([`Sig::TalkMove`]).
@@ -1540,6 +1593,12 @@ const INSIDE: &str = words![
     "shares little tips", "tells the family when", "only advises family", "predicted the last",
     "bot trades", "bot that trades", "ai bot", "bot trading", "機器人交易", "機器人幫我", "ボットが取引",
     "ボットで取引", "ボットが自動",
+    // Round 15: more coaching around the bank's questions ("銀行の窓口で理由を聞かれたら", "記得不要說是
+    // 投資", "don't buy through the bank, they ask too many questions"); a data release known
+    // before it is out ("uncle said the data release will push price up").
+    // Round 15: a relative or mentor who knows before the news ("knows listing dates before the
+    // announcement", "有管道拿到主力的單子").
+    "before the news",
 ];
 
 /// Savings left idle, eaten by inflation: the hook of an investment pitch (money words of the
@@ -1550,6 +1609,9 @@ const IDLE_SAVINGS: &str = words![
     "存銀行", "定存利息", "金利ほとんど", "利息很少", "利息那麼低",
     // Round 13: left there, doing nothing ("銀行に預けっぱなし？", "放著也是放著").
     "預けっぱなし", "置きっぱなし", "放著也是放著", "sitting idle",
+    // Round 15: money said to sleep in the bank ("money in the bank is sleeping money", "never
+    // leave money in a savings account", "錢放銀行好虧").
+    "錢放銀行",
 ];
 
 /// A third person who uses the app, the app used for work ([`Sig::Aside`]).
@@ -1601,6 +1663,9 @@ const MENTORS: &str = words![
     // Round 14: the uncle who trades or knows, a pitch's stock figure (in the tuned rounds about
     // a hundred and forty scam lines name one, some fifteen hard negatives).
     "uncle", "叔父", "叔叔", "叔母", "伯父",
+    // Round 15: more relatives in the trade, a mother's brother or an elder ("剛剛在跟我舅舅吃飯，他又在
+    // 講下週有一波行情", "後來遇到一個長輩才開竅").
+    "舅舅", "長輩",
 ];
 
 /// Someone else's pitch or ask told of ([`Sig::Pitcher`]).
@@ -1643,6 +1708,8 @@ const DEADLINES: &str = words![
     "days left", "min left", "minutes left", "hours left", "closes tonight", "ends tonight", "almost full",
     "decide in", "ends in", "終わっちゃう", "締め切り", "不等人", "最後一波", "現在不進",
     "快滿了",
+    // Round 15: the moment urged ("機會不等人的 想清楚再跟我說", "今このタイミング逃したら").
+    "逃したら",
 ];
 
 /// Money made, with an amount ([`Sig::Made`]).
@@ -1660,6 +1727,9 @@ const ZERO_ADDS: &str = words![
 #[rustfmt::skip]
 const SHOWN: &str = words![
     "screenshot~", "截圖", "獲利圖", "對帳單", "スクショ", "チャート", "📈", "my results", "results for",
+    // Round 15: one's own balance or account shown ("look at my account this month 📈📈", "残高
+    // 1200万円になってた", "帳戶現在顯示盈利").
+    "my account", "残高", "look at my",
 ];
 
 /// An app's own features told of: its read receipts, unsending, an account hacked; a shop's QR
@@ -1679,6 +1749,11 @@ const ASSETS: &str = words![
     "收入", "薪水", "月薪", "年薪", "年終", "存款", "可以存", "退休金", "本業", "正職", "income", "salary", "savings",
     "bonus", "pension", "paycheck", "main job", "月収", "年収", "給料", "貯金", "貯蓄", "残高", "ボーナス", "退職金",
     "へそくり", "老後",
+    // Round 15: more of the slow opening (a bonus, a lump sum, an emergency fund, saving, a loan
+    // or mortgage, credit, living costs, what is sent home; rounds 17 to 19).
+    "year-end bonus", "saver", "mortgage",
+    "saving", "retired", "存錢", "存到", "額度", "生活費", "預備金", "房貸", "獎金",
+    "手取り", "ローン", "仕送り", "お給料", "お金の管理",
 ];
 
 /// How much, whether enough, what besides ([`Sig::Probe`]).
@@ -1686,6 +1761,9 @@ const ASSETS: &str = words![
 const PROBES: &str = words![
     "多少", "怎麼分配", "怎麼用", "夠", "除了", "另外", "就那樣", "いくら", "どのくらい", "どれくらい", "何に使",
     "足り", "満足", "見合", "目処", "以外", "とは別", "how much", "enough", "other income", "besides", "any other",
+    // Round 15: more ways to ask, and any question about it ("year end bonus coming?", "ご両親に
+    // 仕送りとかされてます？").
+    "or rent", "還是", "嗎", "有沒有", "いつ", "余裕", "?",
 ];
 
 struct Pattern {
@@ -1706,6 +1784,9 @@ struct Index {
     firsts: Vec<(u64, u32, u32)>,
     /// The first characters, as a filter: most positions of a text start no pattern.
     may_start: Bloom,
+    /// The one-character patterns' characters: most positions start none, and their lookup is
+    /// then skipped (round 15).
+    singles: Bloom,
 }
 
 impl Index {
@@ -1848,12 +1929,19 @@ fn index() -> &'static Index {
             }
         }
         let may_start = Bloom::new(patterns.iter().map(|p| p.text[0]));
+        let singles = Bloom::new(
+            patterns
+                .iter()
+                .filter(|p| p.text.len() == 1)
+                .map(|p| p.text[0]),
+        );
         // At most a quarter full: a lookup probes about one slot.
         let size = (ranges.len() * 4).next_power_of_two();
         let mut index = Index {
             patterns,
             firsts: vec![(Index::EMPTY, 0, 0); size],
             may_start,
+            singles,
         };
         for (pair, from, to) in ranges {
             let key = Index::pair_key(pair);
@@ -2115,6 +2203,8 @@ impl Signals {
             // A QR code to join a group ("掃這個QR code加入「…交流群」").
             || (self.qr && self.join)
             || (self.other_app && self.talk_move)
+            // Round 15: the app named without its name, with an ask ("add her on the green app").
+            || (self.other_app && ask)
             // An app with the start of a phone number ("my LINE is the one starting 0912").
             || (app && self.first_run_zero == Some(true) && self.run_digits >= 3)
             // A number's mobile start with a word for it ("電話番号、前半は080-61", "the first half
@@ -2135,8 +2225,10 @@ impl Signals {
                 .any(|(os, oe, _)| os <= s && e <= oe && (os, oe) != (s, e))
                 && !mentioned(s, e)
         });
-        let has_words = words.clone().any(|(_, _, w)| *w > 0);
-        let mut money: i32 = words.map(|(_, _, w)| i32::from(*w)).sum();
+        // One pass over the words (round 15: the filter above is quadratic).
+        let (mut money, has_words) = words.fold((0i32, false), |(sum, any), (_, _, w)| {
+            (sum + i32::from(*w), any || *w > 0)
+        });
         money += self.amounts.min(2) as i32;
         // Money talk moved elsewhere ("not here, on LINE") is the script itself.
         if off && self.money_talk {
@@ -2189,7 +2281,8 @@ impl Signals {
         // A gain shown off with a figure ("look at this screenshot, 38% in one week"), or a gain
         // reported with its sign ("closed another position, +6.8%"): money made, told to tempt.
         // (A rate alone with a screenshot is a share of anything: "90% food, 10% screenshots".)
-        if (self.shown && self.amounts > 0) || self.signed_gain {
+        // Round 15: a balance or results shown for a period ("look at my account this month 📈📈").
+        if (self.shown && (self.amounts > 0 || self.daily)) || self.signed_gain {
             money += 1;
         }
         if self.signed_gain && has_words {
@@ -2251,11 +2344,18 @@ fn find_words(text: &[char], signals: &mut Signals) {
         let pair = (text[start], text.get(start + 1).copied().unwrap_or('\0'));
         // (Chained, not an array mapped: `array::map` cost a twentieth of the rule's time.)
         let candidates = index.starting(pair).iter();
-        for pattern in candidates.chain(index.starting((pair.0, '\0'))) {
+        let singles = if index.singles.may_hold(pair.0) {
+            index.starting((pair.0, '\0'))
+        } else {
+            &[]
+        };
+        for pattern in candidates.chain(singles) {
             let found = if pattern.sig == Sig::App {
                 matches_disguised(text, start, &pattern.text)
             } else {
-                matches_at(text, start, &pattern.text)
+                // The index found it by its first two characters (its first alone when it has
+                // one): only the rest is compared (round 15: a tenth fewer instructions there).
+                matches_rest(text, start, &pattern.text, pattern.text.len().min(2))
             };
             let Some(end) = found else {
                 continue;
@@ -2434,6 +2534,17 @@ fn matches_at(text: &[char], start: usize, pattern: &[char]) -> Option<usize> {
     found
         .iter()
         .zip(pattern)
+        .all(|(a, b)| a == b)
+        .then_some(end)
+}
+
+/// [`matches_at`] for a pattern whose first `known` characters are known to be at `start`.
+fn matches_rest(text: &[char], start: usize, pattern: &[char], known: usize) -> Option<usize> {
+    let end = start + pattern.len();
+    let found = text.get(start + known..end)?;
+    found
+        .iter()
+        .zip(&pattern[known..])
         .all(|(a, b)| a == b)
         .then_some(end)
 }
@@ -2753,7 +2864,9 @@ fn is_amount(text: &[char], start: usize, end: usize) -> bool {
             && rest.iter().zip(w.chars()).all(|(a, b)| *a == b)
     };
     matches!(before, Some('$' | '¥' | '€' | '£'))
-        || ["thousand", "grand", "hundred", "dollars", "bucks"]
+        // Round 15: "million" after a number is an amount too ("3.2 million in 4 months"; "yen"
+        // is not: it is a money word already, and prices in yen are everyday talk).
+        || ["thousand", "grand", "hundred", "dollars", "bucks", "million"]
             .into_iter()
             .any(word_after)
         || matches!(
@@ -2930,6 +3043,9 @@ mod tests {
             include_str!("../data/safety/tune-14.jsonl"),
             include_str!("../data/safety/tune-15.jsonl"),
             include_str!("../data/safety/tune-16.jsonl"),
+            include_str!("../data/safety/tune-17.jsonl"),
+            include_str!("../data/safety/tune-18.jsonl"),
+            include_str!("../data/safety/tune-19.jsonl"),
             include_str!("../data/safety/tune-hn.jsonl"),
             include_str!("../../scripts/train_safety.py"),
         ] {
