@@ -3,8 +3,8 @@
 //! written sets whose held-out parts (rounds 1 to 8) were each reported on once and then folded
 //! into them, tune-10.jsonl to tune-19.jsonl (rounds 10 to 19, held out until rounds 12, 13, 14
 //! and 15), and tune-hn.jsonl, hard negatives written blind for tuning. The held-out part,
-//! heldout-9.jsonl and heldout-20.jsonl to heldout-22.jsonl (rounds 20 to 22, written blind
-//! during round 15), is never tuned on; its figures are `just bench-safety`'s to print (and to fail on): a test that
+//! heldout-9.jsonl and heldout-20.jsonl to heldout-25.jsonl (rounds 20 to 25, written blind
+//! during rounds 15 and 16), is never tuned on; its figures are `just bench-safety`'s to print (and to fail on): a test that
 //! pinned them would invite tuning on it.
 
 use kizuna_core::safety::{self, Kind};
@@ -53,6 +53,9 @@ fn parts() -> (Vec<Line>, Vec<Line>) {
     heldout.extend(read(include_str!("../data/safety/heldout-20.jsonl")));
     heldout.extend(read(include_str!("../data/safety/heldout-21.jsonl")));
     heldout.extend(read(include_str!("../data/safety/heldout-22.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-23.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-24.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-25.jsonl")));
     (tune, heldout)
 }
 
