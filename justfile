@@ -22,7 +22,16 @@ up: wasm web-build
     cargo run -p kizuna-server --release -- serve
 
 # Every test: lint, core natively, the same vectors in wasm under Node, server, web unit, end-to-end.
-test: lint test-core test-wasm test-server chaos-short test-contract test-web e2e
+test: lint test-core test-wasm server-beside-the-rest e2e
+
+# The server's API suite mostly waits (databases, processes, timers: about 0.7 of a core in CI), so
+# it runs beside the chaos run, the contract run and the web app's unit tests and build rather than
+# before them (just 1.42's `[parallel]`; their output interleaves, each line whole). The end-to-end
+# suite, which keeps both cores busy on its own, waits for both.
+[parallel]
+server-beside-the-rest: test-server chaos-contract-web
+
+chaos-contract-web: chaos-short test-contract test-web
 
 # rustfmt and clippy -D warnings, native and wasm32; kizuna-core's docs without a warning; the web
 # app's ESLint (typescript-eslint, react-hooks, import boundaries) with zero warnings allowed.
