@@ -384,8 +384,9 @@ describe('every screen accessible, in each language', () => {
         window.addEventListener('click', () => (seen.atClick = el.scrollLeft), { once: true });
       });
       await page.getByTestId('photo-viewer-next').click();
-      // At rest on the second photo, however long the glide takes.
-      await page.waitForFunction(() => Math.abs(document.querySelector('[data-testid="photo-viewer-strip"]').scrollLeft - window.__stripOnNext.width) < 1);
+      // At rest on the second photo, however long the glide takes, and its scroll event come (a
+      // jump's fires on the next frame: read before it, `passed` was empty in a CI run).
+      await page.waitForFunction(() => Math.abs(document.querySelector('[data-testid="photo-viewer-strip"]').scrollLeft - window.__stripOnNext.width) < 1 && window.__stripOnNext.passed.length > 0);
       const seen = await page.evaluate(() => window.__stripOnNext);
       await page.keyboard.press('Escape');
       assert.equal(seen.start, 0, 'the viewer opens on the first photo');
