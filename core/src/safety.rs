@@ -115,8 +115,7 @@
 //!    (`year end bonus coming?`, `ご両親に仕送りとかされてます？`); kindness or guilt before an ask
 //!    (`you don't trust me?`, `我不會害你`, `信じてないの？`, `これで最後やから`) and the stake asked or a
 //!    card's back scratched (`how much can you put in`, `刮開`) are strong (3); a relative or
-//!    mentor who knows before the news (`before the announcement`, `有管道拿到`) and more coaching
-//!    around the bank's questions are inside tips; money put in held hostage (`再補`, `被沒收`), a
+//!    mentor who knows `before the news` is an inside tip; money put in held hostage (`再補`, `被沒收`), a
 //!    shared future as the reason (`plan our future`), orders pressed when told (`指示通り`), money
 //!    talk apologised for, the family kept out, a platform said to be licensed, the payee's name
 //!    waved away (`振込先の名義`) and a purchase paid by the gains (`paid off her mortgage`) are the
@@ -1022,7 +1021,6 @@ const APPS: &str = words![
     "ツイッター", "ティックトック", "ディスコード", "スナップチャット", "ウィーチャット", "メッセンジャー", "カカオトーク", "電報",
     "电报", "哀居", "v信", "薇信", "威信",
     "kik", "簡訊", "sms", "ショートメール", "imessage",
-    // Round 15: LINE WORKS, LINE's app for work.
     "飛機", "テレ", "tele",
     // LINE's short names spelt in katakana letters (エル・アイ・エヌ・イー), LINE's open chats.
     "エルアイエヌイー", "アイジー", "エフビー", "オープンチャット", "openchat",
@@ -1593,11 +1591,9 @@ const INSIDE: &str = words![
     "shares little tips", "tells the family when", "only advises family", "predicted the last",
     "bot trades", "bot that trades", "ai bot", "bot trading", "機器人交易", "機器人幫我", "ボットが取引",
     "ボットで取引", "ボットが自動",
-    // Round 15: more coaching around the bank's questions ("銀行の窓口で理由を聞かれたら", "記得不要說是
-    // 投資", "don't buy through the bank, they ask too many questions"); a data release known
-    // before it is out ("uncle said the data release will push price up").
-    // Round 15: a relative or mentor who knows before the news ("knows listing dates before the
-    // announcement", "有管道拿到主力的單子").
+    // Round 15: a relative or mentor who knows before the news. (This class's other wordings,
+    // "before the announcement", "有管道拿到", and more coaching around the bank's questions were
+    // dropped: the chat's module had no bytes left for them.)
     "before the news",
 ];
 
