@@ -172,8 +172,8 @@ bench-core members="20000":
 
 # The safety rule of kizuna-core (release; not part of `just test`) over its hand-written corpus
 # (core/data/safety: tune.jsonl, tune-2.jsonl to tune-8.jsonl, tune-10.jsonl to tune-19.jsonl and
-# tune-hn.jsonl tuned on; heldout-9.jsonl and heldout-20.jsonl to heldout-25.jsonl, rounds 9 and
-# 20 to 25, written blind and kept aside): per language and part, recall on scam and on contact lines, false
+# tune-hn.jsonl tuned on; heldout-9.jsonl and heldout-20.jsonl to heldout-28.jsonl, rounds 9 and
+# 20 to 28, written blind and kept aside): per language and part, recall on scam and on contact lines, false
 # positives on benign lines and hard negatives, and the cost of a 200-character message (thread CPU
 # time). Fails when the held-out part misses a target (recall >= 95 %, false positives <= 1 %), is
 # empty, or a message costs more than 20 µs.

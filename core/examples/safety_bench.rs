@@ -8,7 +8,7 @@
 //! round 14), tune-17.jsonl to tune-19.jsonl (rounds 17 to 19, written blind, held out until
 //! round 15), and tune-hn.jsonl, about 1,200 hard negatives written blind for tuning in round 10.
 //! The held-out part is rounds written blind, by people who never saw the rule, never tuned on:
-//! heldout-9.jsonl (round 9) and heldout-20.jsonl to heldout-25.jsonl (rounds 20 to 25, written
+//! heldout-9.jsonl (round 9) and heldout-20.jsonl to heldout-28.jsonl (rounds 20 to 28, written
 //! blind during rounds 15 and 16).
 //! Prints, per language and part (each tuned set, the tuned sets together, each held-out round,
 //! the held-out part), recall on
@@ -55,7 +55,7 @@ const TUNED: [(&str, &str); 19] = [
     ("tune-hn", include_str!("../data/safety/tune-hn.jsonl")),
 ];
 /// The held-out rounds, written blind and never tuned on.
-const HELD_OUT: [(&str, &str); 7] = [
+const HELD_OUT: [(&str, &str); 10] = [
     ("held-out-9", include_str!("../data/safety/heldout-9.jsonl")),
     (
         "held-out-20",
@@ -80,6 +80,18 @@ const HELD_OUT: [(&str, &str); 7] = [
     (
         "held-out-25",
         include_str!("../data/safety/heldout-25.jsonl"),
+    ),
+    (
+        "held-out-26",
+        include_str!("../data/safety/heldout-26.jsonl"),
+    ),
+    (
+        "held-out-27",
+        include_str!("../data/safety/heldout-27.jsonl"),
+    ),
+    (
+        "held-out-28",
+        include_str!("../data/safety/heldout-28.jsonl"),
     ),
 ];
 const LANGS: [&str; 3] = ["zh-TW", "ja", "en"];

@@ -166,7 +166,7 @@
 //! `tune-hn.jsonl`, hard negatives written blind for tuning; the held-out parts of rounds 1 to 8
 //! were each reported on once and then folded into them (rounds 3's to 8's, written blind, are
 //! `tune-3.jsonl` to `tune-8.jsonl`). The held-out part is sets written blind and never tuned on:
-//! `heldout-9.jsonl` (round 9) and `heldout-20.jsonl` to `heldout-25.jsonl` (rounds 20 to 25,
+//! `heldout-9.jsonl` (round 9) and `heldout-20.jsonl` to `heldout-28.jsonl` (rounds 20 to 28,
 //! written blind during rounds 15 and 16).
 //!
 //! [`rules`]: crate::rules

@@ -3,7 +3,7 @@
 //! written sets whose held-out parts (rounds 1 to 8) were each reported on once and then folded
 //! into them, tune-10.jsonl to tune-19.jsonl (rounds 10 to 19, held out until rounds 12, 13, 14
 //! and 15), and tune-hn.jsonl, hard negatives written blind for tuning. The held-out part,
-//! heldout-9.jsonl and heldout-20.jsonl to heldout-25.jsonl (rounds 20 to 25, written blind
+//! heldout-9.jsonl and heldout-20.jsonl to heldout-28.jsonl (rounds 20 to 28, written blind
 //! during rounds 15 and 16), is never tuned on; its figures are `just bench-safety`'s to print (and to fail on): a test that
 //! pinned them would invite tuning on it.
 
@@ -56,6 +56,9 @@ fn parts() -> (Vec<Line>, Vec<Line>) {
     heldout.extend(read(include_str!("../data/safety/heldout-23.jsonl")));
     heldout.extend(read(include_str!("../data/safety/heldout-24.jsonl")));
     heldout.extend(read(include_str!("../data/safety/heldout-25.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-26.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-27.jsonl")));
+    heldout.extend(read(include_str!("../data/safety/heldout-28.jsonl")));
     (tune, heldout)
 }
 
