@@ -16,13 +16,18 @@ use super::pool::Pool;
 use crate::storage::{StorageError, match_pool};
 
 /// Loads the pool: snapshots rebuilt where stale, then one scan.
-pub async fn load(db: &impl sea_orm::ConnectionTrait) -> Result<Pool, StorageError> {
+pub async fn load(
+    db: &(impl sea_orm::ConnectionTrait + sea_orm::StreamTrait),
+) -> Result<Pool, StorageError> {
     match_pool::refresh_stale(db).await?;
-    let rows = match_pool::approved(db).await?;
-    let mut members = Vec::with_capacity(rows.len());
-    for row in rows.iter().filter(|r| r.standing.takes_part()) {
-        members.push(row.to_profile()?);
-    }
+    let mut members = Vec::new();
+    match_pool::approved(db, |row| {
+        if row.standing.takes_part() {
+            members.push(row.to_profile()?);
+        }
+        Ok(())
+    })
+    .await?;
     Ok(Pool::new(members))
 }
 

@@ -259,9 +259,14 @@ async fn insert_lists_pg(
     if rows().next().is_some() {
         let insert = Statement::from_sql_and_values(
             DbBackend::Postgres,
-            "INSERT INTO introductions (viewer_id, day, target_id, rank) \
+            // No foreign keys here (migration m20261204_000001): the targets still there are
+            // locked as the key check did, once each, and only their rows are written; the
+            // viewers are locked by their markers' key above.
+            "WITH kept AS (SELECT id FROM profiles WHERE id = ANY($3::text::bigint[]) \
+               ORDER BY id FOR KEY SHARE) \
+             INSERT INTO introductions (viewer_id, day, target_id, rank) \
              SELECT v, $2, t, r FROM UNNEST($1::text::bigint[], $3::text::bigint[], \
-             $4::text::int[]) AS x(v, t, r) \
+             $4::text::int[]) AS x(v, t, r) WHERE t IN (SELECT id FROM kept) \
              ON CONFLICT (viewer_id, day, target_id) DO NOTHING",
             vec![
                 int_array(rows().map(|(v, _, _)| v)).into(),

@@ -8,6 +8,7 @@
 //! and approved again is matched on what it now says, whoever changed it.
 
 use anyhow::Context;
+use futures_util::TryStreamExt;
 use kizuna_core::{
     Drink, Education, Gender, HasChildren, IncomeRange, MarriageRecord, MatchGender, Smoke, Tattoo,
     conditions::MatchFacts,
@@ -20,7 +21,7 @@ use kizuna_core::{
     review::ReviewStatus,
 };
 use sea_orm::{
-    ActiveEnum, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, Statement,
+    ActiveEnum, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, Statement, StreamTrait,
     sea_query::OnConflict,
 };
 
@@ -326,12 +327,24 @@ fn decode(row: &sea_orm::QueryResult) -> Result<PoolRow, StorageError> {
 }
 
 /// Every APPROVED member's current snapshot, paused ones left out (call [`refresh_stale`] first).
-pub async fn approved(db: &impl ConnectionTrait) -> Result<Vec<PoolRow>, StorageError> {
+///
+/// Each row is handed to `each` as it arrives and then dropped: at 1M members the whole result
+/// held at once was about 1 GB of the loading process's peak (issue 46), the pool itself 160 MB.
+/// One statement, so one snapshot, as before.
+pub async fn approved(
+    db: &(impl ConnectionTrait + StreamTrait),
+    mut each: impl FnMut(PoolRow) -> Result<(), StorageError>,
+) -> Result<(), StorageError> {
+    let backend = ConnectionTrait::get_database_backend(db);
     let rows = db
-        .query_all_raw(select_approved(db.get_database_backend(), false))
+        .stream_raw(select_approved(backend, false))
         .await
         .context("loading the match pool")?;
-    rows.iter().map(decode).collect()
+    let mut rows = std::pin::pin!(rows);
+    while let Some(row) = rows.try_next().await.context("loading the match pool")? {
+        each(decode(&row)?)?;
+    }
+    Ok(())
 }
 
 /// One APPROVED member's current snapshot, refreshed when stale; None when not APPROVED or

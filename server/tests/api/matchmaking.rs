@@ -362,13 +362,15 @@ async fn the_pools_query_keeps_exactly_whom_the_core_lets_take_part(backend: Bac
         }
     }
     match_pool::refresh_stale(&app.db).await.unwrap();
-    let pre_filtered: BTreeSet<i64> = match_pool::approved(&app.db)
-        .await
-        .unwrap()
-        .into_iter()
-        .filter(|row| row.standing.takes_part())
-        .map(|row| row.row.profile_id)
-        .collect();
+    let mut pre_filtered = BTreeSet::new();
+    match_pool::approved(&app.db, |row| {
+        if row.standing.takes_part() {
+            pre_filtered.insert(row.row.profile_id);
+        }
+        Ok(())
+    })
+    .await
+    .unwrap();
     let by_the_core: BTreeSet<i64> = match_pool::all_standings(&app.db)
         .await
         .unwrap()
@@ -2041,3 +2043,94 @@ on_both_backends!(
     a_reviewer_suspends_a_reported_member_and_their_matches_end,
     a_dismissed_report_leaves_the_queue_once,
 );
+
+/// Rows of `introductions` naming `profile` (as viewer or target).
+async fn introduction_rows(app: &TestApp, profile: i64) -> i64 {
+    crate::helpers::number(
+        app,
+        &format!(
+            "SELECT COUNT(*) AS n FROM introductions WHERE viewer_id = {profile} OR target_id = {profile}"
+        ),
+    )
+    .await
+}
+
+/// Deletes a member as leaving does in the end: the user's row, the profile by its cascade.
+fn delete_member(profile: i64) -> String {
+    format!("DELETE FROM users WHERE id = (SELECT user_id FROM profiles WHERE id = {profile})")
+}
+
+/// On PostgreSQL `introductions` has no foreign keys (the daily job at a million members): a
+/// list's transaction locks its targets as the key checks did, and a profile's deletion removes
+/// its rows through a trigger. Whichever of a list and the deletion of one of its members comes
+/// first, the other waits for it, and no row is left naming the member who is gone.
+#[tokio::test]
+async fn a_list_and_the_deletion_of_one_of_its_members_leave_no_row_naming_the_deleted_postgres() {
+    use kizuna_server::storage::daily_lists;
+    use sea_orm::TransactionTrait;
+
+    let app = spawn_app(Backend::Postgres).await;
+    let (a, _) = approved(&app, 1, false).await;
+    let (b, _) = approved(&app, 2, true).await;
+    let (c, _) = approved(&app, 3, true).await;
+    let (d, _) = approved(&app, 4, true).await;
+    let day = kizuna_core::date::Date::from_ymd(2030, 1, 7).unwrap();
+    let next = kizuna_core::date::Date::from_ymd(2030, 1, 8).unwrap();
+
+    // The list first: C's deletion waits for the list's commit, then takes C's row with it.
+    let txn = app.db.begin().await.unwrap();
+    let fresh = daily_lists::insert_lists(&txn, day, &[(a.id, vec![b.id, c.id])], 0)
+        .await
+        .unwrap();
+    assert_eq!(fresh, 1);
+    let db = app.db.clone();
+    let deleting = tokio::spawn(async move { db.execute_unprepared(&delete_member(c.id)).await });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !deleting.is_finished(),
+        "the deletion waits for the list holding its member"
+    );
+    txn.commit().await.unwrap();
+    deleting.await.unwrap().unwrap();
+    assert_eq!(
+        introduction_rows(&app, c.id).await,
+        0,
+        "C's row went with C"
+    );
+    assert_eq!(introduction_rows(&app, b.id).await, 1, "B's row stays");
+
+    // The deletion first: the list waits for its commit, then stores only who is still there.
+    let deletion = app.db.begin().await.unwrap();
+    deletion
+        .execute_unprepared(&delete_member(d.id))
+        .await
+        .unwrap();
+    let db = app.db.clone();
+    let (viewer, targets) = (b.id, vec![a.id, d.id]);
+    let listing = tokio::spawn(async move {
+        let txn = db.begin().await.unwrap();
+        let fresh = daily_lists::insert_lists(&txn, next, &[(viewer, targets)], 0).await;
+        txn.commit().await.unwrap();
+        fresh
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !listing.is_finished(),
+        "the list waits for the deletion of one of its members"
+    );
+    deletion.commit().await.unwrap();
+    assert_eq!(listing.await.unwrap().unwrap(), 1);
+    assert_eq!(introduction_rows(&app, d.id).await, 0, "no row names D");
+    assert_eq!(
+        crate::helpers::number(
+            &app,
+            &format!(
+                "SELECT COUNT(*) AS n FROM introductions WHERE viewer_id = {} AND target_id = {}",
+                b.id, a.id
+            )
+        )
+        .await,
+        1,
+        "B's list keeps A"
+    );
+}

@@ -210,9 +210,13 @@ async fn an_answer_is_stored_once_and_the_other_member_never_learns_it(backend: 
     assert_eq!(questions(&app, &kai).await, json!([]));
 
     // The pick's weight: Kai counts one member who wants to see him again, Mei none.
-    let pool = kizuna_server::storage::match_pool::approved(&app.db)
-        .await
-        .unwrap();
+    let mut pool = Vec::new();
+    kizuna_server::storage::match_pool::approved(&app.db, |row| {
+        pool.push(row);
+        Ok(())
+    })
+    .await
+    .unwrap();
     let seen = |id: i64| {
         pool.iter()
             .find(|r| r.row.profile_id == id)

@@ -44,6 +44,7 @@ mod m20261203_000001_quiet_matches;
 mod m20261203_000402_photo_regions;
 mod m20261203_000420_we_met;
 mod m20261203_000421_review_history_time;
+mod m20261204_000001_introductions_unchecked;
 
 pub struct Migrator;
 
@@ -79,6 +80,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_000402_photo_regions::Migration),
             Box::new(m20261203_000420_we_met::Migration),
             Box::new(m20261203_000421_review_history_time::Migration),
+            Box::new(m20261204_000001_introductions_unchecked::Migration),
         ]
     }
 }
