@@ -92,10 +92,11 @@ fn every_line_is_once_in_the_corpus_with_the_labels_of_its_set_and_three_hundred
 }
 
 /// Fails while the held-out files are empty: the lead adds the blind sets. The issue asks for a
-/// fifth kept aside; more held out only makes the figures harder to flatter, so the ceiling is a
-/// third.
+/// fifth kept aside; more held out only makes the figures harder to flatter. The ceiling, two
+/// fifths, keeps most of each language to tune on while new blind rounds join before a round of
+/// the rule folds older ones in (rounds 26 to 28 joined while round 16's retrain did not land).
 #[test]
-fn the_held_out_part_is_a_fifth_to_a_third_of_each_language_with_ten_lines_of_each_set() {
+fn the_held_out_part_is_a_fifth_to_two_fifths_of_each_language_with_ten_lines_of_each_set() {
     let (tune, heldout) = parts();
     for lang in ["zh-TW", "ja", "en"] {
         let count = |lines: &[Line], set: &str| {
@@ -106,7 +107,7 @@ fn the_held_out_part_is_a_fifth_to_a_third_of_each_language_with_ten_lines_of_ea
         };
         let (t, h) = (count(&tune, ""), count(&heldout, ""));
         assert!(
-            h * 5 >= t + h && h * 3 <= t + h,
+            h * 5 >= t + h && h * 5 <= (t + h) * 2,
             "{lang}: {h} of {} held out",
             t + h
         );
