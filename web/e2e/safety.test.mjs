@@ -18,6 +18,9 @@ const PHONE = { width: 390, height: 844 };
 const texts = (locale) => JSON.parse(readFileSync(join(WEB_DIR, `src/features/matchmaking/locales/${locale}.json`), 'utf8'));
 const SAFETY_WASM = /kizuna_wasm_safety[^/]*\.wasm/;
 
+/** The rule is compiled and in use (its download ends before): a line typed earlier goes unheld. */
+const screeningReady = (page) => page.locator('[data-testid="chat-form"][data-screening="ready"]').waitFor();
+
 async function shot(page, name) {
   if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
 }
@@ -82,6 +85,7 @@ describe('the sender’s safety sheet', () => {
     await page.getByTestId('chat-form').waitFor();
     await checkScreen(page, 'the chat');
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /kizuna_wasm_safety[^/]*\.wasm/.test(e.name)));
+    await screeningReady(page);
     assert.equal(wasm.length, 1, 'the chat downloads the safety module once');
 
     // A contact line: held, with why.
@@ -160,6 +164,7 @@ describe('the sender’s safety sheet', () => {
       await page.getByTestId('chat-form').waitFor();
       await checkScreen(page, 'the chat');
       await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /kizuna_wasm_safety[^/]*\.wasm/.test(e.name)));
+      await screeningReady(page);
       await page.getByTestId('chat-input').fill(line);
       await page.getByTestId('chat-send').click();
       const sheet = page.getByRole('dialog', { name: t['match.sendCheck.title'] });

@@ -354,7 +354,7 @@ function Conversation({ matchId }: { matchId: number | null }) {
               <button type="button" className="btn" onClick={() => void navigate('/matches')}>{t('match.matches.title')}</button>
             </div>
           ) : (
-            <form className="chat-form" onSubmit={submit} data-testid="chat-form">
+            <form className="chat-form" onSubmit={submit} data-testid="chat-form" data-screening={sendCheck.ready ? 'ready' : 'loading'}>
               {notice ? <p className="chat-notice" role="alert" data-testid="chat-notice">{notice}</p> : null}
               <label className="sr-only" htmlFor="chat-input">{t('match.chat.placeholder')}</label>
               <textarea

@@ -22,10 +22,13 @@ export function conversationOf(match: Pick<MatchItem, 'matchedAt'> | null, entri
  *  money talk at any time, goes, a sheet says why that is a common scam sign, with Edit and Send
  *  anyway. The rule is kizuna-core's, in the chat's own wasm module, loaded with the chat screen;
  *  until it is there (or if it fails to load) messages go as they are: a nudge, never a block.
- *  `hold(text, send)` is true when the sheet took the message; `send` runs on Send anyway. */
+ *  `hold(text, send)` is true when the sheet took the message; `send` runs on Send anyway;
+ *  `ready`: the rule is loaded (the chat form says so in `data-screening`, which end-to-end tests
+ *  wait for: the module's download ends before it is compiled and in use). */
 export function useSendCheck(match: MatchItem | null, entries: readonly Entry[], input: RefObject<HTMLTextAreaElement | null>): {
   hold: (text: string, send: () => void) => boolean;
   sheet: ReactNode;
+  ready: boolean;
 } {
   const [rule, setRule] = useState<SafetyModule | null>(null);
   const [held, setHeld] = useState<{ text: string; kinds: SafetyKind[]; send: () => void } | null>(null);
@@ -49,15 +52,14 @@ export function useSendCheck(match: MatchItem | null, entries: readonly Entry[],
     return true;
   };
 
-  const close = () => {
-    setHeld(null);
-    input.current?.focus();
-  };
+  // The sheet gives the focus back to the input as it closes (its `input`).
+  const close = () => setHeld(null);
 
   const sheet = (
     <SendCheckSheet
       kinds={held?.kinds ?? null}
       text={held?.text ?? ''}
+      input={() => input.current}
       onEdit={close}
       onSend={() => {
         const send = held?.send;
@@ -66,5 +68,5 @@ export function useSendCheck(match: MatchItem | null, entries: readonly Entry[],
       }}
     />
   );
-  return { hold, sheet };
+  return { hold, sheet, ready: rule !== null };
 }
