@@ -426,15 +426,19 @@ impl PushWorker {
         }
         match self.attempt(claim).await {
             Attempt::Accepted | Attempt::AlreadyAccepted => {
+                // The day's count commits with the status: a push seen delivered is counted,
+                // once, even when the process dies right after.
+                let txn = self.db.begin().await.context("finishing a push")?;
                 let finished =
-                    push_outbox::finish(&self.db, claim, PushStatus::Delivered, None, now_secs())
+                    push_outbox::finish(&txn, claim, PushStatus::Delivered, None, now_secs())
                         .await?;
                 if finished && let Some(kind) = &claim.kind {
                     let day = kizuna_core::date::Date::taipei_day(self.clock.now_secs())
                         .map(|d| d.to_string())
                         .unwrap_or_default();
-                    push_outbox::count_sent(&self.db, &day, kind).await?;
+                    push_outbox::count_sent(&txn, &day, kind).await?;
                 }
+                txn.commit().await.context("finishing a push")?;
                 tracing::info!(
                     outbox = claim.id,
                     attempts = claim.attempts,
