@@ -15,7 +15,7 @@
 //! The same announcements evict the ended sessions from each process's session cache
 //! (`identity::session_cache`), together with the sessions of users whose account changed in
 //! what a session carries (`AfterCommit::account_changed`: their name or avatar, their profile's
-//! status or payload, their reviewer role), which no stream hears of. After a reconnect the
+//! status, their reviewer role), which no stream hears of. After a reconnect the
 //! cache is emptied.
 
 use std::sync::Arc;
@@ -210,7 +210,6 @@ mod tests {
             user_created_at: 0,
             profile_id: None,
             profile_status: None,
-            profile_payload: None,
             reviewer_since: None,
         }
     }

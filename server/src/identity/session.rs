@@ -48,12 +48,13 @@ pub struct Auth {
     pub ends_at: i64,
 }
 
+/// The caller's profile as every request needs it: which one and its review status. Its payload
+/// (some kilobytes of JSON) is read only where it is answered (`membership::own_review`), not
+/// with the session on every request that misses the session cache.
 #[derive(Debug, Clone)]
 pub struct ProfileBrief {
     pub id: i64,
     pub status: String,
-    /// The normalised UserProfileCreate payload (JSON text).
-    pub payload: String,
 }
 
 /// Put into each request's extensions by [`crate::startup`]'s middleware; filled by a successful
@@ -247,11 +248,10 @@ impl SessionStore {
             // hour per session), rather than writing again.
             self.cache.forget(&hash);
         }
-        let profile = match (row.profile_id, &row.profile_status, &row.profile_payload) {
-            (Some(id), Some(status), Some(payload)) => Some(ProfileBrief {
+        let profile = match (row.profile_id, &row.profile_status) {
+            (Some(id), Some(status)) => Some(ProfileBrief {
                 id,
                 status: status.clone(),
-                payload: payload.clone(),
             }),
             _ => None,
         };

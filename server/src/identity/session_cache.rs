@@ -1,6 +1,6 @@
 //! A second's memory of authenticated sessions, so that a member's requests in quick succession
 //! prove their session with no statement: each process keeps what `storage::sessions::lookup`
-//! read (the session, its user, their profile's status and payload, their reviewer period),
+//! read (the session, its user, their profile and its status, their reviewer period),
 //! keyed by the token's hash, for at most [`SESSION_CACHE_TTL`] from before the read.
 //!
 //! What it may hold is never staler than the promise "What a member was promised holds" makes
@@ -162,7 +162,6 @@ mod tests {
             user_created_at: 0,
             profile_id: None,
             profile_status: None,
-            profile_payload: None,
             reviewer_since: None,
         })
     }

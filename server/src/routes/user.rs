@@ -363,13 +363,13 @@ impl UserApi {
                     .with_context(|| format!("a stored review status {:?}", p.status))?;
                 let own = membership::own_review(&state.db, p.id, status).await?;
                 let revision = match &own.revision {
-                    Some(revision) => OwnRevision::of(&p.payload, revision)?,
+                    Some(revision) => OwnRevision::of(&own.payload, revision)?,
                     None => None,
                 };
                 (
                     Some(ReviewState::from_core(status)),
                     Some(ProfilePayload(
-                        serde_json::from_str(&p.payload).context("decoding a stored profile")?,
+                        serde_json::from_str(&own.payload).context("decoding a stored profile")?,
                     )),
                     revision,
                     own.decision.map(ReviewDecision::of),

@@ -246,6 +246,8 @@ pub async fn last_decision(
 /// appeal upheld (a decision while it has a reviewer).
 #[derive(Debug)]
 pub struct OwnReviewRows {
+    /// The profile's normalised payload (JSON text); empty if the profile is gone.
+    pub payload: String,
     pub revision: Option<super::revisions::Revision>,
     pub appeal: Option<super::appeals::Appeal>,
     pub suspension_id: Option<i64>,
@@ -276,14 +278,16 @@ fn aliased<'a>(table: &str, pre: &str, columns: impl IntoIterator<Item = &'a str
 }
 
 /// [`OwnReviewRows`] of one profile in one statement (the member's `GET /user/my-info`): the
-/// latest rows found by their indexes, each beside the others on the one row answered.
+/// profile's payload and the latest rows found by their indexes, each beside the others on the
+/// one row answered.
 pub async fn own_review(
     db: &impl ConnectionTrait,
     profile_id: i64,
 ) -> Result<OwnReviewRows, StorageError> {
     static TEXT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         format!(
-            "SELECT {revision}, {appeal}, {decision}, \
+            "SELECT (SELECT payload FROM profiles WHERE id = q.pid) AS own_payload, \
+             {revision}, {appeal}, {decision}, \
              (SELECT max(id) FROM review_history WHERE profile_id = q.pid AND action = 'SUSPEND') \
              AS s_id \
              FROM (SELECT CAST($1 AS BIGINT) AS pid) q \
@@ -329,7 +333,11 @@ pub async fn own_review(
     } else {
         None
     };
+    let payload: Option<String> = row
+        .try_get("", "own_payload")
+        .context("a member's own profile")?;
     Ok(OwnReviewRows {
+        payload: payload.unwrap_or_default(),
         revision,
         appeal,
         suspension_id: row.try_get("", "s_id").context("a member's suspension")?,

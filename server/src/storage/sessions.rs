@@ -27,7 +27,6 @@ pub struct SessionRow {
     pub user_created_at: i64,
     pub profile_id: Option<i64>,
     pub profile_status: Option<String>,
-    pub profile_payload: Option<String>,
     /// When the user's open reviewer period began, if they are a reviewer now.
     pub reviewer_since: Option<i64>,
 }
@@ -38,7 +37,7 @@ macro_rules! auth_sql {
     ($placeholder:literal) => {
         concat!(
             "SELECT s.created_at, s.expires_at, s.revoked_at, u.id, u.line_user_id, u.display_name, ",
-            "u.avatar_file_id, u.created_at, p.id, p.status, p.payload, r.added_at ",
+            "u.avatar_file_id, u.created_at, p.id, p.status, r.added_at ",
             "FROM sessions s JOIN users u ON u.id = s.user_id ",
             "LEFT JOIN profiles p ON p.user_id = u.id ",
             "LEFT JOIN reviewers r ON r.line_user_id = u.line_user_id AND r.removed_at IS NULL ",
@@ -59,7 +58,6 @@ type SessionTuple = (
     i64,
     Option<i64>,
     Option<String>,
-    Option<String>,
     Option<i64>,
 );
 
@@ -76,8 +74,7 @@ impl From<SessionTuple> for SessionRow {
             user_created_at: t.7,
             profile_id: t.8,
             profile_status: t.9,
-            profile_payload: t.10,
-            reviewer_since: t.11,
+            reviewer_since: t.10,
         }
     }
 }
@@ -131,7 +128,6 @@ async fn lookup_portable(
         .column_as(user::Column::CreatedAt, "user_created_at")
         .column_as(profile::Column::Id, "profile_id")
         .column_as(profile::Column::Status, "profile_status")
-        .column_as(profile::Column::Payload, "profile_payload")
         .column_as(
             sea_orm::sea_query::Expr::val(Option::<i64>::None),
             "reviewer_since",

@@ -378,6 +378,9 @@ async fn standing_decision(
 /// Where a member's own profile stands in review, as their profile page shows it.
 #[derive(Debug)]
 pub struct OwnReview {
+    /// The profile as stored: the normalised UserProfileCreate payload (JSON text). Read here,
+    /// not with the session, which every request reads.
+    pub payload: String,
     /// The revision of an approved profile waiting for review or sent back, if any.
     pub revision: Option<Revision>,
     /// The reviewer's last decision while it stands.
@@ -389,7 +392,7 @@ pub struct OwnReview {
     pub may_appeal: bool,
 }
 
-/// The member's revision, standing decision and appeal for their profile `profile_id` of
+/// The member's profile as stored, revision, standing decision and appeal for their profile `profile_id` of
 /// `status`, in one statement (`review::own_review`): with the session cache answering the
 /// session, `GET /user/my-info` costs that statement alone.
 pub async fn own_review(
@@ -419,6 +422,7 @@ pub async fn own_review(
             decided_at: row.created_at,
         });
     Ok(OwnReview {
+        payload: rows.payload,
         revision: rows.revision,
         decision,
         appeal: rows.appeal,

@@ -139,7 +139,6 @@ pub async fn save(
     if !plan.at_once.is_empty() {
         rewrite_at(&txn, &row, &approved_now, None, false, (today, now)).await?;
         after.pool_changed(row.id);
-        after.account_changed(user.id);
     }
     let proposal = revision::proposal(&approved_now, edited);
     let held = revisions::find(&txn, row.id).await?;

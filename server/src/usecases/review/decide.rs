@@ -402,7 +402,6 @@ async fn decide_revision(
         Decision::Approve { .. } => {
             approve_revision(&txn, &row, &pending, employer, now).await?;
             after.pool_changed(row.id);
-            after.account_changed(row.user_id);
             (RevisionStatus::Approved, row.version + 1)
         }
         _ => (RevisionStatus::Rejected, row.version),
