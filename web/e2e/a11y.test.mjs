@@ -557,6 +557,9 @@ describe('every screen accessible, in each language', () => {
     await page.goto(`${base}/chat?match=${match}`);
     const message = page.getByTestId('chat-message').filter({ hasText: 'Coffee on Sunday?' });
     await message.waitFor();
+    // The other member's name comes with the match list, which may answer after the messages:
+    // until then the line says "… wrote:".
+    await message.getByText('Ivy wrote:').waitFor({ state: 'attached' });
     const time = await message.locator('time').innerText();
     // Who wrote it is said, not only shown by the side it is on.
     assert.equal(await message.ariaSnapshot(), ['- listitem:', '  - text: "Ivy wrote:"', '  - paragraph: Coffee on Sunday?', '  - paragraph:', `    - time: ${time}`].join('\n'));
