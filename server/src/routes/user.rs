@@ -355,21 +355,26 @@ impl UserApi {
         caller: AccountSession,
     ) -> Result<MyInfoResponse, ApiError> {
         let auth = caller.0;
-        let (review_status, payload, revision, review_decision, appeal, may_appeal) = match auth
-            .profile
-        {
+        let own = match &auth.profile {
             Some(p) => {
                 let status = ReviewStatus::parse(&p.status)
                     .with_context(|| format!("a stored review status {:?}", p.status))?;
                 let own = membership::own_review(&state.db, p.id, status).await?;
+                // None: the profile left with its account after the session was read.
+                own.payload.clone().map(|payload| (status, payload, own))
+            }
+            None => None,
+        };
+        let (review_status, payload, revision, review_decision, appeal, may_appeal) = match own {
+            Some((status, payload, own)) => {
                 let revision = match &own.revision {
-                    Some(revision) => OwnRevision::of(&own.payload, revision)?,
+                    Some(revision) => OwnRevision::of(&payload, revision)?,
                     None => None,
                 };
                 (
                     Some(ReviewState::from_core(status)),
                     Some(ProfilePayload(
-                        serde_json::from_str(&own.payload).context("decoding a stored profile")?,
+                        serde_json::from_str(&payload).context("decoding a stored profile")?,
                     )),
                     revision,
                     own.decision.map(ReviewDecision::of),

@@ -246,8 +246,8 @@ pub async fn last_decision(
 /// appeal upheld (a decision while it has a reviewer).
 #[derive(Debug)]
 pub struct OwnReviewRows {
-    /// The profile's normalised payload (JSON text); empty if the profile is gone.
-    pub payload: String,
+    /// The profile's normalised payload (JSON text); None if the profile is gone.
+    pub payload: Option<String>,
     pub revision: Option<super::revisions::Revision>,
     pub appeal: Option<super::appeals::Appeal>,
     pub suspension_id: Option<i64>,
@@ -333,11 +333,10 @@ pub async fn own_review(
     } else {
         None
     };
-    let payload: Option<String> = row
-        .try_get("", "own_payload")
-        .context("a member's own profile")?;
     Ok(OwnReviewRows {
-        payload: payload.unwrap_or_default(),
+        payload: row
+            .try_get("", "own_payload")
+            .context("a member's own profile")?,
         revision,
         appeal,
         suspension_id: row.try_get("", "s_id").context("a member's suspension")?,

@@ -378,9 +378,9 @@ async fn standing_decision(
 /// Where a member's own profile stands in review, as their profile page shows it.
 #[derive(Debug)]
 pub struct OwnReview {
-    /// The profile as stored: the normalised UserProfileCreate payload (JSON text). Read here,
-    /// not with the session, which every request reads.
-    pub payload: String,
+    /// The profile as stored: the normalised UserProfileCreate payload (JSON text), None if it
+    /// is gone. Read here, not with the session, which every request reads.
+    pub payload: Option<String>,
     /// The revision of an approved profile waiting for review or sent back, if any.
     pub revision: Option<Revision>,
     /// The reviewer's last decision while it stands.
@@ -392,8 +392,8 @@ pub struct OwnReview {
     pub may_appeal: bool,
 }
 
-/// The member's profile as stored, revision, standing decision and appeal for their profile `profile_id` of
-/// `status`, in one statement (`review::own_review`): with the session cache answering the
+/// The member's profile as stored, revision, standing decision and appeal for their profile
+/// `profile_id` of `status`, in one statement (`review::own_review`): with the session cache answering the
 /// session, `GET /user/my-info` costs that statement alone.
 pub async fn own_review(
     db: &DatabaseConnection,

@@ -360,8 +360,37 @@ async fn my_info_costs_at_most_one_statement(backend: Backend) {
     assert!(!info["appeal"].is_null(), "{info}");
 }
 
+/// The session carries which profile and its status, not the payload: my-info reads that with
+/// its review. A profile gone behind a session the cache holds (its account left on another
+/// device in that second) is answered as none, not as a stored profile that cannot be read.
+async fn a_profile_gone_behind_a_held_session_is_answered_as_none(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = register(&app, 0, true).await;
+    let token = mei.user.token.clone();
+    assert_eq!(my_info(&app, &token).await["reviewStatus"], "PENDING");
+    held(&app, &token).await;
+    let before = Instant::now();
+    app.db
+        .execute_unprepared(&format!("DELETE FROM profiles WHERE id = {}", mei.id))
+        .await
+        .unwrap();
+    let info = my_info(&app, &token).await;
+    assert!(
+        before.elapsed() < SESSION_CACHE_TTL,
+        "the cache no longer held the session: the test proves nothing"
+    );
+    assert!(info["profile"].is_null(), "{info}");
+    assert!(info["reviewStatus"].is_null(), "{info}");
+    // What the route asks of the use-case, for a profile that is not there.
+    let own = membership::own_review(&app.state.db, mei.id, ReviewStatus::Pending)
+        .await
+        .unwrap();
+    assert!(own.payload.is_none());
+}
+
 on_both_backends!(
     changes_reach_a_cached_session_on_one_process,
     an_unannounced_end_is_refused_within_the_second,
     my_info_costs_at_most_one_statement,
+    a_profile_gone_behind_a_held_session_is_answered_as_none,
 );
