@@ -199,6 +199,28 @@ impl Push {
         }
     }
 
+    /// The match whose end withdraws this push unsent: a new match, a new message, the
+    /// reminder and the "We met" question are about one live match (their chat link would answer
+    /// 404, their nickname may be someone the recipient blocked, and `met::question_due` asks
+    /// only about a live match). None for every other push: a review decision stands whatever
+    /// became of a match, and the safety notice is sent because a match was ended.
+    pub fn only_while_live(&self) -> Option<i64> {
+        match self {
+            Push::NewMatch { match_id }
+            | Push::NewMessage { match_id }
+            | Push::QuietMatch { match_id }
+            | Push::WeMet { match_id } => Some(*match_id),
+            Push::Introductions { .. }
+            | Push::Approved
+            | Push::ChangesRequested { .. }
+            | Push::Suspended { .. }
+            | Push::RevisionApproved
+            | Push::MatchRemoved
+            | Push::AppealDecided { .. }
+            | Push::RevisionRejected { .. } => None,
+        }
+    }
+
     /// The screen its one action opens (path and query inside the app), with `via={kind}` so
     /// that the arrival is counted by kind (and by nothing else).
     pub fn path(&self) -> String {
@@ -1186,6 +1208,35 @@ mod tests {
                 assert_eq!(json[0]["contents"]["type"], "bubble");
                 assert!(!json[0]["altText"].as_str().unwrap().trim().is_empty());
             }
+        }
+    }
+
+    #[test]
+    fn a_push_about_a_match_goes_only_while_that_match_is_live_and_no_other_push_waits_on_one() {
+        for (push, live) in [
+            (Push::NewMatch { match_id: 3 }, Some(3)),
+            (Push::NewMessage { match_id: 4 }, Some(4)),
+            (Push::QuietMatch { match_id: 6 }, Some(6)),
+            (Push::WeMet { match_id: 9 }, Some(9)),
+            (Push::Introductions { count: 2 }, None),
+            (Push::Approved, None),
+            (Push::MatchRemoved, None),
+            (Push::RevisionApproved, None),
+            (
+                Push::Suspended {
+                    reasons: vec![("k".into(), "c".into())],
+                },
+                None,
+            ),
+            (
+                Push::AppealDecided {
+                    reinstated: false,
+                    note: None,
+                },
+                None,
+            ),
+        ] {
+            assert_eq!(push.only_while_live(), live, "{push:?}");
         }
     }
 

@@ -12,7 +12,7 @@ pub const REVIEW_OLDEST_AGE: &str = "kizuna_review_queue_oldest_age_seconds";
 /// LINE pushes in the outbox not delivered yet, and the oldest one's age.
 pub const PUSHES_PENDING: &str = "kizuna_push_outbox_pending";
 pub const PUSHES_OLDEST_AGE: &str = "kizuna_push_outbox_oldest_age_seconds";
-/// Push attempts, by `outcome` (sent, retried, refused, expired, unfollowed) and `code`
+/// Push attempts, by `outcome` (sent, retried, refused, expired, unfollowed, withdrawn) and `code`
 /// (LINE's HTTP status, or timeout/connect/transport/none).
 pub const LINE_PUSHES: &str = "kizuna_line_push_attempts_total";
 /// Chat event streams open on this process.

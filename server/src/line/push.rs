@@ -51,7 +51,7 @@ use kizuna_core::push::{Push, render};
 use crate::{
     clock::{Clock, now_secs},
     storage::{
-        line_events, locale,
+        line_events, locale, matches,
         push_outbox::{self, Claimed, PushStatus, What},
     },
 };
@@ -408,6 +408,27 @@ impl PushWorker {
             );
             return Ok(());
         }
+        // A push about a match goes only while the match lives: one that ended while the push
+        // waited (for the worker, or for LINE to take it again) withdraws it. A match ending
+        // while LINE is being asked is too late to stop that one.
+        if let Some(match_id) = waits_on_match(claim)
+            && !matches::is_live(&self.db, match_id).await?
+        {
+            push_outbox::finish(
+                &self.db,
+                claim,
+                PushStatus::Withdrawn,
+                Some("the match ended"),
+                now_secs(),
+            )
+            .await?;
+            count("withdrawn", "none".into());
+            tracing::info!(
+                outbox = claim.id,
+                "push not sent: the match it was about ended"
+            );
+            return Ok(());
+        }
         if line_events::friendship(&self.db, &claim.line_user_id).await? == Some(false) {
             push_outbox::finish(
                 &self.db,
@@ -583,6 +604,15 @@ impl PushWorker {
             (Attempt::Refused { why }, code)
         }
     }
+}
+
+/// The match a stored push waits on (`Push::only_while_live`); an unreadable subject is left to
+/// the render, which refuses it.
+fn waits_on_match(claim: &Claimed) -> Option<i64> {
+    let subject = claim.subject.as_deref()?;
+    serde_json::from_str::<Push>(subject)
+        .ok()?
+        .only_while_live()
 }
 
 /// A push's attempt or end in the metrics: `code` is LINE's HTTP status or a transport failure's

@@ -359,9 +359,9 @@ impl UserApi {
             Some(p) => {
                 let status = ReviewStatus::parse(&p.status)
                     .with_context(|| format!("a stored review status {:?}", p.status))?;
-                let own = membership::own_review(&state.db, p.id, status).await?;
+                let mut own = membership::own_review(&state.db, p.id, status).await?;
                 // None: the profile left with its account after the session was read.
-                own.payload.clone().map(|payload| (status, payload, own))
+                own.payload.take().map(|payload| (status, payload, own))
             }
             None => None,
         };

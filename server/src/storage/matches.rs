@@ -215,6 +215,16 @@ pub async fn expire(
     Ok(done.rows_affected == 1)
 }
 
+/// Whether the match is live: made and not ended (false too once it went with an account).
+pub async fn is_live(db: &impl ConnectionTrait, match_id: i64) -> Result<bool, StorageError> {
+    Ok(pair_match::Entity::find_by_id(match_id)
+        .filter(pair_match::Column::EndedAt.is_null())
+        .one(db)
+        .await
+        .context("reading whether a match is live")?
+        .is_some())
+}
+
 /// Whether any message was ever stored in the match.
 pub async fn has_message(db: &impl ConnectionTrait, match_id: i64) -> Result<bool, StorageError> {
     let stmt = super::statements::sql(

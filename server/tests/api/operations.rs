@@ -209,7 +209,15 @@ fn allowed_label(key: &str, value: &str, patterns: &BTreeSet<String>) -> bool {
             (value.len() == 3 && value.bytes().all(|b| b.is_ascii_digit()))
                 || ["timeout", "connect", "transport", "unreadable", "none"].contains(&value)
         }
-        "outcome" => ["sent", "retried", "refused", "expired", "unfollowed"].contains(&value),
+        "outcome" => [
+            "sent",
+            "retried",
+            "refused",
+            "expired",
+            "unfollowed",
+            "withdrawn",
+        ]
+        .contains(&value),
         "decision" => [
             "approve",
             "reject",

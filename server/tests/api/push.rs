@@ -1,6 +1,6 @@
-//! LINE pushes through the outbox: retries, the retry key, unfollowed members, refusal and
-//! expiry, the wake-up, several servers on one database, the member's language, and a server
-//! killed between the commit and the delivery.
+//! LINE pushes through the outbox: retries, the retry key, unfollowed members, pushes about a
+//! match that ended while they waited, refusal and expiry, the wake-up, several servers on one
+//! database, the member's language, and a server killed between the commit and the delivery.
 
 use std::time::{Duration, Instant};
 
@@ -13,14 +13,17 @@ use kizuna_server::{
     locale::Locale,
     storage::{self, entity::push_outbox::Model as Row, locale::locale_of_line_user},
 };
+use reqwest::Method;
 use sea_orm::TransactionTrait;
 use serde_json::{Value, json};
 
 use crate::{
+    chat::{client_id, match_of, matched, post},
     helpers::{
-        Api, Backend, TestApp, line_user_id, scratch_database, scratch_dir, spawn_app,
+        Api, Backend, TestApp, line_user_id, number, scratch_database, scratch_dir, spawn_app,
         spawn_app_with,
     },
+    matchmaking::{approved, ok_json, send as send_as},
     process::Server,
 };
 
@@ -424,7 +427,142 @@ async fn a_killed_server_neither_loses_nor_doubles_a_push(backend: Backend) {
     std::fs::remove_dir_all(&platform_dir).ok();
 }
 
+/// The outbox rows about `match_id` (stored by kind: its subject names the match).
+async fn rows_about_match(app: &TestApp, match_id: i64) -> Vec<Row> {
+    use sea_orm::EntityTrait;
+    storage::entity::push_outbox::Entity::find()
+        .all(&app.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|row| {
+            row.subject.as_deref().is_some_and(|subject| {
+                serde_json::from_str::<Value>(subject).unwrap()["match_id"] == match_id
+            })
+        })
+        .collect()
+}
+
+/// Waits until no row of the outbox is pending.
+async fn outbox_settled(app: &TestApp, limit: Duration) {
+    let started = Instant::now();
+    while number(
+        app,
+        "SELECT COUNT(*) AS n FROM push_outbox WHERE status = 'pending'",
+    )
+    .await
+        > 0
+    {
+        assert!(
+            started.elapsed() < limit,
+            "pushes still pending after {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn a_push_about_a_match_that_ended_while_it_waited_is_withdrawn(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _) = approved(&app, 0, true).await;
+    let (kai, _) = approved(&app, 1, false).await;
+    let (ren, _) = approved(&app, 2, false).await;
+    outbox_settled(&app, Duration::from_secs(10)).await;
+    // LINE is down: every push waits in the outbox for its next attempt.
+    app.mock_post(
+        "/__mock/line/push-failures",
+        json!({"count": 1_000_000, "status": 503}),
+    )
+    .await;
+    matched(&app, &mei, &kai).await;
+    matched(&app, &mei, &ren).await;
+    let ended = match_of(&app, &mei, &kai).await;
+    let live = match_of(&app, &mei, &ren).await;
+    // Kai has no page open: Mei's message is pushed to him.
+    ok_json(post(&app, &mei, ended, &client_id(1), "hello Kai").await).await;
+    ok_json(post(&app, &mei, live, &client_id(2), "hello Ren").await).await;
+    let waiting = rows_about_match(&app, ended).await;
+    let kinds: Vec<&str> = waiting.iter().filter_map(|r| r.kind.as_deref()).collect();
+    assert!(
+        kinds.contains(&"match") && kinds.contains(&"message"),
+        "the match's and the message's pushes wait: {waiting:?}"
+    );
+    assert!(waiting.iter().all(|r| r.status == "pending"), "{waiting:?}");
+    // Tried and refused at least once while the match lived.
+    let started = Instant::now();
+    while !rows_about_match(&app, ended)
+        .await
+        .iter()
+        .all(|r| r.attempts >= 1)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "never attempted"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Kai ends the match; then LINE takes pushes again.
+    let unmatched = send_as(
+        &app,
+        Method::DELETE,
+        &format!("/api/matches/{ended}"),
+        &kai.user.token,
+        None,
+    )
+    .await;
+    assert_eq!(unmatched.status(), 204);
+    app.mock_post(
+        "/__mock/line/push-failures",
+        json!({"count": 0, "status": 503}),
+    )
+    .await;
+    outbox_settled(&app, Duration::from_secs(10)).await;
+
+    // What was about the ended match is withdrawn, sent to nobody.
+    let withdrawn = rows_about_match(&app, ended).await;
+    assert_eq!(withdrawn.len(), waiting.len(), "{withdrawn:?}");
+    for row in &withdrawn {
+        assert_eq!(row.status, "withdrawn", "{row:?}");
+        assert_eq!(
+            row.last_error.as_deref(),
+            Some("the match ended"),
+            "{row:?}"
+        );
+        assert!(row.finished_at.is_some(), "{row:?}");
+    }
+    let pushes = app.pushes().await;
+    let link = format!("/chat?match={ended}&");
+    assert!(
+        !pushes.iter().any(|p| p.to_string().contains(&link)),
+        "a push led to the ended match: {pushes:?}"
+    );
+    assert!(
+        !pushes.iter().any(|p| p["to"] == kai.user.line_id.as_str()),
+        "{pushes:?}"
+    );
+    // The live match's pushes went out once LINE came back: to Ren, its match and Mei's message.
+    let delivered = rows_about_match(&app, live).await;
+    assert!(!delivered.is_empty());
+    assert!(
+        delivered.iter().all(|r| r.status == "delivered"),
+        "{delivered:?}"
+    );
+    let to_ren: Vec<String> = pushes
+        .iter()
+        .filter(|p| p["to"] == ren.user.line_id.as_str())
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(to_ren.len(), 2, "{to_ren:?}");
+    assert!(
+        to_ren
+            .iter()
+            .all(|p| p.contains(&format!("/chat?match={live}&"))),
+        "{to_ren:?}"
+    );
+}
+
 crate::on_both_backends!(
+    a_push_about_a_match_that_ended_while_it_waited_is_withdrawn,
     a_failing_platform_is_retried_and_the_push_recorded_once,
     a_replayed_retry_key_is_one_push,
     an_unfollowed_member_is_not_pushed,

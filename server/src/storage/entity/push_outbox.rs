@@ -43,6 +43,9 @@ pub enum Status {
     /// Not sent: the member had unfollowed or blocked the official account.
     #[sea_orm(string_value = "unfollowed")]
     Unfollowed,
+    /// Not sent: the match it was about ended before it went (`Push::only_while_live`).
+    #[sea_orm(string_value = "withdrawn")]
+    Withdrawn,
     /// LINE refused it for good (a 4xx other than 409 and 429).
     #[sea_orm(string_value = "failed")]
     Failed,
@@ -58,6 +61,7 @@ impl Status {
             Status::Pending => "pending",
             Status::Delivered => "delivered",
             Status::Unfollowed => "unfollowed",
+            Status::Withdrawn => "withdrawn",
             Status::Failed => "failed",
             Status::Expired => "expired",
         }
