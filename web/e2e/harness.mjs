@@ -48,7 +48,9 @@ const liveServers = new Set();
 
 /** One server: start, stop, restart on the same port and data dir. */
 export class KizunaServer {
-  constructor() {
+  /** `pickPort`: where a first start's port comes from (a test of the harness hands out a taken one). */
+  constructor({ pickPort = freePort } = {}) {
+    this.pickPort = pickPort;
     liveServers.add(this);
     this.dataDir = mkdtempSync(join(tmpdir(), 'kizuna-e2e-'));
     this.child = null;
@@ -58,8 +60,26 @@ export class KizunaServer {
   get base() {
     return `http://127.0.0.1:${this.port}`;
   }
+  /** Starts the server: on a port of its own the first time, on the same port after a stop (the
+   *  browser's pages keep their origin). freePort's port is free when asked, not when the server
+   *  binds it: a server or Chromium of the other test file running beside this one may take it in
+   *  between. The server then stops at once ("Address already in use"), and the start tries a new
+   *  port (the same one again, a moment later, for a restart). */
   async start() {
-    if (!this.port) this.port = await freePort();
+    const fresh = !this.port;
+    for (let attempt = 1; ; attempt++) {
+      if (!this.port) this.port = await this.pickPort();
+      try {
+        await this.#launch();
+        return;
+      } catch (err) {
+        if (attempt >= 5 || !err.portTaken) throw err;
+        if (fresh) this.port = 0;
+        else await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+  async #launch() {
     const env = {
       ...process.env,
       KIZUNA_BIND: `127.0.0.1:${this.port}`,
@@ -69,20 +89,38 @@ export class KizunaServer {
       RUST_LOG: process.env.RUST_LOG || 'warn',
     };
     delete env.DATABASE_URL;
-    this.child = spawn(serverBinary(), ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(serverBinary(), ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    let said = '';
     const keep = (chunk) => {
+      if (said.length < 4096) said += String(chunk);
       this.log.push(String(chunk));
       if (this.log.length > 200) this.log.shift();
     };
-    this.child.stdout.on('data', keep);
-    this.child.stderr.on('data', keep);
-    const exited = new Promise((_, rej) => this.child.once('exit', (code) => rej(new Error(`server exited (${code}):\n${this.log.join('')}`))));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    // 'close', not 'exit': what the server printed as it stopped has been read by then.
+    const exited = new Promise((_, rej) =>
+      child.once('close', (code) => {
+        if (this.child === child) this.child = null;
+        rej(Object.assign(new Error(`server exited (${code}):\n${this.log.join('')}`), { portTaken: /address already in use/i.test(said) }));
+      }),
+    );
+    // A server that answers on the port is ours only once it has taken the data dir's serve lock
+    // (after binding the port; instance.rs): before that, a healthy answer may come from whoever
+    // holds the port. The lock file is removed first (no server of this data dir runs now), so a
+    // restart's file is its own too.
+    const lock = join(this.dataDir, 'kizuna.db.serve.lock');
+    rmSync(lock, { force: true });
+    const running = () => child.exitCode === null && child.signalCode === null;
     const deadline = Date.now() + 60_000;
+    let settled = false;
     const ready = (async () => {
       while (Date.now() < deadline) {
+        if (settled) return;
         try {
           const res = await fetch(`${this.base}/healthz`);
-          if (res.ok) return;
+          if (res.ok && existsSync(lock) && running()) return;
         } catch {
           /* not yet */
         }
@@ -90,8 +128,12 @@ export class KizunaServer {
       }
       throw new Error(`server not healthy in time:\n${this.log.join('')}`);
     })();
-    await Promise.race([ready, exited]);
-    this.child.removeAllListeners('exit');
+    try {
+      await Promise.race([ready, exited]);
+    } finally {
+      settled = true;
+      child.removeAllListeners('close');
+    }
   }
   async stop() {
     const child = this.child;

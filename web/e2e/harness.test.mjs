@@ -1,0 +1,65 @@
+// The harness itself: a server whose port another process takes before it binds starts anyway,
+// and never mistakes that process for itself. Two test files run side by side, each starting
+// servers on ports freePort found free a moment earlier, so this happens for real.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { KizunaServer, freePort } from './harness.mjs';
+
+/** A stranger on a port: answers 200 to everything, /healthz included. */
+async function stranger() {
+  const srv = createServer((_, res) => res.end('{}'));
+  await new Promise((res) => srv.listen(0, '127.0.0.1', res));
+  return { port: srv.address().port, close: () => closed(srv) };
+}
+
+function closed(srv) {
+  srv.closeAllConnections();
+  return new Promise((res) => srv.close(res));
+}
+
+// A harness that took the stranger for its server would hang a test rather than fail it.
+const bounded = { timeout: 120_000 };
+
+describe('the e2e harness', () => {
+  const servers = [];
+  after(async () => {
+    for (const s of servers) await s.dispose();
+  });
+
+  it('a first start whose port was taken since it was found free starts on another port, and is the server it started', bounded, async () => {
+    const taken = await stranger();
+    let picks = 0;
+    const server = new KizunaServer({ pickPort: () => (picks++ === 0 ? taken.port : freePort()) });
+    servers.push(server);
+    try {
+      await server.start();
+      assert.equal(picks, 2, 'a second port was asked for');
+      assert.notEqual(server.port, taken.port);
+      // Only the real server mints a mock LINE user's id token (the stranger answers `{}`).
+      const user = await server.mockUser();
+      assert.match(await server.idToken(user.userId), /^[\w-]+\.[\w-]+\.[\w-]+$/);
+    } finally {
+      await taken.close();
+    }
+  });
+
+  it('a restart whose port was taken meanwhile never takes the stranger for itself, and starts once the port is free', bounded, async () => {
+    const server = new KizunaServer();
+    servers.push(server);
+    await server.start();
+    const port = server.port;
+    await server.stop();
+
+    const taken = createServer((_, res) => res.end('{}'));
+    await new Promise((res) => taken.listen(port, '127.0.0.1', res));
+    // The stranger answers /healthz with 200 all along: the start must still see its own server fail.
+    await assert.rejects(server.start(), /address already in use/i);
+    await closed(taken);
+
+    await server.start();
+    assert.equal(server.port, port, 'a restart keeps its origin');
+    const user = await server.mockUser();
+    assert.match(await server.idToken(user.userId), /^[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+});
