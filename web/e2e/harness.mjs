@@ -48,9 +48,12 @@ const liveServers = new Set();
 
 /** One server: start, stop, restart on the same port and data dir. */
 export class KizunaServer {
-  /** `pickPort`: where a first start's port comes from (a test of the harness hands out a taken one). */
-  constructor({ pickPort = freePort } = {}) {
+  /** `pickPort`: where a first start's port comes from (a test of the harness hands out a taken one).
+   *  `afterSpawn`: runs the moment a server process is spawned (a test of the harness stalls there,
+   *  as a loaded machine may stall this process). */
+  constructor({ pickPort = freePort, afterSpawn = () => {} } = {}) {
     this.pickPort = pickPort;
+    this.afterSpawn = afterSpawn;
     liveServers.add(this);
     this.dataDir = mkdtempSync(join(tmpdir(), 'kizuna-e2e-'));
     this.child = null;
@@ -89,8 +92,16 @@ export class KizunaServer {
       RUST_LOG: process.env.RUST_LOG || 'warn',
     };
     delete env.DATABASE_URL;
+    // A server that answers on the port is ours only once it has taken the data dir's serve lock
+    // (after binding the port; instance.rs): before that, a healthy answer may come from whoever
+    // holds the port. The lock file is removed before the spawn, while no server of this data dir
+    // runs, so the file seen later is this child's; removed after it, a child quick enough (or a
+    // harness slow enough) would have made its file first and lost it, healthy and never counted.
+    const lock = join(this.dataDir, 'kizuna.db.serve.lock');
+    rmSync(lock, { force: true });
     const child = spawn(serverBinary(), ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    this.afterSpawn();
     let said = '';
     const keep = (chunk) => {
       if (said.length < 4096) said += String(chunk);
@@ -106,27 +117,27 @@ export class KizunaServer {
         rej(Object.assign(new Error(`server exited (${code}):\n${this.log.join('')}`), { portTaken: /address already in use/i.test(said) }));
       }),
     );
-    // A server that answers on the port is ours only once it has taken the data dir's serve lock
-    // (after binding the port; instance.rs): before that, a healthy answer may come from whoever
-    // holds the port. The lock file is removed first (no server of this data dir runs now), so a
-    // restart's file is its own too.
-    const lock = join(this.dataDir, 'kizuna.db.serve.lock');
-    rmSync(lock, { force: true });
     const running = () => child.exitCode === null && child.signalCode === null;
     const deadline = Date.now() + 60_000;
     let settled = false;
+    // What the last poll saw, for the error: a healthy answer without the lock is another story
+    // than no answer at all.
+    let seen = 'no answer yet';
     const ready = (async () => {
       while (Date.now() < deadline) {
         if (settled) return;
         try {
-          const res = await fetch(`${this.base}/healthz`);
-          if (res.ok && existsSync(lock) && running()) return;
-        } catch {
-          /* not yet */
+          const res = await fetch(`${this.base}/healthz`, { signal: AbortSignal.timeout(5_000) });
+          await res.body?.cancel();
+          const locked = existsSync(lock);
+          if (res.ok && locked && running()) return;
+          seen = `/healthz ${res.status}, serve lock ${locked ? 'present' : 'absent'}, child ${running() ? 'running' : 'gone'}`;
+        } catch (err) {
+          seen = `/healthz unanswered (${err.cause?.code ?? err.name})`;
         }
         await new Promise((r) => setTimeout(r, 150));
       }
-      throw new Error(`server not healthy in time:\n${this.log.join('')}`);
+      throw new Error(`server not healthy in time on port ${this.port} (last poll: ${seen}):\n${this.log.join('')}`);
     })();
     try {
       await Promise.race([ready, exited]);
