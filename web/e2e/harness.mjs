@@ -137,6 +137,8 @@ export class KizunaServer {
         }
         await new Promise((r) => setTimeout(r, 150));
       }
+      // An exit already answered the start; a late timeout here would only be an unhandled rejection.
+      if (settled) return;
       throw new Error(`server not healthy in time on port ${this.port} (last poll: ${seen}):\n${this.log.join('')}`);
     })();
     try {
