@@ -511,6 +511,22 @@ async fn a_push_about_a_match_that_ended_while_it_waited_is_withdrawn(backend: B
     )
     .await;
     assert_eq!(unmatched.status(), 204);
+    // A worker that found the match alive just before the end may already be asking LINE; that
+    // push cannot be stopped (push.rs, deliver). LINE stays down until each waiting row's next
+    // attempt has seen the end, so the one in flight fails and is withdrawn on its retry.
+    let started = Instant::now();
+    while rows_about_match(&app, ended)
+        .await
+        .iter()
+        .any(|r| r.status == "pending")
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "never withdrawn: {:?}",
+            rows_about_match(&app, ended).await
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     app.mock_post(
         "/__mock/line/push-failures",
         json!({"count": 0, "status": 503}),
