@@ -43,6 +43,21 @@ export function freePort() {
   });
 }
 
+/** A test file takes minutes (the accessibility file some 4.5 on CI, more on a loaded machine).
+ *  One that starts this close to Taipei's midnight waits for it first: at midnight every member's
+ *  list of introductions becomes the new day's, without those of the day before (docs/design.md,
+ *  Matchmaking), so a file that made its members' lists before it and opened /today after it saw
+ *  an empty list (CI, 2026-11-28 16:00 UTC: the accessibility file's zh-TW part). */
+export const MIDNIGHT_GUARD_MS = 10 * 60_000;
+const DAY_MS = 86_400_000;
+const TAIPEI_MS = 8 * 3_600_000;
+
+/** Milliseconds from `now` (ms since the epoch) to the next midnight in Asia/Taipei (UTC+8, no
+ *  daylight saving time), in (0, one day]. */
+export function untilTaipeiMidnight(now) {
+  return DAY_MS - ((now + TAIPEI_MS) % DAY_MS);
+}
+
 /** The servers of this process not disposed yet (a failed check disposes of them itself). */
 const liveServers = new Set();
 
@@ -50,10 +65,12 @@ const liveServers = new Set();
 export class KizunaServer {
   /** `pickPort`: where a first start's port comes from (a test of the harness hands out a taken one).
    *  `afterSpawn`: runs the moment a server process is spawned (a test of the harness stalls there,
-   *  as a loaded machine may stall this process). */
-  constructor({ pickPort = freePort, afterSpawn = () => {} } = {}) {
+   *  as a loaded machine may stall this process). `now`: the time a first start compares with
+   *  Taipei's midnight (a test of the harness starts a minute before it). */
+  constructor({ pickPort = freePort, afterSpawn = () => {}, now = Date.now } = {}) {
     this.pickPort = pickPort;
     this.afterSpawn = afterSpawn;
+    this.now = now;
     liveServers.add(this);
     this.dataDir = mkdtempSync(join(tmpdir(), 'kizuna-e2e-'));
     this.child = null;
@@ -70,6 +87,13 @@ export class KizunaServer {
    *  port (the same one again, a moment later, for a restart). */
   async start() {
     const fresh = !this.port;
+    if (fresh) {
+      const left = untilTaipeiMidnight(this.now());
+      if (left < MIDNIGHT_GUARD_MS) {
+        process.stderr.write(`[e2e] waiting ${Math.ceil(left / 1000) + 2} s for Taipei's midnight: a new day's introductions would change this file's lists under it\n`);
+        await new Promise((r) => setTimeout(r, left + 2_000));
+      }
+    }
     for (let attempt = 1; ; attempt++) {
       if (!this.port) this.port = await this.pickPort();
       try {

@@ -5,7 +5,7 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { KizunaServer, freePort } from './harness.mjs';
+import { KizunaServer, freePort, untilTaipeiMidnight, MIDNIGHT_GUARD_MS } from './harness.mjs';
 
 /** A stranger on a port: answers 200 to everything, /healthz included. */
 async function stranger() {
@@ -79,6 +79,29 @@ describe('the e2e harness', () => {
     await server.stop();
     await server.start();
     assert.ok(Date.now() - began < 50_000, `two starts took ${Date.now() - began} ms`);
+    const user = await server.mockUser();
+    assert.match(await server.idToken(user.userId), /^[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('counts the time to the next midnight in Taipei, which is 16:00 UTC', () => {
+    assert.equal(untilTaipeiMidnight(Date.UTC(2026, 10, 28, 15, 59, 0)), 60_000);
+    assert.equal(untilTaipeiMidnight(Date.UTC(2026, 10, 28, 16, 0, 0)), 86_400_000);
+    assert.equal(untilTaipeiMidnight(Date.UTC(2026, 10, 28, 16, 0, 1)), 86_399_000);
+    assert.equal(untilTaipeiMidnight(Date.UTC(2026, 10, 28, 4, 0, 0)), 12 * 3_600_000);
+    // New Year's Eve in Taipei is still the 31st at 15:59 UTC.
+    assert.equal(untilTaipeiMidnight(Date.UTC(2026, 11, 31, 15, 50, 0)), 10 * 60_000);
+  });
+
+  it("a file that starts its server within minutes of Taipei's midnight starts it just after", bounded, async () => {
+    // The harness believes it is three seconds before midnight in Taipei (CI once made the
+    // accessibility file's lists before it and opened /today after it: an empty list).
+    const began = Date.now();
+    const server = new KizunaServer({ now: () => Date.UTC(2026, 10, 28, 15, 59, 57) + (Date.now() - began) });
+    servers.push(server);
+    assert.ok(3_000 < MIDNIGHT_GUARD_MS);
+    await server.start();
+    const waited = Date.now() - began;
+    assert.ok(waited >= 5_000, `started after ${waited} ms, before the midnight (3 s) and its margin (2 s)`);
     const user = await server.mockUser();
     assert.match(await server.idToken(user.userId), /^[\w-]+\.[\w-]+\.[\w-]+$/);
   });
