@@ -43,7 +43,7 @@ export function freePort() {
   });
 }
 
-/** A test file takes minutes (the accessibility file some 4.5 on CI, more on a loaded machine).
+/** A test file takes minutes (the accessibility file some 4.5 minutes on CI, more on a loaded machine).
  *  One that starts this close to Taipei's midnight waits for it first: at midnight every member's
  *  list of introductions becomes the new day's, without those of the day before (docs/design.md,
  *  Matchmaking), so a file that made its members' lists before it and opened /today after it saw
@@ -66,7 +66,7 @@ export class KizunaServer {
   /** `pickPort`: where a first start's port comes from (a test of the harness hands out a taken one).
    *  `afterSpawn`: runs the moment a server process is spawned (a test of the harness stalls there,
    *  as a loaded machine may stall this process). `now`: the time a first start compares with
-   *  Taipei's midnight (a test of the harness starts a minute before it). */
+   *  Taipei's midnight (a test of the harness starts three seconds before it). */
   constructor({ pickPort = freePort, afterSpawn = () => {}, now = Date.now } = {}) {
     this.pickPort = pickPort;
     this.afterSpawn = afterSpawn;

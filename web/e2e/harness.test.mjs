@@ -88,7 +88,7 @@ describe('the e2e harness', () => {
     assert.equal(untilTaipeiMidnight(Date.UTC(2026, 10, 28, 16, 0, 0)), 86_400_000);
     assert.equal(untilTaipeiMidnight(Date.UTC(2026, 10, 28, 16, 0, 1)), 86_399_000);
     assert.equal(untilTaipeiMidnight(Date.UTC(2026, 10, 28, 4, 0, 0)), 12 * 3_600_000);
-    // New Year's Eve in Taipei is still the 31st at 15:59 UTC.
+    // The year's last midnight, the guard's ten minutes before it.
     assert.equal(untilTaipeiMidnight(Date.UTC(2026, 11, 31, 15, 50, 0)), 10 * 60_000);
   });
 
