@@ -44,7 +44,8 @@ use crate::{
 };
 
 /// The user's sessions carry their role: every process reads them again (the real list's
-/// changes, made by the CLI, take effect within the session cache's second).
+/// changes, made by the CLI, take effect within the session cache's second; on PostgreSQL the
+/// database announces them).
 async fn role_changed(state: &State, line_user_id: &LineUserId) -> anyhow::Result<()> {
     if let Some(user) = users::find_by_line_id(&state.db, line_user_id.as_str()).await? {
         state

@@ -7,7 +7,12 @@
 //!
 //! While the connection is being re-established, announcements are missed: the pool then
 //! reloads in the background, the streams read the events they missed and look their sessions
-//! up again.
+//! up again, once the listener hears again (after the reconnect, or with the first notification
+//! on a connection made anew after an error).
+//!
+//! The same task sends this process's heartbeat on the sessions' channel
+//! (`identity::ends::SessionEnds::heartbeat`, every `HEARTBEAT_EVERY`): hearing it back vouches
+//! for the session cache; it stops with the listener.
 
 use std::{sync::Arc, time::Duration};
 
@@ -62,12 +67,33 @@ pub async fn start(
             }
         }
     });
-    Ok(Some(tokio::spawn(async move {
+    ends.cache().vouch_by_heartbeats();
+    let heartbeats = {
+        let (db, ends) = (db.clone(), ends.clone());
+        async move {
+            let mut every = tokio::time::interval(crate::identity::ends::HEARTBEAT_EVERY);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                ends.heartbeat(&db).await;
+            }
+        }
+    };
+    let listening = async move {
         let mut backoff = Duration::from_millis(500);
+        // An error may have cost the connection: the next call makes a new one (and LISTENs)
+        // without saying so, and what was announced in between is lost.
+        let mut lost = false;
         loop {
             match listener.try_recv().await {
                 Ok(Some(note)) => {
                     backoff = Duration::from_millis(500);
+                    if std::mem::take(&mut lost) {
+                        tracing::warn!("relay: listening again");
+                        pool.expire();
+                        chat.resync();
+                        ends.recheck();
+                    }
                     if note.channel() == crate::chat::CHANNEL {
                         if heard.send(note.payload().to_owned()).await.is_err() {
                             break;
@@ -89,10 +115,18 @@ pub async fn start(
                 Err(sea_orm::sqlx::Error::PoolClosed) => break,
                 Err(err) => {
                     tracing::warn!(error = %err, "relay: the database is unreachable");
+                    lost = true;
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(Duration::from_secs(30));
                 }
             }
+        }
+    };
+    Ok(Some(tokio::spawn(async move {
+        // One task: aborting it (the server's stop) ends both.
+        tokio::select! {
+            () = listening => {}
+            () = heartbeats => {}
         }
     })))
 }

@@ -17,8 +17,25 @@
 //! what a session carries (`AfterCommit::account_changed`: their name or avatar, their profile's
 //! status, their reviewer role), which no stream hears of. After a reconnect the
 //! cache is emptied.
+//!
+//! On PostgreSQL the database announces too, inside the transaction that makes the change:
+//! triggers on `sessions` (revoked, or deleted while live), `profiles` (status), `users` (name,
+//! avatar) and `reviewers` (migration `m20261205_000001_session_announcements`) send the same
+//! payload without an origin, which every process takes, the one that made the change included
+//! (it told itself already; evicting and ending again changes nothing). So an end commits with
+//! its announcement, whoever made it: the API, the CLI, an operator's hand. And each process
+//! sends itself a heartbeat on the same channel ([`SessionEnds::heartbeat`], every
+//! [`HEARTBEAT_EVERY`]); hearing one vouches that every announcement committed before it was sent
+//! was heard, which is what lets the session cache keep a session beyond a second.
 
-use std::sync::Arc;
+use std::{
+    collections::VecDeque,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
 
 use sea_orm::{DatabaseConnection, DbBackend};
 use serde::{Deserialize, Serialize};
@@ -32,6 +49,15 @@ pub const CHANNEL: &str = "kizuna_sessions";
 /// Announcements a stream has not looked at yet before it misses the oldest (it then looks its
 /// session up instead).
 const BACKLOG: usize = 1024;
+
+/// How often each process sends itself a heartbeat on [`CHANNEL`]: well within the session
+/// cache's second (`session_cache::SESSION_CACHE_TTL`), so that a process whose relay keeps up
+/// always has one heard less than a second ago.
+pub const HEARTBEAT_EVERY: Duration = Duration::from_millis(250);
+
+/// Heartbeats sent and not heard yet, at most (older ones are forgotten: hearing them late
+/// would vouch for nothing new).
+const HEARTBEATS_AWAITED: usize = 64;
 
 /// Sessions that ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,11 +78,15 @@ impl Ended {
     }
 }
 
-/// A NOTIFY payload: this process's origin, token hashes and user ids of ended sessions, and the
-/// ids of users whose sessions are to be read again (`c`).
+/// A NOTIFY payload: the announcing process's origin (empty when the database's triggers send
+/// it), token hashes and user ids of ended sessions, the ids of users whose sessions are to be
+/// read again (`c`), or a process's heartbeat (`h`, its number).
 #[derive(Debug, Default, Serialize, Deserialize, PartialEq)]
 struct Relayed {
+    #[serde(default)]
     o: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    h: Option<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     s: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -99,6 +129,12 @@ pub struct SessionEnds {
     rechecks: watch::Sender<u64>,
     /// This process's session cache, evicted by every announcement.
     cache: Arc<SessionCache>,
+    /// The next heartbeat's number, and those sent and not heard yet with when they were sent.
+    next_heartbeat: AtomicU64,
+    heartbeats: Mutex<VecDeque<(u64, Instant)>>,
+    /// Whether the last heartbeat failed to go (so that an outage is logged once, not 4 times a
+    /// second).
+    heartbeat_failing: AtomicBool,
 }
 
 /// What one stream listens to: announced ends, and when to look its session up again.
@@ -114,6 +150,9 @@ impl SessionEnds {
             ended: broadcast::channel(BACKLOG).0,
             rechecks: watch::Sender::new(0),
             cache: Arc::new(SessionCache::new()),
+            next_heartbeat: AtomicU64::new(0),
+            heartbeats: Mutex::new(VecDeque::new()),
+            heartbeat_failing: AtomicBool::new(false),
         })
     }
 
@@ -138,8 +177,9 @@ impl SessionEnds {
 
     /// Tells this process's cache and streams and, on PostgreSQL, every other process that these
     /// sessions ended and that what the sessions of the `changed` users carry changed (call it
-    /// after the commit, before answering). A failed NOTIFY is logged: the other processes'
-    /// caches find out within `SESSION_CACHE_TTL`, their streams at their next keep-alive.
+    /// after the commit, before answering). A failed NOTIFY is logged: the database's triggers
+    /// announced in the transaction every end and every change but a new profile; that one the
+    /// other processes' caches read again within `SESSION_CACHE_HELD`.
     pub async fn announce(&self, db: &DatabaseConnection, ended: &[Ended], changed: &[i64]) {
         if ended.is_empty() && changed.is_empty() {
             return;
@@ -158,10 +198,60 @@ impl SessionEnds {
         }
     }
 
-    /// Another process's announcement (a NOTIFY payload), told to this process's cache and
-    /// streams.
+    /// Sends this process's next heartbeat on [`CHANNEL`] (PostgreSQL; the relay calls it every
+    /// [`HEARTBEAT_EVERY`] once it listens). When it was sent is taken before the statement, so
+    /// that whatever committed before that instant committed before the heartbeat.
+    pub async fn heartbeat(&self, db: &DatabaseConnection) {
+        let number = self.next_heartbeat.fetch_add(1, Ordering::SeqCst);
+        {
+            let mut awaited = self.heartbeats.lock().unwrap_or_else(|e| e.into_inner());
+            awaited.push_back((number, Instant::now()));
+            while awaited.len() > HEARTBEATS_AWAITED {
+                awaited.pop_front();
+            }
+        }
+        let payload = serde_json::to_string(&Relayed {
+            o: self.origin.clone(),
+            h: Some(number),
+            ..Relayed::default()
+        })
+        .unwrap_or_default();
+        match crate::storage::notify::notify(db, CHANNEL, &payload).await {
+            Ok(()) => self.heartbeat_failing.store(false, Ordering::SeqCst),
+            Err(err) => {
+                if !self.heartbeat_failing.swap(true, Ordering::SeqCst) {
+                    tracing::warn!(error = %err, "session ends: a heartbeat could not be sent");
+                }
+            }
+        }
+    }
+
+    /// This process's heartbeat `number` came back: the cache is vouched for as of its sending.
+    fn heartbeat_heard(&self, number: u64) {
+        let mut awaited = self.heartbeats.lock().unwrap_or_else(|e| e.into_inner());
+        while let Some(&(sent_number, sent)) = awaited.front() {
+            if sent_number > number {
+                break;
+            }
+            awaited.pop_front();
+            if sent_number == number {
+                self.cache.heard_as_of(sent);
+            }
+        }
+    }
+
+    /// An announcement heard on [`CHANNEL`] (a NOTIFY payload): another process's, or the
+    /// database's (no origin, this process's own changes included), told to this process's
+    /// cache and streams; this process's own heartbeat vouches for its cache.
     pub(crate) fn heard(&self, payload: &str) {
         match serde_json::from_str::<Relayed>(payload) {
+            Ok(Relayed {
+                o, h: Some(number), ..
+            }) => {
+                if o == self.origin {
+                    self.heartbeat_heard(number);
+                }
+            }
             Ok(relayed) if relayed.o != self.origin => {
                 let ended = relayed.ended();
                 self.evict(&ended, &relayed.c);
@@ -267,5 +357,66 @@ mod tests {
             watch.ended.try_recv(),
             Err(broadcast::error::TryRecvError::Empty)
         ));
+    }
+
+    #[test]
+    fn only_this_process_heartbeat_heard_vouches_for_its_cache_as_of_its_sending() {
+        let ends = SessionEnds::new();
+        let cache = ends.cache();
+        let long_ago = Instant::now() - Duration::from_secs(2);
+        let sent = Instant::now();
+        ends.heartbeats
+            .lock()
+            .unwrap()
+            .extend([(0, long_ago), (1, sent), (2, sent)]);
+        let beat = |origin: &str, number: u64| {
+            serde_json::to_string(&Relayed {
+                o: origin.to_string(),
+                h: Some(number),
+                ..Relayed::default()
+            })
+            .unwrap()
+        };
+        ends.heard(&beat("elsewhere", 1));
+        assert!(
+            !cache.vouched_for(),
+            "another process's heartbeat vouches for nothing here"
+        );
+        let own = ends.origin.clone();
+        ends.heard(&beat(&own, 0));
+        assert!(
+            !cache.vouched_for(),
+            "a heartbeat sent 2 s ago vouches for nothing now"
+        );
+        ends.heard(&beat(&own, 1));
+        assert!(cache.vouched_for());
+        assert_eq!(
+            ends.heartbeats
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|h| h.0)
+                .collect::<Vec<_>>(),
+            vec![2],
+            "heard in order: the heartbeats up to it are no longer awaited"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_database_announcement_reaches_every_process_its_own_changes_included() {
+        let ends = SessionEnds::new();
+        let mut watch = ends.watch();
+        let cache = ends.cache();
+        cache.fill("s9", Arc::new(row_of(9)), cache.ticket());
+        // As the triggers write it: no origin.
+        ends.heard(r#"{"s":["s9"]}"#);
+        assert_eq!(
+            *watch.ended.recv().await.unwrap(),
+            Ended::Session("s9".into())
+        );
+        assert!(cache.get("s9").is_none());
+        cache.fill("s10", Arc::new(row_of(10)), cache.ticket());
+        ends.heard(r#"{"c":[10]}"#);
+        assert!(cache.get("s10").is_none());
     }
 }

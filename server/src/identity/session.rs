@@ -6,8 +6,9 @@
 //! per session (a read-mostly hot path), and because the token never changes, parallel requests
 //! cannot race each other into a revoked token.
 //!
-//! A session proved once is kept for a second ([`super::session_cache`]): a member's requests in
-//! that second prove it with no statement.
+//! A session proved once is kept in memory ([`super::session_cache`]: a second on SQLite, while
+//! the process hears its own heartbeat on PostgreSQL): a member's requests that follow prove it
+//! with no statement.
 
 use std::sync::{Arc, OnceLock};
 
@@ -41,7 +42,8 @@ pub struct Auth {
     pub profile: Option<ProfileBrief>,
     /// On the reviewers list now: joined from `reviewers` with the session, so that adding or
     /// removing a reviewer takes effect on their next call (within the session cache's second
-    /// when done outside the server), sessions unchanged.
+    /// when done outside the server; on PostgreSQL the database announces it), sessions
+    /// unchanged.
     pub reviewer: bool,
     /// When the session ends unless it is renewed (Unix seconds): its sliding expiry, or its
     /// absolute end if that comes first. What outlives the request (an events stream) ends then.

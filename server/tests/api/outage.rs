@@ -245,8 +245,8 @@ async fn postgres_outage() {
     let ready = app.get("/readyz", None).await;
     assert_eq!(ready.status(), 503);
     assert_eq!(ready.text().await.unwrap(), "database unavailable");
-    // A session read in the last second may still answer from the cache; past that the session
-    // itself needs the database.
+    // A session read before may still answer from the cache for a second (on PostgreSQL, a second
+    // after the last heartbeat it heard); past that the session itself needs the database.
     tokio::time::sleep(kizuna_server::identity::session_cache::SESSION_CACHE_TTL).await;
     assert_unavailable(app.get("/api/user/my-info", Some(&a.token)).await).await;
     assert_unavailable(app.create_profile(Some(&a.id_token), &payload).await).await;
@@ -308,9 +308,10 @@ async fn postgres_outage() {
     assert!(started.elapsed() >= Duration::from_secs(2));
 
     // A longer one: /healthz gives up first, the API when the pool does; both answer 503 (once
-    // the session read above has left the cache).
-    tokio::time::sleep(kizuna_server::identity::session_cache::SESSION_CACHE_TTL).await;
+    // the cache no longer answers for the session read above: a second after the last heartbeat
+    // it heard, which stopped with the connections).
     proxy.refuse().await;
+    tokio::time::sleep(kizuna_server::identity::session_cache::SESSION_CACHE_TTL).await;
     let (health, info) = tokio::join!(
         app.get("/healthz", None),
         app.get("/api/user/my-info", Some(&b.token))

@@ -45,6 +45,7 @@ mod m20261203_000402_photo_regions;
 mod m20261203_000420_we_met;
 mod m20261203_000421_review_history_time;
 mod m20261204_000001_introductions_unchecked;
+mod m20261205_000001_session_announcements;
 
 pub struct Migrator;
 
@@ -81,6 +82,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_000420_we_met::Migration),
             Box::new(m20261203_000421_review_history_time::Migration),
             Box::new(m20261204_000001_introductions_unchecked::Migration),
+            Box::new(m20261205_000001_session_announcements::Migration),
         ]
     }
 }
