@@ -9,9 +9,11 @@ use crate::{
     process::command,
 };
 
-struct Cli {
-    data_dir: std::path::PathBuf,
-    url: Option<String>,
+/// The binary's `reviewers` command on one database (also for `session_cache.rs`, whose servers
+/// must hear what it changes).
+pub(crate) struct Cli {
+    pub(crate) data_dir: std::path::PathBuf,
+    pub(crate) url: Option<String>,
 }
 
 impl Cli {
@@ -25,7 +27,7 @@ impl Cli {
     }
 
     /// Runs a command that must succeed; answers its stdout.
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
         assert!(
             out.status.success(),

@@ -234,28 +234,19 @@ async fn a_held_session_answers_beyond_the_second_and_hears_every_change_postgre
 
     // A role given and taken by the CLI (on the database the servers share: `b.database_url` is
     // the scratch database b was made with, not the one it was told to use).
-    let cli = |verb: &str| {
-        let out =
-            crate::process::command(&crate::helpers::scratch_dir(), Some(&a.database_url), "")
-                .env_remove("RUST_LOG")
-                .args(["reviewers", verb, mei.user.line_id.as_str()])
-                .output()
-                .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    let cli = crate::reviewers::Cli {
+        data_dir: crate::helpers::scratch_dir(),
+        url: Some(a.database_url.clone()),
     };
     held(&b, &token).await;
-    cli("add");
+    cli.ok(&["add", mei.user.line_id.as_str()]);
     let since = Instant::now();
     seen_within_the_bound(&b, &token, since, "the role given by the CLI", |info| {
         info["roles"] == json!(["REVIEWER"])
     })
     .await;
     held(&b, &token).await;
-    cli("remove");
+    cli.ok(&["remove", mei.user.line_id.as_str()]);
     let since = Instant::now();
     seen_within_the_bound(&b, &token, since, "the role taken by the CLI", |info| {
         info["roles"] == json!([])
