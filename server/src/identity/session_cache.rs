@@ -34,9 +34,10 @@ use std::{
 
 use crate::storage::sessions::SessionRow;
 
-/// The revocation bound of docs/design.md, When a session ends: on SQLite how long a session read
-/// from the database answers from memory, counted from before the read; on PostgreSQL how long
-/// after the sending of the last heartbeat this process heard its entries still answer.
+/// The revocation bound of docs/design.md, When a session ends: on both databases how long a
+/// session read from the database answers from memory, counted from before the read (on SQLite the
+/// only bound); on PostgreSQL also how long after the sending of the last heartbeat this process
+/// heard its entries answer beyond that, up to [`SESSION_CACHE_HELD`].
 pub const SESSION_CACHE_TTL: Duration = Duration::from_secs(1);
 
 /// On PostgreSQL, how long a session read answers from memory at most (while heartbeats are
