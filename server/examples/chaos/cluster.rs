@@ -215,9 +215,10 @@ impl Postgres {
 
     fn ctl(&self, action: &[&str]) -> anyhow::Result<()> {
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=400",
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c max_connections=400 {}",
             self.port,
-            self.data.parent().unwrap().display()
+            self.data.parent().unwrap().display(),
+            std::env::var("CHAOS_PG_OPTIONS").unwrap_or_default()
         );
         let status = pg_tool(&self.bin, "pg_ctl")
             .arg("-D")

@@ -19,7 +19,9 @@
 //! Settings: `CHAOS_PAIRS` (1000), `CHAOS_RATE` (messages a second in all, 500), `CHAOS_SECS`
 //! (each measured phase, 30), `CHAOS_FORGET_LAST_EVENT_ID=1` (streams reconnect without it: the
 //! checker must then fail), `CHAOS_SERIES=1` (also print each measured phase's send answers 3 s at
-//! a time: a process that is slow or retried shows there). `chaos SERVER_BIN [S3S_FS_BIN]`; exits 1 unless the checker passes.
+//! a time: a process that is slow or retried shows there), `CHAOS_PG_OPTIONS` (more `-c name=value`
+//! settings for the run's PostgreSQL, such as `shared_preload_libraries=pg_stat_statements` to see
+//! what the statements cost). `chaos SERVER_BIN [S3S_FS_BIN]`; exits 1 unless the checker passes.
 //!
 //! Each measured phase counts only acknowledged sends as throughput and prints, beside it, the
 //! sends begun in it that were refused or given up (any fails the run: a timed answer that is not

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use anyhow::Context;
-use kizuna_core::{access::Ties, safety::Kinds};
+use kizuna_core::{access::Ties, rules::SAFETY_YOUNG_MATCH_MESSAGES, safety::Kinds};
 use sea_orm::{
     ActiveValue::Set,
     ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult,
@@ -107,7 +107,10 @@ pub async fn messages(
 #[derive(Clone, Copy, Debug)]
 pub struct SendContext {
     pub ties: Ties,
-    /// Messages the sender and the other member sent in the match so far.
+    /// Messages the sender and the other member sent in the match so far, each counted up to
+    /// [`SAFETY_YOUNG_MATCH_MESSAGES`]: the rule asks no more of them (`Conversation::is_young`),
+    /// and a send into a conversation of thousands of messages counts no more than that many of
+    /// each side's.
     pub sent_by_sender: u32,
     pub sent_by_other: u32,
     /// Every kind found in the sender's earlier messages of the match.
@@ -139,16 +142,18 @@ pub async fn send_context(
 ) -> Result<Option<SendRead>, StorageError> {
     let backend = txn.get_database_backend();
     // The kinds are bits (`Kinds::bits`): their union over the sender's earlier messages, bit
-    // by bit, in SQL both databases speak.
+    // by bit, in SQL both databases speak; `safety_kinds <> 0` as the flagged messages' index
+    // states it (migration m20261206_000001), so that only those are read.
     let earlier = (0..8)
         .map(|bit| format!("COALESCE(MAX(c.safety_kinds & {}), 0)", 1 << bit))
         .collect::<Vec<_>>()
         .join(" | ");
     let text = format!(
         "SELECT {ties}, \
-         (SELECT COUNT(*) FROM chat_messages c WHERE c.match_id = $4 AND c.sender_id = $1) \
-           AS sent_by_sender, \
-         (SELECT COUNT(*) FROM chat_messages c WHERE c.match_id = $4) AS sent_in_all, \
+         (SELECT COUNT(*) FROM (SELECT 1 FROM chat_messages c \
+           WHERE c.match_id = $4 AND c.sender_id = $1 LIMIT {cap}) s) AS sent_by_sender, \
+         (SELECT COUNT(*) FROM (SELECT 1 FROM chat_messages c \
+           WHERE c.match_id = $4 AND c.sender_id = $3 LIMIT {cap}) s) AS sent_by_other, \
          (SELECT {earlier} FROM chat_messages c \
            WHERE c.match_id = $4 AND c.sender_id = $1 AND c.safety_kinds <> 0) AS earlier_kinds, \
          CASE WHEN EXISTS (SELECT 1 FROM safety_reviews r WHERE r.match_id = $4) \
@@ -163,6 +168,7 @@ pub async fn send_context(
          WHERE p.id = $3",
         ties = super::access::ties_columns(),
         alive = alive_sql(backend, process, "pr.process_id"),
+        cap = SAFETY_YOUNG_MATCH_MESSAGES,
     );
     let mut values = super::access::ties_values(sender);
     values.extend([
@@ -199,7 +205,7 @@ pub async fn send_context(
         context: SendContext {
             ties,
             sent_by_sender,
-            sent_by_other: count("sent_in_all")?.saturating_sub(sent_by_sender),
+            sent_by_other: count("sent_by_other")?,
             earlier: Kinds::from_bits((earlier.unwrap_or(0) & 0xff) as u8),
             queued_before: flag("queued_before")?,
             other_present: flag("other_present")?,

@@ -5,6 +5,7 @@
 //! and names no reporter; its dismissal, and its settlement by a suspension; who may do what.
 
 use reqwest::Method;
+use sea_orm::ConnectionTrait;
 use serde_json::{Value, json};
 
 use crate::{
@@ -333,8 +334,68 @@ async fn no_message_text_reaches_the_log_postgres() {
     }
 }
 
+/// A conversation weeks old and thousands of messages long: contact details carry no caution
+/// any more, money talk still does, and the sender's contact details from its first day, far
+/// behind the rest, still make it the stronger cause in the queue. What a send counts of the
+/// conversation stops at the rule's threshold, and it reads the flagged messages alone, so that
+/// this send costs what it costs in a new conversation.
+async fn a_long_old_conversation_keeps_its_cautions_and_its_history(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, kai, id) = matched_pair(&app, 0).await;
+    ok_json(post(&app, &mei, id, &client_id(1), CONTACT).await).await;
+    // Weeks of talk, as sends store it: 1,500 messages from each side after Mei's first.
+    for (n, who) in [(0, &mei), (1, &kai)] {
+        let sql = format!(
+            "INSERT INTO chat_messages \
+               (match_id, sender_id, client_message_id, text, sent_at, safety_kinds) \
+             WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 1500) \
+             SELECT {id}, {member}, 'bulk-{n}-' || i, 'how was your day?', {now}, 0 FROM k",
+            member = who.id,
+            now = app.state.now(),
+        );
+        app.db.execute_unprepared(&sql).await.unwrap();
+    }
+    let old = kizuna_core::rules::SAFETY_YOUNG_MATCH_SECS + 60;
+    app.db
+        .execute_unprepared(&format!(
+            "UPDATE matches SET created_at = created_at - {old} WHERE id = {id}"
+        ))
+        .await
+        .unwrap();
+    let mut mei_events = Events::open(&app, &mei).await;
+    let mut kai_events = Events::open(&app, &kai).await;
+
+    ok_json(post(&app, &kai, id, &client_id(2), "My LINE is kai_1990").await).await;
+    assert_eq!(
+        mei_events.expect("message").await["message"]["caution"],
+        Value::Null,
+        "contact details in an old conversation"
+    );
+    assert_eq!(
+        kai_events.expect("message").await["message"]["mine"],
+        true,
+        "Kai's own copy first"
+    );
+    ok_json(post(&app, &mei, id, &client_id(3), MONEY).await).await;
+    assert_eq!(
+        kai_events.expect("message").await["message"]["caution"],
+        json!({"kinds": ["MONEY"]})
+    );
+    let causes = number(
+        &app,
+        "SELECT COUNT(*) AS n FROM safety_reviews WHERE cause = 'OFF_PLATFORM_THEN_MONEY'",
+    )
+    .await;
+    assert_eq!(causes, 1, "Mei's first-day contact details are found");
+    assert_eq!(
+        number(&app, "SELECT COUNT(*) AS n FROM chat_messages").await,
+        3003
+    );
+}
+
 on_both_backends!(
     the_recipient_sees_a_caution_and_the_sender_never_does,
     money_talk_puts_the_conversation_in_the_queue_once_and_a_reviewer_dismisses_it,
     a_suspension_settles_the_flagged_conversation,
+    a_long_old_conversation_keeps_its_cautions_and_its_history,
 );

@@ -46,6 +46,7 @@ mod m20261203_000420_we_met;
 mod m20261203_000421_review_history_time;
 mod m20261204_000001_introductions_unchecked;
 mod m20261205_000001_session_announcements;
+mod m20261206_000001_flagged_messages;
 
 pub struct Migrator;
 
@@ -83,6 +84,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_000421_review_history_time::Migration),
             Box::new(m20261204_000001_introductions_unchecked::Migration),
             Box::new(m20261205_000001_session_announcements::Migration),
+            Box::new(m20261206_000001_flagged_messages::Migration),
         ]
     }
 }

@@ -310,11 +310,25 @@ pub async fn create_index_concurrently(
     table: &str,
     columns: &str,
 ) -> Result<(), DbErr> {
+    create_partial_index_concurrently(manager, name, table, columns, None).await
+}
+
+/// [`create_index_concurrently`] of the rows `predicate` (SQL both databases speak, such as
+/// `safety_kinds <> 0`) holds for, when given: a query whose `WHERE` states the same condition
+/// reads only those rows' entries.
+pub async fn create_partial_index_concurrently(
+    manager: &SchemaManager<'_>,
+    name: &str,
+    table: &str,
+    columns: &str,
+    predicate: Option<&str>,
+) -> Result<(), DbErr> {
     let db = manager.get_connection();
     let backend = db.get_database_backend();
+    let predicate = predicate.map(|p| format!(" WHERE {p}")).unwrap_or_default();
     if backend != DbBackend::Postgres {
         db.execute_unprepared(&format!(
-            "CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns})"
+            "CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns}){predicate}"
         ))
         .await?;
         return Ok(());
@@ -333,7 +347,7 @@ pub async fn create_index_concurrently(
             .await?;
     }
     db.execute_unprepared(&format!(
-        "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} ({columns})"
+        "CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table} ({columns}){predicate}"
     ))
     .await?;
     Ok(())
