@@ -11,8 +11,10 @@
 //! on a connection made anew after an error).
 //!
 //! The same task sends this process's heartbeat on the sessions' channel
-//! (`identity::ends::SessionEnds::heartbeat`, every `HEARTBEAT_EVERY`): hearing it back vouches
-//! for the session cache; it stops with the listener.
+//! (`identity::ends::SessionEnds::heartbeat`, every `HEARTBEAT_EVERY`) on a connection of its own
+//! (`storage::notify::own_connection`), never waiting behind the requests for one of the pool's:
+//! hearing it back vouches for the session cache; it stops, and its connection closes, with the
+//! listener.
 
 use std::{sync::Arc, time::Duration};
 
@@ -69,7 +71,10 @@ pub async fn start(
     });
     ends.cache().vouch_by_heartbeats();
     let heartbeats = {
-        let (db, ends) = (db.clone(), ends.clone());
+        // Not through the pool: see `own_connection`.
+        let db = crate::storage::notify::own_connection(db)
+            .context("the relay runs on PostgreSQL only")?;
+        let ends = ends.clone();
         async move {
             let mut every = tokio::time::interval(crate::identity::ends::HEARTBEAT_EVERY);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -2,9 +2,26 @@
 //! there is no one to tell).
 
 use anyhow::Context;
-use sea_orm::{ConnectionTrait, DbBackend, Statement};
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, SqlxPostgresConnector, Statement};
 
 use super::StorageError;
+
+/// A pool of one connection beside `db`'s, to the same PostgreSQL database, for an announcement
+/// that must not wait behind the requests: when every pooled connection is taken (a saturated
+/// process queues its requests there) a heartbeat sent through `db` would wait for one and vouch
+/// too late (`identity::ends::HEARTBEAT_EVERY`). It connects on first use and again after an
+/// error, and its connection ends with the last clone. None on SQLite.
+pub fn own_connection(db: &DatabaseConnection) -> Option<DatabaseConnection> {
+    if db.get_database_backend() != DbBackend::Postgres {
+        return None;
+    }
+    let pool = db.get_postgres_connection_pool();
+    let own = sea_orm::sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(std::time::Duration::from_secs(10))
+        .connect_lazy_with((*pool.connect_options()).clone());
+    Some(SqlxPostgresConnector::from_sqlx_postgres_pool(own))
+}
 
 /// Sends `payload` on `channel` to every process listening; nothing on SQLite.
 pub async fn notify(

@@ -280,6 +280,47 @@ async fn a_held_session_answers_beyond_the_second_and_hears_every_change_postgre
     .await;
 }
 
+/// A saturated process queues its requests for the pool's connections; its heartbeat does not
+/// queue among them (it has a connection of its own), so while every pooled connection is taken
+/// a member's held session still answers from memory beyond the second. Sent through the pool,
+/// the heartbeat waited there, was heard too late to vouch, and every send of a saturated chat
+/// read its session (server/README.md, chat).
+#[tokio::test]
+async fn a_held_session_answers_while_every_pooled_connection_is_taken_postgres() {
+    let app = spawn_app_with(Backend::Postgres, |s| s.db_pool = Some(4)).await;
+    let (mei, _) = register(&app, 0, true).await;
+    let token = mei.user.token.clone();
+    held(&app, &token).await;
+
+    let pool = app.state.db.get_postgres_connection_pool();
+    let mut taken = Vec::new();
+    while let Ok(conn) = tokio::time::timeout(Duration::from_millis(300), pool.acquire()).await {
+        taken.push(conn.unwrap());
+    }
+    assert_eq!(
+        (pool.size(), pool.num_idle()),
+        (4, 0),
+        "every pooled connection is taken (the relay's listener holds one of them)"
+    );
+    tokio::time::sleep(SESSION_CACHE_TTL + Duration::from_millis(500)).await;
+    let cache = app.state.session_ends.cache();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !cache.vouched_for() {
+        assert!(
+            Instant::now() < deadline,
+            "no heartbeat heard while the pool is taken"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (auth, statements) = queries::counted(app.state.sessions.check(&token)).await;
+    assert_eq!(auth.unwrap().user.line_user_id, mei.user.line_id);
+    assert_eq!(statements, 0, "answered from memory, 1.5 s after its read");
+    assert_eq!(pool.num_idle(), 0, "and no pooled connection was needed");
+    drop(taken);
+    // The pool serves again once its connections are back (`my_info` asks for a 200).
+    my_info(&app, &token).await;
+}
+
 async fn changes_reach_a_cached_session_on_one_process(backend: Backend) {
     let app = spawn_app(backend).await;
     changes_reach_a_cached_session(&app, &app).await;
