@@ -12,7 +12,8 @@
 //! member sends messages at an even pace, retrying as the web app does. Phases:
 //!
 //! 1. two processes, measured: messages a second and send-to-delivery latency;
-//! 2. faults: A is killed (SIGKILL) and restarted three times, PostgreSQL restarted once;
+//! 2. faults, from 3 s after phase 1 (its last sends answered first): A is killed (SIGKILL) and
+//!    restarted three times, PostgreSQL restarted once;
 //! 3. one process, measured: B stopped, everything through A;
 //! 4. drain: B back, sending stops, streams catch up; then the checker (`check`).
 //!
@@ -359,6 +360,9 @@ async fn main() -> anyhow::Result<()> {
         streams: open(),
     };
     log(started, "two-process phase measured");
+    // The phase's last sends are answered and delivered before the first kill, which would
+    // otherwise time its own recovery as theirs.
+    tokio::time::sleep(settle).await;
 
     // 2. Faults.
     let gap = phase / 3;
