@@ -205,10 +205,12 @@ pub async fn purge_deleted_bytes(db: &DatabaseConnection) {
 }
 
 /// Runs `sweep` (and the removal of deleted accounts' files) every `every` until the process stops, and `sweep_orphans` at start and hourly.
+/// `passes` counts the passes finished.
 pub fn spawn(
     db: DatabaseConnection,
     files: FileStore,
     every: Duration,
+    passes: tokio::sync::watch::Sender<u64>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
@@ -256,6 +258,7 @@ pub fn spawn(
                     Err(err) => tracing::warn!(error = ?err, "pruning the deletion record failed"),
                 }
             }
+            passes.send_modify(|n| *n += 1);
         }
     })
 }

@@ -55,6 +55,8 @@ pub struct Application {
     readiness: crate::readiness::Readiness,
     /// The Prometheus listener (KIZUNA_METRICS_BIND), bound at start.
     metrics: Option<crate::monitoring::MetricsListener>,
+    /// How many housekeeping passes (`cleanup::spawn`) have finished.
+    housekeeping: tokio::sync::watch::Sender<u64>,
 }
 
 impl Application {
@@ -164,7 +166,14 @@ impl Application {
             instance,
             readiness: Default::default(),
             metrics,
+            housekeeping: tokio::sync::watch::Sender::new(0),
         })
+    }
+
+    /// Counts the housekeeping passes finished. The first runs at start, and a caller that works
+    /// on what a pass works on (a test that queues a removal) waits for it, or the two race.
+    pub fn housekeeping_passes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.housekeeping.subscribe()
     }
 
     /// Where Prometheus scrapes `/metrics`, when KIZUNA_METRICS_BIND is set.
@@ -209,6 +218,7 @@ impl Application {
             self.state.db.clone(),
             self.state.files.clone(),
             Duration::from_secs(600),
+            self.housekeeping,
         );
         let backfill =
             crate::photo_backfill::spawn(self.state.db.clone(), self.state.files.clone());

@@ -231,6 +231,7 @@ async fn spawn(
     let address = format!("http://127.0.0.1:{}", app.port());
     let state = app.state();
     let metrics = app.metrics_address();
+    let mut housekeeping = app.housekeeping_passes();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         // A dropped TestApp leaves the server running, as before.
@@ -238,6 +239,12 @@ async fn spawn(
             std::future::pending::<()>().await;
         }
     }));
+    // A test that queues what the pass at start takes (a file removal, a stalled export, an old
+    // orphan) and then runs the pass's function itself would race it.
+    housekeeping
+        .wait_for(|passes| *passes >= 1)
+        .await
+        .expect("the housekeeping pass at start finishes");
     let db = kizuna_server::storage::connect(&db_url, None)
         .await
         .unwrap();
