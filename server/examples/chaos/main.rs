@@ -22,7 +22,9 @@
 //! checker must then fail), `CHAOS_SERIES=1` (also print each measured phase's send answers 3 s at
 //! a time: a process that is slow or retried shows there), `CHAOS_PG_OPTIONS` (more `-c name=value`
 //! settings for the run's PostgreSQL, such as `shared_preload_libraries=pg_stat_statements` to see
-//! what the statements cost). `chaos SERVER_BIN [S3S_FS_BIN]`; exits 1 unless the checker passes.
+//! what the statements cost), `CHAOS_SERVER_ENV` (more `NAME=value` settings, space-separated, for
+//! servers A and B, such as `KIZUNA_DB_POOL=8 TOKIO_WORKER_THREADS=1`). `chaos SERVER_BIN
+//! [S3S_FS_BIN]`; exits 1 unless the checker passes.
 //!
 //! Each measured phase counts only acknowledged sends as throughput and prints, beside it, the
 //! sends begun in it that were refused or given up (any fails the run: a timed answer that is not
@@ -131,6 +133,14 @@ async fn main() -> anyhow::Result<()> {
         ]);
         env
     };
+    let server_env = std::env::var("CHAOS_SERVER_ENV")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|pair| match pair.split_once('=') {
+            Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+            _ => bail!("CHAOS_SERVER_ENV: {pair:?} is not NAME=value"),
+        })
+        .collect::<anyhow::Result<Vec<(String, String)>>>()?;
     // Each server's metrics on a port of its own: the run reads how many members each process's
     // match pool holds.
     let spec = |name: &'static str, metrics: u16| ServerSpec {
@@ -140,6 +150,7 @@ async fn main() -> anyhow::Result<()> {
         env: [
             shared_env.clone(),
             vec![("KIZUNA_METRICS_BIND".into(), format!("127.0.0.1:{metrics}"))],
+            server_env.clone(),
         ]
         .concat(),
         data_dir: run.0.join(name),
