@@ -312,5 +312,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // `just test` runs these beside the server's tests on 2 cores: at a load average of 8 a test
+    // typing 32 keys took more than Vitest's default 5 s (a limit on waiting, not on what is
+    // asserted).
+    testTimeout: 15_000,
   },
 });
