@@ -18,6 +18,7 @@ use crate::{
         self, StorageError,
         chat::LiveMatch,
         entity::{file, pair_match},
+        rate_limits::Take,
     },
 };
 
@@ -128,12 +129,15 @@ pub async fn chat(
 
 /// [`chat`] inside a send's write transaction, with the match row locked first (`FOR UPDATE`;
 /// whatever ends the match takes the same lock, so the answer holds until the commit) and what
-/// the send decides on read in the same statement as the ties (`storage::chat::send_context`).
+/// the send decides on read in the same statement as the ties (`storage::chat::send_context`),
+/// which takes the sender's allowance too when given its `take`.
+#[allow(clippy::too_many_arguments)]
 pub async fn chat_locked(
     txn: &impl ConnectionTrait,
     viewer: &Viewer,
     match_id: i64,
     client_message_id: &str,
+    take: Option<&Take>,
     process: i32,
     now: i64,
 ) -> Result<Option<(LiveMatch, storage::chat::SendRead)>, StorageError> {
@@ -144,9 +148,17 @@ pub async fn chat_locked(
     let Some(other) = other_member(&row, me) else {
         return Ok(None);
     };
-    let Some(read) =
-        storage::chat::send_context(txn, row.id, me, other, client_message_id, process, now)
-            .await?
+    let Some(read) = storage::chat::send_context(
+        txn,
+        row.id,
+        me,
+        other,
+        client_message_id,
+        take,
+        process,
+        now,
+    )
+    .await?
     else {
         return Ok(None);
     };

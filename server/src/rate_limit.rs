@@ -34,6 +34,8 @@ use governor::{
 use kizuna_core::rules;
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend};
 
+use crate::storage::rate_limits::Take;
+
 /// Every rate limit of the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LimitKind {
@@ -237,11 +239,7 @@ impl RateLimiter {
     /// (for `Retry-After`).
     pub async fn check(&self, key: &str) -> Result<(), Duration> {
         let answer = self.take(key).await;
-        if answer.is_err() {
-            metrics::counter!(crate::metric_names::LIMIT_REFUSALS, "limit" => self.name)
-                .increment(1);
-        }
-        answer
+        self.counted(answer)
     }
 
     /// [`check`](Self::check) on the caller's connection, a transaction's: a shared allowance
@@ -257,11 +255,33 @@ impl RateLimiter {
             Some(shared) => shared.take(conn, &format!("{}:{key}", self.name)).await?,
             None => self.local.check(key),
         };
+        Ok(self.counted(answer))
+    }
+
+    /// The take of [`check_in`](Self::check_in), for a statement of the caller's own that
+    /// reads what it decides on and takes the allowance at once (one round trip, not two); None
+    /// when the allowances are not shared (then call `check_in`). The statement's answer goes to
+    /// [`taken`](Self::taken). Like `check_in`'s, the take holds its row until the transaction
+    /// ends and comes back if it rolls back.
+    pub fn take_in_statement(&self, key: &str) -> Option<Take> {
+        self.shared
+            .as_ref()
+            .map(|shared| shared.take_of(format!("{}:{key}", self.name)))
+    }
+
+    /// What `take`, made by the caller's statement ([`take_in_statement`](Self::take_in_statement)),
+    /// answered (`limit_wait`'s row, if any), as [`check_in`](Self::check_in) answers.
+    pub fn taken(&self, take: &Take, wait_ms: Option<i64>) -> Result<(), Duration> {
+        self.counted(answer(take, wait_ms))
+    }
+
+    /// A refusal counts in the refusals metric, under this limit's name.
+    fn counted(&self, answer: Result<(), Duration>) -> Result<(), Duration> {
         if answer.is_err() {
             metrics::counter!(crate::metric_names::LIMIT_REFUSALS, "limit" => self.name)
                 .increment(1);
         }
-        Ok(answer)
+        answer
     }
 
     async fn take(&self, key: &str) -> Result<(), Duration> {
@@ -301,23 +321,36 @@ impl RateLimiter {
 }
 
 impl Shared {
-    /// One request of the key's allowance, or how long until one is allowed (the statement is
-    /// `storage::rate_limits::take`): `burst - 1` intervals of tolerance.
+    /// One request of `key`'s allowance (its limit's name in front): `burst - 1` intervals of
+    /// tolerance.
+    fn take_of(&self, key: String) -> Take {
+        Take {
+            key,
+            interval_ms: self.interval_ms,
+            tolerance_ms: self.interval_ms * (self.burst as i64 - 1),
+        }
+    }
+
+    /// One request of the key's allowance, or how long until one is allowed.
     async fn take(
         &self,
         conn: &impl ConnectionTrait,
         key: &str,
     ) -> Result<Result<(), Duration>, sea_orm::DbErr> {
-        let tolerance_ms = self.interval_ms * (self.burst as i64 - 1);
-        let wait_ms = crate::storage::rate_limits::take(conn, key, self.interval_ms, tolerance_ms)
-            .await?
-            // Refused, and the row that refused us is newer than this statement's snapshot.
-            .unwrap_or(self.interval_ms);
-        Ok(if wait_ms <= 0 {
-            Ok(())
-        } else {
-            Err(Duration::from_millis(wait_ms as u64))
-        })
+        let take = self.take_of(key.to_string());
+        let wait_ms = crate::storage::rate_limits::take(conn, &take).await?;
+        Ok(answer(&take, wait_ms))
+    }
+}
+
+/// What a take answered (`storage::rate_limits::take`): allowed, or how long until it is.
+fn answer(take: &Take, wait_ms: Option<i64>) -> Result<(), Duration> {
+    // None: refused, and the row that refused us is newer than the statement's snapshot.
+    let wait_ms = wait_ms.unwrap_or(take.interval_ms);
+    if wait_ms <= 0 {
+        Ok(())
+    } else {
+        Err(Duration::from_millis(wait_ms as u64))
     }
 }
 

@@ -20,6 +20,7 @@ use super::{
     StorageError,
     chat_events::{Kind, NewEvent},
     entity::{chat_message, pair_match},
+    rate_limits::Take,
     statements::sql,
 };
 
@@ -126,17 +127,24 @@ pub struct SendContext {
 pub struct SendRead {
     pub context: SendContext,
     pub stored: Option<chat_message::Model>,
+    /// When the read took an allowance beside it: `limit_wait`'s answer
+    /// (`storage::rate_limits::Take::ctes`).
+    pub taken: Option<i64>,
 }
 
 /// [`SendContext`] of `sender` writing to `other` in match `match_id`, and the message stored
 /// under `client_message_id` before; None when `other` has no profile. Call it in the send's
-/// transaction once the match row is locked (`lock_match`).
+/// transaction once the match row is locked (`lock_match`). With `take` (PostgreSQL), the same
+/// statement takes the sender's message allowance, a round trip less for every send; the
+/// transaction gives it back when it rolls back (a retry, a refusal).
+#[allow(clippy::too_many_arguments)]
 pub async fn send_context(
     txn: &impl ConnectionTrait,
     match_id: i64,
     sender: i64,
     other: i64,
     client_message_id: &str,
+    take: Option<&Take>,
     process: i32,
     now: i64,
 ) -> Result<Option<SendRead>, StorageError> {
@@ -148,8 +156,16 @@ pub async fn send_context(
         .map(|bit| format!("COALESCE(MAX(c.safety_kinds & {}), 0)", 1 << bit))
         .collect::<Vec<_>>()
         .join(" | ");
+    // The allowance's parameters follow the read's six.
+    let (with, taken) = match take {
+        Some(_) => (
+            format!("WITH {} ", Take::ctes(7)),
+            "(SELECT wait_ms FROM limit_wait)",
+        ),
+        None => (String::new(), "CAST(NULL AS BIGINT)"),
+    };
     let text = format!(
-        "SELECT {ties}, \
+        "{with}SELECT {ties}, {taken} AS taken_wait_ms, \
          (SELECT COUNT(*) FROM (SELECT 1 FROM chat_messages c \
            WHERE c.match_id = $4 AND c.sender_id = $1 LIMIT {cap}) s) AS sent_by_sender, \
          (SELECT COUNT(*) FROM (SELECT 1 FROM chat_messages c \
@@ -177,6 +193,7 @@ pub async fn send_context(
         now.into(),
         client_message_id.into(),
     ]);
+    values.extend(take.into_iter().flat_map(Take::values));
     let Some(row) = txn
         .query_one_raw(sql(backend, &text, values))
         .await
@@ -211,6 +228,9 @@ pub async fn send_context(
             other_present: flag("other_present")?,
         },
         stored,
+        taken: row
+            .try_get("", "taken_wait_ms")
+            .context("decoding an allowance")?,
     }))
 }
 

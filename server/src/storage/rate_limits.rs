@@ -19,33 +19,61 @@ pub async fn forget_whole(db: &DatabaseConnection) -> Result<(), DbErr> {
     .map(|_| ())
 }
 
-/// GCRA in one statement: the key's theoretical arrival time (TAT) moves one `interval_ms`
-/// forward when it is at most `tolerance_ms` ahead of now (or the key is new), answering 0;
-/// otherwise nothing changes and the answer is how many milliseconds until it would be allowed.
-/// None: refused by a row newer than this statement's snapshot. The row lock of the upsert
-/// serialises racing checks of one key, on every process.
-pub async fn take(
-    db: &impl ConnectionTrait,
-    key: &str,
-    interval_ms: i64,
-    tolerance_ms: i64,
-) -> Result<Option<i64>, DbErr> {
+/// One request of a key's allowance, to be taken by [`take`] or inside a statement of the
+/// caller's that reads what it decides on beside it ([`Take::ctes`]), saving a round trip.
+#[derive(Clone, Debug)]
+pub struct Take {
+    pub key: String,
+    /// One request comes back every `interval_ms`.
+    pub interval_ms: i64,
+    /// How far ahead of now the key's theoretical arrival time may be and still allow one.
+    pub tolerance_ms: i64,
+}
+
+impl Take {
+    /// GCRA as common table expressions: `limit_taken` moves the key's theoretical arrival time
+    /// (TAT) one interval forward when it is at most the tolerance ahead of now (or the key is
+    /// new), and `limit_wait` answers 0 then; otherwise nothing changes and `limit_wait` answers
+    /// how many milliseconds until it would be allowed, or no row when refused by a row newer than
+    /// the statement's snapshot. The row lock of the upsert serialises racing takes of one key, on
+    /// every process. The key, interval and tolerance are the parameters `$first` to `$first+2`
+    /// ([`values`](Self::values)).
+    pub fn ctes(first: usize) -> String {
+        let (key, interval, tolerance) = (first, first + 1, first + 2);
+        format!(
+            "limit_clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms), \
+             limit_taken AS ( \
+               INSERT INTO {TABLE} AS a (key, tat_ms) SELECT ${key}, now_ms + ${interval} FROM limit_clock \
+               ON CONFLICT (key) DO UPDATE SET tat_ms = GREATEST(a.tat_ms, EXCLUDED.tat_ms - ${interval}) + ${interval} \
+               WHERE GREATEST(a.tat_ms, EXCLUDED.tat_ms - ${interval}) - (EXCLUDED.tat_ms - ${interval}) <= ${tolerance} \
+               RETURNING 0::bigint AS wait_ms), \
+             limit_wait AS ( \
+               SELECT wait_ms FROM limit_taken \
+               UNION ALL \
+               SELECT GREATEST(a.tat_ms - limit_clock.now_ms - ${tolerance}, 1) FROM {TABLE} a, limit_clock \
+               WHERE a.key = ${key} AND NOT EXISTS (SELECT 1 FROM limit_taken))"
+        )
+    }
+
+    /// The values of [`ctes`](Self::ctes)' parameters, in their order.
+    pub fn values(&self) -> [sea_orm::Value; 3] {
+        [
+            self.key.as_str().into(),
+            self.interval_ms.into(),
+            self.tolerance_ms.into(),
+        ]
+    }
+}
+
+/// Takes one request of the key's allowance in one statement ([`Take::ctes`]): 0 when allowed,
+/// else the milliseconds until it would be; None: refused by a row newer than this statement's
+/// snapshot.
+pub async fn take(db: &impl ConnectionTrait, take: &Take) -> Result<Option<i64>, DbErr> {
     let row = db
         .query_one_raw(Statement::from_sql_and_values(
             DbBackend::Postgres,
-            format!(
-                "WITH clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms), \
-                 taken AS ( \
-                   INSERT INTO {TABLE} AS a (key, tat_ms) SELECT $1, now_ms + $2 FROM clock \
-                   ON CONFLICT (key) DO UPDATE SET tat_ms = GREATEST(a.tat_ms, EXCLUDED.tat_ms - $2) + $2 \
-                   WHERE GREATEST(a.tat_ms, EXCLUDED.tat_ms - $2) - (EXCLUDED.tat_ms - $2) <= $3 \
-                   RETURNING 0::bigint AS wait_ms) \
-                 SELECT wait_ms FROM taken \
-                 UNION ALL \
-                 SELECT GREATEST(a.tat_ms - clock.now_ms - $3, 1) FROM {TABLE} a, clock \
-                 WHERE a.key = $1 AND NOT EXISTS (SELECT 1 FROM taken)"
-            ),
-            [key.into(), interval_ms.into(), tolerance_ms.into()],
+            format!("WITH {} SELECT wait_ms FROM limit_wait", Take::ctes(1)),
+            take.values(),
         ))
         .await?;
     row.map(|row| row.try_get::<i64>("", "wait_ms")).transpose()

@@ -23,6 +23,7 @@ use crate::{
 
 on_both_backends!(
     a_send_beyond_the_allowance_waits_but_a_retry_is_answered,
+    a_retry_gives_back_the_allowance_its_read_took,
     only_the_pair_of_the_match_chats_in_it,
     the_read_marker_only_moves_forward,
     a_send_costs_a_fixed_number_of_statements,
@@ -92,6 +93,62 @@ async fn a_send_beyond_the_allowance_waits_but_a_retry_is_answered(backend: Back
         matches!(reused, Err(ChatError::ClientIdReused)),
         "{reused:?}"
     );
+}
+
+/// With the allowances shared (PostgreSQL), the send's read takes the allowance: a retry found
+/// stored by that read rolls it back, so a retry too old to publish again costs nothing.
+async fn a_retry_gives_back_the_allowance_its_read_took(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (mei, _kai, match_id) = matched_pair(&app, 0).await;
+    let mei = viewer(&app, &mei, true).await;
+    let limits = Limits::for_database(&app.db);
+    assert_eq!(limits.is_shared(), backend == Backend::Postgres);
+    // Two at once, then one every 30 s: the test ends long before a refill.
+    let limiter = limits.per_minute("test-chat-retry", 2);
+    let now = app.state.now();
+    let deps = |now| SendDeps {
+        db: &app.db,
+        now,
+        process: app.state.process,
+        limiter: &limiter,
+    };
+    let first = chat::send(&deps(now), &mei, match_id, &id(1), &text("hello"))
+        .await
+        .unwrap()
+        .apply(&app.state)
+        .await;
+    assert!(matches!(first, Sent::Created(_)), "{first:?}");
+    // Two minutes on, the retry is not published again: nothing of the allowance goes.
+    let later = now + 120;
+    for _ in 0..3 {
+        let retry = chat::send(&deps(later), &mei, match_id, &id(1), &text("hello"))
+            .await
+            .unwrap()
+            .apply(&app.state)
+            .await;
+        assert!(
+            matches!(retry, Sent::Stored(ref m) if m.text == "hello"),
+            "{retry:?}"
+        );
+    }
+    let second = chat::send(&deps(later), &mei, match_id, &id(2), &text("again"))
+        .await
+        .unwrap()
+        .apply(&app.state)
+        .await;
+    assert!(
+        matches!(second, Sent::Created(ref m) if m.text == "again"),
+        "{second:?}"
+    );
+    let third = chat::send(&deps(later), &mei, match_id, &id(3), &text("more")).await;
+    assert!(
+        matches!(third, Err(ChatError::TooManyMessages { retry_after }) if (1..=30).contains(&retry_after)),
+        "{third:?}"
+    );
+    // The retries stored nothing, nor did the refused send.
+    let page = chat::page(&app.db, &mei, match_id, None, 30).await.unwrap();
+    let texts: Vec<_> = page.messages.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["hello", "again"]);
 }
 
 async fn only_the_pair_of_the_match_chats_in_it(backend: Backend) {
@@ -223,11 +280,12 @@ async fn a_send_costs_a_fixed_number_of_statements(backend: Backend) {
          push throttled {throttled}, retry {retry}"
     );
     // Lock the match; read the ties, the screening's context, the queue, the presence and a
-    // stored copy at once; the rate limit (PostgreSQL); the message with its events (one
-    // statement on PostgreSQL, three on SQLite).
+    // stored copy at once, taking the rate limit's allowance in the same statement where it is
+    // shared (PostgreSQL; SQLite's is in memory); the message with its events (one statement on
+    // PostgreSQL, three on SQLite).
     let limit = usize::from(app.state.limits.is_shared()) as u64;
     let store = if backend == Backend::Postgres { 1 } else { 3 };
-    assert_eq!(present, 2 + limit + store, "with the other present");
+    assert_eq!(present, 2 + store, "with the other present");
     // The push's right, its target (member, user, switch, language) and the outbox row.
     assert_eq!(pushed, present + 1 + 4 + 1, "pushing");
     assert_eq!(throttled, present + 1, "the push throttled");
