@@ -235,8 +235,19 @@ impl Postgres {
         Ok(())
     }
 
+    /// Over loopback TCP, as servers on other machines would reach it; with `CHAOS_PG_SOCKET=1`,
+    /// over the cluster's Unix socket, as servers on its own machine could (the port names the
+    /// socket's file).
     pub fn url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/kizuna", self.port)
+        if std::env::var("CHAOS_PG_SOCKET").is_ok_and(|v| v == "1") {
+            format!(
+                "postgres://postgres@localhost:{}/kizuna?host={}",
+                self.port,
+                self.data.parent().unwrap().display()
+            )
+        } else {
+            format!("postgres://postgres@127.0.0.1:{}/kizuna", self.port)
+        }
     }
 
     /// Stops the cluster as a crash would (`-m immediate`: no checkpoint, recovery at the next

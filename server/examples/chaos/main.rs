@@ -22,7 +22,8 @@
 //! checker must then fail), `CHAOS_SERIES=1` (also print each measured phase's send answers 3 s at
 //! a time: a process that is slow or retried shows there), `CHAOS_PG_OPTIONS` (more `-c name=value`
 //! settings for the run's PostgreSQL, such as `shared_preload_libraries=pg_stat_statements` to see
-//! what the statements cost), `CHAOS_SERVER_ENV` (more `NAME=value` settings, space-separated, for
+//! what the statements cost), `CHAOS_PG_SOCKET=1` (every process reaches PostgreSQL over its Unix
+//! socket instead of loopback TCP), `CHAOS_SERVER_ENV` (more `NAME=value` settings, space-separated, for
 //! servers A and B, such as `KIZUNA_DB_POOL=8 TOKIO_WORKER_THREADS=1`). `chaos SERVER_BIN
 //! [S3S_FS_BIN]`; exits 1 unless the checker passes.
 //!

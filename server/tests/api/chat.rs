@@ -801,11 +801,37 @@ async fn the_events_stream_brings_messages_and_reads_live(backend: Backend) {
 }
 
 /// Two server processes on one PostgreSQL database: a stream open on one gets what is posted
-/// through the other, and the presence it keeps stops the push there too.
+/// through the other, and the presence it keeps stops the push there too. The second reaches the
+/// database through its Unix socket, as a process on the database's own machine may
+/// (docs/design.md, `DATABASE_URL`): its sends, its LISTEN and its sessions work the same.
 async fn a_message_posted_on_one_process_reaches_a_stream_on_another() {
     let first = spawn_app(Backend::Postgres).await;
-    let url = first.database_url.clone();
+    let socket_dir = first
+        .db
+        .query_one_raw(sea_orm::Statement::from_string(
+            sea_orm::DatabaseBackend::Postgres,
+            "SELECT split_part(current_setting('unix_socket_directories'), ',', 1) AS dir",
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<String>("", "dir")
+        .unwrap();
+    let url = first.database_url.replace("@127.0.0.1:", "@localhost:")
+        + &format!("?host={}", socket_dir.trim());
+    assert!(url.contains("?host=/"), "{url}");
     let second = spawn_app_with(Backend::Postgres, |s| s.database_url = Some(url)).await;
+    // Every other connection to the database is TCP (the first process's, this test's): the
+    // second's, on the socket, have no client address.
+    assert!(
+        count(
+            &first,
+            "SELECT COUNT(*) AS n FROM pg_stat_activity \
+             WHERE datname = current_database() AND client_addr IS NULL"
+        )
+        .await
+            > 0
+    );
     let (mei, kai, id) = matched_pair(&first, 0).await;
     let mut kai_events = Events::open(&first, &kai).await;
     let mut mei_events = Events::open(&second, &mei).await;
