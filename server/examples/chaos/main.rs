@@ -23,9 +23,9 @@
 //! a time: a process that is slow or retried shows there), `CHAOS_PG_OPTIONS` (more `-c name=value`
 //! settings for the run's PostgreSQL, such as `shared_preload_libraries=pg_stat_statements` to see
 //! what the statements cost), `CHAOS_PG_SOCKET=1` (every process reaches PostgreSQL over its Unix
-//! socket instead of loopback TCP), `CHAOS_SERVER_ENV` (more `NAME=value` settings, space-separated, for
-//! servers A and B, such as `KIZUNA_DB_POOL=8 TOKIO_WORKER_THREADS=1`). `chaos SERVER_BIN
-//! [S3S_FS_BIN]`; exits 1 unless the checker passes.
+//! socket instead of loopback TCP), `CHAOS_SERVER_ENV` (more `NAME=value` settings,
+//! space-separated, for servers A and B, such as `KIZUNA_DB_POOL=8 TOKIO_WORKER_THREADS=1`).
+//! `chaos SERVER_BIN [S3S_FS_BIN]`; exits 1 unless the checker passes.
 //!
 //! Each measured phase counts only acknowledged sends as throughput and prints, beside it, the
 //! sends begun in it that were refused or given up (any fails the run: a timed answer that is not

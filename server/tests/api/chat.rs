@@ -826,8 +826,8 @@ async fn a_message_posted_on_one_process_reaches_a_stream_on_another() {
     assert!(
         count(
             &first,
-            "SELECT COUNT(*) AS n FROM pg_stat_activity \
-             WHERE datname = current_database() AND client_addr IS NULL"
+            "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() \
+             AND backend_type = 'client backend' AND client_addr IS NULL"
         )
         .await
             > 0
